@@ -1,0 +1,9 @@
+export { FAILURES, isFailureSlug, type FailureSlug, type FailureSpec } from './registry.js';
+export {
+  DocpipeError,
+  isDocpipeError,
+  isFailure,
+  withFieldPrefix,
+  type Failure,
+  type FailureDetail,
+} from './docpipe-error.js';

@@ -1,0 +1,15 @@
+export { decodeXml, hasDoctype, unescapeXml, escapeXml, elementsNamed } from './xml-text.js';
+export { resolvePartName, relationshipsPartOf, extensionOf } from './part-names.js';
+export {
+  ContentTypes,
+  CONTENT_TYPES_PART,
+  MAIN_CONTENT_TYPES,
+  VBA_PROJECT_CONTENT_TYPE,
+  isXmlContentType,
+} from './content-types.js';
+export {
+  parseRelationships,
+  isOfficeDocumentRelationship,
+  isStrictRelationship,
+  type Relationship,
+} from './relationships.js';

@@ -1,0 +1,12 @@
+export { sniff, sniffBytes, openDocx } from './sniff.js';
+export {
+  UNSUPPORTED_REASONS,
+  type SniffResult,
+  type SniffKind,
+  type UnsupportedReason,
+  type PdfSniff,
+  type DocxSniff,
+  type UnsupportedSniff,
+} from './sniff-result.js';
+export { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from './sniff-limits.js';
+export type { DocxPackage } from './docx-package.js';
