@@ -1,0 +1,85 @@
+import type { FailureDetail } from '../errors/index.js';
+import { DEFAULT_SNIFF_LIMITS, type SniffLimits } from '../sniff/index.js';
+import { DEFAULT_LOCALE, checkTimeZone, resolveLocale, type ResolvedLocale } from './locale.js';
+import { DEFAULT_DELIMITERS, type Delimiters } from './template.js';
+
+export interface FillOptions {
+  /**
+   * Locale for month names, boolean words and number marks (`45.250,50` in `da`).
+   * @defaultValue 'da'
+   */
+  locale?: string;
+  /**
+   * Time zone that date-times with an offset are shown in.
+   * @defaultValue 'Europe/Copenhagen'
+   */
+  timeZone?: string;
+  /**
+   * Tag delimiters; templates in the wild also use `{{tag}}`.
+   * @defaultValue { start: '{', end: '}' }
+   */
+  delimiters?: Delimiters;
+  /**
+   * Refuse values for tags the template does not have.
+   * @defaultValue false
+   */
+  strict?: boolean;
+  /**
+   * Path of this document in the request (`documents[0]`), prefixed to every field path.
+   * @defaultValue '' (paths start at `tags`)
+   */
+  field?: string;
+  /** Sniff and zip limits. @defaultValue DEFAULT_SNIFF_LIMITS */
+  limits?: SniffLimits;
+}
+
+export interface ResolvedFillOptions {
+  locale: ResolvedLocale;
+  timeZone: string;
+  delimiters: Delimiters;
+  strict: boolean;
+  field: string;
+  tagsField: string;
+  templateField: string;
+  limits: SniffLimits;
+}
+
+export const DEFAULT_TIME_ZONE = 'Europe/Copenhagen';
+
+/** Fills in defaults and checks every option, reporting all problems together. */
+export function resolveFillOptions(options: FillOptions = {}): { resolved: ResolvedFillOptions; problems: FailureDetail[] } {
+  const problems: FailureDetail[] = [];
+  const field = options.field ?? '';
+  let locale = resolveLocale(options.locale ?? DEFAULT_LOCALE);
+  if (typeof locale === 'string') {
+    problems.push({ field: 'locale', message: locale });
+    locale = resolveLocale(DEFAULT_LOCALE) as ResolvedLocale;
+  }
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const zoneProblem = checkTimeZone(timeZone);
+  if (zoneProblem) problems.push({ field: 'timeZone', message: zoneProblem });
+  const delimiters = options.delimiters ?? DEFAULT_DELIMITERS;
+  if (!delimiters.start || !delimiters.end) {
+    problems.push({ field: 'delimiters', message: 'start and end delimiters must both be non-empty' });
+  }
+  return {
+    resolved: {
+      locale,
+      timeZone: zoneProblem ? DEFAULT_TIME_ZONE : timeZone,
+      delimiters,
+      strict: options.strict ?? false,
+      field,
+      tagsField: field ? `${field}.tags` : 'tags',
+      templateField: field || 'template',
+      limits: options.limits ?? DEFAULT_SNIFF_LIMITS,
+    },
+    problems,
+  };
+}
+
+/** Parses `{{ }}`-style delimiter text from a CLI flag or config: start and end, space-separated. */
+export function parseDelimiters(text: string): Delimiters | undefined {
+  const parts = text.trim().split(/\s+/);
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return { start: parts[0], end: parts[1] };
+}

@@ -1,0 +1,76 @@
+import { DocpipeError, type FailureDetail } from '../errors/index.js';
+import { openDocx } from '../sniff/index.js';
+import { resolveFillOptions, type FillOptions } from './fill-options.js';
+import { resolveTagInputs, normalizeTagName, type ResolvedTag } from './tag-input.js';
+import { compileTemplate, TemplateBrokenError } from './template.js';
+import { CURRENT_SCOPE_TAG, usageOf, walkTags, type TemplateField } from './template-fields.js';
+
+export interface FillResult {
+  /** The filled .docx. */
+  docx: Buffer;
+  /** The fields the template has, as `fields()` reports them. */
+  fields: TemplateField[];
+}
+
+/**
+ * Fills TagInput values into a .docx template. Every problem comes back in one typed failure:
+ * `unsupported-file-type` when the bytes are not a real .docx, `document-production-failed` for a
+ * broken template (with every template error), and `validation-failed` for values that do not
+ * parse, formats that are wrong, tags without values and, in strict mode, values without tags.
+ */
+export function fillTemplate(template: Uint8Array, tags: unknown, options: FillOptions = {}): FillResult {
+  const { resolved, problems: optionProblems } = resolveFillOptions(options);
+  const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
+  const early = [...optionProblems, ...valueProblems];
+
+  const pkg = openDocx(template, resolved.limits, resolved.field);
+  let compiled;
+  try {
+    compiled = compileTemplate(pkg, resolved.delimiters, resolved.templateField);
+  } catch (err) {
+    if (err instanceof TemplateBrokenError && early.length > 0) {
+      throw new TemplateBrokenError(err.problems, resolved.templateField, early);
+    }
+    throw err;
+  }
+  const problems = [
+    ...early,
+    ...missingTags(compiled.compiled, compiled.pkg, values, resolved.tagsField),
+    ...(resolved.strict ? unusedValues(compiled.fields, values, resolved.tagsField) : []),
+  ];
+  if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
+  return { docx: compiled.render(values), fields: compiled.fields };
+}
+
+/**
+ * Tags the template will show but that have no value. Tags inside a section that the values hide
+ * (`{#flag}` with false, `{^flag}` with true) are not needed.
+ */
+function missingTags(
+  compiled: Parameters<typeof walkTags>[0],
+  pkg: Parameters<typeof walkTags>[1],
+  values: Map<string, ResolvedTag>,
+  tagsField: string,
+): FailureDetail[] {
+  const missing = new Set<string>();
+  walkTags(compiled, pkg, (part) => {
+    const tag = normalizeTagName(part.value);
+    if (tag === CURRENT_SCOPE_TAG) return;
+    const usage = usageOf(part);
+    const value = values.get(tag);
+    if (!value) {
+      missing.add(tag);
+      return;
+    }
+    if (usage === 'section') return value.truthy;
+    if (usage === 'inverted-section') return !value.truthy;
+  });
+  return [...missing].map((tag) => ({ field: `${tagsField}.${tag}`, message: 'the template needs a value for this tag' }));
+}
+
+function unusedValues(fields: TemplateField[], values: Map<string, ResolvedTag>, tagsField: string): FailureDetail[] {
+  const known = new Set(fields.map((f) => f.tag));
+  return [...values.keys()]
+    .filter((tag) => !known.has(tag))
+    .map((tag) => ({ field: `${tagsField}.${tag}`, message: 'the template has no such tag' }));
+}

@@ -1,0 +1,164 @@
+/** A number as an exact decimal string (`-45250.5`), so that no digit is lost to floating point. */
+export type Decimal = string;
+
+const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * Accepts a JSON number or a plain decimal string with `.` as the decimal point. Locale-formatted
+ * strings (`45.250,50`) are refused: which mark is the decimal one cannot be known.
+ */
+export function parseNumberValue(value: unknown): Decimal | string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return 'must be a finite number';
+    return numberToDecimal(value);
+  }
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    if (DECIMAL.test(trimmed)) return trimmed.replace(/^\+/, '');
+    return `"${value}" is not a number; send a JSON number or a decimal string such as 45250.50`;
+  }
+  return 'must be a number';
+}
+
+function numberToDecimal(n: number): Decimal {
+  const s = String(n);
+  if (!s.includes('e')) return s;
+  if (Number.isInteger(n)) return BigInt(n).toString();
+  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** Moves the decimal point two places right, exactly: a percent pattern shows 0.125 as 12.5. */
+function timesHundred(d: Decimal): Decimal {
+  const negative = d.startsWith('-');
+  const [int = '0', frac = ''] = (negative ? d.slice(1) : d).split('.');
+  const padded = frac.padEnd(2, '0');
+  const newInt = (int + padded.slice(0, 2)).replace(/^0+(?=\d)/, '');
+  const newFrac = padded.slice(2);
+  return (negative ? '-' : '') + newInt + (newFrac ? `.${newFrac}` : '');
+}
+
+export interface NumberFormat {
+  prefix: string;
+  suffix: string;
+  minInteger: number;
+  minFraction: number;
+  maxFraction: number;
+  grouping: boolean;
+  percent: boolean;
+}
+
+const formatCache = new Map<string, NumberFormat | string>();
+
+/**
+ * Compiles a number pattern such as `#,##0.00`, `0.0##`, `#,##0 kr.` or `0.0 %`. `0` is a digit
+ * always shown, `#` a digit shown when needed, `,` turns on grouping and `.` separates the
+ * fraction; the marks printed follow the locale. Text around the number is kept; quote it
+ * (`'#'`) to print a pattern character. `%` multiplies by 100.
+ */
+export function compileNumberFormat(pattern: string): NumberFormat | string {
+  const cached = formatCache.get(pattern);
+  if (cached !== undefined) return cached;
+  const compiled = compile(pattern);
+  formatCache.set(pattern, compiled);
+  return compiled;
+}
+
+function compile(pattern: string): NumberFormat | string {
+  if (pattern.trim() === '') return 'number format is empty';
+  // Split into quoted literals and pattern text first, so that quoted '#' stays text.
+  const pieces: { text: string; quoted: boolean }[] = [];
+  let i = 0;
+  while (i < pattern.length) {
+    if (pattern[i] === "'") {
+      if (pattern[i + 1] === "'") {
+        pieces.push({ text: "'", quoted: true });
+        i += 2;
+        continue;
+      }
+      const close = pattern.indexOf("'", i + 1);
+      if (close === -1) return `number format has an unclosed quote at position ${i + 1}`;
+      pieces.push({ text: pattern.slice(i + 1, close), quoted: true });
+      i = close + 1;
+    } else {
+      const next = pattern.indexOf("'", i);
+      const end = next === -1 ? pattern.length : next;
+      pieces.push({ text: pattern.slice(i, end), quoted: false });
+      i = end;
+    }
+  }
+  let prefix = '';
+  let suffix = '';
+  let core = '';
+  let percent = false;
+  for (const piece of pieces) {
+    if (piece.quoted) {
+      if (core) suffix += piece.text;
+      else prefix += piece.text;
+      continue;
+    }
+    let text = piece.text;
+    if (text.includes('%')) percent = true;
+    if (!core) {
+      const m = /[#0][#0,]*(?:\.[#0]+)?/.exec(text);
+      if (m) {
+        prefix += text.slice(0, m.index);
+        core = m[0];
+        text = text.slice(m.index + m[0].length);
+      } else {
+        prefix += text;
+        continue;
+      }
+    }
+    if (/[#0]/.test(text)) return `number format "${pattern}" has more than one number in it`;
+    suffix += text;
+  }
+  if (!core) return `number format "${pattern}" has no digits (use 0 or #)`;
+  const [intPart = '', fracPart = ''] = core.split('.');
+  if (intPart.endsWith(',')) return `number format "${pattern}" ends its integer part with ","`;
+  const intDigits = intPart.replace(/,/g, '');
+  if (/0#/.test(intDigits)) return `number format "${pattern}": "#" cannot follow "0" in the integer part`;
+  if (/#0/.test(fracPart)) return `number format "${pattern}": "0" cannot follow "#" in the fraction`;
+  const minInteger = (intDigits.match(/0/g) ?? []).length;
+  const minFraction = (fracPart.match(/0/g) ?? []).length;
+  const maxFraction = fracPart.length;
+  if (minInteger > 21 || maxFraction > 20) return `number format "${pattern}" asks for too many digits`;
+  return {
+    prefix,
+    suffix,
+    minInteger: Math.max(1, minInteger),
+    minFraction,
+    maxFraction,
+    grouping: intPart.includes(','),
+    percent,
+  };
+}
+
+const intlCache = new Map<string, Intl.NumberFormat>();
+
+function intl(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = intlCache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    intlCache.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * Formats exactly: Intl.NumberFormat takes the decimal string itself (no float round trip),
+ * rounds half away from zero and prints the locale's grouping and decimal marks.
+ */
+export function formatNumber(value: Decimal, format: NumberFormat | undefined, locale: string): string {
+  // Intl.NumberFormat accepts decimal strings exactly; the typings still say number | bigint.
+  const exact = (v: Decimal) => v as unknown as number;
+  if (!format) return intl(locale, {}).format(exact(value));
+  const scaled = format.percent ? timesHundred(value) : value;
+  const body = intl(locale, {
+    minimumIntegerDigits: format.minInteger,
+    minimumFractionDigits: format.minFraction,
+    maximumFractionDigits: format.maxFraction,
+    useGrouping: format.grouping,
+  }).format(exact(scaled));
+  return format.prefix + body + format.suffix;
+}

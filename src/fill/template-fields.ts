@@ -1,0 +1,85 @@
+import type { DocxPackage } from '../sniff/index.js';
+import { partKind, type PartKind } from './parts.js';
+import { normalizeTagName } from './tag-input.js';
+
+/** How a tag is used in a template. */
+export type TagUsage = 'placeholder' | 'section' | 'inverted-section' | 'raw';
+
+/** A field a template needs filled: what spec section 4.4 lists for a library document. */
+export interface TemplateField {
+  tag: string;
+  /** `section` when the tag opens any section (`{#tag}` or `{^tag}`), else `placeholder`. */
+  kind: 'placeholder' | 'section';
+  usedAs: TagUsage[];
+  /** Occurrences in the whole document. */
+  count: number;
+  parts: { part: PartKind; file: string; count: number }[];
+  /** Sections this tag sits inside, outermost first, from its first occurrence. */
+  within: string[];
+}
+
+/** The parts of docxtemplater's compiled form this code reads. */
+export interface CompiledPart {
+  type: string;
+  value: string;
+  module?: string;
+  inverted?: boolean;
+  offset?: number;
+  subparsed?: CompiledPart[];
+}
+
+/** The tag that refers to the enclosing section's own value, not a field. */
+export const CURRENT_SCOPE_TAG = '.';
+
+export function usageOf(part: CompiledPart): TagUsage {
+  if (part.module === 'loop') return part.inverted ? 'inverted-section' : 'section';
+  if (part.module === 'rawxml') return 'raw';
+  return 'placeholder';
+}
+
+/** Walks every templated file's compiled parts, in document order (body first). */
+export function walkTags(
+  compiled: Record<string, { postparsed: CompiledPart[] }>,
+  pkg: DocxPackage,
+  visit: (part: CompiledPart, file: string, within: string[]) => boolean | void,
+): void {
+  const files = Object.keys(compiled).sort((a, b) => fileOrder(pkg, a) - fileOrder(pkg, b) || a.localeCompare(b));
+  const walk = (parts: CompiledPart[], file: string, within: string[]): void => {
+    for (const part of parts) {
+      if (part.type !== 'placeholder') continue;
+      const descend = visit(part, file, within);
+      if (part.subparsed && descend !== false) walk(part.subparsed, file, [...within, normalizeTagName(part.value)]);
+    }
+  };
+  for (const file of files) walk(compiled[file]!.postparsed, file, []);
+}
+
+const PART_ORDER: PartKind[] = ['body', 'header', 'footer', 'footnotes', 'endnotes', 'comments', 'properties', 'other'];
+
+function fileOrder(pkg: DocxPackage, file: string): number {
+  return PART_ORDER.indexOf(partKind(pkg, file));
+}
+
+export function collectFields(
+  compiled: Record<string, { postparsed: CompiledPart[] }>,
+  pkg: DocxPackage,
+): TemplateField[] {
+  const byTag = new Map<string, TemplateField>();
+  walkTags(compiled, pkg, (part, file, within) => {
+    const tag = normalizeTagName(part.value);
+    if (tag === CURRENT_SCOPE_TAG) return;
+    let field = byTag.get(tag);
+    if (!field) {
+      field = { tag, kind: 'placeholder', usedAs: [], count: 0, parts: [], within };
+      byTag.set(tag, field);
+    }
+    const usage = usageOf(part);
+    if (!field.usedAs.includes(usage)) field.usedAs.push(usage);
+    if (usage === 'section' || usage === 'inverted-section') field.kind = 'section';
+    field.count++;
+    const inPart = field.parts.find((p) => p.file === file);
+    if (inPart) inPart.count++;
+    else field.parts.push({ part: partKind(pkg, file), file, count: 1 });
+  });
+  return [...byTag.values()];
+}

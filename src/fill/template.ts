@@ -1,0 +1,158 @@
+import Docxtemplater from 'docxtemplater';
+import PizZip from 'pizzip';
+import { DocpipeError, type FailureDetail } from '../errors/index.js';
+import { decodeXml, escapeXml } from '../opc/index.js';
+import type { DocxPackage } from '../sniff/index.js';
+import { writeZip, type ZipItem } from '../zip/index.js';
+import { isTemplateError, templateProblemDetails, templateProblems, type TemplateProblem } from './template-errors.js';
+import { CURRENT_SCOPE_TAG, collectFields, walkTags, type CompiledPart, type TemplateField } from './template-fields.js';
+import { normalizeTagName, type ResolvedTag } from './tag-input.js';
+
+export interface Delimiters {
+  start: string;
+  end: string;
+}
+
+export const DEFAULT_DELIMITERS: Readonly<Delimiters> = Object.freeze({ start: '{', end: '}' });
+
+/** A template compiled once; render it with values, or read its fields. */
+export interface CompiledTemplate {
+  readonly pkg: DocxPackage;
+  readonly fields: TemplateField[];
+  readonly compiled: Record<string, { postparsed: CompiledPart[] }>;
+  render(values: Map<string, ResolvedTag>): Buffer;
+}
+
+/** Thrown for a broken template, carrying every problem for the CLI's richer output. */
+export class TemplateBrokenError extends DocpipeError {
+  constructor(
+    readonly problems: TemplateProblem[],
+    field: string,
+    extra: FailureDetail[] = [],
+  ) {
+    super('document-production-failed', [...templateProblemDetails(problems, field), ...extra]);
+  }
+}
+
+/**
+ * Compiles a sniffed .docx package with docxtemplater. docxtemplater only ever sees the XML
+ * parts sniffing inflated and checked (through a fresh PizZip), so it never inflates untrusted
+ * bytes itself; images and other binary parts are copied to the output still compressed.
+ */
+export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field: string): CompiledTemplate {
+  const originals = new Map<string, string>();
+  const zip = new PizZip();
+  for (const name of pkg.xmlParts) {
+    const text = decodeXml(pkg.archive.read(name));
+    originals.set(name, text);
+    zip.file(name, text);
+  }
+  const state: { values: Map<string, ResolvedTag> } = { values: new Map() };
+  let doc: Docxtemplater;
+  try {
+    doc = new Docxtemplater(zip, {
+      delimiters: { start: delimiters.start, end: delimiters.end },
+      paragraphLoop: true,
+      linebreaks: true,
+      errorLogging: false,
+      stripInvalidXMLChars: true,
+      // `{=[[ ]]=}` would let a template switch delimiters mid-document, and reads any tag
+      // that starts with '=' (such as `{=姓名}`) as such a switch.
+      syntax: { changeDelimiterPrefix: null },
+      parser: (tag: string) => valueParser(normalizeTagName(tag), state),
+      nullGetter: () => '',
+    });
+  } catch (err) {
+    if (!isTemplateError(err)) throw err;
+    throw new TemplateBrokenError(templateProblems(err, pkg, (f) => originals.get(f)), field);
+  }
+  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: CompiledPart[] }> }).compiled;
+  const empty = emptyTags(compiled, pkg, originals);
+  if (empty.length > 0) throw new TemplateBrokenError(empty, field);
+  const fields = collectFields(compiled, pkg);
+  let rendered = false;
+  return {
+    pkg,
+    fields,
+    compiled,
+    render(values) {
+      // docxtemplater renders a compiled template once; a second render would see filled XML.
+      if (rendered) throw new Error('a compiled template renders once');
+      rendered = true;
+      state.values = values;
+      try {
+        doc.render();
+      } catch (err) {
+        if (!isTemplateError(err)) throw err;
+        throw new TemplateBrokenError(templateProblems(err, pkg, (f) => originals.get(f)), field);
+      }
+      return writeOutput(pkg, zip, originals);
+    },
+  };
+}
+
+/** `{}` or `{ }` names nothing; docxtemplater accepts it, a template author meant something. */
+function emptyTags(
+  compiled: Record<string, { postparsed: CompiledPart[] }>,
+  pkg: DocxPackage,
+  originals: Map<string, string>,
+): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  walkTags(compiled, pkg, (part, file) => {
+    if (normalizeTagName(part.value) !== '') return;
+    const located = templateProblems(
+      { properties: { id: 'empty_tag', xtag: part.value, file, offset: part.offset, explanation: 'Empty tag: it names no field' } },
+      pkg,
+      (f) => originals.get(f),
+    );
+    problems.push(...located);
+  });
+  return problems;
+}
+
+function valueParser(tag: string, state: { values: Map<string, ResolvedTag> }): Docxtemplater.DXT.Parser {
+  return {
+    get(scope: unknown, context: Docxtemplater.DXT.ParserContext): unknown {
+      const module = context.meta?.part?.module;
+      if (tag === CURRENT_SCOPE_TAG) return typeof scope === 'string' ? scope : '';
+      const value = state.values.get(tag);
+      if (!value) return undefined;
+      if (module === 'loop') return value.truthy;
+      // A raw-XML tag ({@tag}) would insert its value as markup. Values are data, so it gets a
+      // paragraph holding the escaped text instead.
+      if (module === 'rawxml') return rawTextParagraph(value.text);
+      return value.text;
+    },
+  };
+}
+
+function rawTextParagraph(text: string): string {
+  const runs = text
+    .split('\n')
+    .map((line) => `<w:t xml:space="preserve">${escapeXml(line)}</w:t>`)
+    .join('<w:br/>');
+  return `<w:p><w:r>${runs}</w:r></w:p>`;
+}
+
+function writeOutput(pkg: DocxPackage, zip: PizZip, originals: Map<string, string>): Buffer {
+  const items: ZipItem[] = [];
+  const written = new Set<string>();
+  for (const entry of pkg.archive.entries) {
+    written.add(entry.name);
+    const original = originals.get(entry.name);
+    const now = original === undefined ? undefined : zip.file(entry.name)?.asText();
+    if (now !== undefined && now !== original) {
+      // Re-encoded as UTF-8; a part that declared UTF-16 must now say so.
+      const text = now.replace(/^(<\?xml[^>]*encoding=["'])UTF-16(["'])/i, '$1UTF-8$2');
+      items.push({ name: entry.name, data: Buffer.from(text, 'utf8') });
+    } else {
+      items.push({ name: entry.name, from: pkg.archive, entry });
+    }
+  }
+  for (const name of Object.keys(zip.files)) {
+    const file = zip.files[name];
+    if (written.has(name) || !file || file.dir) continue;
+    items.push({ name, data: Buffer.from(file.asText(), 'utf8') });
+  }
+  return writeZip(items);
+}

@@ -1,0 +1,1 @@
+export { templateFields, type FieldsOptions } from './fields.js';
