@@ -1,0 +1,1 @@
+export { findTemplateFolders, checkFixture, type TemplateFolder, type FixtureOutcome, type FillFunction } from './template-check.js';

@@ -1,0 +1,14 @@
+/** What the docpipe command's exit status means. Scripts branch on these. */
+export const EXIT = {
+  /** Everything asked for succeeded. */
+  ok: 0,
+  /** A document failed with a typed failure (or was refused by sniff). */
+  failed: 1,
+  /** Bad usage: unknown option, missing argument, unreadable input file, invalid JSON. */
+  usage: 2,
+} as const;
+
+/** A mistake in how docpipe was called, reported on stderr with exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

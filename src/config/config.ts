@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, parseDelimiters, resolveFillOptions, type Delimiters } from '../fill/index.js';
+import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
+import { projectRoot } from '../pool/index.js';
+
+/** docpipe's settings. Each comes from one environment variable, named beside it. */
+export interface DocpipeConfig {
+  /** `DOCPIPE_DATA_DIR`: where docpipe keeps its data. @defaultValue `<project>/data` */
+  dataDir: string;
+  /** `DOCPIPE_TEMPLATES_DIR`: the document library. @defaultValue `<project>/templates` */
+  templatesDir: string;
+  /** `DOCPIPE_LOCALE`. @defaultValue 'da' */
+  locale: string;
+  /** `DOCPIPE_TIME_ZONE`. @defaultValue 'Europe/Copenhagen' */
+  timeZone: string;
+  /** `DOCPIPE_DELIMITERS`, start and end separated by a space (`{{ }}`). @defaultValue '{ }' */
+  delimiters: Delimiters;
+  /** `DOCPIPE_STRICT_TAGS`: refuse values for tags a template lacks. @defaultValue false */
+  strictTags: boolean;
+  /** `DOCPIPE_ENGINE_THREADS`: sniff and fill threads. @defaultValue the number of cores */
+  engineThreads: number | undefined;
+  /** `DOCPIPE_LOG_LEVEL`: pino level. @defaultValue 'info' */
+  logLevel: string;
+  /**
+   * `DOCPIPE_MAX_INPUT_BYTES`, `DOCPIPE_ZIP_MAX_ENTRIES`, `DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES`,
+   * `DOCPIPE_ZIP_MAX_RATIO`. @defaultValue DEFAULT_SNIFF_LIMITS
+   */
+  limits: SniffLimits;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads the configuration from the environment, checking everything and reporting every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n <= 0) {
+      problems.push(`${name} must be a positive integer (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const root = projectRoot();
+  const limits: SniffLimits = {
+    maxInputBytes: int('DOCPIPE_MAX_INPUT_BYTES', DEFAULT_SNIFF_LIMITS.maxInputBytes),
+    maxEntries: int('DOCPIPE_ZIP_MAX_ENTRIES', DEFAULT_SNIFF_LIMITS.maxEntries),
+    maxUncompressedBytes: int('DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES', DEFAULT_SNIFF_LIMITS.maxUncompressedBytes),
+    maxCompressionRatio: int('DOCPIPE_ZIP_MAX_RATIO', DEFAULT_SNIFF_LIMITS.maxCompressionRatio),
+    ratioCheckMinBytes: DEFAULT_SNIFF_LIMITS.ratioCheckMinBytes,
+  };
+  problems.push(...sniffLimitsProblems(limits));
+
+  const delimitersText = env.DOCPIPE_DELIMITERS;
+  let delimiters: Delimiters = { start: '{', end: '}' };
+  if (delimitersText) {
+    const parsed = parseDelimiters(delimitersText);
+    if (parsed) delimiters = parsed;
+    else problems.push(`DOCPIPE_DELIMITERS must be start and end separated by a space, such as "{{ }}" (got "${delimitersText}")`);
+  }
+  const locale = env.DOCPIPE_LOCALE || DEFAULT_LOCALE;
+  const timeZone = env.DOCPIPE_TIME_ZONE || DEFAULT_TIME_ZONE;
+  for (const p of resolveFillOptions({ locale, timeZone }).problems) {
+    problems.push(`${p.field === 'locale' ? 'DOCPIPE_LOCALE' : 'DOCPIPE_TIME_ZONE'}: ${p.message}`);
+  }
+  const strictText = env.DOCPIPE_STRICT_TAGS;
+  if (strictText && !['true', 'false', '1', '0'].includes(strictText)) {
+    problems.push(`DOCPIPE_STRICT_TAGS must be true or false (got "${strictText}")`);
+  }
+  const logLevel = env.DOCPIPE_LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`DOCPIPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  const threadsText = env.DOCPIPE_ENGINE_THREADS;
+  const engineThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')),
+    templatesDir: resolve(env.DOCPIPE_TEMPLATES_DIR || resolve(root, 'templates')),
+    locale,
+    timeZone,
+    delimiters,
+    strictTags: strictText === 'true' || strictText === '1',
+    engineThreads,
+    logLevel,
+    limits,
+  };
+}

@@ -1,0 +1,1 @@
+export { loadConfig, ConfigError, type DocpipeConfig } from './config.js';

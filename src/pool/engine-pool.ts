@@ -1,0 +1,69 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { DocpipeError } from '../errors/index.js';
+import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
+import type { FieldsOptions } from '../inspect/index.js';
+import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
+import type { EngineReply, EngineTask } from '../../workers/engine-task.js';
+import { workerFile } from './worker-file.js';
+
+export interface EnginePoolOptions {
+  /**
+   * Worker threads. Sniff and fill are short and CPU-bound: one per core keeps every core busy
+   * without threads waiting on each other.
+   * @defaultValue os.availableParallelism()
+   */
+  threads?: number;
+  /** @defaultValue DEFAULT_SNIFF_LIMITS */
+  limits?: SniffLimits;
+}
+
+/**
+ * Runs sniff, fill and fields in a Piscina pool of worker threads, rebuilding typed failures on
+ * this side. What the engine does is the same as calling it in-thread; only where it runs differs.
+ */
+export class EnginePool {
+  private readonly piscina: Piscina<EngineTask, EngineReply>;
+  private readonly limits: SniffLimits;
+
+  constructor(options: EnginePoolOptions = {}) {
+    const threads = options.threads ?? availableParallelism();
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new Error(`threads must be a positive integer (got ${String(threads)})`);
+    }
+    this.limits = options.limits ?? DEFAULT_SNIFF_LIMITS;
+    this.piscina = new Piscina({
+      filename: workerFile('engine-task'),
+      minThreads: threads,
+      maxThreads: threads,
+      // Kept warm: starting a thread and loading docxtemplater costs more than a fill.
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+  }
+
+  async sniff(bytes: Uint8Array): Promise<SniffResult> {
+    return (await this.run({ op: 'sniff', bytes, limits: this.limits })) as SniffResult;
+  }
+
+  async fill(bytes: Uint8Array, tags: unknown, options: FillOptions = {}): Promise<FillResult> {
+    const value = (await this.run({ op: 'fill', bytes, tags, options: { limits: this.limits, ...options } })) as {
+      docx: Uint8Array;
+      fields: TemplateField[];
+    };
+    return { docx: Buffer.from(value.docx.buffer, value.docx.byteOffset, value.docx.byteLength), fields: value.fields };
+  }
+
+  async fields(bytes: Uint8Array, options: FieldsOptions = {}): Promise<TemplateField[]> {
+    return (await this.run({ op: 'fields', bytes, options: { limits: this.limits, ...options } })) as TemplateField[];
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.destroy();
+  }
+
+  private async run(task: EngineTask): Promise<unknown> {
+    const reply = await this.piscina.run(task);
+    if (!reply.ok) throw DocpipeError.fromFailure(reply.failure);
+    return reply.value;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Piscina task: sniff, fill and fields run here, off the caller's event loop, because zip and
+ * XML work is CPU-bound. Typed failures come back as data (`{error, details}`), since error
+ * classes do not survive the thread boundary.
+ */
+import { isDocpipeError, type Failure } from '../src/errors/index.js';
+import { fillTemplate, type FillOptions } from '../src/fill/index.js';
+import { templateFields, type FieldsOptions } from '../src/inspect/index.js';
+import { sniff, type SniffLimits } from '../src/sniff/index.js';
+
+export type EngineTask =
+  | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
+  | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }
+  | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions };
+
+export type EngineReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
+
+export default async function engineTask(task: EngineTask): Promise<EngineReply> {
+  try {
+    switch (task.op) {
+      case 'sniff':
+        return { ok: true, value: await sniff(task.bytes, task.limits) };
+      case 'fill': {
+        const { docx, fields } = fillTemplate(task.bytes, task.tags, task.options);
+        return { ok: true, value: { docx, fields } };
+      }
+      case 'fields':
+        return { ok: true, value: templateFields(task.bytes, task.options) };
+    }
+  } catch (err) {
+    if (isDocpipeError(err)) return { ok: false, failure: err.toFailure() };
+    throw err;
+  }
+}
