@@ -22,6 +22,8 @@ export function fillTemplate(template: Uint8Array, tags: unknown, options: FillO
   const { resolved, problems: optionProblems } = resolveFillOptions(options);
   const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
   const early = [...optionProblems, ...valueProblems];
+  // Bad options (an empty delimiter, say) must not reach docxtemplater at all.
+  if (optionProblems.length > 0) throw new DocpipeError('validation-failed', early);
 
   const pkg = openDocx(template, resolved.limits, resolved.field);
   let compiled;

@@ -11,6 +11,9 @@ export type PartKind =
   | 'properties'
   | 'other';
 
+/** The order a reader meets parts in; listings of fields and problems follow it. */
+export const PART_ORDER: readonly PartKind[] = ['body', 'header', 'footer', 'footnotes', 'endnotes', 'comments', 'properties', 'other'];
+
 /** Names the kind of a part from its content type (part names vary: header21.xml, document2.xml). */
 export function partKind(pkg: DocxPackage, partName: string): PartKind {
   if (partName.toLowerCase() === pkg.mainPart.toLowerCase()) return 'body';

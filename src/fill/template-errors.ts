@@ -1,7 +1,7 @@
 import type { FailureDetail } from '../errors/index.js';
 import { unescapeXml } from '../opc/index.js';
 import type { DocxPackage } from '../sniff/index.js';
-import { partKind } from './parts.js';
+import { PART_ORDER, partKind } from './parts.js';
 
 /** One problem docxtemplater found in a template, in terms a template author can act on. */
 export interface TemplateProblem {
@@ -40,7 +40,7 @@ export function templateProblems(err: unknown, pkg: DocxPackage, xmlOf: (file: s
   const e = err as DxtErrorLike;
   const list = e.properties?.errors?.length ? e.properties.errors : [e];
   const texts = new Map<string, string>();
-  return list.map((item) => {
+  const problems = list.map((item) => {
     const p = item.properties ?? {};
     const file = p.file ?? '';
     let text = texts.get(file);
@@ -58,6 +58,8 @@ export function templateProblems(err: unknown, pkg: DocxPackage, xmlOf: (file: s
       explanation: p.explanation ?? item.message ?? 'template error',
     };
   });
+  // Body first, then headers, footers and the rest, as a reader goes through the document.
+  return problems.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
 }
 
 export function templateProblemDetails(problems: TemplateProblem[], field: string): FailureDetail[] {

@@ -1,5 +1,5 @@
 import type { DocxPackage } from '../sniff/index.js';
-import { partKind, type PartKind } from './parts.js';
+import { PART_ORDER, partKind, type PartKind } from './parts.js';
 import { normalizeTagName } from './tag-input.js';
 
 /** How a tag is used in a template. */
@@ -53,8 +53,6 @@ export function walkTags(
   };
   for (const file of files) walk(compiled[file]!.postparsed, file, []);
 }
-
-const PART_ORDER: PartKind[] = ['body', 'header', 'footer', 'footnotes', 'endnotes', 'comments', 'properties', 'other'];
 
 function fileOrder(pkg: DocxPackage, file: string): number {
   return PART_ORDER.indexOf(partKind(pkg, file));

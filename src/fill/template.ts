@@ -60,6 +60,7 @@ export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field:
       // that starts with '=' (such as `{=姓名}`) as such a switch.
       syntax: { changeDelimiterPrefix: null },
       parser: (tag: string) => valueParser(normalizeTagName(tag), state),
+      modules: [endnotesModule()],
       nullGetter: () => '',
     });
   } catch (err) {
@@ -89,6 +90,22 @@ export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field:
       return writeOutput(pkg, zip, originals);
     },
   };
+}
+
+const ENDNOTES_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml';
+
+/**
+ * docxtemplater fills headers, footers, footnotes and comments but not endnotes; this adds the
+ * endnotes parts to the files it templates. It never decides the file type itself.
+ */
+function endnotesModule(): Docxtemplater.DXT.Module {
+  return {
+    name: 'DocpipeEndnotesModule',
+    getFileType({ doc }: { doc: { invertedContentTypes?: Record<string, string[]>; targets: string[] } }) {
+      for (const target of doc.invertedContentTypes?.[ENDNOTES_CONTENT_TYPE] ?? []) doc.targets.push(target);
+      return undefined;
+    },
+  } as Docxtemplater.DXT.Module;
 }
 
 /** `{}` or `{ }` names nothing; docxtemplater accepts it, a template author meant something. */

@@ -1,6 +1,6 @@
 import { decodeXml, unescapeXml } from '../opc/index.js';
 import { openDocx, type SniffLimits } from '../sniff/index.js';
-import { partKind, type PartKind } from '../fill/parts.js';
+import { PART_ORDER, partKind, type PartKind } from '../fill/parts.js';
 
 /**
  * The visible text of a .docx, part by part: paragraphs end in a newline, `<w:br/>` is a newline
@@ -14,8 +14,7 @@ export function documentText(docx: Uint8Array, limits?: SniffLimits): { part: Pa
     if (part === 'other' || part === 'properties') continue;
     out.push({ part, file, text: paragraphText(decodeXml(pkg.archive.read(file))) });
   }
-  const order: PartKind[] = ['body', 'header', 'footer', 'footnotes', 'endnotes', 'comments'];
-  return out.sort((a, b) => order.indexOf(a.part) - order.indexOf(b.part));
+  return out.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
 }
 
 const TOKEN = /<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:br\b[^>]*\/>|<w:tab\/>|<\/w:p>/g;
