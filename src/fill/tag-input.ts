@@ -83,24 +83,21 @@ export function resolveTagInputs(input: unknown, context: ValueContext, field = 
     if (format !== undefined && format !== null && typeof format !== 'string') {
       problems.push({ field: `${at}.format`, message: 'must be a string' });
     }
-    if (problems.length > problemCount) return;
-
-    const name = normalizeTagName(tag as string);
-    const resolved = formatValue(type as TagType, value, (format as string | null | undefined) || undefined, context);
-    for (const p of resolved.problems) problems.push({ field: `${at}.${p.on}`, message: p.message });
-    if (values.has(name)) {
-      problems.push({
-        field: `${at}.tag`,
-        message: `"${name}" is given twice (also at ${field}[${values.get(name)!.index}])`,
-      });
+    const name = typeof tag === 'string' ? normalizeTagName(tag) : '';
+    const earlier = name ? values.get(name) : undefined;
+    if (earlier) {
+      problems.push({ field: `${at}.tag`, message: `"${name}" is given twice (also at ${field}[${earlier.index}])` });
       return;
     }
-    if (resolved.problems.length === 0) {
-      values.set(name, { tag: name, type: type as TagType, index, text: resolved.text, truthy: resolved.truthy });
-    } else {
-      // Still claim the name, so that the template check does not also call it missing.
-      values.set(name, { tag: name, type: type as TagType, index, text: '', truthy: false });
-    }
+    // A named value with problems still claims its tag, so that the template check does not
+    // also call the tag missing.
+    const claim = (text: string, truthy: boolean) => {
+      if (name) values.set(name, { tag: name, type: type as TagType, index, text, truthy });
+    };
+    if (problems.length > problemCount) return claim('', false);
+    const resolved = formatValue(type as TagType, value, (format as string | null | undefined) || undefined, context);
+    for (const p of resolved.problems) problems.push({ field: `${at}.${p.on}`, message: p.message });
+    claim(resolved.text, resolved.truthy);
   });
   return { values, problems };
 }

@@ -123,7 +123,6 @@ describe('fill: every problem in one answer', () => {
       'tags[1].format',
       'tags[2].value',
       'tags[3].type',
-      'tags.name',
       'tags.company',
     ]);
   });
