@@ -39,50 +39,77 @@ const lease = buildDocx({
       2,
       'Det lejede',
       para('Lejemålet er beliggende {property_address} og udgør i alt {area} m² beboelse.'),
-      para('Lejemålet overtages i den stand, det er i ved overtagelsen. Lejer har pligt til inden 14 dage efter overtagelsen skriftligt at gøre udlejer opmærksom på mangler ved det lejede, som lejer ikke selv har forårsaget.'),
+      para(
+        'Lejemålet overtages i den stand, det er i ved overtagelsen. Lejer har pligt til inden 14 dage efter overtagelsen skriftligt at gøre udlejer opmærksom på mangler ved det lejede, som lejer ikke selv har forårsaget.',
+      ),
     ),
     clause(
       3,
       'Lejeforholdets begyndelse',
-      para('Lejeforholdet begynder den {start_date} og fortsætter, indtil det opsiges af en af parterne.'),
-      para('Lejeforholdet kan opsiges af lejer med tre måneders varsel til den første hverdag i en måned. Udlejer kan kun opsige lejeforholdet i overensstemmelse med lejelovens regler.'),
+      para(
+        'Lejeforholdet begynder den {start_date} og fortsætter, indtil det opsiges af en af parterne.',
+      ),
+      para(
+        'Lejeforholdet kan opsiges af lejer med tre måneders varsel til den første hverdag i en måned. Udlejer kan kun opsige lejeforholdet i overensstemmelse med lejelovens regler.',
+      ),
     ),
     clause(
       4,
       'Leje og betaling',
-      para('Den årlige leje er fastsat til ', run('{monthly_'), run('rent}'), ' kr. pr. måned, som betales forud den første hverdag i hver måned.'),
-      para('Lejen betales til udlejers konto eller på anden måde, som udlejer skriftligt anviser. Ved for sen betaling opkræves gebyr efter lejelovens regler.'),
+      para(
+        'Den årlige leje er fastsat til ',
+        run('{monthly_'),
+        run('rent}'),
+        ' kr. pr. måned, som betales forud den første hverdag i hver måned.',
+      ),
+      para(
+        'Lejen betales til udlejers konto eller på anden måde, som udlejer skriftligt anviser. Ved for sen betaling opkræves gebyr efter lejelovens regler.',
+      ),
     ),
     clause(
       5,
       'Depositum og forudbetalt leje',
-      para('Lejer betaler et depositum på {deposit} kr. samt forudbetalt leje på {prepaid_rent} kr. før overtagelsen.'),
-      para('Depositum tjener som sikkerhed for lejers forpligtelser ved fraflytning og forrentes ikke. Forudbetalt leje modregnes i lejen for de sidste måneder af lejeforholdet.'),
+      para(
+        'Lejer betaler et depositum på {deposit} kr. samt forudbetalt leje på {prepaid_rent} kr. før overtagelsen.',
+      ),
+      para(
+        'Depositum tjener som sikkerhed for lejers forpligtelser ved fraflytning og forrentes ikke. Forudbetalt leje modregnes i lejen for de sidste måneder af lejeforholdet.',
+      ),
     ),
     pageBreak(),
     clause(
       6,
       'Husdyr',
-      para('{#pets_allowed}Lejer må holde én hund eller én kat i lejemålet, forudsat at dyret ikke er til gene for de øvrige beboere.{/pets_allowed}'),
+      para(
+        '{#pets_allowed}Lejer må holde én hund eller én kat i lejemålet, forudsat at dyret ikke er til gene for de øvrige beboere.{/pets_allowed}',
+      ),
       para('{^pets_allowed}Det er ikke tilladt at holde husdyr i lejemålet.{/pets_allowed}'),
     ),
     clause(
       7,
       'Vedligeholdelse',
-      para('Den indvendige vedligeholdelse af lejemålet påhviler lejer. Den udvendige vedligeholdelse påhviler udlejer. Lejer skal straks underrette udlejer om skader, som udlejer har pligt til at udbedre.'),
-      para('Ved fraflytning skal lejemålet afleveres i samme stand som ved overtagelsen, bortset fra forringelse som følge af almindeligt slid og ælde.'),
+      para(
+        'Den indvendige vedligeholdelse af lejemålet påhviler lejer. Den udvendige vedligeholdelse påhviler udlejer. Lejer skal straks underrette udlejer om skader, som udlejer har pligt til at udbedre.',
+      ),
+      para(
+        'Ved fraflytning skal lejemålet afleveres i samme stand som ved overtagelsen, bortset fra forringelse som følge af almindeligt slid og ælde.',
+      ),
     ),
     clause(
       8,
       'Kaution',
-      para('{#has_guarantor}{guarantor_name} indestår som selvskyldnerkautionist for lejers forpligtelser efter denne kontrakt.{/has_guarantor}'),
+      para(
+        '{#has_guarantor}{guarantor_name} indestår som selvskyldnerkautionist for lejers forpligtelser efter denne kontrakt.{/has_guarantor}',
+      ),
       para('{^has_guarantor}Der er ikke stillet kaution for lejers forpligtelser.{/has_guarantor}'),
     ),
     clause(9, 'Særlige vilkår', para('{special_terms}')),
     clause(
       10,
       'Underskrift',
-      para('Kontrakten er udfærdiget i to eksemplarer, hvoraf hver part modtager ét. Parterne bekræfter med deres underskrift at have læst og accepteret kontraktens vilkår.'),
+      para(
+        'Kontrakten er udfærdiget i to eksemplarer, hvoraf hver part modtager ét. Parterne bekræfter med deres underskrift at have læst og accepteret kontraktens vilkår.',
+      ),
       para('{signing_city}, den {signing_date}'),
       para('Udlejer: {landlord_name}'),
       para('Lejer: {tenant_name}'),
@@ -93,7 +120,11 @@ const lease = buildDocx({
 write('lease', {
   'template.docx': lease,
   'document.json': `${JSON.stringify(
-    { name: 'Lejekontrakt (beboelse)', description: 'Residential lease, Danish; W1 of the benchmarks.', locale: 'da' },
+    {
+      name: 'Lejekontrakt (beboelse)',
+      description: 'Residential lease, Danish; W1 of the benchmarks.',
+      locale: 'da',
+    },
     null,
     2,
   )}\n`,
@@ -115,7 +146,11 @@ write('lease', {
       { tag: 'pets_allowed', value: true, type: 'boolean' },
       { tag: 'has_guarantor', value: true, type: 'boolean' },
       { tag: 'guarantor_name', value: 'Jens Sørensen', type: 'text' },
-      { tag: 'special_terms', value: 'Lejer overtager vaskemaskinen.\nCykelkælderen må benyttes.', type: 'text' },
+      {
+        tag: 'special_terms',
+        value: 'Lejer overtager vaskemaskinen.\nCykelkælderen må benyttes.',
+        type: 'text',
+      },
     ],
     null,
     2,
@@ -138,7 +173,12 @@ write('lease', {
   'fixtures/no-guarantor.tags.json': `${JSON.stringify(
     [
       { tag: 'contract_no', value: 'LK-2025-0043', type: 'text' },
-      { tag: 'signing_date', value: '2025-12-31T23:30:00Z', type: 'date', format: 'D. MMMM YYYY [kl.] HH:mm' },
+      {
+        tag: 'signing_date',
+        value: '2025-12-31T23:30:00Z',
+        type: 'date',
+        format: 'D. MMMM YYYY [kl.] HH:mm',
+      },
       { tag: 'signing_city', value: 'København', type: 'text' },
       { tag: 'landlord_name', value: 'Boligfonden', type: 'text' },
       { tag: 'landlord_address', value: 'Strandvejen 100, 2900 Hellerup', type: 'text' },
@@ -173,7 +213,9 @@ const letter = buildDocx({
   body: [
     para('{{city}}, {{letter_date}}'),
     para('Dear {{recipient}},'),
-    para('Welcome aboard. Your first day is {{first_day}} and your annual salary will be {{salary}}.'),
+    para(
+      'Welcome aboard. Your first day is {{first_day}} and your annual salary will be {{salary}}.',
+    ),
     para('{{#remote}}You will work remotely; equipment ships to {{address}}.{{/remote}}'),
     para('Kind regards,'),
     para('{{sender}}'),
@@ -183,7 +225,12 @@ const letter = buildDocx({
 write('welcome-letter', {
   'template.docx': letter,
   'document.json': `${JSON.stringify(
-    { name: 'Welcome letter', description: 'English letter using {{tag}} delimiters.', locale: 'en', delimiters: '{{ }}' },
+    {
+      name: 'Welcome letter',
+      description: 'English letter using {{tag}} delimiters.',
+      locale: 'en',
+      delimiters: '{{ }}',
+    },
     null,
     2,
   )}\n`,

@@ -1,1 +1,7 @@
-export { findTemplateFolders, checkFixture, type TemplateFolder, type FixtureOutcome, type FillFunction } from './template-check.js';
+export {
+  findTemplateFolders,
+  checkFixture,
+  type TemplateFolder,
+  type FixtureOutcome,
+  type FillFunction,
+} from './template-check.js';

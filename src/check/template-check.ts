@@ -46,10 +46,16 @@ async function readFolder(dir: string): Promise<TemplateFolder> {
   const id = basename(dir);
   const metaFile = join(dir, 'document.json');
   const meta = existsSync(metaFile)
-    ? (JSON.parse(await readFile(metaFile, 'utf8')) as { name?: string; locale?: string; delimiters?: string; timeZone?: string })
+    ? (JSON.parse(await readFile(metaFile, 'utf8')) as {
+        name?: string;
+        locale?: string;
+        delimiters?: string;
+        timeZone?: string;
+      })
     : {};
   const delimiters = meta.delimiters ? parseDelimiters(meta.delimiters) : undefined;
-  if (meta.delimiters && !delimiters) throw new Error(`${metaFile}: delimiters must be "start end", such as "{{ }}"`);
+  if (meta.delimiters && !delimiters)
+    throw new Error(`${metaFile}: delimiters must be "start end", such as "{{ }}"`);
   const fixturesDir = join(dir, 'fixtures');
   const fixtures: TemplateFolder['fixtures'] = [];
   if (existsSync(fixturesDir)) {
@@ -57,7 +63,11 @@ async function readFolder(dir: string): Promise<TemplateFolder> {
       if (!file.endsWith('.tags.json')) continue;
       const name = file.slice(0, -'.tags.json'.length);
       const expected = join(fixturesDir, `${name}.expected.txt`);
-      fixtures.push({ name, tags: join(fixturesDir, file), expected: existsSync(expected) ? expected : undefined });
+      fixtures.push({
+        name,
+        tags: join(fixturesDir, file),
+        expected: existsSync(expected) ? expected : undefined,
+      });
     }
   }
   return {
@@ -70,7 +80,11 @@ async function readFolder(dir: string): Promise<TemplateFolder> {
   };
 }
 
-export type FillFunction = (template: Uint8Array, tags: unknown, options: FillOptions) => Promise<{ docx: Buffer }>;
+export type FillFunction = (
+  template: Uint8Array,
+  tags: unknown,
+  options: FillOptions,
+) => Promise<{ docx: Buffer }>;
 
 /** Fills one fixture and compares the document's text with the expected lines. */
 export async function checkFixture(
@@ -98,6 +112,12 @@ export async function checkFixture(
     return { ...base, ok: missing.length === 0, missing, ms: performance.now() - started };
   } catch (err) {
     if (!isDocpipeError(err)) throw err;
-    return { ...base, ok: false, missing: [], failure: err.toFailure(), ms: performance.now() - started };
+    return {
+      ...base,
+      ok: false,
+      missing: [],
+      failure: err.toFailure(),
+      ms: performance.now() - started,
+    };
   }
 }

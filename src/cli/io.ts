@@ -8,7 +8,9 @@ export async function readInput(path: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -37,7 +39,10 @@ export function fillOptionsFrom(flags: TemplateFlags, config: DocpipeConfig): Fi
   let delimiters = config.delimiters;
   if (flags.delimiters !== undefined) {
     const parsed = parseDelimiters(flags.delimiters);
-    if (!parsed) throw new UsageError(`--delimiters must be start and end separated by a space, such as "{{ }}"`);
+    if (!parsed)
+      throw new UsageError(
+        `--delimiters must be start and end separated by a space, such as "{{ }}"`,
+      );
     delimiters = parsed;
   }
   return {

@@ -10,14 +10,19 @@ import { registerRender } from './commands/render.js';
 import { registerSniff } from './commands/sniff.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
-const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+  version: string;
+};
 
 const program = new Command('docpipe')
   .description('docpipe: sniff documents, fill .docx templates and inspect their fields')
   .version(version)
   .showHelpAfterError()
   .exitOverride()
-  .addHelpText('after', '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage.\nRun "docpipe <command> --help" for each command.');
+  .addHelpText(
+    'after',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage.\nRun "docpipe <command> --help" for each command.',
+  );
 
 registerSniff(program);
 registerFields(program);

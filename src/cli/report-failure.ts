@@ -6,7 +6,10 @@ import { printJson } from './io.js';
  * Runs a command's work on one document; a typed failure is printed (as `{error, details}` with
  * --json, else readably on stderr) and sets exit status 1. Anything else is a bug and propagates.
  */
-export async function runDocumentCommand(json: boolean | undefined, work: () => Promise<void>): Promise<void> {
+export async function runDocumentCommand(
+  json: boolean | undefined,
+  work: () => Promise<void>,
+): Promise<void> {
   try {
     await work();
   } catch (err) {

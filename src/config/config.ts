@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, parseDelimiters, resolveFillOptions, type Delimiters } from '../fill/index.js';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_TIME_ZONE,
+  parseDelimiters,
+  resolveFillOptions,
+  type Delimiters,
+} from '../fill/index.js';
 import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
 import { projectRoot } from '../pool/index.js';
 
@@ -54,7 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const limits: SniffLimits = {
     maxInputBytes: int('DOCPIPE_MAX_INPUT_BYTES', DEFAULT_SNIFF_LIMITS.maxInputBytes),
     maxEntries: int('DOCPIPE_ZIP_MAX_ENTRIES', DEFAULT_SNIFF_LIMITS.maxEntries),
-    maxUncompressedBytes: int('DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES', DEFAULT_SNIFF_LIMITS.maxUncompressedBytes),
+    maxUncompressedBytes: int(
+      'DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES',
+      DEFAULT_SNIFF_LIMITS.maxUncompressedBytes,
+    ),
     maxCompressionRatio: int('DOCPIPE_ZIP_MAX_RATIO', DEFAULT_SNIFF_LIMITS.maxCompressionRatio),
     ratioCheckMinBytes: DEFAULT_SNIFF_LIMITS.ratioCheckMinBytes,
   };
@@ -65,7 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (delimitersText) {
     const parsed = parseDelimiters(delimitersText);
     if (parsed) delimiters = parsed;
-    else problems.push(`DOCPIPE_DELIMITERS must be start and end separated by a space, such as "{{ }}" (got "${delimitersText}")`);
+    else
+      problems.push(
+        `DOCPIPE_DELIMITERS must be start and end separated by a space, such as "{{ }}" (got "${delimitersText}")`,
+      );
   }
   const locale = env.DOCPIPE_LOCALE || DEFAULT_LOCALE;
   const timeZone = env.DOCPIPE_TIME_ZONE || DEFAULT_TIME_ZONE;
@@ -77,7 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     problems.push(`DOCPIPE_STRICT_TAGS must be true or false (got "${strictText}")`);
   }
   const logLevel = env.DOCPIPE_LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`DOCPIPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`DOCPIPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   const threadsText = env.DOCPIPE_ENGINE_THREADS;
   const engineThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
 

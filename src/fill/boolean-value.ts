@@ -14,6 +14,7 @@ export interface BooleanFormat {
 /** A boolean's text when used as a placeholder: `Ja|Nej` gives the words for true and false. */
 export function compileBooleanFormat(format: string): BooleanFormat | string {
   const parts = format.split('|');
-  if (parts.length !== 2) return 'boolean format must be "text if true|text if false", such as "Ja|Nej"';
+  if (parts.length !== 2)
+    return 'boolean format must be "text if true|text if false", such as "Ja|Nej"';
   return { yes: parts[0]!, no: parts[1]! };
 }

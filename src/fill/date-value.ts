@@ -267,7 +267,14 @@ export function formatDate(value: CalendarDateTime, format: DateFormat, locale: 
 
 /** Without a format: the locale's long date (`5. marts 2025`), with the time when one was given. */
 export function formatDateDefault(value: CalendarDateTime, locale: string): string {
-  const at = Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute, value.second);
+  const at = Date.UTC(
+    value.year,
+    value.month - 1,
+    value.day,
+    value.hour,
+    value.minute,
+    value.second,
+  );
   return new Intl.DateTimeFormat(locale, {
     timeZone: 'UTC',
     dateStyle: 'long',

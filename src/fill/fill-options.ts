@@ -47,7 +47,10 @@ export interface ResolvedFillOptions {
 export const DEFAULT_TIME_ZONE = 'Europe/Copenhagen';
 
 /** Fills in defaults and checks every option, reporting all problems together. */
-export function resolveFillOptions(options: FillOptions = {}): { resolved: ResolvedFillOptions; problems: FailureDetail[] } {
+export function resolveFillOptions(options: FillOptions = {}): {
+  resolved: ResolvedFillOptions;
+  problems: FailureDetail[];
+} {
   const problems: FailureDetail[] = [];
   const field = options.field ?? '';
   let locale = resolveLocale(options.locale ?? DEFAULT_LOCALE);
@@ -60,7 +63,10 @@ export function resolveFillOptions(options: FillOptions = {}): { resolved: Resol
   if (zoneProblem) problems.push({ field: 'timeZone', message: zoneProblem });
   const delimiters = options.delimiters ?? DEFAULT_DELIMITERS;
   if (!delimiters.start || !delimiters.end) {
-    problems.push({ field: 'delimiters', message: 'start and end delimiters must both be non-empty' });
+    problems.push({
+      field: 'delimiters',
+      message: 'start and end delimiters must both be non-empty',
+    });
   }
   return {
     resolved: {

@@ -18,7 +18,11 @@ export interface FillResult {
  * broken template (with every template error), and `validation-failed` for values that do not
  * parse, formats that are wrong, tags without values and, in strict mode, values without tags.
  */
-export function fillTemplate(template: Uint8Array, tags: unknown, options: FillOptions = {}): FillResult {
+export function fillTemplate(
+  template: Uint8Array,
+  tags: unknown,
+  options: FillOptions = {},
+): FillResult {
   const { resolved, problems: optionProblems } = resolveFillOptions(options);
   const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
   const early = [...optionProblems, ...valueProblems];
@@ -67,10 +71,17 @@ function missingTags(
     if (usage === 'section') return value.truthy;
     if (usage === 'inverted-section') return !value.truthy;
   });
-  return [...missing].map((tag) => ({ field: `${tagsField}.${tag}`, message: 'the template needs a value for this tag' }));
+  return [...missing].map((tag) => ({
+    field: `${tagsField}.${tag}`,
+    message: 'the template needs a value for this tag',
+  }));
 }
 
-function unusedValues(fields: TemplateField[], values: Map<string, ResolvedTag>, tagsField: string): FailureDetail[] {
+function unusedValues(
+  fields: TemplateField[],
+  values: Map<string, ResolvedTag>,
+  tagsField: string,
+): FailureDetail[] {
   const known = new Set(fields.map((f) => f.tag));
   return [...values.keys()]
     .filter((tag) => !known.has(tag))

@@ -1,8 +1,26 @@
 export { fillTemplate, type FillResult } from './fill.js';
-export { resolveFillOptions, parseDelimiters, DEFAULT_TIME_ZONE, type FillOptions, type ResolvedFillOptions } from './fill-options.js';
-export { compileTemplate, DEFAULT_DELIMITERS, TemplateBrokenError, type CompiledTemplate, type Delimiters } from './template.js';
+export {
+  resolveFillOptions,
+  parseDelimiters,
+  DEFAULT_TIME_ZONE,
+  type FillOptions,
+  type ResolvedFillOptions,
+} from './fill-options.js';
+export {
+  compileTemplate,
+  DEFAULT_DELIMITERS,
+  TemplateBrokenError,
+  type CompiledTemplate,
+  type Delimiters,
+} from './template.js';
 export { type TemplateField, type TagUsage } from './template-fields.js';
 export { type TemplateProblem } from './template-errors.js';
-export { TAG_TYPES, resolveTagInputs, type TagInput, type TagType, type ResolvedTag } from './tag-input.js';
+export {
+  TAG_TYPES,
+  resolveTagInputs,
+  type TagInput,
+  type TagType,
+  type ResolvedTag,
+} from './tag-input.js';
 export { SUPPORTED_LANGUAGES, DEFAULT_LOCALE } from './locale.js';
 export { type PartKind } from './parts.js';

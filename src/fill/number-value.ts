@@ -116,12 +116,15 @@ function compile(pattern: string): NumberFormat | string {
   const [intPart = '', fracPart = ''] = core.split('.');
   if (intPart.endsWith(',')) return `number format "${pattern}" ends its integer part with ","`;
   const intDigits = intPart.replace(/,/g, '');
-  if (/0#/.test(intDigits)) return `number format "${pattern}": "#" cannot follow "0" in the integer part`;
-  if (/#0/.test(fracPart)) return `number format "${pattern}": "0" cannot follow "#" in the fraction`;
+  if (/0#/.test(intDigits))
+    return `number format "${pattern}": "#" cannot follow "0" in the integer part`;
+  if (/#0/.test(fracPart))
+    return `number format "${pattern}": "0" cannot follow "#" in the fraction`;
   const minInteger = (intDigits.match(/0/g) ?? []).length;
   const minFraction = (fracPart.match(/0/g) ?? []).length;
   const maxFraction = fracPart.length;
-  if (minInteger > 21 || maxFraction > 20) return `number format "${pattern}" asks for too many digits`;
+  if (minInteger > 21 || maxFraction > 20)
+    return `number format "${pattern}" asks for too many digits`;
   return {
     prefix,
     suffix,
@@ -149,7 +152,11 @@ function intl(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFor
  * Formats exactly: Intl.NumberFormat takes the decimal string itself (no float round trip),
  * rounds half away from zero and prints the locale's grouping and decimal marks.
  */
-export function formatNumber(value: Decimal, format: NumberFormat | undefined, locale: string): string {
+export function formatNumber(
+  value: Decimal,
+  format: NumberFormat | undefined,
+  locale: string,
+): string {
   // Intl.NumberFormat accepts decimal strings exactly; the typings still say number | bigint.
   const exact = (v: Decimal) => v as unknown as number;
   if (!format) return intl(locale, {}).format(exact(value));

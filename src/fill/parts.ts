@@ -2,17 +2,19 @@ import type { DocxPackage } from '../sniff/index.js';
 
 /** Where in a document a tag sits, as a template author thinks of it. */
 export type PartKind =
-  | 'body'
-  | 'header'
-  | 'footer'
-  | 'footnotes'
-  | 'endnotes'
-  | 'comments'
-  | 'properties'
-  | 'other';
+  'body' | 'header' | 'footer' | 'footnotes' | 'endnotes' | 'comments' | 'properties' | 'other';
 
 /** The order a reader meets parts in; listings of fields and problems follow it. */
-export const PART_ORDER: readonly PartKind[] = ['body', 'header', 'footer', 'footnotes', 'endnotes', 'comments', 'properties', 'other'];
+export const PART_ORDER: readonly PartKind[] = [
+  'body',
+  'header',
+  'footer',
+  'footnotes',
+  'endnotes',
+  'comments',
+  'properties',
+  'other',
+];
 
 /** Names the kind of a part from its content type (part names vary: header21.xml, document2.xml). */
 export function partKind(pkg: DocxPackage, partName: string): PartKind {

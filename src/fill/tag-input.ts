@@ -48,7 +48,11 @@ export function normalizeTagName(name: string): string {
  * (`tags[2].format`, `tags[0].value`) instead of stopping at the first. Values are data: they
  * are parsed as their declared type and never evaluated.
  */
-export function resolveTagInputs(input: unknown, context: ValueContext, field = 'tags'): ResolvedTags {
+export function resolveTagInputs(
+  input: unknown,
+  context: ValueContext,
+  field = 'tags',
+): ResolvedTags {
   const values = new Map<string, ResolvedTag>();
   const problems: FailureDetail[] = [];
   if (input === undefined || input === null) return { values, problems };
@@ -64,7 +68,8 @@ export function resolveTagInputs(input: unknown, context: ValueContext, field = 
     }
     const problemCount = problems.length;
     for (const key of Object.keys(item)) {
-      if (!TAG_INPUT_FIELDS.has(key)) problems.push({ field: `${at}.${key}`, message: 'unknown field' });
+      if (!TAG_INPUT_FIELDS.has(key))
+        problems.push({ field: `${at}.${key}`, message: 'unknown field' });
     }
     const { tag, value, type, format } = item as Record<string, unknown>;
     if (typeof tag !== 'string' || normalizeTagName(tag) === '') {
@@ -86,7 +91,10 @@ export function resolveTagInputs(input: unknown, context: ValueContext, field = 
     const name = typeof tag === 'string' ? normalizeTagName(tag) : '';
     const earlier = name ? values.get(name) : undefined;
     if (earlier) {
-      problems.push({ field: `${at}.tag`, message: `"${name}" is given twice (also at ${field}[${earlier.index}])` });
+      problems.push({
+        field: `${at}.tag`,
+        message: `"${name}" is given twice (also at ${field}[${earlier.index}])`,
+      });
       return;
     }
     // A named value with problems still claims its tag, so that the template check does not
@@ -95,8 +103,14 @@ export function resolveTagInputs(input: unknown, context: ValueContext, field = 
       if (name) values.set(name, { tag: name, type: type as TagType, index, text, truthy });
     };
     if (problems.length > problemCount) return claim('', false);
-    const resolved = formatValue(type as TagType, value, (format as string | null | undefined) || undefined, context);
-    for (const p of resolved.problems) problems.push({ field: `${at}.${p.on}`, message: p.message });
+    const resolved = formatValue(
+      type as TagType,
+      value,
+      (format as string | null | undefined) || undefined,
+      context,
+    );
+    for (const p of resolved.problems)
+      problems.push({ field: `${at}.${p.on}`, message: p.message });
     claim(resolved.text, resolved.truthy);
   });
   return { values, problems };
@@ -108,8 +122,17 @@ interface Formatted {
   problems: { on: 'value' | 'format'; message: string }[];
 }
 
-function formatValue(type: TagType, value: unknown, format: string | undefined, ctx: ValueContext): Formatted {
-  const fail = (on: 'value' | 'format', message: string): Formatted => ({ text: '', truthy: false, problems: [{ on, message }] });
+function formatValue(
+  type: TagType,
+  value: unknown,
+  format: string | undefined,
+  ctx: ValueContext,
+): Formatted {
+  const fail = (on: 'value' | 'format', message: string): Formatted => ({
+    text: '',
+    truthy: false,
+    problems: [{ on, message }],
+  });
   switch (type) {
     case 'text': {
       if (format !== undefined) return fail('format', 'text values take no format');
@@ -142,7 +165,9 @@ function formatValue(type: TagType, value: unknown, format: string | undefined, 
       if (problems.length > 0 || typeof parsed === 'string' || typeof compiled === 'string') {
         return { text: '', truthy: false, problems };
       }
-      const text = compiled ? formatDate(parsed, compiled, ctx.locale.tag) : formatDateDefault(parsed, ctx.locale.tag);
+      const text = compiled
+        ? formatDate(parsed, compiled, ctx.locale.tag)
+        : formatDateDefault(parsed, ctx.locale.tag);
       return { text, truthy: true, problems: [] };
     }
     case 'boolean': {

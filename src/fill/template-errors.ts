@@ -36,7 +36,11 @@ const EXCERPT_BEFORE = 25;
 const EXCERPT_AFTER = 40;
 
 /** Turns docxtemplater's (multi) error into every problem, with part and surrounding text. */
-export function templateProblems(err: unknown, pkg: DocxPackage, xmlOf: (file: string) => string | undefined): TemplateProblem[] {
+export function templateProblems(
+  err: unknown,
+  pkg: DocxPackage,
+  xmlOf: (file: string) => string | undefined,
+): TemplateProblem[] {
   const e = err as DxtErrorLike;
   const list = e.properties?.errors?.length ? e.properties.errors : [e];
   const texts = new Map<string, string>();
@@ -62,7 +66,10 @@ export function templateProblems(err: unknown, pkg: DocxPackage, xmlOf: (file: s
   return problems.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
 }
 
-export function templateProblemDetails(problems: TemplateProblem[], field: string): FailureDetail[] {
+export function templateProblemDetails(
+  problems: TemplateProblem[],
+  field: string,
+): FailureDetail[] {
   return problems.map((p) => ({
     field,
     message: `${p.explanation}${p.file ? ` in ${p.part} (${p.file})` : ''}${p.excerpt ? `, near "${p.excerpt}"` : ''}`,
@@ -75,7 +82,8 @@ export function templateProblemDetails(problems: TemplateProblem[], field: strin
  */
 function visibleText(xml: string): string {
   let out = '';
-  for (const m of xml.matchAll(/<(?:w|a|m):t(?:\s[^>]*)?>([^<]*)<\/(?:w|a|m):t>/g)) out += unescapeXml(m[1] ?? '');
+  for (const m of xml.matchAll(/<(?:w|a|m):t(?:\s[^>]*)?>([^<]*)<\/(?:w|a|m):t>/g))
+    out += unescapeXml(m[1] ?? '');
   if (out) return out;
   // Property parts hold their text directly in their elements.
   return unescapeXml(xml.replace(/<[^>]*>/g, ''));

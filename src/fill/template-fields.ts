@@ -43,12 +43,15 @@ export function walkTags(
   pkg: DocxPackage,
   visit: (part: CompiledPart, file: string, within: string[]) => boolean | void,
 ): void {
-  const files = Object.keys(compiled).sort((a, b) => fileOrder(pkg, a) - fileOrder(pkg, b) || a.localeCompare(b));
+  const files = Object.keys(compiled).sort(
+    (a, b) => fileOrder(pkg, a) - fileOrder(pkg, b) || a.localeCompare(b),
+  );
   const walk = (parts: CompiledPart[], file: string, within: string[]): void => {
     for (const part of parts) {
       if (part.type !== 'placeholder') continue;
       const descend = visit(part, file, within);
-      if (part.subparsed && descend !== false) walk(part.subparsed, file, [...within, normalizeTagName(part.value)]);
+      if (part.subparsed && descend !== false)
+        walk(part.subparsed, file, [...within, normalizeTagName(part.value)]);
     }
   };
   for (const file of files) walk(compiled[file]!.postparsed, file, []);

@@ -4,8 +4,19 @@ import { DocpipeError, type FailureDetail } from '../errors/index.js';
 import { decodeXml, escapeXml } from '../opc/index.js';
 import type { DocxPackage } from '../sniff/index.js';
 import { writeZip, type ZipItem } from '../zip/index.js';
-import { isTemplateError, templateProblemDetails, templateProblems, type TemplateProblem } from './template-errors.js';
-import { CURRENT_SCOPE_TAG, collectFields, walkTags, type CompiledPart, type TemplateField } from './template-fields.js';
+import {
+  isTemplateError,
+  templateProblemDetails,
+  templateProblems,
+  type TemplateProblem,
+} from './template-errors.js';
+import {
+  CURRENT_SCOPE_TAG,
+  collectFields,
+  walkTags,
+  type CompiledPart,
+  type TemplateField,
+} from './template-fields.js';
 import { normalizeTagName, type ResolvedTag } from './tag-input.js';
 
 export interface Delimiters {
@@ -39,7 +50,11 @@ export class TemplateBrokenError extends DocpipeError {
  * parts sniffing inflated and checked (through a fresh PizZip), so it never inflates untrusted
  * bytes itself; images and other binary parts are copied to the output still compressed.
  */
-export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field: string): CompiledTemplate {
+export function compileTemplate(
+  pkg: DocxPackage,
+  delimiters: Delimiters,
+  field: string,
+): CompiledTemplate {
   const originals = new Map<string, string>();
   const zip = new PizZip();
   for (const name of pkg.xmlParts) {
@@ -65,9 +80,13 @@ export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field:
     });
   } catch (err) {
     if (!isTemplateError(err)) throw err;
-    throw new TemplateBrokenError(templateProblems(err, pkg, (f) => originals.get(f)), field);
+    throw new TemplateBrokenError(
+      templateProblems(err, pkg, (f) => originals.get(f)),
+      field,
+    );
   }
-  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: CompiledPart[] }> }).compiled;
+  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: CompiledPart[] }> })
+    .compiled;
   const empty = emptyTags(compiled, pkg, originals);
   if (empty.length > 0) throw new TemplateBrokenError(empty, field);
   const fields = collectFields(compiled, pkg);
@@ -85,14 +104,18 @@ export function compileTemplate(pkg: DocxPackage, delimiters: Delimiters, field:
         doc.render();
       } catch (err) {
         if (!isTemplateError(err)) throw err;
-        throw new TemplateBrokenError(templateProblems(err, pkg, (f) => originals.get(f)), field);
+        throw new TemplateBrokenError(
+          templateProblems(err, pkg, (f) => originals.get(f)),
+          field,
+        );
       }
       return writeOutput(pkg, zip, originals);
     },
   };
 }
 
-const ENDNOTES_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml';
+const ENDNOTES_CONTENT_TYPE =
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml';
 
 /**
  * docxtemplater fills headers, footers, footnotes and comments but not endnotes; this adds the
@@ -101,8 +124,13 @@ const ENDNOTES_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wor
 function endnotesModule(): Docxtemplater.DXT.Module {
   return {
     name: 'DocpipeEndnotesModule',
-    getFileType({ doc }: { doc: { invertedContentTypes?: Record<string, string[]>; targets: string[] } }) {
-      for (const target of doc.invertedContentTypes?.[ENDNOTES_CONTENT_TYPE] ?? []) doc.targets.push(target);
+    getFileType({
+      doc,
+    }: {
+      doc: { invertedContentTypes?: Record<string, string[]>; targets: string[] };
+    }) {
+      for (const target of doc.invertedContentTypes?.[ENDNOTES_CONTENT_TYPE] ?? [])
+        doc.targets.push(target);
       return undefined;
     },
   } as Docxtemplater.DXT.Module;
@@ -118,7 +146,15 @@ function emptyTags(
   walkTags(compiled, pkg, (part, file) => {
     if (normalizeTagName(part.value) !== '') return;
     const located = templateProblems(
-      { properties: { id: 'empty_tag', xtag: part.value, file, offset: part.offset, explanation: 'Empty tag: it names no field' } },
+      {
+        properties: {
+          id: 'empty_tag',
+          xtag: part.value,
+          file,
+          offset: part.offset,
+          explanation: 'Empty tag: it names no field',
+        },
+      },
       pkg,
       (f) => originals.get(f),
     );
@@ -127,7 +163,10 @@ function emptyTags(
   return problems;
 }
 
-function valueParser(tag: string, state: { values: Map<string, ResolvedTag> }): Docxtemplater.DXT.Parser {
+function valueParser(
+  tag: string,
+  state: { values: Map<string, ResolvedTag> },
+): Docxtemplater.DXT.Parser {
   return {
     get(scope: unknown, context: Docxtemplater.DXT.ParserContext): unknown {
       const module = context.meta?.part?.module;

@@ -1,9 +1,11 @@
+/* eslint-disable no-control-regex -- the characters XML cannot hold are control characters */
 /**
  * Characters XML 1.0 cannot hold at all (C0 controls other than tab and line ends, lone
  * surrogates, U+FFFE and U+FFFF). Left in, they make Word refuse the document.
  */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** C1 controls are legal XML but invisible garbage in a contract. */
 const C1 = /[\u0080-\u009F]/g;
 

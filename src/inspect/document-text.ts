@@ -6,7 +6,10 @@ import { PART_ORDER, partKind, type PartKind } from '../fill/parts.js';
  * The visible text of a .docx, part by part: paragraphs end in a newline, `<w:br/>` is a newline
  * and `<w:tab/>` a tab. For checking filled templates against expected text.
  */
-export function documentText(docx: Uint8Array, limits?: SniffLimits): { part: PartKind; file: string; text: string }[] {
+export function documentText(
+  docx: Uint8Array,
+  limits?: SniffLimits,
+): { part: PartKind; file: string; text: string }[] {
   const pkg = openDocx(docx, limits);
   const out: { part: PartKind; file: string; text: string }[] = [];
   for (const file of pkg.xmlParts) {

@@ -1,4 +1,9 @@
-import { compileTemplate, resolveFillOptions, type FillOptions, type TemplateField } from '../fill/index.js';
+import {
+  compileTemplate,
+  resolveFillOptions,
+  type FillOptions,
+  type TemplateField,
+} from '../fill/index.js';
 import { DocpipeError } from '../errors/index.js';
 import { openDocx } from '../sniff/index.js';
 

@@ -14,7 +14,8 @@ export class ContentTypes {
     const defaults = new Map<string, string>();
     const overrides = new Map<string, string>();
     for (const d of elementsNamed(xml, 'Default')) {
-      if (d.Extension && d.ContentType) defaults.set(d.Extension.toLowerCase(), d.ContentType.trim());
+      if (d.Extension && d.ContentType)
+        defaults.set(d.Extension.toLowerCase(), d.ContentType.trim());
     }
     for (const o of elementsNamed(xml, 'Override')) {
       if (o.PartName && o.ContentType) {

@@ -5,7 +5,8 @@
 export function decodeXml(bytes: Buffer): string {
   if (bytes.length >= 2) {
     if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) return swap16(bytes.subarray(2)).toString('utf16le');
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+      return swap16(bytes.subarray(2)).toString('utf16le');
     // UTF-16 without a BOM still starts with '<' and a zero byte.
     if (bytes[0] === 0x3c && bytes[1] === 0x00) return bytes.toString('utf16le');
     if (bytes[0] === 0x00 && bytes[1] === 0x3c) return swap16(bytes).toString('utf16le');
@@ -39,7 +40,13 @@ export function hasDoctype(bytes: Buffer): boolean {
   if (utf16) return DOCTYPE.test(decodeXml(bytes));
   let at = bytes.indexOf('<!');
   while (at !== -1) {
-    if (bytes.subarray(at, at + 9).toString('latin1').toLowerCase() === '<!doctype') return true;
+    if (
+      bytes
+        .subarray(at, at + 9)
+        .toString('latin1')
+        .toLowerCase() === '<!doctype'
+    )
+      return true;
     at = bytes.indexOf('<!', at + 2);
   }
   return false;

@@ -46,15 +46,27 @@ export class EnginePool {
   }
 
   async fill(bytes: Uint8Array, tags: unknown, options: FillOptions = {}): Promise<FillResult> {
-    const value = (await this.run({ op: 'fill', bytes, tags, options: { limits: this.limits, ...options } })) as {
+    const value = (await this.run({
+      op: 'fill',
+      bytes,
+      tags,
+      options: { limits: this.limits, ...options },
+    })) as {
       docx: Uint8Array;
       fields: TemplateField[];
     };
-    return { docx: Buffer.from(value.docx.buffer, value.docx.byteOffset, value.docx.byteLength), fields: value.fields };
+    return {
+      docx: Buffer.from(value.docx.buffer, value.docx.byteOffset, value.docx.byteLength),
+      fields: value.fields,
+    };
   }
 
   async fields(bytes: Uint8Array, options: FieldsOptions = {}): Promise<TemplateField[]> {
-    return (await this.run({ op: 'fields', bytes, options: { limits: this.limits, ...options } })) as TemplateField[];
+    return (await this.run({
+      op: 'fields',
+      bytes,
+      options: { limits: this.limits, ...options },
+    })) as TemplateField[];
   }
 
   async close(): Promise<void> {

@@ -15,7 +15,8 @@ export function projectRoot(): string {
       return dir;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find docpipe package.json above ' + import.meta.url);
+    if (parent === dir)
+      throw new Error('cannot find docpipe package.json above ' + import.meta.url);
     dir = parent;
   }
 }

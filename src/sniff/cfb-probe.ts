@@ -22,7 +22,10 @@ export function probeCfb(bytes: Buffer): UnsupportedSniff {
     return unsupported('damaged', `OLE2 compound file is unreadable: ${(err as Error).message}`);
   }
   if (names.has('encryptioninfo') || names.has('encryptedpackage')) {
-    return unsupported('encrypted', 'encrypted Office document (OLE2 container with EncryptedPackage)');
+    return unsupported(
+      'encrypted',
+      'encrypted Office document (OLE2 container with EncryptedPackage)',
+    );
   }
   const word = names.get('worddocument');
   if (word) {

@@ -66,7 +66,9 @@ function classify(archive: ZipArchive): OoxmlProbe {
   if (hasMacros) return unsupported('macro-enabled', 'document contains a VBA macro project');
 
   const xmlParts = archive.entries
-    .filter((e) => XML_EXTENSIONS.has(extensionOf(e.name)) || isXmlContentType(contentTypes.of(e.name)))
+    .filter(
+      (e) => XML_EXTENSIONS.has(extensionOf(e.name)) || isXmlContentType(contentTypes.of(e.name)),
+    )
     .map((e) => e.name);
   for (const part of xmlParts) {
     const checked = readCheckedXml(archive, part);

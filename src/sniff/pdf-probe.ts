@@ -81,7 +81,9 @@ function enclosingDictionary(bytes: Buffer, position: number): string | undefine
     }
   }
   if (start === -1) return undefined;
-  const after = bytes.subarray(position, Math.min(bytes.length, position + 4096)).toString('latin1');
+  const after = bytes
+    .subarray(position, Math.min(bytes.length, position + 4096))
+    .toString('latin1');
   depth = 0;
   for (let i = 0; i < after.length - 1; i++) {
     const pair = after.slice(i, i + 2);

@@ -16,27 +16,38 @@ const RTF = Buffer.from('{\\rtf', 'latin1');
 const TEXT_HEAD = 2048;
 
 function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
  * Decides from bytes alone what a document is: `pdf`, `docx`, or `unsupported` with a reason.
  * Never looks at a name or a declared type. Synchronous and allocation-bounded by the limits.
  */
-export function sniffBytes(input: Uint8Array, limits: SniffLimits = DEFAULT_SNIFF_LIMITS): SniffResult {
+export function sniffBytes(
+  input: Uint8Array,
+  limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
+): SniffResult {
   const result = classify(toBuffer(input), limits);
-  return result.kind === 'docx' ? { kind: 'docx', mainPart: result.pkg.mainPart, strict: result.pkg.strict } : result;
+  return result.kind === 'docx'
+    ? { kind: 'docx', mainPart: result.pkg.mainPart, strict: result.pkg.strict }
+    : result;
 }
 
 /**
  * As {@link sniffBytes}, and names unknown formats (PNG, GIF, ...) in the message through
  * file-type, which only ever sees bytes already refused.
  */
-export async function sniff(input: Uint8Array, limits: SniffLimits = DEFAULT_SNIFF_LIMITS): Promise<SniffResult> {
+export async function sniff(
+  input: Uint8Array,
+  limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
+): Promise<SniffResult> {
   const result = sniffBytes(input, limits);
   if (result.kind === 'unsupported' && result.reason === 'unknown') {
     const detected = await fileTypeFromBuffer(input).catch(() => undefined);
-    if (detected) return unsupported('unknown', `${detected.mime} (.${detected.ext}), not a PDF or .docx`);
+    if (detected)
+      return unsupported('unknown', `${detected.mime} (.${detected.ext}), not a PDF or .docx`);
   }
   return result;
 }
@@ -45,11 +56,17 @@ export async function sniff(input: Uint8Array, limits: SniffLimits = DEFAULT_SNI
  * Opens bytes as a .docx package for filling, or throws `unsupported-file-type` with the sniff
  * reason. The field names the document (`documents[1]`) when a path is given.
  */
-export function openDocx(input: Uint8Array, limits: SniffLimits = DEFAULT_SNIFF_LIMITS, field = ''): DocxPackage {
+export function openDocx(
+  input: Uint8Array,
+  limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
+  field = '',
+): DocxPackage {
   const result = classify(toBuffer(input), limits);
   if (result.kind === 'docx') return result.pkg;
   const message =
-    result.kind === 'pdf' ? 'a PDF cannot be filled: templates must be .docx' : `${result.reason}: ${result.message}`;
+    result.kind === 'pdf'
+      ? 'a PDF cannot be filled: templates must be .docx'
+      : `${result.reason}: ${result.message}`;
   throw new DocpipeError('unsupported-file-type', [{ field, message }]);
 }
 
@@ -58,15 +75,23 @@ type Classified = Exclude<SniffResult, { kind: 'docx' }> | { kind: 'docx'; pkg: 
 function classify(bytes: Buffer, limits: SniffLimits): Classified {
   if (bytes.length === 0) return unsupported('empty', 'the file is empty');
   if (bytes.length > limits.maxInputBytes) {
-    return unsupported('too-large', `${bytes.length} bytes, more than the limit of ${limits.maxInputBytes}`);
+    return unsupported(
+      'too-large',
+      `${bytes.length} bytes, more than the limit of ${limits.maxInputBytes}`,
+    );
   }
   if (startsAsPdf(bytes)) return probePdf(bytes);
   const head = bytes.subarray(0, 8);
-  if (head.subarray(0, 4).equals(ZIP_LOCAL) || head.subarray(0, 4).equals(ZIP_EMPTY) || head.subarray(0, 4).equals(ZIP_SPANNED)) {
+  if (
+    head.subarray(0, 4).equals(ZIP_LOCAL) ||
+    head.subarray(0, 4).equals(ZIP_EMPTY) ||
+    head.subarray(0, 4).equals(ZIP_SPANNED)
+  ) {
     return probeZip(bytes, limits);
   }
   if (head.equals(CFB_SIGNATURE)) return probeCfb(bytes);
-  if (head.subarray(0, RTF.length).equals(RTF)) return unsupported('rtf', 'Rich Text Format document');
+  if (head.subarray(0, RTF.length).equals(RTF))
+    return unsupported('rtf', 'Rich Text Format document');
   const pdfAt = misplacedPdfHeader(bytes);
   if (pdfAt > 0) {
     return unsupported('damaged', `PDF header at offset ${pdfAt}, not 0: junk before %PDF-`);
@@ -76,14 +101,18 @@ function classify(bytes: Buffer, limits: SniffLimits): Classified {
 
 function classifyText(bytes: Buffer): UnsupportedSniff {
   const head = bytes.subarray(0, TEXT_HEAD);
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (!text.startsWith('<')) return unsupported('unknown', 'not a PDF or .docx');
   const lower = text.toLowerCase();
   if (/<html[\s>]/.test(lower) || lower.startsWith('<!doctype html')) {
     return unsupported('unknown', 'HTML document, not a PDF or .docx');
   }
   if (hasDoctype(bytes)) return unsupported('xml-doctype', 'XML document with a DOCTYPE');
-  if (lower.includes('office:document')) return unsupported('opendocument', 'flat OpenDocument XML');
+  if (lower.includes('office:document'))
+    return unsupported('opendocument', 'flat OpenDocument XML');
   if (lower.includes('w:worddocument') || lower.includes('progid="word.document"')) {
     return unsupported('legacy-office', 'Word 2003 XML document, not .docx');
   }

@@ -100,7 +100,10 @@ function inflateEntry(raw: Buffer, entry: ZipEntry): Buffer {
           `entry ${entry.name} inflates past its declared ${entry.uncompressedSize} bytes`,
         );
       }
-      throw new ZipError('damaged', `entry ${entry.name} does not inflate: ${(err as Error).message}`);
+      throw new ZipError(
+        'damaged',
+        `entry ${entry.name} does not inflate: ${(err as Error).message}`,
+      );
     }
   }
   if (data.length !== entry.uncompressedSize) {
@@ -162,14 +165,18 @@ function readZip64End(buf: Buffer, eocdOffset: number): EndRecord {
 }
 
 function safeNumber(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ZipError('damaged', 'zip64 value out of range');
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new ZipError('damaged', 'zip64 value out of range');
   return Number(value);
 }
 
 function readCentralDirectory(buf: Buffer, limits: ZipLimits): ZipEntry[] {
   const end = findEndRecord(buf);
   if (end.entryCount > limits.maxEntries) {
-    throw new ZipError('too-large', `${end.entryCount} entries, more than the limit of ${limits.maxEntries}`);
+    throw new ZipError(
+      'too-large',
+      `${end.entryCount} entries, more than the limit of ${limits.maxEntries}`,
+    );
   }
   if (end.cdOffset + end.cdSize > buf.length) {
     throw new ZipError('damaged', 'central directory lies past the end of the file');
@@ -194,7 +201,8 @@ function readCentralDirectory(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     const nameStart = pos + CENTRAL_MIN;
     const extraStart = nameStart + nameLength;
     const next = extraStart + extraLength + commentLength;
-    if (next > buf.length) throw new ZipError('damaged', `central directory entry ${n} is truncated`);
+    if (next > buf.length)
+      throw new ZipError('damaged', `central directory entry ${n} is truncated`);
     const nameBytes = buf.subarray(nameStart, extraStart);
     const name = decodeName(nameBytes, flags);
     const extra = buf.subarray(extraStart, extraStart + extraLength);
@@ -203,7 +211,8 @@ function readCentralDirectory(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     if (zip64) {
       let at = 0;
       const take = (): number => {
-        if (at + 8 > zip64.length) throw new ZipError('damaged', `zip64 extra field of ${name} is short`);
+        if (at + 8 > zip64.length)
+          throw new ZipError('damaged', `zip64 extra field of ${name} is short`);
         const v = safeNumber(zip64.readBigUInt64LE(at));
         at += 8;
         return v;
@@ -219,7 +228,10 @@ function readCentralDirectory(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     if (unicodePath && unicodePath.length > 5) {
       const alias = unicodePath.subarray(5).toString('utf8');
       if (alias !== name) {
-        throw new ZipError('damaged', `entry ${name} carries a second name ${alias}: readers would disagree`);
+        throw new ZipError(
+          'damaged',
+          `entry ${name} carries a second name ${alias}: readers would disagree`,
+        );
       }
     }
 

@@ -13,7 +13,8 @@ export interface CorpusRow {
 export function corpusDir(): string {
   const dir = process.env.DOCPIPE_CORPUS_DIR ?? join(projectRoot(), '..', 'shared', 'corpus');
   // Missing corpus is a failure, not a skip: the corpus tests are part of done.
-  if (!existsSync(join(dir, 'MANIFEST.tsv'))) throw new Error(`corpus not found at ${dir} (set DOCPIPE_CORPUS_DIR)`);
+  if (!existsSync(join(dir, 'MANIFEST.tsv')))
+    throw new Error(`corpus not found at ${dir} (set DOCPIPE_CORPUS_DIR)`);
   return dir;
 }
 

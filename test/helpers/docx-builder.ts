@@ -48,43 +48,73 @@ export function buildDocx(spec: DocxSpec): Buffer {
   const overrides: [string, string][] = [[main, spec.mainContentType ?? DOCX_MAIN_CT]];
   const docRels: string[] = [];
   const entries: NewZipItem[] = [];
-  const add = (name: string, data: string | Buffer) => entries.push({ name, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data });
+  const add = (name: string, data: string | Buffer) =>
+    entries.push({ name, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data });
   let sect = '';
   if (spec.header !== undefined) {
-    add(`${dir}/header1.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr xmlns:w="${W}" xmlns:r="${R}">${spec.header}</w:hdr>`);
+    add(
+      `${dir}/header1.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr xmlns:w="${W}" xmlns:r="${R}">${spec.header}</w:hdr>`,
+    );
     overrides.push([`${dir}/header1.xml`, `${CT_BASE}.header+xml`]);
     docRels.push(`<Relationship Id="rIdH1" Type="${REL}/header" Target="header1.xml"/>`);
     sect += '<w:headerReference w:type="default" r:id="rIdH1"/>';
   }
   if (spec.footer !== undefined) {
-    add(`${dir}/footer1.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr xmlns:w="${W}" xmlns:r="${R}">${spec.footer}</w:ftr>`);
+    add(
+      `${dir}/footer1.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr xmlns:w="${W}" xmlns:r="${R}">${spec.footer}</w:ftr>`,
+    );
     overrides.push([`${dir}/footer1.xml`, `${CT_BASE}.footer+xml`]);
     docRels.push(`<Relationship Id="rIdF1" Type="${REL}/footer" Target="footer1.xml"/>`);
     sect += '<w:footerReference w:type="default" r:id="rIdF1"/>';
   }
   if (spec.footnotes !== undefined) {
-    add(`${dir}/footnotes.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:footnotes xmlns:w="${W}" xmlns:r="${R}">${spec.footnotes}</w:footnotes>`);
+    add(
+      `${dir}/footnotes.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:footnotes xmlns:w="${W}" xmlns:r="${R}">${spec.footnotes}</w:footnotes>`,
+    );
     overrides.push([`${dir}/footnotes.xml`, `${CT_BASE}.footnotes+xml`]);
     docRels.push(`<Relationship Id="rIdFn" Type="${REL}/footnotes" Target="footnotes.xml"/>`);
   }
   if (spec.endnotes !== undefined) {
-    add(`${dir}/endnotes.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:endnotes xmlns:w="${W}" xmlns:r="${R}">${spec.endnotes}</w:endnotes>`);
+    add(
+      `${dir}/endnotes.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:endnotes xmlns:w="${W}" xmlns:r="${R}">${spec.endnotes}</w:endnotes>`,
+    );
     overrides.push([`${dir}/endnotes.xml`, `${CT_BASE}.endnotes+xml`]);
     docRels.push(`<Relationship Id="rIdEn" Type="${REL}/endnotes" Target="endnotes.xml"/>`);
   }
   const sectPr = `<w:sectPr>${sect}<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>`;
-  add(main, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${spec.body}${sectPr}</w:body></w:document>`);
-  add(`${dir}/_rels/${mainName}.rels`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${docRels.join('')}</Relationships>`);
+  add(
+    main,
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${spec.body}${sectPr}</w:body></w:document>`,
+  );
+  add(
+    `${dir}/_rels/${mainName}.rels`,
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${docRels.join('')}</Relationships>`,
+  );
   const officeDocumentType = spec.strict
     ? 'http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument'
     : `${REL}/officeDocument`;
   const packageRels = [`<Relationship Id="rId1" Type="${officeDocumentType}" Target="${main}"/>`];
   if (spec.title !== undefined) {
-    add('docProps/core.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${escapeXml(spec.title)}</dc:title></cp:coreProperties>`);
-    overrides.push(['docProps/core.xml', 'application/vnd.openxmlformats-package.core-properties+xml']);
-    packageRels.push(`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>`);
+    add(
+      'docProps/core.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${escapeXml(spec.title)}</dc:title></cp:coreProperties>`,
+    );
+    overrides.push([
+      'docProps/core.xml',
+      'application/vnd.openxmlformats-package.core-properties+xml',
+    ]);
+    packageRels.push(
+      `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>`,
+    );
   }
-  add('_rels/.rels', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${packageRels.join('')}</Relationships>`);
+  add(
+    '_rels/.rels',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${packageRels.join('')}</Relationships>`,
+  );
   for (const e of spec.extra ?? []) {
     add(e.name, e.data);
     if (e.contentType) overrides.push([e.name, e.contentType]);

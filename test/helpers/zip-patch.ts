@@ -67,7 +67,12 @@ export function buildCfb(streams: { name: string; data?: Buffer }[]): Buffer {
       dataSectors.push(sector);
       fat.writeUInt32LE(END, start * 4);
     }
-    entries.push({ name: s.name, type: 2, start, size: s.data ? Math.max(4096, s.data.length) : 0 });
+    entries.push({
+      name: s.name,
+      type: 2,
+      start,
+      size: s.data ? Math.max(4096, s.data.length) : 0,
+    });
   }
   entries.forEach((e, i) => {
     const at = i * 128;

@@ -21,12 +21,17 @@ describe('engine pool (Piscina worker threads)', () => {
   });
 
   it('rebuilds typed failures on this side of the thread boundary', async () => {
-    const err = await pool.fill(template, [{ tag: 'name', value: 'x', type: 'colour' }], { field: 'documents[4]' }).catch((e: unknown) => e);
+    const err = await pool
+      .fill(template, [{ tag: 'name', value: 'x', type: 'colour' }], { field: 'documents[4]' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DocpipeError);
     expect((err as DocpipeError).toFailure()).toEqual({
       error: 'validation-failed',
       details: [
-        { field: 'documents[4].tags[0].type', message: 'unknown type "colour" (one of text, number, date, boolean)' },
+        {
+          field: 'documents[4].tags[0].type',
+          message: 'unknown type "colour" (one of text, number, date, boolean)',
+        },
         { field: 'documents[4].tags.amount', message: 'the template needs a value for this tag' },
       ],
     });
@@ -36,10 +41,12 @@ describe('engine pool (Piscina worker threads)', () => {
 
   it('keeps serving many concurrent requests, each with its own values', async () => {
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => pool.fill(template, [
-        { tag: 'name', value: `n${i}`, type: 'text' },
-        { tag: 'amount', value: i, type: 'number' },
-      ])),
+      Array.from({ length: 40 }, (_, i) =>
+        pool.fill(template, [
+          { tag: 'name', value: `n${i}`, type: 'text' },
+          { tag: 'amount', value: i, type: 'number' },
+        ]),
+      ),
     );
     results.forEach((r, i) => expect(documentText(r.docx)[0]?.text).toBe(`Hello n${i}, ${i}\n`));
   });

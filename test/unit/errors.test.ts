@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DocpipeError, FAILURES, isDocpipeError, isFailure, withFieldPrefix } from '../../src/errors/index.js';
+import {
+  DocpipeError,
+  FAILURES,
+  isDocpipeError,
+  isFailure,
+  withFieldPrefix,
+} from '../../src/errors/index.js';
 
 const spec = readFileSync(new URL('../../../shared/spec/service-api.md', import.meta.url), 'utf8');
 
@@ -13,7 +19,9 @@ describe('failure registry', () => {
   });
 
   it('rebuilds the class from the wire form after a thread or process crossing', () => {
-    const original = new DocpipeError('validation-failed', [{ field: 'tags[0].value', message: 'must be a number' }]);
+    const original = new DocpipeError('validation-failed', [
+      { field: 'tags[0].value', message: 'must be a number' },
+    ]);
     const wire = JSON.parse(JSON.stringify(original.toFailure()));
     expect(isFailure(wire)).toBe(true);
     const rebuilt = DocpipeError.fromFailure(wire);

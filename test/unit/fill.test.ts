@@ -21,7 +21,12 @@ function failure(fn: () => unknown): DocpipeError {
   throw new Error('expected a DocpipeError');
 }
 
-const t = (tag: string, value: unknown, type = 'text', format?: string): TagInput => ({ tag, value, type, ...(format ? { format } : {}) });
+const t = (tag: string, value: unknown, type = 'text', format?: string): TagInput => ({
+  tag,
+  value,
+  type,
+  ...(format ? { format } : {}),
+});
 
 describe('fill', () => {
   it('fills body, header, footer, footnotes, endnotes and document properties', () => {
@@ -39,29 +44,45 @@ describe('fill', () => {
     expect(text(out, 'footer')).toBe('Footer Odense\n');
     expect(text(out, 'footnotes')).toBe('Note Odense\n');
     expect(text(out, 'endnotes')).toBe('End Åse\n');
-    expect(openDocx(out).archive.read('docProps/core.xml').toString()).toContain('<dc:title>Title Åse</dc:title>');
+    expect(openDocx(out).archive.read('docProps/core.xml').toString()).toContain(
+      '<dc:title>Title Åse</dc:title>',
+    );
   });
 
   it('fills tags split across runs, keeping the first run', () => {
-    const docx = buildDocx({ body: para('Rent: ', run('{monthly'), run('_', true), run('rent}'), ' kr.') });
+    const docx = buildDocx({
+      body: para('Rent: ', run('{monthly'), run('_', true), run('rent}'), ' kr.'),
+    });
     const out = fillTemplate(docx, [t('monthly_rent', 45250.5, 'number', '#,##0.00')]).docx;
     expect(text(out)).toBe('Rent: 45.250,50 kr.\n');
   });
 
   it('uses configured delimiters such as {{tag}}', () => {
     const docx = buildDocx({ body: para('Hi {{ name }}, {keep} this') });
-    const out = fillTemplate(docx, [t('name', 'Bo')], { delimiters: { start: '{{', end: '}}' } }).docx;
+    const out = fillTemplate(docx, [t('name', 'Bo')], {
+      delimiters: { start: '{{', end: '}}' },
+    }).docx;
     expect(text(out)).toBe('Hi Bo, {keep} this\n');
   });
 
   it('shows and hides sections by booleans, and needs no values inside a hidden section', () => {
     const docx = buildDocx({
-      body: para('{#pets}Pets: {pet_name}.{/pets}') + para('{^pets}No pets.{/pets}') + para('{#vip}VIP{/vip}end'),
+      body:
+        para('{#pets}Pets: {pet_name}.{/pets}') +
+        para('{^pets}No pets.{/pets}') +
+        para('{#vip}VIP{/vip}end'),
     });
-    const withPets = fillTemplate(docx, [t('pets', true, 'boolean'), t('pet_name', 'Fido'), t('vip', 'false', 'boolean')]).docx;
+    const withPets = fillTemplate(docx, [
+      t('pets', true, 'boolean'),
+      t('pet_name', 'Fido'),
+      t('vip', 'false', 'boolean'),
+    ]).docx;
     // An inline section that hides leaves its (now empty) paragraph, as in Word.
     expect(text(withPets)).toBe('Pets: Fido.\n\nend\n');
-    const without = fillTemplate(docx, [t('pets', false, 'boolean'), t('vip', true, 'boolean')]).docx;
+    const without = fillTemplate(docx, [
+      t('pets', false, 'boolean'),
+      t('vip', true, 'boolean'),
+    ]).docx;
     expect(text(without)).toBe('\nNo pets.\nVIPend\n');
   });
 
@@ -94,19 +115,27 @@ describe('fill', () => {
 
   it('copies untouched parts byte for byte and gives equal bytes for equal input', () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
-    const docx = buildDocx({ body: para('{a}'), extra: [{ name: 'word/media/image1.png', data: png }] });
+    const docx = buildDocx({
+      body: para('{a}'),
+      extra: [{ name: 'word/media/image1.png', data: png }],
+    });
     const first = fillTemplate(docx, [t('a', 'x')]).docx;
     const second = fillTemplate(docx, [t('a', 'x')]).docx;
     expect(first.equals(second)).toBe(true);
     const inPkg = openDocx(docx).archive;
     const outPkg = openDocx(first).archive;
-    expect(outPkg.raw(outPkg.entry('word/media/image1.png')!)).toEqual(inPkg.raw(inPkg.entry('word/media/image1.png')!));
+    expect(outPkg.raw(outPkg.entry('word/media/image1.png')!)).toEqual(
+      inPkg.raw(inPkg.entry('word/media/image1.png')!),
+    );
     expect(outPkg.read('_rels/.rels')).toEqual(inPkg.read('_rels/.rels'));
   });
 });
 
 describe('fill: every problem in one answer', () => {
-  const template = buildDocx({ body: para('{start_date} {amount} {flag} {name}'), header: para('{company}') });
+  const template = buildDocx({
+    body: para('{start_date} {amount} {flag} {name}'),
+    header: para('{company}'),
+  });
 
   it('lists bad values, bad formats, unknown types and missing tags together', () => {
     const err = failure(() =>
@@ -131,15 +160,27 @@ describe('fill: every problem in one answer', () => {
     const err = failure(() =>
       fillTemplate(
         template,
-        [t('start_date', '2025-01-01', 'date'), t('amount', 1, 'number'), t('flag', true, 'boolean'), t('name', 'n'), t('company', 'c'), t('extra', 'e')],
+        [
+          t('start_date', '2025-01-01', 'date'),
+          t('amount', 1, 'number'),
+          t('flag', true, 'boolean'),
+          t('name', 'n'),
+          t('company', 'c'),
+          t('extra', 'e'),
+        ],
         { strict: true, field: 'documents[0]' },
       ),
     );
-    expect(err.details).toEqual([{ field: 'documents[0].tags.extra', message: 'the template has no such tag' }]);
+    expect(err.details).toEqual([
+      { field: 'documents[0].tags.extra', message: 'the template has no such tag' },
+    ]);
   });
 
   it('accepts extra values when not strict', () => {
-    const out = fillTemplate(buildDocx({ body: para('{a}') }), [t('a', '1'), t('unused', '2')]).docx;
+    const out = fillTemplate(buildDocx({ body: para('{a}') }), [
+      t('a', '1'),
+      t('unused', '2'),
+    ]).docx;
     expect(text(out)).toBe('1\n');
   });
 
@@ -148,7 +189,9 @@ describe('fill: every problem in one answer', () => {
       body: para('Dear {first_name and welcome.') + para('{#loop}never closed'),
       header: para('Case {case_no}}'),
     });
-    const err = failure(() => fillTemplate(broken, [t('x', 'bad', 'number')], { field: 'documents[1]' }));
+    const err = failure(() =>
+      fillTemplate(broken, [t('x', 'bad', 'number')], { field: 'documents[1]' }),
+    );
     expect(err.slug).toBe('document-production-failed');
     const messages = err.details.map((d) => `${d.field} ${d.message}`);
     expect(messages).toEqual([
@@ -160,15 +203,27 @@ describe('fill: every problem in one answer', () => {
   });
 
   it('refuses an empty tag and a non-.docx input with their own slugs', () => {
-    expect(failure(() => fillTemplate(buildDocx({ body: para('a { } b') }), [])).slug).toBe('document-production-failed');
-    const pdf = failure(() => fillTemplate(Buffer.from('%PDF-1.4\n%%EOF'), [], { field: 'documents[0]' }));
+    expect(failure(() => fillTemplate(buildDocx({ body: para('a { } b') }), [])).slug).toBe(
+      'document-production-failed',
+    );
+    const pdf = failure(() =>
+      fillTemplate(Buffer.from('%PDF-1.4\n%%EOF'), [], { field: 'documents[0]' }),
+    );
     expect(pdf.slug).toBe('unsupported-file-type');
     expect(pdf.details[0]?.field).toBe('documents[0]');
   });
 
   it('refuses bad options together', () => {
-    const err = failure(() => fillTemplate(template, [], { locale: 'xx', timeZone: 'Mars/Base', delimiters: { start: '', end: '}' } }));
-    expect(err.details.map((d) => d.field)).toEqual(expect.arrayContaining(['locale', 'timeZone', 'delimiters']));
+    const err = failure(() =>
+      fillTemplate(template, [], {
+        locale: 'xx',
+        timeZone: 'Mars/Base',
+        delimiters: { start: '', end: '}' },
+      }),
+    );
+    expect(err.details.map((d) => d.field)).toEqual(
+      expect.arrayContaining(['locale', 'timeZone', 'delimiters']),
+    );
   });
 });
 
@@ -180,10 +235,41 @@ describe('fields', () => {
       title: '{title}',
     });
     expect(templateFields(docx)).toEqual([
-      { tag: 'name', kind: 'placeholder', usedAs: ['placeholder'], count: 3, parts: [{ part: 'body', file: 'word/document.xml', count: 2 }, { part: 'header', file: 'word/header1.xml', count: 1 }], within: [] },
-      { tag: 'vip', kind: 'section', usedAs: ['section', 'inverted-section'], count: 2, parts: [{ part: 'body', file: 'word/document.xml', count: 2 }], within: [] },
-      { tag: 'perk', kind: 'placeholder', usedAs: ['placeholder'], count: 1, parts: [{ part: 'body', file: 'word/document.xml', count: 1 }], within: ['vip'] },
-      { tag: 'title', kind: 'placeholder', usedAs: ['placeholder'], count: 1, parts: [{ part: 'properties', file: 'docProps/core.xml', count: 1 }], within: [] },
+      {
+        tag: 'name',
+        kind: 'placeholder',
+        usedAs: ['placeholder'],
+        count: 3,
+        parts: [
+          { part: 'body', file: 'word/document.xml', count: 2 },
+          { part: 'header', file: 'word/header1.xml', count: 1 },
+        ],
+        within: [],
+      },
+      {
+        tag: 'vip',
+        kind: 'section',
+        usedAs: ['section', 'inverted-section'],
+        count: 2,
+        parts: [{ part: 'body', file: 'word/document.xml', count: 2 }],
+        within: [],
+      },
+      {
+        tag: 'perk',
+        kind: 'placeholder',
+        usedAs: ['placeholder'],
+        count: 1,
+        parts: [{ part: 'body', file: 'word/document.xml', count: 1 }],
+        within: ['vip'],
+      },
+      {
+        tag: 'title',
+        kind: 'placeholder',
+        usedAs: ['placeholder'],
+        count: 1,
+        parts: [{ part: 'properties', file: 'docProps/core.xml', count: 1 }],
+        within: [],
+      },
     ]);
   });
 });

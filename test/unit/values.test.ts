@@ -3,7 +3,10 @@ import { resolveTagInputs } from '../../src/fill/index.js';
 import { resolveLocale, type ResolvedLocale } from '../../src/fill/locale.js';
 import { sanitizeText } from '../../src/fill/text-value.js';
 
-const ctx = (locale = 'da', timeZone = 'Europe/Copenhagen') => ({ locale: resolveLocale(locale) as ResolvedLocale, timeZone });
+const ctx = (locale = 'da', timeZone = 'Europe/Copenhagen') => ({
+  locale: resolveLocale(locale) as ResolvedLocale,
+  timeZone,
+});
 const one = (input: object, locale = 'da', timeZone?: string) => {
   const r = resolveTagInputs([{ tag: 't', ...input }], ctx(locale, timeZone));
   return { text: r.values.get('t')?.text, truthy: r.values.get('t')?.truthy, problems: r.problems };
@@ -27,7 +30,10 @@ describe('number values', () => {
     ['da', '#,##0.00', '12345678901234567890.125', '12.345.678.901.234.567.890,13'],
     ['en', '#,##0.00', -0.005, '-0.01'],
   ])('%s %s of %s gives %s', (locale, format, value, expected) => {
-    expect(one({ type: 'number', value, format }, locale)).toMatchObject({ text: expected, problems: [] });
+    expect(one({ type: 'number', value, format }, locale)).toMatchObject({
+      text: expected,
+      problems: [],
+    });
   });
 
   it('uses the locale default without a format', () => {
@@ -40,7 +46,9 @@ describe('number values', () => {
     [true, 'value'],
     [Number.NaN, 'value'],
   ])('refuses %s as a number', (value, on) => {
-    expect(one({ type: 'number', value }).problems).toEqual([{ field: `tags[0].${on}`, message: expect.any(String) }]);
+    expect(one({ type: 'number', value }).problems).toEqual([
+      { field: `tags[0].${on}`, message: expect.any(String) },
+    ]);
   });
 
   it('treats an empty or null format as none', () => {
@@ -48,9 +56,14 @@ describe('number values', () => {
     expect(one({ type: 'number', value: 1234.5, format: null }).text).toBe('1.234,5');
   });
 
-  it.each(['#,##0,', '00#', '0.#0', '#.##.##', "'unclosed", 'kr. 0 og 0'])('refuses the format %j', (format) => {
-    expect(one({ type: 'number', value: 1, format }).problems).toEqual([{ field: 'tags[0].format', message: expect.any(String) }]);
-  });
+  it.each(['#,##0,', '00#', '0.#0', '#.##.##', "'unclosed", 'kr. 0 og 0'])(
+    'refuses the format %j',
+    (format) => {
+      expect(one({ type: 'number', value: 1, format }).problems).toEqual([
+        { field: 'tags[0].format', message: expect.any(String) },
+      ]);
+    },
+  );
 });
 
 describe('date values', () => {
@@ -65,13 +78,22 @@ describe('date values', () => {
     ['en', 'h:mm A', '2025-03-05T13:07', '1:07 PM'],
     ['da', 'YYYY-MM-DD HH:mm:ss', '2025-03-05T13:07:09', '2025-03-05 13:07:09'],
   ])('%s %s of %s gives %s', (locale, format, value, expected) => {
-    expect(one({ type: 'date', value, format }, locale)).toMatchObject({ text: expected, problems: [] });
+    expect(one({ type: 'date', value, format }, locale)).toMatchObject({
+      text: expected,
+      problems: [],
+    });
   });
 
   it('moves a date-time with an offset into the time zone, across midnight and DST', () => {
-    expect(one({ type: 'date', value: '2025-12-31T23:30:00Z', format: 'D/M YYYY HH:mm' }).text).toBe('1/1 2026 00:30');
-    expect(one({ type: 'date', value: '2025-07-01T10:00:00+00:00', format: 'HH:mm' }).text).toBe('12:00');
-    expect(one({ type: 'date', value: '2025-07-01T10:00:00Z', format: 'HH:mm' }, 'da', 'UTC').text).toBe('10:00');
+    expect(
+      one({ type: 'date', value: '2025-12-31T23:30:00Z', format: 'D/M YYYY HH:mm' }).text,
+    ).toBe('1/1 2026 00:30');
+    expect(one({ type: 'date', value: '2025-07-01T10:00:00+00:00', format: 'HH:mm' }).text).toBe(
+      '12:00',
+    );
+    expect(
+      one({ type: 'date', value: '2025-07-01T10:00:00Z', format: 'HH:mm' }, 'da', 'UTC').text,
+    ).toBe('10:00');
   });
 
   it('uses the locale long date without a format', () => {
@@ -79,9 +101,14 @@ describe('date values', () => {
     expect(one({ type: 'date', value: '2025-03-05' }, 'en').text).toBe('March 5, 2025');
   });
 
-  it.each(['2025-02-30', '2025-13-01', '05-03-2025', '2025-03-05T25:00', 'tomorrow', 20250305])('refuses %j', (value) => {
-    expect(one({ type: 'date', value }).problems).toEqual([{ field: 'tags[0].value', message: expect.any(String) }]);
-  });
+  it.each(['2025-02-30', '2025-13-01', '05-03-2025', '2025-03-05T25:00', 'tomorrow', 20250305])(
+    'refuses %j',
+    (value) => {
+      expect(one({ type: 'date', value }).problems).toEqual([
+        { field: 'tags[0].value', message: expect.any(String) },
+      ]);
+    },
+  );
 
   it('accepts 29 February only in leap years', () => {
     expect(one({ type: 'date', value: '2024-02-29' }).problems).toEqual([]);
@@ -98,18 +125,34 @@ describe('date values', () => {
 describe('boolean and text values', () => {
   it('shows booleans in the locale or by format, and drives sections by truth', () => {
     expect(one({ type: 'boolean', value: true })).toMatchObject({ text: 'Ja', truthy: true });
-    expect(one({ type: 'boolean', value: 'false' }, 'de')).toMatchObject({ text: 'Nein', truthy: false });
-    expect(one({ type: 'boolean', value: false, format: 'Med|Uden' })).toMatchObject({ text: 'Uden', truthy: false });
-    expect(one({ type: 'boolean', value: 'yes' }).problems).toEqual([{ field: 'tags[0].value', message: 'must be true or false' }]);
-    expect(one({ type: 'boolean', value: true, format: 'Ja' }).problems[0]?.field).toBe('tags[0].format');
+    expect(one({ type: 'boolean', value: 'false' }, 'de')).toMatchObject({
+      text: 'Nein',
+      truthy: false,
+    });
+    expect(one({ type: 'boolean', value: false, format: 'Med|Uden' })).toMatchObject({
+      text: 'Uden',
+      truthy: false,
+    });
+    expect(one({ type: 'boolean', value: 'yes' }).problems).toEqual([
+      { field: 'tags[0].value', message: 'must be true or false' },
+    ]);
+    expect(one({ type: 'boolean', value: true, format: 'Ja' }).problems[0]?.field).toBe(
+      'tags[0].format',
+    );
   });
 
   it('keeps text as data: line ends normalised, characters XML cannot hold removed', () => {
     expect(sanitizeText('a\r\nb\rc\u000bd')).toBe('a\nb\nc\nd');
     expect(sanitizeText('x\u0000\u0007\u001f\ufffey\u0085z')).toBe('xy\nz');
-    expect(sanitizeText('lone \ud800 surrogate, pair \ud83d\ude00')).toBe('lone  surrogate, pair \ud83d\ude00');
-    expect(one({ type: 'text', value: '{other} & <b>${1+1}</b>' }).text).toBe('{other} & <b>${1+1}</b>');
-    expect(one({ type: 'text', value: { toString: 'x' } }).problems[0]?.field).toBe('tags[0].value');
+    expect(sanitizeText('lone \ud800 surrogate, pair \ud83d\ude00')).toBe(
+      'lone  surrogate, pair \ud83d\ude00',
+    );
+    expect(one({ type: 'text', value: '{other} & <b>${1+1}</b>' }).text).toBe(
+      '{other} & <b>${1+1}</b>',
+    );
+    expect(one({ type: 'text', value: { toString: 'x' } }).problems[0]?.field).toBe(
+      'tags[0].value',
+    );
   });
 });
 
@@ -140,10 +183,13 @@ describe('TagInput list', () => {
   });
 
   it('refuses a list that is not an array, and prefixes a document path', () => {
-    expect(resolveTagInputs({ a: 1 }, ctx()).problems).toEqual([{ field: 'tags', message: expect.any(String) }]);
-    expect(resolveTagInputs([{ tag: 'x', value: 'y', type: 'date' }], ctx(), 'documents[3].tags').problems[0]?.field).toBe(
-      'documents[3].tags[0].value',
-    );
+    expect(resolveTagInputs({ a: 1 }, ctx()).problems).toEqual([
+      { field: 'tags', message: expect.any(String) },
+    ]);
+    expect(
+      resolveTagInputs([{ tag: 'x', value: 'y', type: 'date' }], ctx(), 'documents[3].tags')
+        .problems[0]?.field,
+    ).toBe('documents[3].tags[0].value');
   });
 
   it('refuses unknown locales', () => {

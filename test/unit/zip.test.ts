@@ -24,13 +24,19 @@ describe('zip reader', () => {
     const archive = ZipArchive.open(zip);
     expect(archive.entries.map((e) => e.name)).toEqual(['a.xml', 'dir/b.bin']);
     expect(archive.read('A.XML').toString()).toBe('<a>hello hello hello hello</a>');
-    const copy = writeZip(archive.entries.map((entry) => ({ name: entry.name, from: archive, entry })));
+    const copy = writeZip(
+      archive.entries.map((entry) => ({ name: entry.name, from: archive, entry })),
+    );
     expect(ZipArchive.open(copy).read('dir/b.bin')).toEqual(Buffer.from([1, 2, 3]));
-    expect(writeZip([{ name: 'x', data: text('same') }])).toEqual(writeZip([{ name: 'x', data: text('same') }]));
+    expect(writeZip([{ name: 'x', data: text('same') }])).toEqual(
+      writeZip([{ name: 'x', data: text('same') }]),
+    );
   });
 
   it('refuses more entries than the limit before reading any', () => {
-    const zip = writeZip(Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, data: text('x') })));
+    const zip = writeZip(
+      Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, data: text('x') })),
+    );
     const r = problemOf(() => ZipArchive.open(zip, { ...DEFAULT_ZIP_LIMITS, maxEntries: 20 }));
     expect(r.problem).toBe('too-large');
     expect(r.message).toContain('30 entries');
@@ -46,17 +52,24 @@ describe('zip reader', () => {
 
   it('refuses a total declared size past the limit without inflating anything', () => {
     // The data is not even valid deflate: were it inflated, the error would be 'damaged'.
-    const entries = Array.from({ length: 3 }, (_, i) => ({ name: `p${i}`, data: text('tiny '.repeat(40)) }));
+    const entries = Array.from({ length: 3 }, (_, i) => ({
+      name: `p${i}`,
+      data: text('tiny '.repeat(40)),
+    }));
     let zip = writeZip(entries);
     for (const e of entries) zip = patchEntry(zip, e.name, { uncompressedSize: 200 * 1024 * 1024 });
-    const r = problemOf(() => ZipArchive.open(zip, { ...DEFAULT_ZIP_LIMITS, maxCompressionRatio: Number.MAX_SAFE_INTEGER }));
+    const r = problemOf(() =>
+      ZipArchive.open(zip, { ...DEFAULT_ZIP_LIMITS, maxCompressionRatio: Number.MAX_SAFE_INTEGER }),
+    );
     expect(r.problem).toBe('too-large');
     expect(r.message).toContain('inflate to more than the limit');
   });
 
   it('caps inflation at the declared size when the header lies', () => {
     const big = Buffer.alloc(50 * 1024 * 1024, 0x41);
-    const zip = patchEntry(writeZip([{ name: 'liar.xml', data: big }]), 'liar.xml', { uncompressedSize: 1000 });
+    const zip = patchEntry(writeZip([{ name: 'liar.xml', data: big }]), 'liar.xml', {
+      uncompressedSize: 1000,
+    });
     const archive = ZipArchive.open(zip);
     const before = process.memoryUsage().arrayBuffers;
     const r = problemOf(() => archive.read('liar.xml'));
@@ -67,7 +80,9 @@ describe('zip reader', () => {
   });
 
   it('refuses encrypted entries', () => {
-    const zip = patchEntry(writeZip([{ name: 'secret.xml', data: text('<x/>') }]), 'secret.xml', { flags: 0x0801 });
+    const zip = patchEntry(writeZip([{ name: 'secret.xml', data: text('<x/>') }]), 'secret.xml', {
+      flags: 0x0801,
+    });
     expect(problemOf(() => ZipArchive.open(zip)).problem).toBe('encrypted');
   });
 
@@ -82,7 +97,9 @@ describe('zip reader', () => {
     expect(problemOf(() => ZipArchive.open(badCrc).read('a')).message).toContain('CRC');
 
     const good = writeZip([{ name: 'a', data: text('hello world') }]);
-    expect(problemOf(() => ZipArchive.open(good.subarray(0, good.length - 10))).problem).toBe('damaged');
+    expect(problemOf(() => ZipArchive.open(good.subarray(0, good.length - 10))).problem).toBe(
+      'damaged',
+    );
 
     const two = writeZip([
       { name: 'first', data: text('1') },

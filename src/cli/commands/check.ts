@@ -8,8 +8,13 @@ import { printJson } from '../io.js';
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('test library templates against their fixtures: fill each fixture and compare with the expected text')
-    .argument('[folder]', 'a template folder, or a folder of them (default: the library, DOCPIPE_TEMPLATES_DIR)')
+    .description(
+      'test library templates against their fixtures: fill each fixture and compare with the expected text',
+    )
+    .argument(
+      '[folder]',
+      'a template folder, or a folder of them (default: the library, DOCPIPE_TEMPLATES_DIR)',
+    )
     .option('--json', 'print a JSON array of outcomes')
     .addHelpText(
       'after',
@@ -26,14 +31,19 @@ export function registerCheck(program: Command): void {
       } catch (err) {
         throw new UsageError(`cannot read templates in ${dir}: ${(err as Error).message}`);
       }
-      if (folders.length === 0) throw new UsageError(`no template folders (with template.docx) in ${dir}`);
+      if (folders.length === 0)
+        throw new UsageError(`no template folders (with template.docx) in ${dir}`);
       const pool = new EnginePool({ threads: config.engineThreads, limits: config.limits });
       const outcomes: FixtureOutcome[] = [];
       try {
         for (const f of folders) {
           for (const fixture of f.fixtures) {
             const outcome = await checkFixture(f, fixture, (t, tags, o) =>
-              pool.fill(t, tags, { ...o, locale: o.locale ?? config.locale, limits: config.limits }),
+              pool.fill(t, tags, {
+                ...o,
+                locale: o.locale ?? config.locale,
+                limits: config.limits,
+              }),
             );
             outcomes.push(outcome);
             if (!flags.json) printOutcome(outcome);
@@ -50,7 +60,9 @@ export function registerCheck(program: Command): void {
 }
 
 function printOutcome(o: FixtureOutcome): void {
-  process.stdout.write(`${o.ok ? 'ok  ' : 'FAIL'}  ${o.document}/${o.fixture}  (${o.ms.toFixed(1)} ms)\n`);
+  process.stdout.write(
+    `${o.ok ? 'ok  ' : 'FAIL'}  ${o.document}/${o.fixture}  (${o.ms.toFixed(1)} ms)\n`,
+  );
   for (const line of o.missing) process.stdout.write(`        missing text: ${line}\n`);
   if (o.failure) {
     process.stdout.write(`        ${o.failure.error}\n`);

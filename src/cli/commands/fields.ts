@@ -10,8 +10,14 @@ export function registerFields(program: Command): void {
     .description('list the fields a .docx template needs filled: tag, kind, parts and count')
     .argument('<template>', 'the .docx template')
     .option('--json', 'print a JSON array of {tag, kind, usedAs, count, parts, within}')
-    .option('--delimiters <pair>', 'tag delimiters, start and end separated by a space, such as "{{ }}"')
-    .addHelpText('after', '\nExit status: 0 ok, 1 when the template is broken or not a .docx (typed failure), 2 on bad usage.')
+    .option(
+      '--delimiters <pair>',
+      'tag delimiters, start and end separated by a space, such as "{{ }}"',
+    )
+    .addHelpText(
+      'after',
+      '\nExit status: 0 ok, 1 when the template is broken or not a .docx (typed failure), 2 on bad usage.',
+    )
     .action(async (template: string, flags: { json?: boolean; delimiters?: string }) => {
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
@@ -26,7 +32,9 @@ export function registerFields(program: Command): void {
           process.stdout.write(`${'TAG'.padEnd(width)}  KIND         COUNT  PARTS\n`);
           for (const f of fields) {
             const parts = f.parts.map((p) => (p.part === 'other' ? p.file : p.part)).join(', ');
-            process.stdout.write(`${f.tag.padEnd(width)}  ${f.kind.padEnd(11)}  ${String(f.count).padStart(5)}  ${parts}\n`);
+            process.stdout.write(
+              `${f.tag.padEnd(width)}  ${f.kind.padEnd(11)}  ${String(f.count).padStart(5)}  ${parts}\n`,
+            );
           }
         });
       } finally {

@@ -24,7 +24,10 @@ export function registerRender(program: Command): void {
     .option('--json', 'print the result, or the typed failure {error, details}, as JSON')
     .option('--locale <tag>', 'locale for dates, numbers and booleans (da, en, sv, nb, de, ...)')
     .option('--time-zone <zone>', 'IANA time zone for date-times with an offset')
-    .option('--delimiters <pair>', 'tag delimiters, start and end separated by a space, such as "{{ }}"')
+    .option(
+      '--delimiters <pair>',
+      'tag delimiters, start and end separated by a space, such as "{{ }}"',
+    )
     .option('--strict', 'refuse values for tags the template does not have')
     .addHelpText(
       'after',
@@ -33,11 +36,16 @@ export function registerRender(program: Command): void {
     )
     .action(async (template: string, flags: RenderFlags) => {
       if (extname(flags.out).toLowerCase() !== '.docx') {
-        throw new UsageError('--out must name a .docx file: this version of docpipe fills templates; PDF output arrives with the converter');
+        throw new UsageError(
+          '--out must name a .docx file: this version of docpipe fills templates; PDF output arrives with the converter',
+        );
       }
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
-      const [bytes, tags] = await Promise.all([readInput(template), flags.tags ? readJson(flags.tags) : Promise.resolve([])]);
+      const [bytes, tags] = await Promise.all([
+        readInput(template),
+        flags.tags ? readJson(flags.tags) : Promise.resolve([]),
+      ]);
       const pool = new EnginePool({ threads: 1, limits: config.limits });
       try {
         await runDocumentCommand(flags.json, async () => {
@@ -56,7 +64,10 @@ export function registerRender(program: Command): void {
             ms: Math.round(performance.now() - started),
           };
           if (flags.json) printJson(result);
-          else process.stdout.write(`wrote ${result.out} (${result.bytes} bytes, ${result.fields} fields) in ${result.ms} ms\n`);
+          else
+            process.stdout.write(
+              `wrote ${result.out} (${result.bytes} bytes, ${result.fields} fields) in ${result.ms} ms\n`,
+            );
         });
       } finally {
         await pool.close();

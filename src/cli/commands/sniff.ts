@@ -7,7 +7,9 @@ import { printJson, readInput } from '../io.js';
 export function registerSniff(program: Command): void {
   program
     .command('sniff')
-    .description('decide from the bytes whether each file is a PDF, a real .docx, or unsupported (and why)')
+    .description(
+      'decide from the bytes whether each file is a PDF, a real .docx, or unsupported (and why)',
+    )
     .argument('<files...>', 'files to classify')
     .option('--json', 'one JSON object per line: {file, kind, reason, message, ...}')
     .addHelpText(
@@ -29,10 +31,16 @@ export function registerSniff(program: Command): void {
           const file = files[i]!;
           if (result.kind === 'unsupported') status = EXIT.failed;
           if (flags.json) {
-            printJson({ file, ...result, reason: result.kind === 'unsupported' ? result.reason : null });
+            printJson({
+              file,
+              ...result,
+              reason: result.kind === 'unsupported' ? result.reason : null,
+            });
           } else {
             const tail = result.kind === 'unsupported' ? `${result.reason}\t${result.message}` : '';
-            process.stdout.write(`${file.padEnd(width)}\t${result.kind}${tail ? `\t${tail}` : ''}\n`);
+            process.stdout.write(
+              `${file.padEnd(width)}\t${result.kind}${tail ? `\t${tail}` : ''}\n`,
+            );
           }
         });
       } finally {

@@ -1,0 +1,178 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/pool/index.js';
+import { documentText } from '../../src/inspect/index.js';
+import { corpusDir } from '../helpers/corpus.js';
+
+const root = projectRoot();
+const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const corpus = corpusDir();
+const lease = join(root, 'templates', 'lease');
+
+function docpipe(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    cwd: root,
+    env: { ...process.env, DOCPIPE_ENGINE_THREADS: '1' },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('docpipe CLI', () => {
+  it.each([[], ['sniff'], ['fields'], ['render'], ['check']])(
+    'prints help for %j',
+    (...command) => {
+      const r = docpipe(...command, '--help');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('Usage: docpipe');
+      expect(r.stdout).toContain('Exit status');
+    },
+  );
+
+  it('sniffs files: one line each, JSON with file, kind and reason, exit 1 when any is unsupported', () => {
+    const files = ['docx/mammoth__tables.docx', 'pdf/gotenberg__pages_12.pdf'].map((f) =>
+      join(corpus, f),
+    );
+    const ok = docpipe('sniff', ...files);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout.trim().split('\n')).toHaveLength(2);
+
+    const mixed = docpipe(
+      'sniff',
+      '--json',
+      files[0]!,
+      join(corpus, 'pdf/tika__testPDF_protected.pdf'),
+    );
+    expect(mixed.status).toBe(1);
+    const lines = mixed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      { file: files[0], kind: 'docx', reason: null, mainPart: 'word/document.xml', strict: false },
+      expect.objectContaining({
+        file: join(corpus, 'pdf/tika__testPDF_protected.pdf'),
+        kind: 'unsupported',
+        reason: 'encrypted',
+      }),
+    ]);
+  });
+
+  it('exits 2 on bad usage: unknown command or option, missing file, invalid JSON', () => {
+    expect(docpipe('frobnicate').status).toBe(2);
+    expect(docpipe('sniff', '--bogus', 'x').status).toBe(2);
+    const missing = docpipe('sniff', '/no/such/file.docx');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('cannot read /no/such/file.docx');
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    writeFileSync(join(dir, 'bad.json'), '{not json');
+    expect(
+      docpipe(
+        'render',
+        join(lease, 'template.docx'),
+        '--tags',
+        join(dir, 'bad.json'),
+        '--out',
+        join(dir, 'o.docx'),
+      ).status,
+    ).toBe(2);
+    expect(
+      docpipe('render', join(lease, 'template.docx'), '--out', join(dir, 'o.pdf')).status,
+    ).toBe(2);
+  });
+
+  it('lists fields as a table and as JSON', () => {
+    const table = docpipe('fields', join(lease, 'template.docx'));
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/monthly_rent\s+placeholder\s+1\s+body/);
+    const json = JSON.parse(docpipe('fields', '--json', join(lease, 'template.docx')).stdout) as {
+      tag: string;
+      kind: string;
+    }[];
+    expect(json.map((f) => f.tag)).toContain('has_guarantor');
+    expect(json.find((f) => f.tag === 'has_guarantor')?.kind).toBe('section');
+  });
+
+  it('reports a broken template with exit 1 and every error', () => {
+    const r = docpipe(
+      'fields',
+      '--json',
+      join(corpus, 'templates/docxtemplater__multiple-unclosed.docx'),
+    );
+    expect(r.status).toBe(1);
+    const failure = JSON.parse(r.stdout) as {
+      error: string;
+      details: { field: string; message: string }[];
+    };
+    expect(failure.error).toBe('document-production-failed');
+    expect(failure.details.map((d) => d.message).join('\n')).toMatch(/firstName[\s\S]*lastName/);
+  });
+
+  it('renders a template to .docx, and returns typed failures as JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    const out = join(dir, 'lease.docx');
+    const r = docpipe(
+      'render',
+      join(lease, 'template.docx'),
+      '--tags',
+      join(lease, 'fixtures/basic.tags.json'),
+      '--out',
+      out,
+      '--json',
+    );
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout) as { out: string; bytes: number; sha256: string };
+    expect(result).toMatchObject({ out, type: 'docx', bytes: readFileSync(out).length });
+    expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(documentText(readFileSync(out))[0]?.text).toContain('fastsat til 9.850,00 kr.');
+
+    writeFileSync(
+      join(dir, 'tags.json'),
+      JSON.stringify([{ tag: 'start_date', value: '31-12-2025', type: 'date' }]),
+    );
+    const bad = docpipe(
+      'render',
+      join(lease, 'template.docx'),
+      '--tags',
+      join(dir, 'tags.json'),
+      '--out',
+      join(dir, 'x.docx'),
+      '--json',
+    );
+    expect(bad.status).toBe(1);
+    const failure = JSON.parse(bad.stdout) as { error: string; details: { field: string }[] };
+    expect(failure.error).toBe('validation-failed');
+    expect(failure.details[0]).toEqual({
+      field: 'tags[0].value',
+      message: expect.stringContaining('ISO 8601'),
+    });
+    expect(failure.details.map((d) => d.field)).toContain('tags.monthly_rent');
+  });
+
+  it('checks the library against its fixtures, and fails when the text differs', () => {
+    const ok = docpipe('check');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('0 failed');
+
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-check-'));
+    mkdirSync(join(dir, 'fixtures'));
+    copyFileSync(join(lease, 'template.docx'), join(dir, 'template.docx'));
+    copyFileSync(join(lease, 'fixtures/basic.tags.json'), join(dir, 'fixtures/basic.tags.json'));
+    writeFileSync(
+      join(dir, 'fixtures/basic.expected.txt'),
+      'fastsat til 9.850,00 kr.\nfastsat til 1.000.000,00 kr.\n',
+    );
+    const failing = docpipe('check', dir, '--json');
+    expect(failing.status).toBe(1);
+    expect(JSON.parse(failing.stdout)).toEqual([
+      expect.objectContaining({
+        fixture: 'basic',
+        ok: false,
+        missing: ['fastsat til 1.000.000,00 kr.'],
+      }),
+    ]);
+  });
+});
