@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Piscina and LibreOffice start processes of their own; one fork per file keeps them apart.
     pool: 'forks',
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

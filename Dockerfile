@@ -1,0 +1,31 @@
+# docpipe image: build in one stage, run as a non-root user under tini in the next.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY workers ./workers
+COPY bench ./bench
+COPY test ./test
+COPY scripts ./scripts
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+# The converter needs Writer without GUI, UNO and metric-compatible fonts; tini reaps the office
+# processes' zombies.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      tini libreoffice-writer-nogui python3-uno fonts-liberation2 fonts-crosextra-carlito \
+      fonts-crosextra-caladea redis-server poppler-utils \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY templates ./templates
+RUN useradd --system --create-home docpipe && mkdir -p /app/data && chown docpipe /app/data
+USER docpipe
+ENV DOCPIPE_DATA_DIR=/app/data
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/cli/main.js"]
+CMD ["check"]

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: docpipe's engine side by side with its baselines, in one run, as ratios.
+ * Writes bench/results/latest.json and prints a Markdown table for the README.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docxtemplater from 'docxtemplater';
+import { fileTypeFromBuffer } from 'file-type';
+import PizZip from 'pizzip';
+import { fillTemplate } from '../src/fill/index.js';
+import { EnginePool, projectRoot } from '../src/pool/index.js';
+import { sniffBytes } from '../src/sniff/index.js';
+import { measure, type Stats } from './stats.js';
+
+const root = projectRoot();
+const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
+const w1 = readFileSync(join(root, 'templates/lease/template.docx'));
+const w1Tags = JSON.parse(
+  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+) as {
+  tag: string;
+  value: unknown;
+}[];
+const corpusPdf = join(root, '..', 'shared', 'corpus', 'pdf', 'gotenberg__image-heavy.pdf');
+let w3: Buffer | undefined;
+try {
+  w3 = readFileSync(corpusPdf);
+} catch {
+  w3 = undefined;
+}
+
+interface Row {
+  name: string;
+  docpipe: Stats;
+  baseline?: { name: string; stats: Stats };
+  target?: string;
+  meets?: boolean;
+}
+
+const rows: Row[] = [];
+
+rows.push({
+  name: 'sniff W1 (2-page .docx, in-thread)',
+  docpipe: await measure(rounds, () => sniffBytes(w1)),
+  baseline: {
+    name: 'file-type fileTypeFromBuffer',
+    stats: await measure(rounds, () => fileTypeFromBuffer(w1)),
+  },
+  target: 'p50 <= 2 ms',
+});
+if (w3) {
+  rows.push({
+    name: `sniff W3 (${(w3.length / 1e6).toFixed(1)} MB PDF, in-thread)`,
+    docpipe: await measure(rounds, () => sniffBytes(w3)),
+    baseline: {
+      name: 'file-type fileTypeFromBuffer',
+      stats: await measure(rounds, () => fileTypeFromBuffer(w3)),
+    },
+    target: 'p50 <= 2 ms',
+  });
+}
+
+// The baseline fill is the plain docxtemplater recipe: no sniff, no zip limits, no value typing.
+const plainData = Object.fromEntries(w1Tags.map((t) => [t.tag, String(t.value)]));
+const plainFill = () => {
+  const doc = new Docxtemplater(new PizZip(w1), { paragraphLoop: true, linebreaks: true });
+  doc.render(plainData);
+  return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' });
+};
+rows.push({
+  name: `fill W1 (${w1Tags.length} tags, in-thread)`,
+  docpipe: await measure(rounds, () => fillTemplate(w1, w1Tags)),
+  baseline: { name: 'plain PizZip + docxtemplater', stats: await measure(rounds, plainFill) },
+  target: 'p50 <= 5 ms',
+});
+
+const pool = new EnginePool({ threads: 1 });
+rows.push({
+  name: 'fill W1 through the Piscina pool (round trip)',
+  docpipe: await measure(rounds, () => pool.fill(w1, w1Tags)),
+  baseline: {
+    name: 'fill W1 in-thread',
+    stats: rows.find((r) => r.name.startsWith('fill W1'))!.docpipe,
+  },
+});
+await pool.close();
+
+for (const row of rows) {
+  const limit = /p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
+  if (limit) row.meets = row.docpipe.p50 <= Number(limit);
+}
+
+const f = (ms: number) => ms.toFixed(2);
+const lines = [
+  '| workload | docpipe p50 / p95 (ms) | baseline | baseline p50 (ms) | ratio p50 | target |',
+  '|---|---|---|---|---|---|',
+  ...rows.map((r) => {
+    const ratio = r.baseline ? `${(r.docpipe.p50 / r.baseline.stats.p50).toFixed(2)} x` : '';
+    const target = r.target ? `${r.target}: ${r.meets ? 'met' : 'MISSED'}` : '';
+    return `| ${r.name} | ${f(r.docpipe.p50)} / ${f(r.docpipe.p95)} | ${r.baseline?.name ?? ''} | ${r.baseline ? f(r.baseline.stats.p50) : ''} | ${ratio} | ${target} |`;
+  }),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+const out = join(root, 'bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'latest.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows }, null, 2)}\n`,
+);
+process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);
