@@ -5,7 +5,10 @@ import type { Reporter, TestModule } from 'vitest/node';
  * without parsing vitest's coloured summary. Unhandled errors count as failures.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+  ): void {
     let passed = 0;
     let failed = unhandledErrors.length;
     let skipped = 0;
@@ -18,6 +21,8 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(
+      `\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`,
+    );
   }
 }
