@@ -1,3 +1,4 @@
+import { memoizeByString } from './memoize.js';
 /** A calendar date with an optional wall-clock time, already in the output time zone. */
 export interface CalendarDateTime {
   year: number;
@@ -112,20 +113,12 @@ const TOKENS: readonly DateToken[] = [
 
 export type DateFormat = ReadonlyArray<{ token: DateToken } | { literal: string }>;
 
-const formatCache = new Map<string, DateFormat | string>();
-
 /**
  * Compiles a date format such as `DD-MM-YYYY` or `D. MMMM YYYY`. Letters outside the tokens must
  * sit in square brackets (`[kl.] HH:mm`), so that a typo is an error and not silent text.
  * Returns a problem sentence for a bad format.
  */
-export function compileDateFormat(format: string): DateFormat | string {
-  const cached = formatCache.get(format);
-  if (cached !== undefined) return cached;
-  const compiled = compile(format);
-  formatCache.set(format, compiled);
-  return compiled;
-}
+export const compileDateFormat: (format: string) => DateFormat | string = memoizeByString(compile);
 
 function compile(format: string): DateFormat | string {
   if (format.trim() === '') return 'date format is empty';

@@ -1,3 +1,4 @@
+import { memoizeByString } from './memoize.js';
 /** A number as an exact decimal string (`-45250.5`), so that no digit is lost to floating point. */
 export type Decimal = string;
 
@@ -47,21 +48,14 @@ export interface NumberFormat {
   percent: boolean;
 }
 
-const formatCache = new Map<string, NumberFormat | string>();
-
 /**
  * Compiles a number pattern such as `#,##0.00`, `0.0##`, `#,##0 kr.` or `0.0 %`. `0` is a digit
  * always shown, `#` a digit shown when needed, `,` turns on grouping and `.` separates the
  * fraction; the marks printed follow the locale. Text around the number is kept; quote it
  * (`'#'`) to print a pattern character. `%` multiplies by 100.
  */
-export function compileNumberFormat(pattern: string): NumberFormat | string {
-  const cached = formatCache.get(pattern);
-  if (cached !== undefined) return cached;
-  const compiled = compile(pattern);
-  formatCache.set(pattern, compiled);
-  return compiled;
-}
+export const compileNumberFormat: (format: string) => NumberFormat | string =
+  memoizeByString(compile);
 
 function compile(pattern: string): NumberFormat | string {
   if (pattern.trim() === '') return 'number format is empty';

@@ -51,39 +51,35 @@ export function buildDocx(spec: DocxSpec): Buffer {
   const add = (name: string, data: string | Buffer) =>
     entries.push({ name, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data });
   let sect = '';
-  if (spec.header !== undefined) {
+  // Each optional part: its root element, content type suffix, relationship and sectPr reference.
+  const optional: [keyof DocxSpec, string, string, string, string | undefined][] = [
+    [
+      'header',
+      'header1.xml',
+      'w:hdr',
+      'header',
+      '<w:headerReference w:type="default" r:id="rId_header"/>',
+    ],
+    [
+      'footer',
+      'footer1.xml',
+      'w:ftr',
+      'footer',
+      '<w:footerReference w:type="default" r:id="rId_footer"/>',
+    ],
+    ['footnotes', 'footnotes.xml', 'w:footnotes', 'footnotes', undefined],
+    ['endnotes', 'endnotes.xml', 'w:endnotes', 'endnotes', undefined],
+  ];
+  for (const [key, file, root, kind, reference] of optional) {
+    const inner = spec[key];
+    if (typeof inner !== 'string') continue;
     add(
-      `${dir}/header1.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr xmlns:w="${W}" xmlns:r="${R}">${spec.header}</w:hdr>`,
+      `${dir}/${file}`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<${root} xmlns:w="${W}" xmlns:r="${R}">${inner}</${root}>`,
     );
-    overrides.push([`${dir}/header1.xml`, `${CT_BASE}.header+xml`]);
-    docRels.push(`<Relationship Id="rIdH1" Type="${REL}/header" Target="header1.xml"/>`);
-    sect += '<w:headerReference w:type="default" r:id="rIdH1"/>';
-  }
-  if (spec.footer !== undefined) {
-    add(
-      `${dir}/footer1.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr xmlns:w="${W}" xmlns:r="${R}">${spec.footer}</w:ftr>`,
-    );
-    overrides.push([`${dir}/footer1.xml`, `${CT_BASE}.footer+xml`]);
-    docRels.push(`<Relationship Id="rIdF1" Type="${REL}/footer" Target="footer1.xml"/>`);
-    sect += '<w:footerReference w:type="default" r:id="rIdF1"/>';
-  }
-  if (spec.footnotes !== undefined) {
-    add(
-      `${dir}/footnotes.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:footnotes xmlns:w="${W}" xmlns:r="${R}">${spec.footnotes}</w:footnotes>`,
-    );
-    overrides.push([`${dir}/footnotes.xml`, `${CT_BASE}.footnotes+xml`]);
-    docRels.push(`<Relationship Id="rIdFn" Type="${REL}/footnotes" Target="footnotes.xml"/>`);
-  }
-  if (spec.endnotes !== undefined) {
-    add(
-      `${dir}/endnotes.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:endnotes xmlns:w="${W}" xmlns:r="${R}">${spec.endnotes}</w:endnotes>`,
-    );
-    overrides.push([`${dir}/endnotes.xml`, `${CT_BASE}.endnotes+xml`]);
-    docRels.push(`<Relationship Id="rIdEn" Type="${REL}/endnotes" Target="endnotes.xml"/>`);
+    overrides.push([`${dir}/${file}`, `${CT_BASE}.${kind}+xml`]);
+    docRels.push(`<Relationship Id="rId_${kind}" Type="${REL}/${kind}" Target="${file}"/>`);
+    if (reference) sect += reference;
   }
   const sectPr = `<w:sectPr>${sect}<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>`;
   add(
