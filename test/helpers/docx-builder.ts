@@ -35,8 +35,12 @@ export const run = (text: string, bold = false): string =>
 export const para = (...runs: string[]): string =>
   `<w:p>${runs.map((r) => (r.startsWith('<w:r>') || r.startsWith('<w:r ') ? r : run(r))).join('')}</w:p>`;
 
+/**
+ * A heading by direct formatting. The package has no styles part, and LibreOffice 7.4 drops a
+ * page break that precedes a paragraph whose style is undefined.
+ */
 export const heading = (text: string): string =>
-  `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${run(text, true)}</w:p>`;
+  `<w:p><w:pPr><w:keepNext/><w:spacing w:before="240" w:after="120"/></w:pPr><w:r><w:rPr><w:b/><w:sz w:val="28"/></w:rPr><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
 
 export const pageBreak = (): string => '<w:p><w:r><w:br w:type="page"/></w:r></w:p>';
 

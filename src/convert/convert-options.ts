@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+
+export type NetworkIsolation = 'auto' | 'namespace' | 'profile';
+
+/** Options of the office pool. Every number is a named, documented knob. */
+export interface OfficePoolOptions {
+  /**
+   * Office processes. LibreOffice converts one document at a time per process and uses one core
+   * while it does.
+   * @defaultValue os.availableParallelism()
+   */
+  processes?: number;
+  /**
+   * Deadline of one conversion attempt. Past it the process and its whole process group are
+   * killed and replaced; the conversion is tried once more on a fresh process.
+   * @defaultValue 30 000 ms
+   */
+  conversionTimeoutMs?: number;
+  /** How long a fresh office process may take to accept connections. @defaultValue 30 000 ms */
+  startTimeoutMs?: number;
+  /** How long a request may wait for a free process before it fails. @defaultValue 60 000 ms */
+  queueTimeoutMs?: number;
+  /**
+   * Conversions after which a process is replaced: LibreOffice's memory grows with use and a
+   * fresh process is cheap next to a slow leak.
+   * @defaultValue 200
+   */
+  maxConversionsPerProcess?: number;
+  /** Resident memory past which a process is replaced after its current conversion. @defaultValue 1 GiB */
+  maxRssBytes?: number;
+  /**
+   * `namespace` runs each office process in a network namespace without interfaces (unshare),
+   * `profile` relies on the hardened profile alone, `auto` uses a namespace when the host allows.
+   * @defaultValue 'auto'
+   */
+  network?: NetworkIsolation;
+  /** @defaultValue '/usr/lib/libreoffice/program/soffice.bin' */
+  sofficePath?: string;
+  /** Python with Debian's uno module (not a pyenv one). @defaultValue '/usr/bin/python3' */
+  pythonPath?: string;
+  /** Where profiles and in-flight files live. @defaultValue os.tmpdir() */
+  workDir?: string;
+}
+
+export type FilledOfficePoolOptions = Required<OfficePoolOptions>;
+
+export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<Omit<FilledOfficePoolOptions, 'processes' | 'workDir'>> = Object.freeze({
+  conversionTimeoutMs: 30_000,
+  startTimeoutMs: 30_000,
+  queueTimeoutMs: 60_000,
+  maxConversionsPerProcess: 200,
+  maxRssBytes: 1024 * 1024 * 1024,
+  network: 'auto' as NetworkIsolation,
+  sofficePath: '/usr/lib/libreoffice/program/soffice.bin',
+  pythonPath: '/usr/bin/python3',
+});
+
+/** Fills defaults and checks every option, reporting every problem together. */
+export function fillOfficePoolOptions(options: OfficePoolOptions, tmp: string): FilledOfficePoolOptions {
+  const filled: FilledOfficePoolOptions = {
+    ...DEFAULT_OFFICE_POOL_OPTIONS,
+    processes: availableParallelism(),
+    workDir: tmp,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  };
+  const problems: string[] = [];
+  for (const key of ['processes', 'conversionTimeoutMs', 'startTimeoutMs', 'queueTimeoutMs', 'maxConversionsPerProcess', 'maxRssBytes'] as const) {
+    if (!Number.isSafeInteger(filled[key]) || filled[key] <= 0) problems.push(`${key} must be a positive integer (got ${String(filled[key])})`);
+  }
+  if (!['auto', 'namespace', 'profile'].includes(filled.network)) problems.push(`network must be auto, namespace or profile (got ${filled.network})`);
+  if (problems.length > 0) throw new Error(`invalid office pool options: ${problems.join('; ')}`);
+  return filled;
+}

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DocpipeError } from '../errors/index.js';
+import { silentLogger, type Logger } from '../log/index.js';
+import { projectRoot } from '../pool/index.js';
+import { fillOfficePoolOptions, type FilledOfficePoolOptions, type OfficePoolOptions } from './convert-options.js';
+import type { ConvertRequest, Converter } from './converter.js';
+import { OfficeFailure, OfficeProcess, canIsolateNetwork } from './office-process.js';
+
+interface Slot {
+  index: number;
+  process?: OfficeProcess;
+  busy: boolean;
+  starting: boolean;
+  /** Failed starts in a row, for the restart backoff. */
+  failedStarts: number;
+}
+
+interface Waiter {
+  grant: (slot: Slot) => void;
+  fail: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Restart backoff after failed starts: 0.1 s doubling up to 5 s, so a crash loop cannot spin. */
+const RESTART_BACKOFF_MS = (failures: number) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1));
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+export interface OfficePoolStats {
+  processes: number;
+  ready: number;
+  busy: number;
+  waiting: number;
+  conversions: number;
+  restarts: number;
+  isolation: 'namespace' | 'profile';
+}
+
+/**
+ * A pool of warm, isolated LibreOffice processes. Ready before the first request; requests wait
+ * in order with a queue-wait deadline; a process that crashes, passes the deadline, has done its
+ * N conversions or grows past the RSS limit is killed with its process group and replaced.
+ */
+export class OfficePool implements Converter {
+  readonly name = 'office-pool';
+  private readonly slots: Slot[];
+  private readonly queue: Waiter[] = [];
+  private closed = false;
+  private conversions = 0;
+  private restarts = 0;
+
+  private constructor(
+    private readonly options: FilledOfficePoolOptions,
+    private readonly isolated: boolean,
+    private readonly jobsDir: string,
+    private readonly logger: Logger,
+  ) {
+    this.slots = Array.from({ length: options.processes }, (_, index) => ({ index, busy: false, starting: false, failedStarts: 0 }));
+  }
+
+  static async start(options: OfficePoolOptions = {}, logger: Logger = silentLogger): Promise<OfficePool> {
+    const base = await mkdtemp(join(options.workDir ?? tmpdir(), 'docpipe-office-'));
+    const filled = fillOfficePoolOptions({ ...options, workDir: base }, base);
+    let isolated = false;
+    if (filled.network !== 'profile') {
+      isolated = await canIsolateNetwork();
+      if (!isolated && filled.network === 'namespace') {
+        throw new Error('network: namespace was asked for, but this host cannot create network namespaces (unshare --net)');
+      }
+    }
+    logger.info(
+      { isolation: isolated ? 'namespace' : 'profile', processes: filled.processes },
+      isolated
+        ? 'office processes run in a network namespace without interfaces, with a hardened profile'
+        : 'office processes rely on the hardened profile (proxies at a closed port): this host cannot create network namespaces',
+    );
+    const jobsDir = join(base, 'jobs');
+    await mkdir(jobsDir, { recursive: true });
+    const pool = new OfficePool(filled, isolated, jobsDir, logger);
+    // Warm: every process is up before the first request is taken.
+    const started = await Promise.allSettled(pool.slots.map((slot) => pool.startSlot(slot)));
+    const failure = started.find((r) => r.status === 'rejected');
+    if (failure) {
+      await pool.close();
+      throw (failure as PromiseRejectedResult).reason;
+    }
+    return pool;
+  }
+
+  stats(): OfficePoolStats {
+    return {
+      processes: this.slots.length,
+      ready: this.slots.filter((s) => s.process?.alive).length,
+      busy: this.slots.filter((s) => s.busy).length,
+      waiting: this.queue.length,
+      conversions: this.conversions,
+      restarts: this.restarts,
+      isolation: this.isolated ? 'namespace' : 'profile',
+    };
+  }
+
+  /** The pids of the live office processes, for operators (and fault tests). */
+  pids(): number[] {
+    return this.slots.flatMap((s) => (s.process?.alive && s.process.pid ? [s.process.pid] : []));
+  }
+
+  async convert(request: ConvertRequest): Promise<Buffer> {
+    if (this.closed) throw new Error('the office pool is closed');
+    const name = randomBytes(8).toString('hex');
+    const input = join(this.jobsDir, `${name}.docx`);
+    const output = join(this.jobsDir, `${name}.pdf`);
+    await writeFile(input, request.docx);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.attempt({ input, output, title: request.title, pdfa: request.pdfa });
+          break;
+        } catch (err) {
+          if (!(err instanceof OfficeFailure)) throw err;
+          const retry = err.processFault && attempt === 1;
+          this.logger.warn({ field: request.field, kind: err.kind, attempt, retry }, `conversion attempt failed: ${err.message}`);
+          if (!retry) throw conversionFailed(request.field, err);
+        }
+      }
+      const pdf = await readFile(output).catch(() => undefined);
+      // LibreOffice can report success without writing anything for a file it could not load.
+      if (!pdf || pdf.length === 0) throw conversionFailed(request.field, new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'));
+      if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
+        throw conversionFailed(request.field, new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'));
+      }
+      this.conversions++;
+      return pdf;
+    } finally {
+      await Promise.all([rm(input, { force: true }), rm(output, { force: true })]);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.queue.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.fail(new Error('the office pool is closing'));
+    }
+    await Promise.all(this.slots.map((s) => s.process?.dispose()));
+    await rm(join(this.jobsDir, '..'), { recursive: true, force: true });
+  }
+
+  private async attempt(job: { input: string; output: string; title?: string; pdfa?: boolean }): Promise<void> {
+    const slot = await this.acquire();
+    const office = slot.process!;
+    try {
+      await rm(job.output, { force: true });
+      await office.convert(job, this.options.conversionTimeoutMs);
+    } catch (err) {
+      if (err instanceof OfficeFailure && err.processFault) this.replace(slot, err.message);
+      throw err;
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  private acquire(): Promise<Slot> {
+    const free = this.slots.find((s) => !s.busy && s.process?.alive);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise<Slot>((grant, fail) => {
+      const waiter: Waiter = {
+        grant,
+        fail,
+        timer: setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          fail(new OfficeFailure('timeout', `no office process was free within ${this.options.queueTimeoutMs} ms`));
+        }, this.options.queueTimeoutMs),
+      };
+      this.queue.push(waiter);
+    });
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    const office = slot.process;
+    if (office?.alive) {
+      const rss = office.rssBytes() ?? 0;
+      if (office.conversions >= this.options.maxConversionsPerProcess) {
+        this.replace(slot, `recycled after ${office.conversions} conversions`);
+      } else if (rss > this.options.maxRssBytes) {
+        this.replace(slot, `recycled at ${Math.round(rss / 1048576)} MiB resident`);
+      }
+    }
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const free = this.slots.find((s) => !s.busy && s.process?.alive);
+      if (!free) return;
+      const waiter = this.queue.shift()!;
+      clearTimeout(waiter.timer);
+      free.busy = true;
+      waiter.grant(free);
+    }
+  }
+
+  private replace(slot: Slot, reason: string): void {
+    const old = slot.process;
+    slot.process = undefined;
+    if (old) {
+      this.logger.info({ slot: slot.index, officePid: old.pid, conversions: old.conversions }, `replacing office process: ${reason}`);
+      void old.dispose();
+    }
+    if (!this.closed && !slot.starting) {
+      this.restarts++;
+      void this.startSlot(slot).catch(() => undefined);
+    }
+  }
+
+  private async startSlot(slot: Slot): Promise<void> {
+    slot.starting = true;
+    try {
+      const office = await OfficeProcess.start(this.options, join(projectRoot(), 'workers', 'uno-bridge.py'), this.isolated);
+      if (this.closed) {
+        await office.dispose();
+        return;
+      }
+      slot.process = office;
+      slot.failedStarts = 0;
+      office.onExit((why) => {
+        // A process that dies while idle is replaced at once; a busy one is replaced by attempt().
+        if (!this.closed && slot.process === office && !slot.busy) this.replace(slot, `office process exited while idle (${why})`);
+      });
+      this.logger.debug({ slot: slot.index, officePid: office.pid }, 'office process ready');
+      this.dispatch();
+    } catch (err) {
+      slot.failedStarts++;
+      this.logger.error({ slot: slot.index, failures: slot.failedStarts }, `office process failed to start: ${(err as Error).message}`);
+      if (!this.closed) {
+        setTimeout(() => {
+          if (!this.closed && !slot.process) void this.startSlot(slot).catch(() => undefined);
+        }, RESTART_BACKOFF_MS(slot.failedStarts)).unref();
+      }
+      throw err;
+    } finally {
+      slot.starting = false;
+    }
+  }
+}
+
+function conversionFailed(field: string, err: OfficeFailure): DocpipeError {
+  return new DocpipeError('document-conversion-failed', [{ field, message: `${describe(err)}: ${err.message}` }], { cause: err });
+}
+
+function describe(err: OfficeFailure): string {
+  switch (err.kind) {
+    case 'timeout':
+      return 'the conversion did not finish in time, also on a fresh office process';
+    case 'crashed':
+    case 'office-gone':
+      return 'the office process crashed, also on a fresh one';
+    case 'load-failed':
+      return 'LibreOffice could not open the document';
+    case 'convert-failed':
+      return 'LibreOffice could not convert the document';
+  }
+}

@@ -1,0 +1,245 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { FilledOfficePoolOptions } from './convert-options.js';
+import { officeEnvironment, writeHardenedProfile } from './office-profile.js';
+
+/** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
+export type OfficeFailureKind = 'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed';
+
+export class OfficeFailure extends Error {
+  override readonly name = 'OfficeFailure';
+  constructor(
+    readonly kind: OfficeFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** Whether a fresh process might succeed where this one failed. */
+  get processFault(): boolean {
+    return this.kind === 'timeout' || this.kind === 'crashed' || this.kind === 'office-gone';
+  }
+}
+
+export interface ConvertJob {
+  input: string;
+  output: string;
+  title?: string;
+  pdfa?: boolean;
+}
+
+interface Pending {
+  resolve: (ms: number) => void;
+  reject: (err: OfficeFailure) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** soffice.bin's exit code for "restart me", after it set up a new user profile. */
+const RESTART_REQUESTED = 81;
+
+/** Decides once whether this host can give a process a network namespace without interfaces. */
+let namespaceSupport: Promise<boolean> | undefined;
+export function canIsolateNetwork(): Promise<boolean> {
+  namespaceSupport ??= new Promise((resolve) => {
+    const probe = spawn('unshare', ['--net', '--', 'true'], { stdio: 'ignore' });
+    probe.on('error', () => resolve(false));
+    probe.on('exit', (code) => resolve(code === 0));
+  });
+  return namespaceSupport;
+}
+
+/**
+ * One warm LibreOffice: soffice.bin listening on a private named pipe, with its own process group
+ * and a freshly written hardened profile, driven by a python3-uno bridge. Converts one document
+ * at a time. Killing it kills both process groups.
+ */
+export class OfficeProcess {
+  conversions = 0;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private dead = false;
+  private readonly exitListeners: ((reason: string) => void)[] = [];
+
+  private constructor(
+    readonly id: string,
+    readonly isolated: boolean,
+    private readonly dir: string,
+    private soffice: ChildProcess,
+    private readonly bridge: ChildProcess,
+    private readonly relaunch: () => ChildProcess,
+  ) {}
+
+  static async start(options: FilledOfficePoolOptions, bridgeScript: string, isolated: boolean): Promise<OfficeProcess> {
+    const id = `docpipe-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const dir = join(options.workDir, id);
+    const profileUrl = await writeHardenedProfile(join(dir, 'profile'));
+    const args = [
+      '--headless',
+      '--invisible',
+      '--nologo',
+      '--norestore',
+      '--nodefault',
+      '--nolockcheck',
+      '--nofirststartwizard',
+      `-env:UserInstallation=${profileUrl}`,
+      `--accept=pipe,name=${id};urp;StarOffice.ComponentContext`,
+    ];
+    const env = officeEnvironment(dir);
+    // unshare execs soffice.bin in place, so the pid (and process group) stay the office's own.
+    const [command, commandArgs] = isolated
+      ? ['unshare', ['--net', '--', options.sofficePath, ...args]]
+      : [options.sofficePath, args];
+    const launch = () => spawn(command, commandArgs, { detached: true, stdio: 'ignore', env });
+    const soffice = launch();
+    const bridge = spawn(options.pythonPath, [bridgeScript, id, String(options.startTimeoutMs / 1000)], {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...env, PYTHONPATH: '/usr/lib/libreoffice/program' },
+    });
+    const office = new OfficeProcess(id, isolated, dir, soffice, bridge, launch);
+    await office.waitReady(options.startTimeoutMs);
+    return office;
+  }
+
+  get pid(): number | undefined {
+    return this.soffice.pid;
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  onExit(listener: (reason: string) => void): void {
+    this.exitListeners.push(listener);
+  }
+
+  /** Resident memory of soffice.bin, from /proc; undefined once it is gone. */
+  rssBytes(): number | undefined {
+    try {
+      const status = readFileSync(`/proc/${this.soffice.pid}/status`, 'utf8');
+      const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+      return kb ? Number(kb) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Converts one document; rejects with an OfficeFailure. Past the deadline the process is killed. */
+  convert(job: ConvertJob, deadlineMs: number): Promise<number> {
+    if (this.dead) return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone'));
+    const id = this.nextId++;
+    return new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        this.kill(`conversion passed its ${deadlineMs} ms deadline`);
+        reject(new OfficeFailure('timeout', `conversion passed its ${deadlineMs} ms deadline`));
+      }, deadlineMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.bridge.stdin!.write(`${JSON.stringify({ id, ...job })}\n`);
+    });
+  }
+
+  /** Kills soffice and the bridge with their whole process groups. Safe to call more than once. */
+  kill(reason = 'killed'): void {
+    for (const child of [this.soffice, this.bridge]) {
+      if (child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    this.markDead(reason);
+  }
+
+  /** Kills the process and removes its profile and files. */
+  async dispose(): Promise<void> {
+    this.kill('disposed');
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  get workDir(): string {
+    return this.dir;
+  }
+
+  private markDead(reason: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new OfficeFailure('crashed', `the office process ended during the conversion (${reason})`));
+      this.pending.delete(id);
+    }
+    for (const listener of this.exitListeners) listener(reason);
+  }
+
+  private waitReady(timeoutMs: number): Promise<void> {
+    const lines = createInterface({ input: this.bridge.stdout! });
+    let stderr = '';
+    this.bridge.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.kill('start timeout');
+        reject(new OfficeFailure('crashed', `office process not ready within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const fail = (what: string) => {
+        clearTimeout(timer);
+        this.kill(what);
+        reject(new OfficeFailure('crashed', `${what}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+      };
+      let relaunched = false;
+      const watch = (soffice: ChildProcess) => {
+        soffice.on('exit', (code, signal) => {
+          // 81: soffice.bin initialised the fresh profile and asks to be started again (the
+          // soffice wrapper script would do this). The bridge keeps trying to connect meanwhile.
+          if (code === RESTART_REQUESTED && !relaunched && !this.dead) {
+            relaunched = true;
+            this.soffice = this.relaunch();
+            watch(this.soffice);
+            return;
+          }
+          this.kill(`soffice exited (${signal ?? code})`);
+          fail(`soffice exited (${signal ?? code})`);
+        });
+        soffice.on('error', (err) => fail(`soffice did not start: ${err.message}`));
+      };
+      watch(this.soffice);
+      this.bridge.on('error', (err) => fail(`UNO bridge did not start: ${err.message}`));
+      this.bridge.on('exit', (code, signal) => {
+        this.kill(`UNO bridge exited (${signal ?? code})`);
+        fail(`UNO bridge exited (${signal ?? code})`);
+      });
+      lines.on('line', (line) => {
+        let message: { ready?: boolean; id?: number; ok?: boolean; error?: string; message?: string; ms?: number };
+        try {
+          message = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (message.ready) {
+          clearTimeout(timer);
+          resolve();
+          return;
+        }
+        const p = message.id === undefined ? undefined : this.pending.get(message.id);
+        if (!p || message.id === undefined) return;
+        clearTimeout(p.timer);
+        this.pending.delete(message.id);
+        if (message.ok) {
+          this.conversions++;
+          p.resolve(message.ms ?? 0);
+        } else {
+          const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';
+          p.reject(new OfficeFailure(kind, message.message ?? kind));
+          if (kind === 'office-gone') this.kill('office gone');
+        }
+      });
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Nothing listens here: every proxied request LibreOffice makes is refused at once. */
+export const CLOSED_PROXY = { host: '127.0.0.1', port: 9 };
+
+const item = (path: string, name: string, value: string | number | boolean): string =>
+  `<item oor:path="${path}"><prop oor:name="${name}" oor:op="fuse"><value>${String(value)}</value></prop></item>`;
+
+/**
+ * The user profile every office process starts from, written fresh for each process: macros
+ * never run, links to other documents are never followed or updated, and every fetch goes to
+ * a proxy at a closed port. Measured here: with a default profile a .docx with an external image
+ * made LibreOffice fetch it; with this profile the canary saw no request.
+ */
+export function hardenedRegistry(): string {
+  const security = '/org.openoffice.Office.Common/Security/Scripting';
+  const inet = '/org.openoffice.Inet/Settings';
+  const items = [
+    item(security, 'MacroSecurityLevel', 3),
+    item(security, 'DisableMacrosExecution', true),
+    item(security, 'BlockUntrustedRefererLinks', true),
+    item(security, 'WarnAlienFormat', false),
+    item(inet, 'ooInetProxyType', 1),
+    item(inet, 'ooInetHTTPProxyName', CLOSED_PROXY.host),
+    item(inet, 'ooInetHTTPProxyPort', CLOSED_PROXY.port),
+    item(inet, 'ooInetHTTPSProxyName', CLOSED_PROXY.host),
+    item(inet, 'ooInetHTTPSProxyPort', CLOSED_PROXY.port),
+    item(inet, 'ooInetFTPProxyName', CLOSED_PROXY.host),
+    item(inet, 'ooInetFTPProxyPort', CLOSED_PROXY.port),
+    item(inet, 'ooInetNoProxy', ''),
+    // Writer: never update links or fields on load (INCLUDETEXT, INCLUDEPICTURE, DDE).
+    item('/org.openoffice.Office.Writer/Content/Update', 'Link', 2),
+    item('/org.openoffice.Office.Writer/Content/Update', 'Field', false),
+    item('/org.openoffice.Office.Common/Misc', 'UseDocumentSystemFileLocking', false),
+    item('/org.openoffice.Office.Common/Misc', 'UseLocking', false),
+    item('/org.openoffice.Office.Common/Misc', 'ShowTipOfTheDay', false),
+  ];
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n' +
+    `${items.join('\n')}\n</oor:items>\n`
+  );
+}
+
+/** Writes a fresh hardened profile under `dir` and returns its file URL for -env:UserInstallation. */
+export async function writeHardenedProfile(dir: string): Promise<string> {
+  await mkdir(join(dir, 'user'), { recursive: true });
+  await writeFile(join(dir, 'user', 'registrymodifications.xcu'), hardenedRegistry());
+  return `file://${dir}`;
+}
+
+/** Environment for office processes: proxies at the closed port for anything that reads them. */
+export function officeEnvironment(profileDir: string): NodeJS.ProcessEnv {
+  const proxy = `http://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`;
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: profileDir,
+    LANG: 'C.UTF-8',
+    http_proxy: proxy,
+    https_proxy: proxy,
+    ftp_proxy: proxy,
+    HTTP_PROXY: proxy,
+    HTTPS_PROXY: proxy,
+    no_proxy: '',
+    SAL_USE_VCLPLUGIN: 'svp',
+  };
+}

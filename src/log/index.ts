@@ -1,0 +1,1 @@
+export { createLogger, silentLogger, type Logger } from './logger.js';
