@@ -6,12 +6,15 @@
 import { isDocpipeError, type Failure } from '../src/errors/index.js';
 import { fillTemplate, type FillOptions } from '../src/fill/index.js';
 import { templateFields, type FieldsOptions } from '../src/inspect/index.js';
+import { checkPdf, finishProducedPdf, type StampOptions } from '../src/pdf/index.js';
 import { sniff, type SniffLimits } from '../src/sniff/index.js';
 
 export type EngineTask =
   | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }
-  | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions };
+  | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions }
+  | { op: 'check-pdf'; bytes: Uint8Array; field: string }
+  | { op: 'finish-pdf'; bytes: Uint8Array; field: string; stamp: StampOptions; pdfa: boolean };
 
 export type EngineReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
 
@@ -26,6 +29,13 @@ export default async function engineTask(task: EngineTask): Promise<EngineReply>
       }
       case 'fields':
         return { ok: true, value: templateFields(task.bytes, task.options) };
+      case 'check-pdf':
+        return { ok: true, value: await checkPdf(task.bytes, task.field, 'input') };
+      case 'finish-pdf':
+        return {
+          ok: true,
+          value: await finishProducedPdf(task.bytes, task.field, task.stamp, task.pdfa),
+        };
     }
   } catch (err) {
     if (isDocpipeError(err)) return { ok: false, failure: err.toFailure() };

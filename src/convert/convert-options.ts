@@ -44,7 +44,9 @@ export interface OfficePoolOptions {
 
 export type FilledOfficePoolOptions = Required<OfficePoolOptions>;
 
-export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<Omit<FilledOfficePoolOptions, 'processes' | 'workDir'>> = Object.freeze({
+export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<
+  Omit<FilledOfficePoolOptions, 'processes' | 'workDir'>
+> = Object.freeze({
   conversionTimeoutMs: 30_000,
   startTimeoutMs: 30_000,
   queueTimeoutMs: 60_000,
@@ -56,7 +58,10 @@ export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<Omit<FilledOfficePoolOptions,
 });
 
 /** Fills defaults and checks every option, reporting every problem together. */
-export function fillOfficePoolOptions(options: OfficePoolOptions, tmp: string): FilledOfficePoolOptions {
+export function fillOfficePoolOptions(
+  options: OfficePoolOptions,
+  tmp: string,
+): FilledOfficePoolOptions {
   const filled: FilledOfficePoolOptions = {
     ...DEFAULT_OFFICE_POOL_OPTIONS,
     processes: availableParallelism(),
@@ -64,10 +69,19 @@ export function fillOfficePoolOptions(options: OfficePoolOptions, tmp: string): 
     ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
   };
   const problems: string[] = [];
-  for (const key of ['processes', 'conversionTimeoutMs', 'startTimeoutMs', 'queueTimeoutMs', 'maxConversionsPerProcess', 'maxRssBytes'] as const) {
-    if (!Number.isSafeInteger(filled[key]) || filled[key] <= 0) problems.push(`${key} must be a positive integer (got ${String(filled[key])})`);
+  for (const key of [
+    'processes',
+    'conversionTimeoutMs',
+    'startTimeoutMs',
+    'queueTimeoutMs',
+    'maxConversionsPerProcess',
+    'maxRssBytes',
+  ] as const) {
+    if (!Number.isSafeInteger(filled[key]) || filled[key] <= 0)
+      problems.push(`${key} must be a positive integer (got ${String(filled[key])})`);
   }
-  if (!['auto', 'namespace', 'profile'].includes(filled.network)) problems.push(`network must be auto, namespace or profile (got ${filled.network})`);
+  if (!['auto', 'namespace', 'profile'].includes(filled.network))
+    problems.push(`network must be auto, namespace or profile (got ${filled.network})`);
   if (problems.length > 0) throw new Error(`invalid office pool options: ${problems.join('; ')}`);
   return filled;
 }

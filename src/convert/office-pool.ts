@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { DocpipeError } from '../errors/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
 import { projectRoot } from '../pool/index.js';
-import { fillOfficePoolOptions, type FilledOfficePoolOptions, type OfficePoolOptions } from './convert-options.js';
+import {
+  fillOfficePoolOptions,
+  type FilledOfficePoolOptions,
+  type OfficePoolOptions,
+} from './convert-options.js';
 import type { ConvertRequest, Converter } from './converter.js';
 import { OfficeFailure, OfficeProcess, canIsolateNetwork } from './office-process.js';
 
@@ -25,7 +29,8 @@ interface Waiter {
 }
 
 /** Restart backoff after failed starts: 0.1 s doubling up to 5 s, so a crash loop cannot spin. */
-const RESTART_BACKOFF_MS = (failures: number) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1));
+const RESTART_BACKOFF_MS = (failures: number) =>
+  Math.min(5000, 100 * 2 ** Math.max(0, failures - 1));
 const PDF_MAGIC = Buffer.from('%PDF-');
 
 export interface OfficePoolStats {
@@ -57,17 +62,27 @@ export class OfficePool implements Converter {
     private readonly jobsDir: string,
     private readonly logger: Logger,
   ) {
-    this.slots = Array.from({ length: options.processes }, (_, index) => ({ index, busy: false, starting: false, failedStarts: 0 }));
+    this.slots = Array.from({ length: options.processes }, (_, index) => ({
+      index,
+      busy: false,
+      starting: false,
+      failedStarts: 0,
+    }));
   }
 
-  static async start(options: OfficePoolOptions = {}, logger: Logger = silentLogger): Promise<OfficePool> {
+  static async start(
+    options: OfficePoolOptions = {},
+    logger: Logger = silentLogger,
+  ): Promise<OfficePool> {
     const base = await mkdtemp(join(options.workDir ?? tmpdir(), 'docpipe-office-'));
     const filled = fillOfficePoolOptions({ ...options, workDir: base }, base);
     let isolated = false;
     if (filled.network !== 'profile') {
       isolated = await canIsolateNetwork();
       if (!isolated && filled.network === 'namespace') {
-        throw new Error('network: namespace was asked for, but this host cannot create network namespaces (unshare --net)');
+        throw new Error(
+          'network: namespace was asked for, but this host cannot create network namespaces (unshare --net)',
+        );
       }
     }
     logger.info(
@@ -120,15 +135,25 @@ export class OfficePool implements Converter {
         } catch (err) {
           if (!(err instanceof OfficeFailure)) throw err;
           const retry = err.processFault && attempt === 1;
-          this.logger.warn({ field: request.field, kind: err.kind, attempt, retry }, `conversion attempt failed: ${err.message}`);
+          this.logger.warn(
+            { field: request.field, kind: err.kind, attempt, retry },
+            `conversion attempt failed: ${err.message}`,
+          );
           if (!retry) throw conversionFailed(request.field, err);
         }
       }
       const pdf = await readFile(output).catch(() => undefined);
       // LibreOffice can report success without writing anything for a file it could not load.
-      if (!pdf || pdf.length === 0) throw conversionFailed(request.field, new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'));
+      if (!pdf || pdf.length === 0)
+        throw conversionFailed(
+          request.field,
+          new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'),
+        );
       if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
-        throw conversionFailed(request.field, new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'));
+        throw conversionFailed(
+          request.field,
+          new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'),
+        );
       }
       this.conversions++;
       return pdf;
@@ -147,7 +172,12 @@ export class OfficePool implements Converter {
     await rm(join(this.jobsDir, '..'), { recursive: true, force: true });
   }
 
-  private async attempt(job: { input: string; output: string; title?: string; pdfa?: boolean }): Promise<void> {
+  private async attempt(job: {
+    input: string;
+    output: string;
+    title?: string;
+    pdfa?: boolean;
+  }): Promise<void> {
     const slot = await this.acquire();
     const office = slot.process!;
     try {
@@ -173,7 +203,12 @@ export class OfficePool implements Converter {
         fail,
         timer: setTimeout(() => {
           this.queue.splice(this.queue.indexOf(waiter), 1);
-          fail(new OfficeFailure('timeout', `no office process was free within ${this.options.queueTimeoutMs} ms`));
+          fail(
+            new OfficeFailure(
+              'timeout',
+              `no office process was free within ${this.options.queueTimeoutMs} ms`,
+            ),
+          );
         }, this.options.queueTimeoutMs),
       };
       this.queue.push(waiter);
@@ -209,7 +244,10 @@ export class OfficePool implements Converter {
     const old = slot.process;
     slot.process = undefined;
     if (old) {
-      this.logger.info({ slot: slot.index, officePid: old.pid, conversions: old.conversions }, `replacing office process: ${reason}`);
+      this.logger.info(
+        { slot: slot.index, officePid: old.pid, conversions: old.conversions },
+        `replacing office process: ${reason}`,
+      );
       void old.dispose();
     }
     if (!this.closed && !slot.starting) {
@@ -221,7 +259,11 @@ export class OfficePool implements Converter {
   private async startSlot(slot: Slot): Promise<void> {
     slot.starting = true;
     try {
-      const office = await OfficeProcess.start(this.options, join(projectRoot(), 'workers', 'uno-bridge.py'), this.isolated);
+      const office = await OfficeProcess.start(
+        this.options,
+        join(projectRoot(), 'workers', 'uno-bridge.py'),
+        this.isolated,
+      );
       if (this.closed) {
         await office.dispose();
         return;
@@ -230,13 +272,17 @@ export class OfficePool implements Converter {
       slot.failedStarts = 0;
       office.onExit((why) => {
         // A process that dies while idle is replaced at once; a busy one is replaced by attempt().
-        if (!this.closed && slot.process === office && !slot.busy) this.replace(slot, `office process exited while idle (${why})`);
+        if (!this.closed && slot.process === office && !slot.busy)
+          this.replace(slot, `office process exited while idle (${why})`);
       });
       this.logger.debug({ slot: slot.index, officePid: office.pid }, 'office process ready');
       this.dispatch();
     } catch (err) {
       slot.failedStarts++;
-      this.logger.error({ slot: slot.index, failures: slot.failedStarts }, `office process failed to start: ${(err as Error).message}`);
+      this.logger.error(
+        { slot: slot.index, failures: slot.failedStarts },
+        `office process failed to start: ${(err as Error).message}`,
+      );
       if (!this.closed) {
         setTimeout(() => {
           if (!this.closed && !slot.process) void this.startSlot(slot).catch(() => undefined);
@@ -250,7 +296,11 @@ export class OfficePool implements Converter {
 }
 
 function conversionFailed(field: string, err: OfficeFailure): DocpipeError {
-  return new DocpipeError('document-conversion-failed', [{ field, message: `${describe(err)}: ${err.message}` }], { cause: err });
+  return new DocpipeError(
+    'document-conversion-failed',
+    [{ field, message: `${describe(err)}: ${err.message}` }],
+    { cause: err },
+  );
 }
 
 function describe(err: OfficeFailure): string {

@@ -8,7 +8,8 @@ import type { FilledOfficePoolOptions } from './convert-options.js';
 import { officeEnvironment, writeHardenedProfile } from './office-profile.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
-export type OfficeFailureKind = 'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed';
+export type OfficeFailureKind =
+  'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed';
 
 export class OfficeFailure extends Error {
   override readonly name = 'OfficeFailure';
@@ -73,7 +74,11 @@ export class OfficeProcess {
     private readonly relaunch: () => ChildProcess,
   ) {}
 
-  static async start(options: FilledOfficePoolOptions, bridgeScript: string, isolated: boolean): Promise<OfficeProcess> {
+  static async start(
+    options: FilledOfficePoolOptions,
+    bridgeScript: string,
+    isolated: boolean,
+  ): Promise<OfficeProcess> {
     const id = `docpipe-${process.pid}-${randomBytes(4).toString('hex')}`;
     const dir = join(options.workDir, id);
     const profileUrl = await writeHardenedProfile(join(dir, 'profile'));
@@ -95,11 +100,15 @@ export class OfficeProcess {
       : [options.sofficePath, args];
     const launch = () => spawn(command, commandArgs, { detached: true, stdio: 'ignore', env });
     const soffice = launch();
-    const bridge = spawn(options.pythonPath, [bridgeScript, id, String(options.startTimeoutMs / 1000)], {
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...env, PYTHONPATH: '/usr/lib/libreoffice/program' },
-    });
+    const bridge = spawn(
+      options.pythonPath,
+      [bridgeScript, id, String(options.startTimeoutMs / 1000)],
+      {
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...env, PYTHONPATH: '/usr/lib/libreoffice/program' },
+      },
+    );
     const office = new OfficeProcess(id, isolated, dir, soffice, bridge, launch);
     await office.waitReady(options.startTimeoutMs);
     return office;
@@ -130,7 +139,8 @@ export class OfficeProcess {
 
   /** Converts one document; rejects with an OfficeFailure. Past the deadline the process is killed. */
   convert(job: ConvertJob, deadlineMs: number): Promise<number> {
-    if (this.dead) return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone'));
+    if (this.dead)
+      return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone'));
     const id = this.nextId++;
     return new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -171,7 +181,9 @@ export class OfficeProcess {
     this.dead = true;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.reject(new OfficeFailure('crashed', `the office process ended during the conversion (${reason})`));
+      p.reject(
+        new OfficeFailure('crashed', `the office process ended during the conversion (${reason})`),
+      );
       this.pending.delete(id);
     }
     for (const listener of this.exitListeners) listener(reason);
@@ -191,7 +203,12 @@ export class OfficeProcess {
       const fail = (what: string) => {
         clearTimeout(timer);
         this.kill(what);
-        reject(new OfficeFailure('crashed', `${what}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+        reject(
+          new OfficeFailure(
+            'crashed',
+            `${what}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+          ),
+        );
       };
       let relaunched = false;
       const watch = (soffice: ChildProcess) => {
@@ -216,7 +233,14 @@ export class OfficeProcess {
         fail(`UNO bridge exited (${signal ?? code})`);
       });
       lines.on('line', (line) => {
-        let message: { ready?: boolean; id?: number; ok?: boolean; error?: string; message?: string; ms?: number };
+        let message: {
+          ready?: boolean;
+          id?: number;
+          ok?: boolean;
+          error?: string;
+          message?: string;
+          ms?: number;
+        };
         try {
           message = JSON.parse(line);
         } catch {

@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { DocpipeError } from '../errors/index.js';
 import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
+import type { PdfInfo, StampOptions } from '../pdf/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
 import type { EngineReply, EngineTask } from '../../workers/engine-task.js';
 import { workerFile } from './worker-file.js';
@@ -67,6 +68,28 @@ export class EnginePool {
       bytes,
       options: { limits: this.limits, ...options },
     })) as TemplateField[];
+  }
+
+  /** pdf-lib's check of a given PDF: parses, has pages, not encrypted. */
+  async checkPdf(bytes: Uint8Array, field: string): Promise<PdfInfo> {
+    return (await this.run({ op: 'check-pdf', bytes, field })) as PdfInfo;
+  }
+
+  /** Checks a produced PDF and writes its Title and Producer (not for PDF/A). */
+  async finishPdf(
+    bytes: Uint8Array,
+    field: string,
+    stamp: StampOptions,
+    pdfa: boolean,
+  ): Promise<{ pdf: Buffer; pages: number }> {
+    const value = (await this.run({ op: 'finish-pdf', bytes, field, stamp, pdfa })) as {
+      pdf: Uint8Array;
+      pages: number;
+    };
+    return {
+      pdf: Buffer.from(value.pdf.buffer, value.pdf.byteOffset, value.pdf.byteLength),
+      pages: value.pages,
+    };
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,15 @@
+export type { Converter, ConvertRequest } from './converter.js';
+export { OfficePool, type OfficePoolStats } from './office-pool.js';
+export {
+  OfficeProcess,
+  OfficeFailure,
+  canIsolateNetwork,
+  type OfficeFailureKind,
+} from './office-process.js';
+export {
+  DEFAULT_OFFICE_POOL_OPTIONS,
+  fillOfficePoolOptions,
+  type OfficePoolOptions,
+  type NetworkIsolation,
+} from './convert-options.js';
+export { hardenedRegistry, writeHardenedProfile, CLOSED_PROXY } from './office-profile.js';

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { RenderOptions } from './render-types.js';
+
+/** Bumped when the same inputs should give a different PDF (a new engine, say). */
+const PIPELINE_VERSION = 1;
+
+/** JSON with sorted keys, so that equal values always give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The cache key of a render: the input's bytes, the tag values, every option that changes the
+ * output, the name (it becomes the title) and the converter. The field path is left out: it only
+ * names the document in failures.
+ */
+export function renderCacheKey(
+  bytes: Uint8Array,
+  tags: unknown,
+  options: RenderOptions,
+  name: string,
+  converter: string,
+): string {
+  const { field: _field, ...relevant } = options;
+  const hash = createHash('sha256');
+  hash.update(
+    `docpipe-render-v${PIPELINE_VERSION}\n${converter}\n${name}\n${canonicalJson(relevant)}\n${canonicalJson(tags ?? [])}\n`,
+  );
+  hash.update(bytes);
+  return hash.digest('hex');
+}

@@ -1,0 +1,29 @@
+import type { FillOptions } from '../fill/index.js';
+
+export interface RenderInput {
+  bytes: Uint8Array;
+  /** The document's name: the PDF's title. Never a path: storage keys are content hashes. */
+  name: string;
+}
+
+export interface RenderOptions extends Omit<FillOptions, 'limits'> {
+  /** PDF/A-2b output. @defaultValue false */
+  pdfa?: boolean;
+}
+
+export type RenderStep = 'cache' | 'sniff' | 'fill' | 'convert' | 'check' | 'store';
+
+export interface RenderResult {
+  /** Storage key of the PDF. */
+  key: string;
+  type: 'pdf';
+  bytes: number;
+  sha256: string;
+  pages: number;
+  /** What the input was. */
+  input: 'pdf' | 'docx';
+  /** Answered from storage without converting. */
+  cached: boolean;
+  /** Milliseconds per step of this call. */
+  timings: Partial<Record<RenderStep, number>>;
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import type { Converter } from '../convert/converter.js';
+import { DocpipeError } from '../errors/index.js';
+import { silentLogger, type Logger } from '../log/index.js';
+import type { EnginePool } from '../pool/index.js';
+import type { Storage } from '../storage/index.js';
+import { renderCacheKey } from './cache-key.js';
+import type { RenderInput, RenderOptions, RenderResult, RenderStep } from './render-types.js';
+
+export interface RendererDeps {
+  engine: EnginePool;
+  converter: Converter;
+  storage: Storage;
+  logger?: Logger;
+  /** Producer written into produced PDFs. @defaultValue 'docpipe' */
+  producer?: string;
+}
+
+type Sidecar = Omit<RenderResult, 'cached' | 'timings'>;
+
+/**
+ * The pipeline: load, sniff, fill (docx with tags), convert, check, store. The same input bytes,
+ * tag values and options are answered from storage without converting again. A failed render
+ * stores nothing.
+ */
+export class Renderer {
+  private readonly inFlight = new Map<string, Promise<Sidecar>>();
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: RendererDeps) {
+    this.logger = deps.logger ?? silentLogger;
+  }
+
+  async render(
+    input: RenderInput,
+    tags: unknown,
+    options: RenderOptions = {},
+  ): Promise<RenderResult> {
+    const timings: Partial<Record<RenderStep, number>> = {};
+    const started = performance.now();
+    const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);
+    const cached = await this.fromCache(hash);
+    timings.cache = performance.now() - started;
+    if (cached) return { ...cached, cached: true, timings };
+    // Identical requests in flight share one conversion.
+    let running = this.inFlight.get(hash);
+    if (!running) {
+      running = this.produce(hash, input, tags, options, timings).finally(() =>
+        this.inFlight.delete(hash),
+      );
+      this.inFlight.set(hash, running);
+    }
+    return { ...(await running), cached: false, timings };
+  }
+
+  private async fromCache(hash: string): Promise<Sidecar | undefined> {
+    const sidecar = await this.deps.storage.get(sidecarKey(hash));
+    if (!sidecar) return undefined;
+    const meta = JSON.parse(sidecar.toString('utf8')) as Sidecar;
+    // The sidecar is written after the PDF; both must be there.
+    return (await this.deps.storage.stat(meta.key)) ? meta : undefined;
+  }
+
+  private async produce(
+    hash: string,
+    input: RenderInput,
+    tags: unknown,
+    options: RenderOptions,
+    timings: Partial<Record<RenderStep, number>>,
+  ): Promise<Sidecar> {
+    const { engine, converter, storage } = this.deps;
+    const field = options.field ?? '';
+    const step = async <T>(name: RenderStep, work: () => Promise<T>): Promise<T> => {
+      const t = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[name] = performance.now() - t;
+      }
+    };
+    const sniffed = await step('sniff', () => engine.sniff(input.bytes));
+    let pdf: Uint8Array;
+    let pages: number;
+    if (sniffed.kind === 'unsupported') {
+      throw new DocpipeError('unsupported-file-type', [
+        { field, message: `${sniffed.reason}: ${sniffed.message}` },
+      ]);
+    } else if (sniffed.kind === 'pdf') {
+      // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
+      pages = (await step('check', () => engine.checkPdf(input.bytes, field))).pages;
+      pdf = input.bytes;
+    } else {
+      const hasTags = Array.isArray(tags) ? tags.length > 0 : tags !== undefined && tags !== null;
+      const docx = hasTags
+        ? (await step('fill', () => engine.fill(input.bytes, tags, options))).docx
+        : input.bytes;
+      const converted = await step('convert', () =>
+        converter.convert({ docx, field, title: input.name, pdfa: options.pdfa }),
+      );
+      const finished = await step('check', () =>
+        engine.finishPdf(
+          converted,
+          field,
+          { title: input.name, producer: this.deps.producer ?? 'docpipe' },
+          options.pdfa ?? false,
+        ),
+      );
+      pdf = finished.pdf;
+      pages = finished.pages;
+    }
+    const key = `renders/${hash.slice(0, 2)}/${hash}.pdf`;
+    const meta: Sidecar = {
+      key,
+      type: 'pdf',
+      bytes: pdf.byteLength,
+      sha256: createHash('sha256').update(pdf).digest('hex'),
+      pages,
+      input: sniffed.kind,
+    };
+    await step('store', async () => {
+      await storage.put(key, pdf, 'application/pdf');
+      try {
+        await storage.put(sidecarKey(hash), Buffer.from(JSON.stringify(meta)), 'application/json');
+      } catch (err) {
+        // No PDF without its sidecar: the cache would never find it, and nothing would own it.
+        await storage.delete(key);
+        throw err;
+      }
+    });
+    this.logger.debug({ key, pages, input: sniffed.kind }, 'rendered');
+    return meta;
+  }
+}
+
+function sidecarKey(hash: string): string {
+  return `renders/${hash.slice(0, 2)}/${hash}.json`;
+}

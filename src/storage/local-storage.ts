@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { checkKey, type Storage, type StoredObject } from './storage.js';
+
+const TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  json: 'application/json',
+};
+
+/** Storage on the local disk under one root folder; writes go to a temporary file, then rename. */
+export class LocalStorage implements Storage {
+  constructor(readonly root: string) {}
+
+  async put(key: string, data: Uint8Array, type: string): Promise<StoredObject> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      await writeFile(temporary, data);
+      // rename within one folder is atomic: readers never see half an object.
+      await rename(temporary, path);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
+    return { key, bytes: data.byteLength, type };
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | undefined> {
+    try {
+      const s = await stat(this.path(key));
+      return {
+        key,
+        bytes: s.size,
+        type: TYPES[key.split('.').pop() ?? ''] ?? 'application/octet-stream',
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  private path(key: string): string {
+    return join(this.root, checkKey(key));
+  }
+}

@@ -1,0 +1,28 @@
+/** What is kept about a stored object besides its bytes. */
+export interface StoredObject {
+  key: string;
+  bytes: number;
+  /** Content type, such as `application/pdf`. */
+  type: string;
+}
+
+/**
+ * Where produced documents live. Keys are chosen by docpipe (content hashes), never taken from a
+ * user's file name. Writes are atomic: a reader sees the whole object or none.
+ */
+export interface Storage {
+  put(key: string, data: Uint8Array, type: string): Promise<StoredObject>;
+  get(key: string): Promise<Buffer | undefined>;
+  stat(key: string): Promise<StoredObject | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
+
+/** Keys are lower-case path segments of [a-z0-9._-], none starting with a dot: no traversal, ever. */
+export function checkKey(key: string): string {
+  if (key.length > 512 || !KEY.test(key) || key.split('/').some((s) => s.startsWith('.'))) {
+    throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+  }
+  return key;
+}
