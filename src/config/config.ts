@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { NetworkIsolation, OfficePoolOptions } from '../convert/index.js';
 import {
   DEFAULT_LOCALE,
   DEFAULT_TIME_ZONE,
@@ -32,6 +34,16 @@ export interface DocpipeConfig {
    * `DOCPIPE_ZIP_MAX_RATIO`. @defaultValue DEFAULT_SNIFF_LIMITS
    */
   limits: SniffLimits;
+  /** `DOCPIPE_CONVERTER`: `office-pool` (warm LibreOffice over UNO) or `libreoffice-convert`. @defaultValue 'office-pool' */
+  converter: 'office-pool' | 'libreoffice-convert';
+  /**
+   * `DOCPIPE_OFFICE_PROCESSES`, `DOCPIPE_CONVERSION_TIMEOUT_MS`, `DOCPIPE_OFFICE_START_TIMEOUT_MS`,
+   * `DOCPIPE_QUEUE_TIMEOUT_MS`, `DOCPIPE_OFFICE_MAX_CONVERSIONS`, `DOCPIPE_OFFICE_MAX_RSS_MB`,
+   * `DOCPIPE_OFFICE_NETWORK`. @defaultValue DEFAULT_OFFICE_POOL_OPTIONS
+   */
+  office: OfficePoolOptions;
+  /** `DOCPIPE_SIGNING_SECRET`: HMAC secret of signed URLs. @defaultValue a random one per start */
+  signingSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +106,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const threadsText = env.DOCPIPE_ENGINE_THREADS;
   const engineThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
 
+  const converter = env.DOCPIPE_CONVERTER || 'office-pool';
+  if (converter !== 'office-pool' && converter !== 'libreoffice-convert') {
+    problems.push(
+      `DOCPIPE_CONVERTER must be office-pool or libreoffice-convert (got "${converter}")`,
+    );
+  }
+  const optionalInt = (name: string): number | undefined => (env[name] ? int(name, 1) : undefined);
+  const network = env.DOCPIPE_OFFICE_NETWORK || 'auto';
+  if (!['auto', 'namespace', 'profile'].includes(network)) {
+    problems.push(`DOCPIPE_OFFICE_NETWORK must be auto, namespace or profile (got "${network}")`);
+  }
+  const rssMb = optionalInt('DOCPIPE_OFFICE_MAX_RSS_MB');
+  const office: OfficePoolOptions = {
+    processes: optionalInt('DOCPIPE_OFFICE_PROCESSES'),
+    conversionTimeoutMs: optionalInt('DOCPIPE_CONVERSION_TIMEOUT_MS'),
+    startTimeoutMs: optionalInt('DOCPIPE_OFFICE_START_TIMEOUT_MS'),
+    queueTimeoutMs: optionalInt('DOCPIPE_QUEUE_TIMEOUT_MS'),
+    maxConversionsPerProcess: optionalInt('DOCPIPE_OFFICE_MAX_CONVERSIONS'),
+    maxRssBytes: rssMb === undefined ? undefined : rssMb * 1024 * 1024,
+    network: network as NetworkIsolation,
+  };
+  const signingSecret = env.DOCPIPE_SIGNING_SECRET || randomBytes(32).toString('hex');
+  if (signingSecret.length < 16)
+    problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')),
@@ -105,5 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     engineThreads,
     logLevel,
     limits,
+    converter: converter as DocpipeConfig['converter'],
+    office,
+    signingSecret,
   };
 }

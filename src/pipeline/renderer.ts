@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Converter } from '../convert/converter.js';
 import { DocpipeError } from '../errors/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
-import type { EnginePool } from '../pool/index.js';
+import { projectRoot, type EnginePool } from '../pool/index.js';
 import type { Storage } from '../storage/index.js';
 import { renderCacheKey } from './cache-key.js';
 import type { RenderInput, RenderOptions, RenderResult, RenderStep } from './render-types.js';
@@ -12,7 +14,7 @@ export interface RendererDeps {
   converter: Converter;
   storage: Storage;
   logger?: Logger;
-  /** Producer written into produced PDFs. @defaultValue 'docpipe' */
+  /** Producer written into produced PDFs. @defaultValue 'docpipe <version>' */
   producer?: string;
 }
 
@@ -69,7 +71,8 @@ export class Renderer {
     timings: Partial<Record<RenderStep, number>>,
   ): Promise<Sidecar> {
     const { engine, converter, storage } = this.deps;
-    const field = options.field ?? '';
+    // Failures of the document as a whole name it; without a path, plainly "document".
+    const field = options.field || 'document';
     const step = async <T>(name: RenderStep, work: () => Promise<T>): Promise<T> => {
       const t = performance.now();
       try {
@@ -130,6 +133,12 @@ export class Renderer {
     this.logger.debug({ key, pages, input: sniffed.kind }, 'rendered');
     return meta;
   }
+}
+
+let producer: string | undefined;
+function defaultProducer(): string {
+  producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
+  return producer;
 }
 
 function sidecarKey(hash: string): string {

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { copyFile, rename, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
+import { loadConfig, type DocpipeConfig } from '../../config/index.js';
+import { createConverter } from '../../convert/index.js';
+import { createLogger } from '../../log/index.js';
+import { Renderer } from '../../pipeline/index.js';
 import { EnginePool } from '../../pool/index.js';
+import { LocalStorage } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
 import { fillOptionsFrom, printJson, readInput, readJson, type TemplateFlags } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
@@ -12,16 +16,25 @@ interface RenderFlags extends TemplateFlags {
   tags?: string;
   out: string;
   json?: boolean;
+  pdfa?: boolean;
+  name?: string;
 }
 
 export function registerRender(program: Command): void {
   program
     .command('render')
-    .description('fill a .docx template with tag values and write the filled .docx')
-    .argument('<template>', 'the .docx template')
-    .requiredOption('-o, --out <file>', 'where to write the filled document (.docx)')
+    .description(
+      'render a document: a .docx template filled with tag values and converted to PDF, or a PDF checked and passed through',
+    )
+    .argument('<input>', 'a .docx template or document, or a PDF')
+    .requiredOption(
+      '-o, --out <file>',
+      'where to write the result: .pdf (filled and converted) or .docx (filled only)',
+    )
     .option('-t, --tags <file>', 'JSON file: an array of {tag, value, type, format}')
     .option('--json', 'print the result, or the typed failure {error, details}, as JSON')
+    .option('--name <name>', 'document name, the PDF title (default: the input file name)')
+    .option('--pdfa', 'PDF/A-2b output')
     .option('--locale <tag>', 'locale for dates, numbers and booleans (da, en, sv, nb, de, ...)')
     .option('--time-zone <zone>', 'IANA time zone for date-times with an offset')
     .option(
@@ -31,46 +44,109 @@ export function registerRender(program: Command): void {
     .option('--strict', 'refuse values for tags the template does not have')
     .addHelpText(
       'after',
-      '\nExample:\n  docpipe render templates/lease/template.docx --tags templates/lease/fixtures/basic.tags.json --out lease.docx\n' +
-        '\nExit status: 0 ok, 1 typed failure (bad values, broken template, not a .docx), 2 on bad usage.',
+      '\nExamples:\n' +
+        '  docpipe render templates/lease/template.docx --tags templates/lease/fixtures/basic.tags.json --out lease.pdf\n' +
+        '  docpipe render contract.pdf --out checked.pdf\n' +
+        '\nRendered PDFs are kept under DOCPIPE_DATA_DIR/storage; the same input, values and options are answered\n' +
+        'from there without converting again ("cached": true).\n' +
+        '\nExit status: 0 ok, 1 typed failure (bad values, broken template, unsupported file, conversion failed), 2 bad usage.',
     )
-    .action(async (template: string, flags: RenderFlags) => {
-      if (extname(flags.out).toLowerCase() !== '.docx') {
-        throw new UsageError(
-          '--out must name a .docx file: this version of docpipe fills templates; PDF output arrives with the converter',
-        );
-      }
+    .action(async (input: string, flags: RenderFlags) => {
+      const format = extname(flags.out).toLowerCase();
+      if (format !== '.pdf' && format !== '.docx')
+        throw new UsageError('--out must name a .pdf or a .docx file');
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
       const [bytes, tags] = await Promise.all([
-        readInput(template),
+        readInput(input),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
-      const pool = new EnginePool({ threads: 1, limits: config.limits });
+      const engine = new EnginePool({ threads: 1, limits: config.limits });
       try {
-        await runDocumentCommand(flags.json, async () => {
-          const started = performance.now();
-          const { docx, fields } = await pool.fill(bytes, tags, options);
-          // Write next to the target and rename, so that a reader never sees half a file.
-          const temporary = `${flags.out}.${process.pid}.tmp`;
-          await writeFile(temporary, docx);
-          await rename(temporary, flags.out);
-          const result = {
-            out: flags.out,
-            type: 'docx',
-            bytes: docx.length,
-            sha256: createHash('sha256').update(docx).digest('hex'),
-            fields: fields.length,
-            ms: Math.round(performance.now() - started),
-          };
-          if (flags.json) printJson(result);
-          else
-            process.stdout.write(
-              `wrote ${result.out} (${result.bytes} bytes, ${result.fields} fields) in ${result.ms} ms\n`,
-            );
-        });
+        await runDocumentCommand(flags.json, () =>
+          format === '.docx'
+            ? fillOnly(engine, bytes, tags, options, flags)
+            : renderPdf(engine, config, bytes, tags, options, input, flags),
+        );
       } finally {
-        await pool.close();
+        await engine.close();
       }
     });
+}
+
+async function fillOnly(
+  engine: EnginePool,
+  bytes: Buffer,
+  tags: unknown,
+  options: ReturnType<typeof fillOptionsFrom>,
+  flags: RenderFlags,
+): Promise<void> {
+  const started = performance.now();
+  const { docx, fields } = await engine.fill(bytes, tags, options);
+  await writeAtomically(flags.out, docx);
+  const result = {
+    out: flags.out,
+    type: 'docx',
+    bytes: docx.length,
+    sha256: createHash('sha256').update(docx).digest('hex'),
+    fields: fields.length,
+    ms: Math.round(performance.now() - started),
+  };
+  if (flags.json) printJson(result);
+  else
+    process.stdout.write(
+      `wrote ${result.out} (${result.bytes} bytes, ${result.fields} fields) in ${result.ms} ms\n`,
+    );
+}
+
+async function renderPdf(
+  engine: EnginePool,
+  config: DocpipeConfig,
+  bytes: Buffer,
+  tags: unknown,
+  options: ReturnType<typeof fillOptionsFrom>,
+  input: string,
+  flags: RenderFlags,
+): Promise<void> {
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const converter = await createConverter(
+    config.converter,
+    { ...config.office, processes: config.office.processes ?? 1 },
+    logger,
+    true,
+  );
+  const storage = new LocalStorage(join(config.dataDir, 'storage'));
+  try {
+    const started = performance.now();
+    const renderer = new Renderer({ engine, converter, storage, logger });
+    const { limits: _limits, ...renderOptions } = options;
+    const result = await renderer.render(
+      { bytes, name: flags.name ?? basename(input, extname(input)) },
+      tags,
+      {
+        ...renderOptions,
+        pdfa: flags.pdfa,
+      },
+    );
+    const temporary = `${flags.out}.${process.pid}.tmp`;
+    await copyFile(join(storage.root, result.key), temporary);
+    await rename(temporary, flags.out);
+    const ms = Math.round(performance.now() - started);
+    if (flags.json) printJson({ out: flags.out, ...result, ms });
+    else {
+      const source = result.cached ? 'from cache' : `from ${result.input}`;
+      process.stdout.write(
+        `wrote ${flags.out} (${result.pages} pages, ${result.bytes} bytes, ${source}) in ${ms} ms\n`,
+      );
+    }
+  } finally {
+    await converter.close();
+  }
+}
+
+/** Write next to the target and rename, so that a reader never sees half a file. */
+async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, data);
+  await rename(temporary, path);
 }

@@ -1,0 +1,78 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalStorage, checkKey, signUrl, verifySignedUrl } from '../../src/storage/index.js';
+
+describe('local storage', () => {
+  it('stores atomically and reads back, leaving no partial files', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docpipe-storage-'));
+    const storage = new LocalStorage(root);
+    expect(
+      await storage.put('renders/ab/x.pdf', Buffer.from('%PDF-1.7 data'), 'application/pdf'),
+    ).toEqual({
+      key: 'renders/ab/x.pdf',
+      bytes: 13,
+      type: 'application/pdf',
+    });
+    expect((await storage.get('renders/ab/x.pdf'))?.toString()).toBe('%PDF-1.7 data');
+    expect(await storage.stat('renders/ab/x.pdf')).toMatchObject({
+      bytes: 13,
+      type: 'application/pdf',
+    });
+    expect(readdirSync(join(root, 'renders/ab'))).toEqual(['x.pdf']);
+    await storage.delete('renders/ab/x.pdf');
+    expect(await storage.get('renders/ab/x.pdf')).toBeUndefined();
+    expect(await storage.stat('renders/ab/x.pdf')).toBeUndefined();
+  });
+
+  it.each([
+    '../etc/passwd',
+    '/abs',
+    'a/../b',
+    'Upper.pdf',
+    'a//b',
+    '.hidden',
+    'a/.b',
+    'name with space.pdf',
+    '',
+  ])('refuses the key %j', async (key) => {
+    expect(() => checkKey(key)).toThrow('invalid storage key');
+    await expect(new LocalStorage(tmpdir()).get(key)).rejects.toThrow('invalid storage key');
+  });
+});
+
+describe('signed URLs', () => {
+  const secret = 'a-secret-of-enough-length';
+  const later = new Date(Date.now() + 60_000);
+
+  it('verify when untouched and in time', () => {
+    const url = signUrl('https://docs.example/', 'renders/ab/x.pdf', later, secret);
+    expect(url).toMatch(
+      /^https:\/\/docs\.example\/files\/renders\/ab\/x\.pdf\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
+    expect(verifySignedUrl(url, secret)).toEqual({ ok: true, key: 'renders/ab/x.pdf' });
+  });
+
+  it('refuse a changed key or expiry, another secret, and an expired link', () => {
+    const url = signUrl('https://d', 'renders/ab/x.pdf', later, secret);
+    expect(verifySignedUrl(url.replace('x.pdf', 'y.pdf'), secret)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    expect(verifySignedUrl(url.replace(/expires=\d+/, 'expires=9999999999'), secret)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    expect(verifySignedUrl(url, 'another-secret-of-length')).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    const past = signUrl('https://d', 'renders/ab/x.pdf', new Date(Date.now() - 1000), secret);
+    expect(verifySignedUrl(past, secret)).toEqual({ ok: false, reason: 'expired' });
+    expect(verifySignedUrl('https://d/files/../x?expires=1&signature=00', secret)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+  });
+});
