@@ -311,8 +311,10 @@ function describe(err: OfficeFailure): string {
     case 'office-gone':
       return 'the office process crashed, also on a fresh one';
     case 'load-failed':
-      return 'LibreOffice could not open the document';
+      return 'LibreOffice could not open the document (damaged, encrypted or not a Word document)';
     case 'convert-failed':
       return 'LibreOffice could not convert the document';
+    case 'queue-timeout':
+      return 'the converter is busy';
   }
 }

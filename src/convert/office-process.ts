@@ -9,7 +9,7 @@ import { officeEnvironment, writeHardenedProfile } from './office-profile.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
 export type OfficeFailureKind =
-  'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed';
+  'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed' | 'queue-timeout';
 
 export class OfficeFailure extends Error {
   override readonly name = 'OfficeFailure';

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OfficePool, canIsolateNetwork } from '../../src/convert/index.js';
+import { fillTemplate } from '../../src/fill/index.js';
+import { projectRoot } from '../../src/pool/index.js';
+import { corpusDir } from '../helpers/corpus.js';
+import { pdfPages, pdfText } from '../helpers/pdf-text.js';
+
+const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
+const leaseTags = JSON.parse(
+  readFileSync(join(projectRoot(), 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+);
+let pool: OfficePool;
+
+beforeAll(async () => {
+  pool = await OfficePool.start({ processes: 2 });
+});
+afterAll(() => pool.close());
+
+describe('office pool', () => {
+  it('is warm before the first request, and isolated as the host allows', async () => {
+    expect(pool.stats()).toMatchObject({ processes: 2, ready: 2, busy: 0, conversions: 0 });
+    expect(pool.stats().isolation).toBe((await canIsolateNetwork()) ? 'namespace' : 'profile');
+  });
+
+  it('converts a filled template to a PDF with the right pages and text', async () => {
+    const docx = fillTemplate(lease, leaseTags).docx;
+    const pdf = await pool.convert({ docx, field: 'documents[0]', title: 'Lejekontrakt' });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await pdfPages(pdf)).toBe(2);
+    const text = pdfText(pdf);
+    expect(text).toContain('fastsat til 9.850,00 kr. pr. måned');
+    expect(text).toContain('Lejekontrakt nr. LK-2025-0042');
+  });
+
+  it('converts in parallel on both processes', async () => {
+    const pdfs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => pool.convert({ docx: lease, field: `documents[${i}]` })),
+    );
+    for (const pdf of pdfs) expect(await pdfPages(pdf)).toBe(2);
+  });
+
+  it('fails what LibreOffice cannot open as document-conversion-failed, and keeps serving', async () => {
+    // Sniff refuses these before they get here; the converter must still fail them typed, and
+    // fast: an encrypted document must never wait on a password prompt.
+    for (const file of [
+      'docx/tika__testWORD_truncated.docx',
+      'docx/poi__bug53475-password-is-pass.docx',
+    ]) {
+      const bytes = readFileSync(join(corpusDir(), file));
+      await expect(pool.convert({ docx: bytes, field: 'documents[3]' })).rejects.toMatchObject({
+        slug: 'document-conversion-failed',
+        details: [
+          {
+            field: 'documents[3]',
+            message: expect.stringContaining('could not open the document'),
+          },
+        ],
+      });
+    }
+    expect(await pdfPages(await pool.convert({ docx: lease, field: 'documents[0]' }))).toBe(2);
+    expect(pool.stats().ready).toBe(2);
+  });
+
+  it('writes PDF/A-2b when asked', async () => {
+    const pdf = await pool.convert({
+      docx: lease,
+      field: 'documents[0]',
+      pdfa: true,
+      title: 'Arkiv',
+    });
+    const xmp = pdf.toString('latin1');
+    expect(xmp).toMatch(/pdfaid:part(>|=")2/);
+    expect(xmp).toMatch(/pdfaid:conformance(>|=")B/);
+  });
+});
+
+describe('office pool recycling', () => {
+  it('replaces a process after its N conversions', async () => {
+    const small = await OfficePool.start({ processes: 1, maxConversionsPerProcess: 2 });
+    try {
+      const first = small.pids()[0];
+      for (let i = 0; i < 3; i++) await small.convert({ docx: lease, field: 'documents[0]' });
+      expect(small.stats().restarts).toBeGreaterThanOrEqual(1);
+      expect(small.stats().conversions).toBe(3);
+      expect(small.pids()).not.toContain(first);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('replaces a process over the RSS limit', async () => {
+    const small = await OfficePool.start({ processes: 1, maxRssBytes: 1024 * 1024 });
+    try {
+      await small.convert({ docx: lease, field: 'documents[0]' });
+      expect(small.stats().restarts).toBe(1);
+      expect(await pdfPages(await small.convert({ docx: lease, field: 'documents[0]' }))).toBe(2);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('fails requests that wait past the queue deadline, with the typed failure', async () => {
+    const small = await OfficePool.start({ processes: 1, queueTimeoutMs: 50 });
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 4 }, (_, i) =>
+          small.convert({ docx: lease, field: `documents[${i}]` }),
+        ),
+      );
+      expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+      const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      expect(rejected.length).toBeGreaterThan(0);
+      for (const r of rejected)
+        expect(r.reason).toMatchObject({ slug: 'document-conversion-failed' });
+    } finally {
+      await small.close();
+    }
+  });
+});
