@@ -12,11 +12,11 @@ COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-# The converter needs Writer without GUI, UNO and metric-compatible fonts; tini reaps the office
-# processes' zombies.
+# The converter needs Writer (run headless: the no-GUI package lacks the .ui files Writer needs
+# for documents with comments), UNO and metric-compatible fonts; tini reaps the office processes' zombies.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      tini libreoffice-writer-nogui python3-uno fonts-liberation2 fonts-crosextra-carlito \
+      tini libreoffice-writer python3-uno fonts-liberation2 fonts-crosextra-carlito \
       fonts-crosextra-caladea redis-server poppler-utils \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
