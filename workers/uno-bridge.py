@@ -1,13 +1,17 @@
 """UNO bridge: drives one warm LibreOffice (soffice --accept on a named pipe) for docpipe.
 
 Protocol, one JSON object per line:
+  argv    pipe-name start-timeout-seconds office-pid
   stdin   {"id": 1, "input": "/abs/in.docx", "output": "/abs/out.pdf", "title": "name", "pdfa": false}
+          {"watch": 1234}                                  the office's pid changed
   stdout  {"ready": true, "ms": 812}                      once connected
           {"id": 1, "ok": true, "ms": 38.2}
           {"id": 1, "ok": false, "error": "load-failed", "message": "..."}
 Runs under /usr/bin/python3, whose uno module belongs to the Debian LibreOffice.
 """
 import json
+import os
+import signal
 import sys
 import time
 
@@ -93,11 +97,29 @@ def main():
     started = time.monotonic()
     desktop = connect(pipe, timeout)
     send({"ready": True, "ms": round((time.monotonic() - started) * 1000, 1)})
+    watched = [int(sys.argv[3])] if len(sys.argv) > 3 else []
+    try:
+        serve(desktop, watched)
+    finally:
+        # stdin closed: docpipe is gone (maybe killed). Take the office down with it, so that no
+        # orphaned soffice outlives the process that owned it.
+        for pid in watched:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def serve(desktop, watched):
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         req = json.loads(line)
+        if "watch" in req:
+            # The office was started again (after it set up its profile): a new pid to own.
+            watched[:] = [int(req["watch"])]
+            continue
         t = time.perf_counter()
         try:
             reply = convert(desktop, req)

@@ -17,7 +17,7 @@ interface Slot {
   index: number;
   process?: OfficeProcess;
   busy: boolean;
-  starting: boolean;
+  starting?: Promise<void>;
   /** Failed starts in a row, for the restart backoff. */
   failedStarts: number;
 }
@@ -65,7 +65,6 @@ export class OfficePool implements Converter {
     this.slots = Array.from({ length: options.processes }, (_, index) => ({
       index,
       busy: false,
-      starting: false,
       failedStarts: 0,
     }));
   }
@@ -168,6 +167,8 @@ export class OfficePool implements Converter {
       clearTimeout(waiter.timer);
       waiter.fail(new Error('the office pool is closing'));
     }
+    // Starts in flight finish first (and dispose of what they started), so nothing outlives close.
+    await Promise.allSettled(this.slots.map((s) => s.starting));
     await Promise.all(this.slots.map((s) => s.process?.dispose()));
     await rm(join(this.jobsDir, '..'), { recursive: true, force: true });
   }
@@ -256,8 +257,15 @@ export class OfficePool implements Converter {
     }
   }
 
-  private async startSlot(slot: Slot): Promise<void> {
-    slot.starting = true;
+  private startSlot(slot: Slot): Promise<void> {
+    const starting = this.launch(slot).finally(() => {
+      if (slot.starting === starting) slot.starting = undefined;
+    });
+    slot.starting = starting;
+    return starting;
+  }
+
+  private async launch(slot: Slot): Promise<void> {
     try {
       const office = await OfficeProcess.start(
         this.options,
@@ -289,8 +297,6 @@ export class OfficePool implements Converter {
         }, RESTART_BACKOFF_MS(slot.failedStarts)).unref();
       }
       throw err;
-    } finally {
-      slot.starting = false;
     }
   }
 }

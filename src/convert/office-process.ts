@@ -218,6 +218,7 @@ export class OfficeProcess {
           if (code === RESTART_REQUESTED && !relaunched && !this.dead) {
             relaunched = true;
             this.soffice = this.relaunch();
+            this.bridge.stdin!.write(`${JSON.stringify({ watch: this.soffice.pid })}\n`);
             watch(this.soffice);
             return;
           }

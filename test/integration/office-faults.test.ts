@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OfficePool } from '../../src/convert/index.js';
+import { isDocpipeError } from '../../src/errors/index.js';
+import { projectRoot } from '../../src/pool/index.js';
+import { corpusDir } from '../helpers/corpus.js';
+import { pdfPages } from '../helpers/pdf-text.js';
+
+const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
+/** 180 pages: about ten seconds of work, long enough to hit mid-conversion. */
+const slow = () => readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await sleep(50);
+  }
+}
+
+function signal(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (pid === undefined) throw new Error('no office process');
+  process.kill(pid, sig);
+}
+
+describe('office pool faults', () => {
+  it('retries on a fresh process when the office process is killed mid-conversion', async () => {
+    const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 60_000 });
+    try {
+      const victim = pool.pids()[0];
+      const conversion = pool.convert({ docx: slow(), field: 'documents[0]' });
+      await sleep(1500);
+      signal(victim, 'SIGKILL');
+      const pdf = await conversion;
+      expect(await pdfPages(pdf)).toBe(180);
+      expect(pool.pids()).not.toContain(victim);
+      expect(pool.stats()).toMatchObject({ ready: 1, restarts: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('kills a process stopped past the deadline, with its group, and retries', async () => {
+    const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 3000 });
+    try {
+      const victim = pool.pids()[0]!;
+      signal(victim, 'SIGSTOP');
+      const started = Date.now();
+      const pdf = await pool.convert({ docx: lease, field: 'documents[0]' });
+      expect(await pdfPages(pdf)).toBe(2);
+      // It waited for the deadline before giving up on the stopped process.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+      expect(() => process.kill(victim, 0)).toThrow();
+      expect(pool.stats().restarts).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails typed when both attempts pass the deadline, and serves afterwards', async () => {
+    const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 2000 });
+    try {
+      // The slow document needs far more than 2 s: both attempts time out.
+      await expect(pool.convert({ docx: slow(), field: 'documents[4]' })).rejects.toMatchObject({
+        slug: 'document-conversion-failed',
+        details: [
+          { field: 'documents[4]', message: expect.stringContaining('did not finish in time') },
+        ],
+      });
+      await waitUntil(() => pool.stats().ready === 1, 30_000);
+      expect(await pdfPages(await pool.convert({ docx: lease, field: 'documents[0]' }))).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('survives a crash loop: every request ends in a PDF or a typed failure, then the pool is healthy', async () => {
+    const pool = await OfficePool.start({
+      processes: 2,
+      conversionTimeoutMs: 20_000,
+      queueTimeoutMs: 60_000,
+    });
+    let killing = true;
+    let kills = 0;
+    const killer = (async () => {
+      while (killing) {
+        for (const pid of pool.pids()) {
+          try {
+            process.kill(pid, 'SIGKILL');
+            kills++;
+          } catch {
+            // Gone already.
+          }
+        }
+        await sleep(250);
+      }
+    })();
+    try {
+      const requests = Array.from({ length: 8 }, (_, i) =>
+        pool.convert({ docx: lease, field: `documents[${i}]` }),
+      );
+      setTimeout(() => (killing = false), 3000);
+      const settled = await Promise.allSettled(requests);
+      killing = false;
+      await killer;
+      expect(kills).toBeGreaterThan(2);
+      for (const s of settled) {
+        if (s.status === 'fulfilled') expect(await pdfPages(s.value)).toBe(2);
+        else expect(isDocpipeError(s.reason) && s.reason.slug).toBe('document-conversion-failed');
+      }
+      await waitUntil(() => pool.stats().ready === 2, 30_000);
+      const after = await Promise.all(
+        [0, 1, 2].map((i) => pool.convert({ docx: lease, field: `documents[${i}]` })),
+      );
+      for (const pdf of after) expect(await pdfPages(pdf)).toBe(2);
+    } finally {
+      killing = false;
+      await pool.close();
+    }
+  });
+});
