@@ -11,7 +11,7 @@ export interface RenderOptions extends Omit<FillOptions, 'limits'> {
   pdfa?: boolean;
 }
 
-export type RenderStep = 'cache' | 'sniff' | 'fill' | 'convert' | 'check' | 'store';
+export type RenderStep = 'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'store';
 
 export interface RenderResult {
   /** Storage key of the PDF. */

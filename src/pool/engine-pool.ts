@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { DocpipeError } from '../errors/index.js';
 import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
+import type { NeutralizedReference } from '../harden/index.js';
 import type { PdfInfo, StampOptions } from '../pdf/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
 import type { EngineReply, EngineTask } from '../../workers/engine-task.js';
@@ -68,6 +69,16 @@ export class EnginePool {
       bytes,
       options: { limits: this.limits, ...options },
     })) as TemplateField[];
+  }
+
+  /** Points external references (linked images, templates, OLE links) of a .docx nowhere. */
+  async harden(
+    bytes: Uint8Array,
+  ): Promise<{ docx: Uint8Array; neutralized: NeutralizedReference[] }> {
+    return (await this.run({ op: 'harden', bytes, limits: this.limits })) as {
+      docx: Uint8Array;
+      neutralized: NeutralizedReference[];
+    };
   }
 
   /** pdf-lib's check of a given PDF: parses, has pages, not encrypted. */

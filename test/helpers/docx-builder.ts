@@ -24,6 +24,8 @@ export interface DocxSpec {
   strict?: boolean;
   /** More entries, with an Override content type when given. */
   extra?: { name: string; data: string | Buffer; contentType?: string }[];
+  /** More relationships of the main part (`<Relationship .../>` elements). */
+  rels?: string[];
   /** Last-minute changes to the entries before zipping, for adversarial inputs. */
   mutate?: (entries: NewZipItem[]) => NewZipItem[];
 }
@@ -50,7 +52,7 @@ export function buildDocx(spec: DocxSpec): Buffer {
   const dir = main.slice(0, main.lastIndexOf('/'));
   const mainName = main.slice(main.lastIndexOf('/') + 1);
   const overrides: [string, string][] = [[main, spec.mainContentType ?? DOCX_MAIN_CT]];
-  const docRels: string[] = [];
+  const docRels: string[] = [...(spec.rels ?? [])];
   const entries: NewZipItem[] = [];
   const add = (name: string, data: string | Buffer) =>
     entries.push({ name, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data });

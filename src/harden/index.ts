@@ -1,0 +1,5 @@
+export {
+  neutralizeExternalReferences,
+  INERT_TARGET,
+  type NeutralizedReference,
+} from './external-references.js';
