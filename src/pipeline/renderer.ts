@@ -94,9 +94,21 @@ export class Renderer {
       pdf = input.bytes;
     } else {
       const hasTags = Array.isArray(tags) ? tags.length > 0 : tags !== undefined && tags !== null;
-      const docx = hasTags
+      const filled = hasTags
         ? (await step('fill', () => engine.fill(input.bytes, tags, options))).docx
         : input.bytes;
+      const { docx, neutralized } = await step('harden', () => engine.harden(filled));
+      if (neutralized.length > 0) {
+        const cut = neutralized.map((n) => ({
+          part: n.part,
+          type: n.type.split('/').pop(),
+          target: n.target,
+        }));
+        this.logger.info(
+          { field, neutralized: cut },
+          'external references neutralized before conversion',
+        );
+      }
       const converted = await step('convert', () =>
         converter.convert({ docx, field, title: input.name, pdfa: options.pdfa }),
       );
@@ -104,7 +116,7 @@ export class Renderer {
         engine.finishPdf(
           converted,
           field,
-          { title: input.name, producer: this.deps.producer ?? 'docpipe' },
+          { title: input.name, producer: this.deps.producer ?? defaultProducer() },
           options.pdfa ?? false,
         ),
       );

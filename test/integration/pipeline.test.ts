@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OfficePool, type ConvertRequest, type Converter } from '../../src/convert/index.js';
+import { Renderer } from '../../src/pipeline/index.js';
+import { EnginePool, projectRoot } from '../../src/pool/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
+import { corpusDir } from '../helpers/corpus.js';
+import { pdfText } from '../helpers/pdf-text.js';
+
+const root = projectRoot();
+const lease = readFileSync(join(root, 'templates/lease/template.docx'));
+const tags = JSON.parse(
+  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+) as { tag: string; value: unknown }[];
+
+/** Counts what reaches the real pool: a repeated request must not. */
+class Counting implements Converter {
+  readonly name = 'office-pool';
+  calls = 0;
+  constructor(private readonly inner: Converter) {}
+  convert(request: ConvertRequest): Promise<Buffer> {
+    this.calls++;
+    return this.inner.convert(request);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+const filesUnder = (dir: string): string[] => {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+};
+
+let engine: EnginePool;
+let pool: OfficePool;
+
+beforeAll(async () => {
+  engine = new EnginePool({ threads: 2 });
+  pool = await OfficePool.start({ processes: 1 });
+});
+afterAll(async () => {
+  await pool.close();
+  await engine.close();
+});
+
+describe('render pipeline', () => {
+  it('fills, converts, checks and stores a template; a repeat comes from storage', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const storage = new LocalStorage(dir);
+    const converter = new Counting(pool);
+    const renderer = new Renderer({ engine, converter, storage });
+    const first = await renderer.render({ bytes: lease, name: 'Lejekontrakt Mette' }, tags, {
+      field: 'documents[0]',
+    });
+    expect(first).toMatchObject({ type: 'pdf', pages: 2, input: 'docx', cached: false });
+    expect(first.key).toMatch(/^renders\/[0-9a-f]{2}\/[0-9a-f]{64}\.pdf$/);
+    const pdf = (await storage.get(first.key))!;
+    expect(createHash('sha256').update(pdf).digest('hex')).toBe(first.sha256);
+    expect(pdf.length).toBe(first.bytes);
+    expect(pdfText(pdf)).toContain('Mette Sørensen');
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    expect(doc.getTitle()).toBe('Lejekontrakt Mette');
+    expect(doc.getProducer()).toMatch(/^docpipe \d+\.\d+\.\d+$/);
+    expect(Object.keys(first.timings)).toEqual(
+      expect.arrayContaining(['sniff', 'fill', 'harden', 'convert', 'check', 'store']),
+    );
+
+    const again = await renderer.render({ bytes: lease, name: 'Lejekontrakt Mette' }, tags, {
+      field: 'documents[3]',
+    });
+    expect(again).toMatchObject({ key: first.key, sha256: first.sha256, pages: 2, cached: true });
+    expect(Object.keys(again.timings)).toEqual(['cache']);
+    expect(converter.calls).toBe(1);
+
+    const other = await renderer.render({ bytes: lease, name: 'Lejekontrakt Mette' }, [
+      ...tags.slice(1),
+      { tag: 'contract_no', value: 'LK-9', type: 'text' },
+    ]);
+    expect(other.cached).toBe(false);
+    expect(other.key).not.toBe(first.key);
+    expect(converter.calls).toBe(2);
+  });
+
+  it('shares one conversion between identical requests in flight', async () => {
+    const converter = new Counting(pool);
+    const renderer = new Renderer({
+      engine,
+      converter,
+      storage: new LocalStorage(mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'))),
+    });
+    const results = await Promise.all(
+      [1, 2, 3].map(() => renderer.render({ bytes: lease, name: 'x' }, tags)),
+    );
+    expect(new Set(results.map((r) => r.key)).size).toBe(1);
+    expect(converter.calls).toBe(1);
+  });
+
+  it('passes a PDF through with its exact bytes, and never starts a conversion', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const converter = new Counting(pool);
+    const renderer = new Renderer({ engine, converter, storage: new LocalStorage(dir) });
+    const input = readFileSync(join(corpusDir(), 'pdf/gotenberg__pages_12.pdf'));
+    const result = await renderer.render({ bytes: input, name: 'given' }, tags);
+    expect(result).toMatchObject({ input: 'pdf', pages: 12, bytes: input.length });
+    expect(result.sha256).toBe(createHash('sha256').update(input).digest('hex'));
+    expect(converter.calls).toBe(0);
+  });
+
+  it.each([
+    [
+      'an image',
+      () => readFileSync(join(corpusDir(), 'other/file-type__fixture.rtf')),
+      tags,
+      'unsupported-file-type',
+    ],
+    [
+      'an encrypted PDF',
+      () => readFileSync(join(corpusDir(), 'pdf/tika__testPDF_protected.pdf')),
+      [],
+      'unsupported-file-type',
+    ],
+    [
+      'bad values',
+      () => lease,
+      [{ tag: 'start_date', value: 'soon', type: 'date' }],
+      'validation-failed',
+    ],
+    [
+      'a broken template',
+      () => readFileSync(join(corpusDir(), 'templates/docxtemplater__one-unclosed.docx')),
+      tags,
+      'document-production-failed',
+    ],
+  ])('fails %s typed, with the field, and stores nothing', async (_what, bytes, values, slug) => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const renderer = new Renderer({ engine, converter: pool, storage: new LocalStorage(dir) });
+    const err = await renderer
+      .render({ bytes: bytes(), name: 'n' }, values, { field: 'documents[1]' })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      slug,
+      details: expect.arrayContaining([
+        expect.objectContaining({ field: expect.stringMatching(/^documents\[1\]/) }),
+      ]),
+    });
+    expect(filesUnder(dir)).toEqual([]);
+  });
+
+  it('fails a conversion past its deadline typed and stores nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const hurried = await OfficePool.start({ processes: 1, conversionTimeoutMs: 5 });
+    try {
+      const renderer = new Renderer({ engine, converter: hurried, storage: new LocalStorage(dir) });
+      await expect(
+        renderer.render({ bytes: lease, name: 'n' }, tags, { field: 'documents[2]' }),
+      ).rejects.toMatchObject({
+        slug: 'document-conversion-failed',
+        details: [{ field: 'documents[2]' }],
+      });
+      expect(filesUnder(dir)).toEqual([]);
+    } finally {
+      await hurried.close();
+    }
+  });
+});
