@@ -6,7 +6,7 @@
 import { isDocpipeError, type Failure } from '../src/errors/index.js';
 import { fillTemplate, type FillOptions } from '../src/fill/index.js';
 import { templateFields, type FieldsOptions } from '../src/inspect/index.js';
-import { neutralizeExternalReferences } from '../src/harden/index.js';
+import { prepareDocument } from '../src/pipeline/prepare.js';
 import { checkPdf, finishProducedPdf, type StampOptions } from '../src/pdf/index.js';
 import { sniff, type SniffLimits } from '../src/sniff/index.js';
 
@@ -14,7 +14,12 @@ export type EngineTask =
   | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }
   | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions }
-  | { op: 'harden'; bytes: Uint8Array; limits: SniffLimits }
+  | {
+      op: 'prepare';
+      bytes: Uint8Array;
+      tags: unknown;
+      options: FillOptions & { limits: SniffLimits };
+    }
   | { op: 'check-pdf'; bytes: Uint8Array; field: string }
   | { op: 'finish-pdf'; bytes: Uint8Array; field: string; stamp: StampOptions; pdfa: boolean };
 
@@ -31,8 +36,8 @@ export default async function engineTask(task: EngineTask): Promise<EngineReply>
       }
       case 'fields':
         return { ok: true, value: templateFields(task.bytes, task.options) };
-      case 'harden':
-        return { ok: true, value: neutralizeExternalReferences(task.bytes, task.limits) };
+      case 'prepare':
+        return { ok: true, value: prepareDocument(task.bytes, task.tags, task.options) };
       case 'check-pdf':
         return { ok: true, value: await checkPdf(task.bytes, task.field, 'input') };
       case 'finish-pdf':

@@ -38,7 +38,7 @@ export interface OfficePoolOptions {
   sofficePath?: string;
   /** Python with Debian's uno module (not a pyenv one). @defaultValue '/usr/bin/python3' */
   pythonPath?: string;
-  /** Where profiles and in-flight files live. @defaultValue os.tmpdir() */
+  /** Where profiles and in-flight files live. @defaultValue /dev/shm when writable, else os.tmpdir() */
   workDir?: string;
 }
 

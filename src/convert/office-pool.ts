@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import { mkdir, readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ export class OfficePool implements Converter {
     options: OfficePoolOptions = {},
     logger: Logger = silentLogger,
   ): Promise<OfficePool> {
-    const base = await mkdtemp(join(options.workDir ?? tmpdir(), 'docpipe-office-'));
+    const base = await mkdtemp(join(options.workDir ?? defaultWorkDir(), 'docpipe-office-'));
     const filled = fillOfficePoolOptions({ ...options, workDir: base }, base);
     let isolated = false;
     if (filled.network !== 'profile') {
@@ -129,7 +130,14 @@ export class OfficePool implements Converter {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          await this.attempt({ input, output, title: request.title, pdfa: request.pdfa });
+          // The title goes in through the document's properties only for PDF/A, whose metadata
+          // pdf-lib must not rewrite; plain PDFs get it from pdf-lib afterwards.
+          await this.attempt({
+            input,
+            output,
+            title: request.pdfa ? request.title : undefined,
+            pdfa: request.pdfa,
+          });
           break;
         } catch (err) {
           if (!(err instanceof OfficeFailure)) throw err;
@@ -298,6 +306,19 @@ export class OfficePool implements Converter {
       }
       throw err;
     }
+  }
+}
+
+/**
+ * /dev/shm when there is one: documents in flight and the office profiles live in memory, never
+ * waiting on a disk.
+ */
+function defaultWorkDir(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
   }
 }
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Converter } from '../convert/converter.js';
-import { DocpipeError } from '../errors/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
 import { projectRoot, type EnginePool } from '../pool/index.js';
 import type { Storage } from '../storage/index.js';
@@ -81,25 +80,17 @@ export class Renderer {
         timings[name] = performance.now() - t;
       }
     };
-    const sniffed = await step('sniff', () => engine.sniff(input.bytes));
+    const prepared = await engine.prepare(input.bytes, tags, options);
+    Object.assign(timings, prepared.timings);
     let pdf: Uint8Array;
     let pages: number;
-    if (sniffed.kind === 'unsupported') {
-      throw new DocpipeError('unsupported-file-type', [
-        { field, message: `${sniffed.reason}: ${sniffed.message}` },
-      ]);
-    } else if (sniffed.kind === 'pdf') {
+    if (prepared.input === 'pdf') {
       // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
       pages = (await step('check', () => engine.checkPdf(input.bytes, field))).pages;
       pdf = input.bytes;
     } else {
-      const hasTags = Array.isArray(tags) ? tags.length > 0 : tags !== undefined && tags !== null;
-      const filled = hasTags
-        ? (await step('fill', () => engine.fill(input.bytes, tags, options))).docx
-        : input.bytes;
-      const { docx, neutralized } = await step('harden', () => engine.harden(filled));
-      if (neutralized.length > 0) {
-        const cut = neutralized.map((n) => ({
+      if (prepared.neutralized.length > 0) {
+        const cut = prepared.neutralized.map((n) => ({
           part: n.part,
           type: n.type.split('/').pop(),
           target: n.target,
@@ -109,6 +100,7 @@ export class Renderer {
           'external references neutralized before conversion',
         );
       }
+      const docx = prepared.docx;
       const converted = await step('convert', () =>
         converter.convert({ docx, field, title: input.name, pdfa: options.pdfa }),
       );
@@ -130,7 +122,7 @@ export class Renderer {
       bytes: pdf.byteLength,
       sha256: createHash('sha256').update(pdf).digest('hex'),
       pages,
-      input: sniffed.kind,
+      input: prepared.input,
     };
     await step('store', async () => {
       await storage.put(key, pdf, 'application/pdf');
@@ -142,7 +134,7 @@ export class Renderer {
         throw err;
       }
     });
-    this.logger.debug({ key, pages, input: sniffed.kind }, 'rendered');
+    this.logger.debug({ key, pages, input: prepared.input }, 'rendered');
     return meta;
   }
 }

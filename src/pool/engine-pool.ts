@@ -3,8 +3,8 @@ import { Piscina } from 'piscina';
 import { DocpipeError } from '../errors/index.js';
 import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
-import type { NeutralizedReference } from '../harden/index.js';
 import type { PdfInfo, StampOptions } from '../pdf/index.js';
+import type { Prepared } from '../pipeline/prepare.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
 import type { EngineReply, EngineTask } from '../../workers/engine-task.js';
 import { workerFile } from './worker-file.js';
@@ -71,14 +71,14 @@ export class EnginePool {
     })) as TemplateField[];
   }
 
-  /** Points external references (linked images, templates, OLE links) of a .docx nowhere. */
-  async harden(
-    bytes: Uint8Array,
-  ): Promise<{ docx: Uint8Array; neutralized: NeutralizedReference[] }> {
-    return (await this.run({ op: 'harden', bytes, limits: this.limits })) as {
-      docx: Uint8Array;
-      neutralized: NeutralizedReference[];
-    };
+  /** Sniff, fill (with values) and harden in one thread round trip: the pipeline's first steps. */
+  async prepare(bytes: Uint8Array, tags: unknown, options: FillOptions = {}): Promise<Prepared> {
+    return (await this.run({
+      op: 'prepare',
+      bytes,
+      tags,
+      options: { ...options, limits: this.limits },
+    })) as Prepared;
   }
 
   /** pdf-lib's check of a given PDF: parses, has pages, not encrypted. */

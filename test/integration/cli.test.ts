@@ -12,14 +12,16 @@ const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 const corpus = corpusDir();
 const lease = join(root, 'templates', 'lease');
 
-function docpipe(...args: string[]) {
+function docpipeWith(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     cwd: root,
-    env: { ...process.env, DOCPIPE_ENGINE_THREADS: '1' },
+    env: { ...process.env, DOCPIPE_ENGINE_THREADS: '1', ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+const docpipe = (...args: string[]) => docpipeWith({}, ...args);
 
 describe('docpipe CLI', () => {
   it.each([[], ['sniff'], ['fields'], ['render'], ['check']])(
@@ -80,7 +82,7 @@ describe('docpipe CLI', () => {
       ).status,
     ).toBe(2);
     expect(
-      docpipe('render', join(lease, 'template.docx'), '--out', join(dir, 'o.pdf')).status,
+      docpipe('render', join(lease, 'template.docx'), '--out', join(dir, 'o.txt')).status,
     ).toBe(2);
   });
 
@@ -150,6 +152,51 @@ describe('docpipe CLI', () => {
       message: expect.stringContaining('ISO 8601'),
     });
     expect(failure.details.map((d) => d.field)).toContain('tags.monthly_rent');
+  });
+
+  it('renders to PDF, from cache the second time, and passes a PDF through', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    const env = { DOCPIPE_DATA_DIR: join(dir, 'data') };
+    const args = [
+      'render',
+      join(lease, 'template.docx'),
+      '--tags',
+      join(lease, 'fixtures/basic.tags.json'),
+      '--json',
+    ];
+    const first = docpipeWith(env, ...args, '--out', join(dir, 'a.pdf'));
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      type: 'pdf',
+      pages: 2,
+      input: 'docx',
+      cached: false,
+    });
+    expect(readFileSync(join(dir, 'a.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    const second = docpipeWith(env, ...args, '--out', join(dir, 'b.pdf'));
+    expect(JSON.parse(second.stdout)).toMatchObject({ cached: true, pages: 2 });
+    const given = join(corpus, 'pdf/gotenberg__pages_12.pdf');
+    const passed = docpipeWith(env, 'render', given, '--out', join(dir, 'c.pdf'), '--json');
+    expect(JSON.parse(passed.stdout)).toMatchObject({ input: 'pdf', pages: 12 });
+    expect(readFileSync(join(dir, 'c.pdf')).equals(readFileSync(given))).toBe(true);
+    const refused = docpipeWith(
+      env,
+      'render',
+      join(corpus, 'pdf/tika__testPDF_protected.pdf'),
+      '--out',
+      join(dir, 'd.pdf'),
+      '--json',
+    );
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({
+      error: 'unsupported-file-type',
+      details: [
+        {
+          field: 'document',
+          message: 'encrypted: PDF is encrypted (its trailer has an /Encrypt entry)',
+        },
+      ],
+    });
   });
 
   it('checks the library against its fixtures, and fails when the text differs', () => {
