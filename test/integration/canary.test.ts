@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfficePool, canIsolateNetwork, type NetworkIsolation } from '../../src/convert/index.js';
 import { neutralizeExternalReferences } from '../../src/harden/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
+import { corpusDir } from '../helpers/corpus.js';
 import { pdfText } from '../helpers/pdf-text.js';
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -70,7 +71,8 @@ const linkedImage = (rid: string) =>
   `</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
 
 /** Every way a .docx can point outside itself that we know LibreOffice might follow. */
-function canaryDocx(): Buffer {
+function canaryDocx(token: string): Buffer {
+  const at = `${base}/${token}`;
   const secretFile = join(dir, 'secret.txt');
   const secretImage = join(dir, 'secret.png');
   return buildDocx({
@@ -78,15 +80,15 @@ function canaryDocx(): Buffer {
       para('Canary document.'),
       linkedImage('rIdHttpImage'),
       linkedImage('rIdFileImage'),
-      field(`INCLUDEPICTURE "${base}/includepicture.png" \\d`),
-      field(`INCLUDETEXT "${base}/includetext.docx"`),
+      field(`INCLUDEPICTURE "${at}/includepicture.png" \\d`),
+      field(`INCLUDETEXT "${at}/includetext.docx"`),
       field(`INCLUDETEXT "${secretFile}"`),
       field(`INCLUDEPICTURE "file://${secretImage}" \\d`),
-      field(`LINK Excel.Sheet.8 "${base}/link.xls" "Sheet1!R1C1" \\a \\t`),
-      field(`HYPERLINK "${base}/hyperlink"`),
+      field(`LINK Excel.Sheet.8 "${at}/link.xls" "Sheet1!R1C1" \\a \\t`),
+      field(`HYPERLINK "${at}/hyperlink"`),
     ].join(''),
     rels: [
-      `<Relationship Id="rIdHttpImage" Type="${REL}/image" Target="${base}/image.png" TargetMode="External"/>`,
+      `<Relationship Id="rIdHttpImage" Type="${REL}/image" Target="${at}/image.png" TargetMode="External"/>`,
       `<Relationship Id="rIdFileImage" Type="${REL}/image" Target="file://${secretImage}" TargetMode="External"/>`,
       `<Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/>`,
     ],
@@ -98,7 +100,7 @@ function canaryDocx(): Buffer {
       },
       {
         name: 'word/_rels/settings.xml.rels',
-        data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdTpl" Type="${REL}/attachedTemplate" Target="${base}/template.dotx" TargetMode="External"/></Relationships>`,
+        data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdTpl" Type="${REL}/attachedTemplate" Target="${at}/template.dotx" TargetMode="External"/></Relationships>`,
       },
     ],
   });
@@ -110,6 +112,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.png'), png());
   server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (process.env.DOCPIPE_CANARY_DEBUG)
+      process.stderr.write(`canary: ${req.method} ${req.url}\n`);
     res.writeHead(200, { 'content-type': req.url?.endsWith('.png') ? 'image/png' : 'text/plain' });
     res.end(req.url?.endsWith('.png') ? png() : secret);
   });
@@ -130,7 +134,7 @@ describe('canary: LibreOffice fetches nothing', () => {
     requests = [];
     const work = mkdtempSync(join(tmpdir(), 'docpipe-canary-control-'));
     try {
-      writeFileSync(join(work, 'canary.docx'), canaryDocx());
+      writeFileSync(join(work, 'canary.docx'), canaryDocx('control'));
       execFileSync(
         '/usr/lib/libreoffice/program/soffice',
         [
@@ -170,12 +174,16 @@ describe('canary: LibreOffice fetches nothing', () => {
       requests = [];
       const pool = await OfficePool.start({ processes: 1, network });
       try {
-        const docx = neutralize ? neutralizeExternalReferences(canaryDocx()).docx : canaryDocx();
+        const token = `${network}-${neutralize ? 'neutralized' : 'raw'}`;
+        const docx = neutralize
+          ? neutralizeExternalReferences(canaryDocx(token)).docx
+          : canaryDocx(token);
         const pdf = await pool.convert({ docx, field: 'documents[0]' });
         expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-        // Give any late, asynchronous fetch the chance to arrive.
+        // Give any late, asynchronous fetch the chance to arrive. Only this document's URLs count:
+        // an earlier (unhardened) run may still have a request in flight.
         await new Promise((r) => setTimeout(r, 1000));
-        expect(requests).toEqual([]);
+        expect(requests.filter((r) => r.includes(`/${token}/`))).toEqual([]);
         expect(pdfText(pdf)).not.toContain(secret);
         expect(imagesIn(pdf)).toBe(0);
       } finally {
@@ -185,11 +193,26 @@ describe('canary: LibreOffice fetches nothing', () => {
   }
 
   it('neutralizes every external relationship but hyperlinks', () => {
-    const { neutralized } = neutralizeExternalReferences(canaryDocx());
+    const { neutralized } = neutralizeExternalReferences(canaryDocx('listing'));
     expect(neutralized.map((n) => `${n.part} ${n.id}`).sort()).toEqual([
       'word/_rels/document.xml.rels rIdFileImage',
       'word/_rels/document.xml.rels rIdHttpImage',
       'word/_rels/settings.xml.rels rIdTpl',
     ]);
+  });
+
+  it('a macro-enabled document fed straight to the office (sniff would refuse it) converts without running anything', async () => {
+    const docm = readFileSync(join(corpusDir(), 'other/tika__testWORD_macros.docm'));
+    requests = [];
+    const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 20_000 });
+    try {
+      // A macro that ran headless and asked anything would hang until the deadline.
+      const pdf = await pool.convert({ docx: docm, field: 'documents[0]' });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pool.stats().restarts).toBe(0);
+      expect(requests.filter((r) => !r.includes('/control/'))).toEqual([]);
+    } finally {
+      await pool.close();
+    }
   });
 });
