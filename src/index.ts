@@ -31,3 +31,27 @@ export {
 export { templateFields, documentText } from './inspect/index.js';
 export { EnginePool, type EnginePoolOptions } from './pool/index.js';
 export { loadConfig, ConfigError, type DocpipeConfig } from './config/index.js';
+export {
+  OfficePool,
+  LibreOfficeConvertEngine,
+  createConverter,
+  type Converter,
+  type ConvertRequest,
+  type OfficePoolOptions,
+  type OfficePoolStats,
+} from './convert/index.js';
+export { checkPdf, type PdfInfo } from './pdf/index.js';
+export {
+  LocalStorage,
+  signUrl,
+  verifySignedUrl,
+  type Storage,
+  type StoredObject,
+} from './storage/index.js';
+export {
+  Renderer,
+  type RenderInput,
+  type RenderOptions,
+  type RenderResult,
+} from './pipeline/index.js';
+export { createLogger, type Logger } from './log/index.js';
