@@ -10,6 +10,11 @@ export interface FailureDetail {
 export interface Failure {
   error: FailureSlug;
   details: FailureDetail[];
+  /**
+   * Present when this failure's retryability differs from its slug's (a busy converter under
+   * `document-conversion-failed` is worth retrying). Internal: the HTTP envelope leaves it out.
+   */
+  retryable?: boolean;
 }
 
 /**
@@ -20,11 +25,17 @@ export class DocpipeError extends Error {
   override readonly name = 'DocpipeError';
   readonly slug: FailureSlug;
   readonly details: FailureDetail[];
+  private readonly retryableOverride: boolean | undefined;
 
-  constructor(slug: FailureSlug, details: FailureDetail[], options?: { cause?: unknown }) {
+  constructor(
+    slug: FailureSlug,
+    details: FailureDetail[],
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
     super(summarize(slug, details), options);
     this.slug = slug;
     this.details = details;
+    this.retryableOverride = options?.retryable;
   }
 
   get status(): number {
@@ -32,16 +43,23 @@ export class DocpipeError extends Error {
   }
 
   get retryable(): boolean {
-    return FAILURES[this.slug].retryable;
+    return this.retryableOverride ?? FAILURES[this.slug].retryable;
   }
 
   toFailure(): Failure {
-    return { error: this.slug, details: this.details.map((d) => ({ ...d })) };
+    const failure: Failure = { error: this.slug, details: this.details.map((d) => ({ ...d })) };
+    if (
+      this.retryableOverride !== undefined &&
+      this.retryableOverride !== FAILURES[this.slug].retryable
+    ) {
+      failure.retryable = this.retryableOverride;
+    }
+    return failure;
   }
 
   /** Rebuilds the class from the wire form, for failures that crossed a thread or process. */
   static fromFailure(failure: Failure): DocpipeError {
-    return new DocpipeError(failure.error, failure.details);
+    return new DocpipeError(failure.error, failure.details, { retryable: failure.retryable });
   }
 }
 

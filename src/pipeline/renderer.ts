@@ -54,6 +54,14 @@ export class Renderer {
     return { ...(await running), cached: false, timings };
   }
 
+  /** Removes a rendered PDF and its sidecar: what a failed case created is not kept. */
+  async discard(result: Pick<RenderResult, 'key'>): Promise<void> {
+    const hash = /([0-9a-f]{64})\.pdf$/.exec(result.key)?.[1];
+    if (!hash) throw new Error(`not a render key: ${result.key}`);
+    await this.deps.storage.delete(sidecarKey(hash));
+    await this.deps.storage.delete(result.key);
+  }
+
   private async fromCache(hash: string): Promise<Sidecar | undefined> {
     const sidecar = await this.deps.storage.get(sidecarKey(hash));
     if (!sidecar) return undefined;

@@ -1,0 +1,34 @@
+import type { FillOptions } from '../fill/index.js';
+
+export interface LibraryDocument {
+  id: string;
+  name: string;
+  description?: string;
+  /** Version ids, oldest first. */
+  versions: string[];
+  /** The version used when none is asked for. */
+  currentVersion: string;
+}
+
+export interface LibraryVersion {
+  document: LibraryDocument;
+  versionId: string;
+  /** The template's bytes. */
+  bytes: Buffer;
+  /** How this template is filled: its locale and delimiters. */
+  options: Pick<FillOptions, 'locale' | 'delimiters' | 'timeZone'>;
+}
+
+/**
+ * The document library (spec 4.4): read-only documents with versions. `getVersion` fails with
+ * `document-not-found` or `document-version-not-found`, naming the given field.
+ */
+export interface DocumentLibrary {
+  list(): Promise<LibraryDocument[]>;
+  get(documentId: string, field?: string): Promise<LibraryDocument>;
+  getVersion(
+    documentId: string,
+    versionId: string | undefined,
+    field?: string,
+  ): Promise<LibraryVersion>;
+}

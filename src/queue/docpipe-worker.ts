@@ -1,0 +1,163 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isDocpipeError } from '../errors/index.js';
+import type { DocumentLibrary } from '../library/index.js';
+import { silentLogger, type Logger } from '../log/index.js';
+import type { Renderer } from '../pipeline/index.js';
+import type { Storage } from '../storage/index.js';
+import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcome.js';
+import { processDocumentJob } from './document-processor.js';
+import {
+  DEFAULT_CONTRACT_LIMITS,
+  type ContractLimits,
+  type DocumentJobResult,
+} from './job-contract.js';
+import { queueNames } from './queue-names.js';
+import { checkEvictionPolicy, createRedis } from './redis-connection.js';
+
+export interface DocpipeWorkerOptions {
+  redisUrl: string;
+  /** @defaultValue 'docpipe' */
+  prefix?: string;
+  /**
+   * Jobs at once. Twice the office processes: while one job converts, the next one's sniff and
+   * fill already run, so LibreOffice never waits for them.
+   */
+  concurrency: number;
+  /**
+   * How long a job's lock lasts; the worker renews it at half this while the job runs, so only a
+   * dead worker's jobs ever stall. Longer than any single step, including a conversion deadline.
+   * @defaultValue 60 000 ms
+   */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for. @defaultValue 30 000 ms */
+  stalledIntervalMs?: number;
+  renderer: Renderer;
+  storage: Storage;
+  library: DocumentLibrary;
+  contract?: ContractLimits;
+  logger?: Logger;
+}
+
+/**
+ * The queue side of docpipe: BullMQ workers for document jobs and for case parents. A typed
+ * failure that retrying cannot fix ends the job at once (UnrecoverableError); a busy converter
+ * or an internal error is retried with backoff.
+ */
+export class DocpipeWorker {
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly connection: Redis,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(options: DocpipeWorkerOptions): Promise<DocpipeWorker> {
+    const logger = options.logger ?? silentLogger;
+    const connection = createRedis(options.redisUrl, 'worker');
+    await checkEvictionPolicy(connection);
+    const names = queueNames(options.prefix);
+    const deps = {
+      renderer: options.renderer,
+      storage: options.storage,
+      library: options.library,
+      contract: options.contract ?? DEFAULT_CONTRACT_LIMITS,
+    };
+    const common = {
+      connection,
+      prefix: names.prefix,
+      lockDuration: options.lockDurationMs ?? 60_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      // A job whose worker died is handed to another worker; twice is an accident, three times
+      // is a document that kills workers, and it fails.
+      maxStalledCount: 2,
+    };
+    const documents = new Worker(
+      names.documents,
+      async (job: Job) => {
+        try {
+          const result = await processDocumentJob(job.data, deps);
+          logger.info(
+            {
+              job: job.id,
+              field: result.field,
+              kind: result.kind,
+              cached: result.kind === 'rendered' ? result.result.cached : undefined,
+            },
+            'document job done',
+          );
+          return result;
+        } catch (err) {
+          if (!isDocpipeError(err)) {
+            logger.error(
+              { job: job.id, err: (err as Error).message },
+              'document job failed internally; it will be retried',
+            );
+            throw err;
+          }
+          const reason = JSON.stringify(err.toFailure());
+          logger.warn(
+            { job: job.id, error: err.slug, retryable: err.retryable },
+            'document job failed',
+          );
+          throw err.retryable ? new Error(reason) : new UnrecoverableError(reason);
+        }
+      },
+      { ...common, concurrency: options.concurrency },
+    );
+    const cases = new Worker(
+      names.cases,
+      async (job: Job) => finishCase(job, deps.renderer, logger),
+      { ...common, concurrency: options.concurrency },
+    );
+    for (const w of [documents, cases])
+      w.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    await Promise.all([documents.waitUntilReady(), cases.waitUntilReady()]);
+    logger.info({ concurrency: options.concurrency, prefix: names.prefix }, 'worker ready');
+    return new DocpipeWorker([documents, cases], connection, logger);
+  }
+
+  /**
+   * Stops taking jobs and lets active ones finish within the grace period; jobs still running
+   * then are left to stall and are picked up again by another worker (or this one, restarted).
+   */
+  async close(graceMs = 30_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = Promise.all(this.workers.map((w) => w.close()));
+    const timedOut = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+    );
+    if ((await Promise.race([graceful, timedOut])) === 'timeout') {
+      this.logger.warn(
+        { graceMs },
+        'jobs still running after the grace period; they will be picked up again',
+      );
+      await Promise.all(this.workers.map((w) => w.close(true)));
+    }
+    clearTimeout(timer);
+    this.connection.disconnect();
+  }
+}
+
+async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise<CaseOutcome> {
+  const values = (await job.getChildrenValues()) as Record<string, DocumentJobResult>;
+  const ignored = await job.getIgnoredChildrenFailures();
+  const results = Object.values(values).sort((a, b) => index(a.field) - index(b.field));
+  const failures = Object.values(ignored).map((reason) => {
+    const failure = failureFromReason(reason, 'documents');
+    return { field: failure.details[0]?.field ?? 'documents', failure };
+  });
+  if (failures.length === 0) return { ok: true, results };
+  // Nothing of a failed case stays behind that it alone created: cached outputs existed before.
+  for (const r of results) {
+    if (r.kind === 'rendered' && !r.result.cached) await renderer.discard(r.result);
+  }
+  logger.warn(
+    { case: job.id, failed: failures.length, of: failures.length + results.length },
+    'case failed',
+  );
+  return { ok: false, failure: joinFailures(failures) };
+}
+
+function index(field: string): number {
+  return Number(/\[(\d+)\]/.exec(field)?.[1] ?? Number.MAX_SAFE_INTEGER);
+}
