@@ -5,6 +5,9 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { projectRoot } from '../pool/index.js';
 import { registerCheck } from './commands/check.js';
+import { registerEnqueue } from './commands/enqueue.js';
+import { registerRerender } from './commands/rerender.js';
+import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
 import { registerSniff } from './commands/sniff.js';
@@ -15,7 +18,9 @@ const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'),
 };
 
 const program = new Command('docpipe')
-  .description('docpipe: sniff documents, fill .docx templates and inspect their fields')
+  .description(
+    'docpipe: the document pipeline: sniff, fill .docx templates, convert to PDF, run the queue worker',
+  )
   .version(version)
   .showHelpAfterError()
   .exitOverride()
@@ -28,6 +33,9 @@ registerSniff(program);
 registerFields(program);
 registerRender(program);
 registerCheck(program);
+registerStart(program);
+registerEnqueue(program);
+registerRerender(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

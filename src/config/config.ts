@@ -44,6 +44,23 @@ export interface DocpipeConfig {
   office: OfficePoolOptions;
   /** `DOCPIPE_SIGNING_SECRET`: HMAC secret of signed URLs. @defaultValue a random one per start */
   signingSecret: string;
+  /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
+  redisUrl: string | undefined;
+  queue: {
+    /** `DOCPIPE_QUEUE_PREFIX`: keeps installations on one Redis apart. @defaultValue 'docpipe' */
+    prefix: string;
+    /** `DOCPIPE_WORKER_CONCURRENCY`. @defaultValue twice the office processes */
+    concurrency: number | undefined;
+    /** `DOCPIPE_LOCK_DURATION_MS`: job lock, renewed at half. @defaultValue 60000 */
+    lockDurationMs: number;
+    /** `DOCPIPE_MAX_INLINE_BYTES`: largest document sent inside a job. @defaultValue 262144 */
+    maxInlineBytes: number;
+    /** `DOCPIPE_JOB_ATTEMPTS`: tries of a job whose failure is transient. @defaultValue 3 */
+    attempts: number;
+    /** `DOCPIPE_KEEP_COMPLETED_S`, `DOCPIPE_KEEP_FAILED_S`: how long finished jobs stay. @defaultValue 3600, 86400 */
+    keepCompletedSeconds: number;
+    keepFailedSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -131,8 +148,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (signingSecret.length < 16)
     problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
 
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
+    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
+  const queue = {
+    prefix: env.DOCPIPE_QUEUE_PREFIX || 'docpipe',
+    concurrency: optionalInt('DOCPIPE_WORKER_CONCURRENCY'),
+    lockDurationMs: int('DOCPIPE_LOCK_DURATION_MS', 60_000),
+    maxInlineBytes: int('DOCPIPE_MAX_INLINE_BYTES', 256 * 1024),
+    attempts: int('DOCPIPE_JOB_ATTEMPTS', 3),
+    keepCompletedSeconds: int('DOCPIPE_KEEP_COMPLETED_S', 3600),
+    keepFailedSeconds: int('DOCPIPE_KEEP_FAILED_S', 86_400),
+  };
+  if (!/^[a-z0-9_-]+$/i.test(queue.prefix))
+    problems.push(`DOCPIPE_QUEUE_PREFIX must be letters, digits, - or _ (got "${queue.prefix}")`);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
+    redisUrl,
+    queue,
     dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')),
     templatesDir: resolve(env.DOCPIPE_TEMPLATES_DIR || resolve(root, 'templates')),
     locale,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FlowProducer, Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DocpipeError, type FailureDetail } from '../errors/index.js';
+import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
 import type { Storage } from '../storage/index.js';
 import { failureFromReason, type CaseOutcome } from './case-outcome.js';
@@ -17,6 +17,9 @@ import {
 } from './job-contract.js';
 import { queueNames, type QueueNames } from './queue-names.js';
 import { createRedis } from './redis-connection.js';
+
+export type BatchOutcome =
+  { ok: true; result: DocumentJobResult } | { ok: false; failure: Failure };
 
 /** A case document as an API server has it (spec 2.2): a name and exactly one source. */
 export interface DocumentInput {
@@ -183,6 +186,55 @@ export class DocpipeClient {
     ])) as CaseOutcome;
     if (!outcome.ok) throw DocpipeError.fromFailure(outcome.failure);
     return outcome.results;
+  }
+
+  /**
+   * Renders many independent documents (batch re-render): each is its own job with a stable id
+   * when given, so that a rerun finds the jobs it already added instead of adding them again.
+   * Every document settles on its own; `onSettled` reports each as it finishes.
+   */
+  async renderEach(
+    items: { document: DocumentInput; jobId?: string }[],
+    onSettled: (index: number, outcome: BatchOutcome) => void = () => undefined,
+    request: Omit<RequestOptions, 'idempotencyKey'> = {},
+  ): Promise<BatchOutcome[]> {
+    const outcomes: BatchOutcome[] = new Array(items.length);
+    const toAdd: { index: number; data: DocumentJobData; jobId?: string }[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        const [data] = await this.jobData([item.document]);
+        toAdd.push({ index, data: { ...data!, field: `documents[${index}]` }, jobId: item.jobId });
+      } catch (err) {
+        if (!(err instanceof DocpipeError)) throw err;
+        outcomes[index] = { ok: false, failure: err.toFailure() };
+        onSettled(index, outcomes[index]);
+      }
+    }
+    const jobs = await this.documents.addBulk(
+      toAdd.map((a) => ({
+        name: 'document',
+        data: a.data,
+        opts: { ...this.jobOptions(), jobId: a.jobId },
+      })),
+    );
+    await Promise.all(
+      jobs.map(async (job, i) => {
+        const { index } = toAdd[i]!;
+        try {
+          outcomes[index] = {
+            ok: true,
+            result: (await this.wait(job, this.documentEvents, request, [
+              job,
+            ])) as DocumentJobResult,
+          };
+        } catch (err) {
+          if (!(err instanceof DocpipeError)) throw err;
+          outcomes[index] = { ok: false, failure: err.toFailure() };
+        }
+        onSettled(index, outcomes[index]!);
+      }),
+    );
+    return outcomes;
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,7 @@ export {
   type DocpipeClientOptions,
   type DocumentInput,
   type RequestOptions,
+  type BatchOutcome,
 } from './docpipe-client.js';
 export { queueNames, type QueueNames } from './queue-names.js';
 export type { CaseOutcome } from './case-outcome.js';

@@ -1,0 +1,98 @@
+import { writeFile, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { DocpipeConfig } from '../config/index.js';
+import { createConverter, type Converter } from '../convert/index.js';
+import { FolderLibrary } from '../library/index.js';
+import type { Logger } from '../log/index.js';
+import { Renderer } from '../pipeline/index.js';
+import { EnginePool } from '../pool/index.js';
+import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
+import { LocalStorage } from '../storage/index.js';
+
+/** Where `docpipe start` writes the URL of its embedded Redis, for commands in other terminals. */
+export const redisUrlFile = (config: DocpipeConfig) => join(config.dataDir, 'redis.url');
+
+/** The Redis to use: REDIS_URL, or the one a running `docpipe start` wrote down. */
+export async function resolveRedisUrl(config: DocpipeConfig): Promise<string | undefined> {
+  if (config.redisUrl) return config.redisUrl;
+  const { readFile } = await import('node:fs/promises');
+  return (await readFile(redisUrlFile(config), 'utf8').catch(() => '')).trim() || undefined;
+}
+
+export interface Runtime {
+  redisUrl: string;
+  embedded?: EmbeddedRedis;
+  worker: DocpipeWorker;
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The main job: the engine threads, the warm office pool, storage, the library and a worker, on
+ * REDIS_URL or on an embedded redis-server under DOCPIPE_DATA_DIR/redis.
+ */
+export async function startRuntime(config: DocpipeConfig, logger: Logger): Promise<Runtime> {
+  let embedded: EmbeddedRedis | undefined;
+  let redisUrl = config.redisUrl;
+  if (!redisUrl) {
+    embedded = await EmbeddedRedis.start({ dir: join(config.dataDir, 'redis') });
+    redisUrl = embedded.url;
+    await writeFile(redisUrlFile(config), `${redisUrl}\n`);
+    logger.info({ redisUrl, dir: embedded.dir }, 'embedded Redis started (no REDIS_URL)');
+  }
+  const engine = new EnginePool({ threads: config.engineThreads, limits: config.limits });
+  let converter: Converter | undefined;
+  try {
+    converter = await createConverter(config.converter, config.office, logger);
+    const storage = new LocalStorage(join(config.dataDir, 'storage'));
+    const renderer = new Renderer({ engine, converter, storage, logger });
+    const processes = config.office.processes ?? availableParallelism();
+    const worker = await DocpipeWorker.start({
+      redisUrl,
+      prefix: config.queue.prefix,
+      concurrency: config.queue.concurrency ?? processes * 2,
+      lockDurationMs: config.queue.lockDurationMs,
+      renderer,
+      storage,
+      library: new FolderLibrary(config.templatesDir),
+      contract: { maxInlineBytes: config.queue.maxInlineBytes },
+      logger,
+    });
+    const started = converter;
+    return {
+      redisUrl,
+      embedded,
+      worker,
+      async close(graceMs = 30_000) {
+        await worker.close(graceMs);
+        await started.close();
+        await engine.close();
+        if (embedded) {
+          await embedded.stop();
+          await rm(redisUrlFile(config), { force: true });
+        }
+      },
+    };
+  } catch (err) {
+    await converter?.close();
+    await engine.close();
+    await embedded?.stop();
+    throw err;
+  }
+}
+
+/** A producer client for CLI commands, on the configured or discovered Redis. */
+export async function connectClient(
+  config: DocpipeConfig,
+  redisUrl: string,
+): Promise<DocpipeClient> {
+  return DocpipeClient.connect({
+    redisUrl,
+    prefix: config.queue.prefix,
+    storage: new LocalStorage(join(config.dataDir, 'storage')),
+    contract: { maxInlineBytes: config.queue.maxInlineBytes },
+    attempts: config.queue.attempts,
+    keepCompleted: { age: config.queue.keepCompletedSeconds, count: 1000 },
+    keepFailed: { age: config.queue.keepFailedSeconds, count: 5000 },
+  });
+}
