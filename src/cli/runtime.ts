@@ -52,6 +52,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       prefix: config.queue.prefix,
       concurrency: config.queue.concurrency ?? processes * 2,
       lockDurationMs: config.queue.lockDurationMs,
+      stalledIntervalMs: config.queue.stalledIntervalMs,
       renderer,
       storage,
       library: new FolderLibrary(config.templatesDir),

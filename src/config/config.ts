@@ -53,6 +53,8 @@ export interface DocpipeConfig {
     concurrency: number | undefined;
     /** `DOCPIPE_LOCK_DURATION_MS`: job lock, renewed at half. @defaultValue 60000 */
     lockDurationMs: number;
+    /** `DOCPIPE_STALLED_INTERVAL_MS`: how often a dead worker's jobs are looked for. @defaultValue 30000 */
+    stalledIntervalMs: number;
     /** `DOCPIPE_MAX_INLINE_BYTES`: largest document sent inside a job. @defaultValue 262144 */
     maxInlineBytes: number;
     /** `DOCPIPE_JOB_ATTEMPTS`: tries of a job whose failure is transient. @defaultValue 3 */
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     prefix: env.DOCPIPE_QUEUE_PREFIX || 'docpipe',
     concurrency: optionalInt('DOCPIPE_WORKER_CONCURRENCY'),
     lockDurationMs: int('DOCPIPE_LOCK_DURATION_MS', 60_000),
+    stalledIntervalMs: int('DOCPIPE_STALLED_INTERVAL_MS', 30_000),
     maxInlineBytes: int('DOCPIPE_MAX_INLINE_BYTES', 256 * 1024),
     attempts: int('DOCPIPE_JOB_ATTEMPTS', 3),
     keepCompletedSeconds: int('DOCPIPE_KEEP_COMPLETED_S', 3600),

@@ -214,7 +214,7 @@ export class OfficePool implements Converter {
           this.queue.splice(this.queue.indexOf(waiter), 1);
           fail(
             new OfficeFailure(
-              'timeout',
+              'queue-timeout',
               `no office process was free within ${this.options.queueTimeoutMs} ms`,
             ),
           );
@@ -323,11 +323,13 @@ function defaultWorkDir(): string {
 }
 
 function conversionFailed(field: string, err: OfficeFailure): DocpipeError {
-  return new DocpipeError(
-    'document-conversion-failed',
-    [{ field, message: `${describe(err)}: ${err.message}` }],
-    { cause: err },
-  );
+  // A load failure says all there is to say; for the others the office's own words help.
+  const message = err.kind === 'load-failed' ? describe(err) : `${describe(err)}: ${err.message}`;
+  // A busy converter is worth asking again later; the other failures already had their retry.
+  return new DocpipeError('document-conversion-failed', [{ field, message }], {
+    cause: err,
+    retryable: err.kind === 'queue-timeout',
+  });
 }
 
 function describe(err: OfficeFailure): string {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isDocpipeError } from '../errors/index.js';
@@ -64,6 +65,8 @@ export class DocpipeWorker {
     };
     const common = {
       connection,
+      // Recorded on each job (processedBy): which machine and process did the work.
+      name: `${hostname()}:${process.pid}`,
       prefix: names.prefix,
       lockDuration: options.lockDurationMs ?? 60_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,

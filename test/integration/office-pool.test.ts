@@ -112,8 +112,13 @@ describe('office pool recycling', () => {
       expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
       const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
       expect(rejected.length).toBeGreaterThan(0);
-      for (const r of rejected)
-        expect(r.reason).toMatchObject({ slug: 'document-conversion-failed' });
+      for (const r of rejected) {
+        expect(r.reason).toMatchObject({
+          slug: 'document-conversion-failed',
+          retryable: true,
+          details: [{ message: 'the converter is busy: no office process was free within 50 ms' }],
+        });
+      }
     } finally {
       await small.close();
     }
