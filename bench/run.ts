@@ -13,6 +13,8 @@ import { OfficePool } from '../src/convert/index.js';
 import { Renderer } from '../src/pipeline/index.js';
 import { EnginePool, projectRoot } from '../src/pool/index.js';
 import { LocalStorage } from '../src/storage/index.js';
+import { FolderLibrary } from '../src/library/index.js';
+import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
 import { runRawLoop, type RawLoopResult } from './raw/run-raw.js';
 import { sniffBytes } from '../src/sniff/index.js';
 import { measure, type Stats } from './stats.js';
@@ -43,6 +45,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const throughput: { name: string; perSecond: number; failed?: number; note?: string }[] = [];
 
 rows.push({
   name: 'sniff W1 (2-page .docx, in-thread)',
@@ -155,6 +158,80 @@ if (process.env.BENCH_CONVERT !== '0') {
   );
 }
 
+// Throughput: 200 jobs through the queue (embedded Redis, 2 office processes, one worker) against
+// two raw UNO loops side by side (the same 2 office processes) and libreoffice-convert.
+if (process.env.BENCH_QUEUE !== '0') {
+  const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
+  const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
+  const filledPath = join(work, 'w1-filled.docx');
+  writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
+  const perLoop = Math.ceil(jobs / 2);
+  const loops = await Promise.all([
+    runRawLoop('uno', filledPath, perLoop, 5),
+    runRawLoop('uno', filledPath, perLoop, 5),
+  ]);
+  const rawPerSecond = loops.reduce((sum, l) => sum + 1000 / l.mean, 0);
+  const lokLoops = await Promise.all([
+    runRawLoop('lok', filledPath, perLoop, 5),
+    runRawLoop('lok', filledPath, perLoop, 5),
+  ]);
+  const lokPerSecond = lokLoops.reduce((sum, l) => sum + 1000 / l.mean, 0);
+  const cold = await runRawLoop('libreoffice-convert', filledPath, 3, 1);
+  // Two cold converters at once, scaling perfectly: generous to the baseline.
+  const coldPerSecond = 2000 / cold.p50;
+
+  const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
+  const storage = new LocalStorage(join(work, 'storage'));
+  const engine = new EnginePool({ threads: 2 });
+  const office = await OfficePool.start({ processes: 2 });
+  const renderer = new Renderer({ engine, converter: office, storage });
+  const worker = await DocpipeWorker.start({
+    redisUrl: redis.url,
+    concurrency: 4,
+    renderer,
+    storage,
+    library: new FolderLibrary(join(root, 'templates')),
+  });
+  const client = await DocpipeClient.connect({ redisUrl: redis.url, storage });
+  const items = Array.from({ length: jobs }, (_, i) => ({
+    document: {
+      name: `W1 ${i}`,
+      content: w1,
+      tags: [
+        ...w1Tags.filter((t) => t.tag !== 'contract_no'),
+        { tag: 'contract_no', value: `Q-${i}`, type: 'text' },
+      ] as never,
+    },
+  }));
+  // Warm the worker's threads first, as the raw loops warm theirs.
+  await client.renderEach(
+    items.slice(0, 4).map((it, i) => ({ document: { ...it.document, name: `warm ${i}` } })),
+  );
+  const started = performance.now();
+  const outcomes = await client.renderEach(items);
+  const seconds = (performance.now() - started) / 1000;
+  const failed = outcomes.filter((o) => !o.ok).length;
+  await client.close();
+  await worker.close();
+  await office.close();
+  await engine.close();
+  await redis.stop();
+  rmSync(work, { recursive: true, force: true });
+  const perSecond = (jobs - failed) / seconds;
+  const fastest = Math.max(rawPerSecond, lokPerSecond);
+  throughput.push(
+    { name: `${jobs} W1 jobs through the queue (2 office processes)`, perSecond, failed },
+    { name: 'raw UNO loops, 2 at once (load, save as PDF)', perSecond: rawPerSecond },
+    { name: 'raw LibreOfficeKit loops, 2 at once', perSecond: lokPerSecond },
+    { name: 'libreoffice-convert, 2 at once (assumed perfect scaling)', perSecond: coldPerSecond },
+    {
+      name: 'targets',
+      perSecond: NaN,
+      note: `queue / fastest raw = ${(perSecond / fastest).toFixed(2)} (target >= 0.85: ${perSecond / fastest >= 0.85 ? 'met' : 'MISSED'}); queue / libreoffice-convert = ${(perSecond / coldPerSecond).toFixed(1)} (target >= 20: ${perSecond / coldPerSecond >= 20 ? 'met' : 'MISSED'})`,
+    },
+  );
+}
+
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
   if (limit) row.meets = row.docpipe.p50 <= Number(limit);
@@ -171,10 +248,20 @@ const lines = [
   }),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
+if (throughput.length > 0) {
+  process.stdout.write('\n| throughput | documents per second |\n|---|---|\n');
+  for (const t of throughput) {
+    process.stdout.write(
+      t.note
+        ? `| ${t.name} | ${t.note} |\n`
+        : `| ${t.name} | ${t.perSecond.toFixed(1)}${t.failed ? ` (${t.failed} failed)` : ''} |\n`,
+    );
+  }
+}
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'latest.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput }, null, 2)}\n`,
 );
 process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);

@@ -1,4 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
+import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../errors/index.js';
 
 export interface PdfInfo {
@@ -66,6 +67,8 @@ export async function finishProducedPdf(
   const doc = await load(bytes, field, 'produced');
   const pages = doc.getPageCount();
   if (pdfa) return { pdf: bytes, pages };
+  const appended = appendInfoUpdate(bytes, doc, stamp);
+  if (appended) return { pdf: appended, pages };
   doc.setTitle(stamp.title, { showInWindowTitleBar: true });
   doc.setProducer(stamp.producer);
   const pdf = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
