@@ -28,4 +28,4 @@ RUN useradd --system --create-home docpipe && mkdir -p /app/data && chown docpip
 USER docpipe
 ENV DOCPIPE_DATA_DIR=/app/data
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/cli/main.js"]
-CMD ["check"]
+CMD ["start"]
