@@ -48,11 +48,13 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm ci only when the lock file changed since the last install.
+# Install only when the lock file changed since the last install. npm install, not npm ci: it
+# follows the lock file too, and npm 11 leaves other platforms' optional packages (bullmq's
+# msgpackr-extract builds) out of the lock, which npm ci then refuses as "out of sync".
 stamp=node_modules/.docpipe-install-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
   log "installing npm dependencies"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
   touch "$stamp"
 else
   log "npm dependencies present"
