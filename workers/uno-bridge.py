@@ -125,8 +125,11 @@ def serve(desktop, watched):
             reply = convert(desktop, req)
         except Exception as err:  # noqa: BLE001 - every failure goes back typed, the bridge lives on
             name = type(err).__name__
-            # A dead office process disposes the bridge; the caller replaces both.
-            kind = "office-gone" if name in ("DisposedException", "RuntimeException") else "convert-failed"
+            # pyuno names UNO exceptions with their module (com.sun.star.lang.DisposedException).
+            # A dead office process disposes the bridge; the caller replaces both and retries.
+            short = name.rsplit(".", 1)[-1]
+            gone = short in ("DisposedException", "RuntimeException") or "disposed" in str(err).lower()
+            kind = "office-gone" if gone else "convert-failed"
             reply = {"ok": False, "error": kind, "message": "%s: %s" % (name, getattr(err, "Message", str(err)))}
         reply["id"] = req.get("id")
         reply["ms"] = round((time.perf_counter() - t) * 1000, 2)
