@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FolderLibrary } from '../../src/library/index.js';
+
+function library(): FolderLibrary {
+  const root = mkdtempSync(join(tmpdir(), 'docpipe-library-'));
+  mkdirSync(join(root, 'lease', 'v2'), { recursive: true });
+  writeFileSync(join(root, 'lease', 'template.docx'), 'one');
+  writeFileSync(join(root, 'lease', 'v2', 'template.docx'), 'two');
+  writeFileSync(
+    join(root, 'lease', 'document.json'),
+    JSON.stringify({
+      name: 'Lease',
+      locale: 'sv',
+      delimiters: '{{ }}',
+      versions: { '1': 'template.docx', '2': 'v2/template.docx', evil: '../../etc/passwd' },
+    }),
+  );
+  mkdirSync(join(root, 'letter'));
+  writeFileSync(join(root, 'letter', 'template.docx'), 'letter');
+  mkdirSync(join(root, 'empty'));
+  mkdirSync(join(root, 'Not-An-Id'));
+  writeFileSync(join(root, 'Not-An-Id', 'template.docx'), 'x');
+  return new FolderLibrary(root);
+}
+
+describe('folder library', () => {
+  it('lists documents with versions, the last one current', async () => {
+    expect(await library().list()).toEqual([
+      {
+        id: 'lease',
+        name: 'Lease',
+        description: undefined,
+        versions: ['1', '2'],
+        currentVersion: '2',
+      },
+      {
+        id: 'letter',
+        name: 'letter',
+        description: undefined,
+        versions: ['1'],
+        currentVersion: '1',
+      },
+    ]);
+  });
+
+  it('reads a version with its fill options, and the current one by default', async () => {
+    const lib = library();
+    const v1 = await lib.getVersion('lease', '1');
+    expect(v1.bytes.toString()).toBe('one');
+    expect(v1.options).toEqual({
+      locale: 'sv',
+      timeZone: undefined,
+      delimiters: { start: '{{', end: '}}' },
+    });
+    expect((await lib.getVersion('lease', undefined)).bytes.toString()).toBe('two');
+  });
+
+  it('names unknown documents and versions, and never leaves the library', async () => {
+    const lib = library();
+    await expect(lib.getVersion('nope', '1', 'documents[0].versionId')).rejects.toMatchObject({
+      slug: 'document-not-found',
+      details: [{ field: 'documents[0].documentId' }],
+    });
+    await expect(lib.getVersion('lease', '9', 'documents[0].versionId')).rejects.toMatchObject({
+      slug: 'document-version-not-found',
+      details: [{ field: 'documents[0].versionId' }],
+    });
+    await expect(lib.getVersion('lease', 'evil')).rejects.toMatchObject({
+      slug: 'document-version-not-found',
+    });
+    await expect(lib.getVersion('../lease', '1')).rejects.toMatchObject({
+      slug: 'document-not-found',
+    });
+    await expect(lib.getVersion('Not-An-Id', '1')).rejects.toMatchObject({
+      slug: 'document-not-found',
+    });
+  });
+});

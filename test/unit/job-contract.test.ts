@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { jobDataProblems } from '../../src/queue/index.js';
+import { failureFromReason, joinFailures } from '../../src/queue/case-outcome.js';
+
+const good = { v: 1, field: 'documents[2]', name: 'Lease', source: { inline: 'UEsDBA==' } };
+
+describe('job contract v1', () => {
+  it('accepts each kind of source', () => {
+    for (const source of [
+      { inline: 'UEsDBA==' },
+      { storageKey: 'uploads/x.bin' },
+      { url: 'https://e.com/a.pdf' },
+      { documentId: 'lease', versionId: '1' },
+      { documentId: 'lease' },
+    ]) {
+      expect(jobDataProblems({ ...good, source })).toEqual([]);
+    }
+  });
+
+  it('reports every problem under the document path, unknown fields included', () => {
+    expect(
+      jobDataProblems({
+        v: 2,
+        field: 'documents[2]',
+        name: '',
+        source: { inline: '@@@', url: 'x' },
+        tags: 'no',
+        options: { pdfa: 'yes', colour: 1 },
+        extra: true,
+      }).map((p) => p.field),
+    ).toEqual([
+      'documents[2].extra',
+      'documents[2].v',
+      'documents[2].name',
+      'documents[2].source',
+      'documents[2].tags',
+      'documents[2].options.colour',
+      'documents[2].options.pdfa',
+    ]);
+  });
+
+  it('refuses inline documents over the limit, bad URLs and a missing field path', () => {
+    expect(
+      jobDataProblems(
+        { ...good, source: { inline: 'A'.repeat(4000) } },
+        { maxInlineBytes: 1000 },
+      )[0]?.field,
+    ).toBe('documents[2].source.inline');
+    expect(jobDataProblems({ ...good, source: { url: 'file:///etc/passwd' } })[0]?.field).toBe(
+      'documents[2].source.url',
+    );
+    expect(jobDataProblems({ ...good, field: undefined }).map((p) => p.field)).toContain(
+      'job.field',
+    );
+    expect(jobDataProblems('nope')).toEqual([
+      { field: 'job', message: 'job data must be an object' },
+    ]);
+  });
+});
+
+describe('case outcome', () => {
+  it('reads typed failures back, and wraps anything else as internal and retryable', () => {
+    const typed = {
+      error: 'unsupported-file-type',
+      details: [{ field: 'documents[1]', message: 'empty' }],
+    };
+    expect(failureFromReason(JSON.stringify(typed), 'documents[1]')).toEqual(typed);
+    expect(failureFromReason('Error: boom', 'documents[3]')).toEqual({
+      error: 'document-production-failed',
+      details: [{ field: 'documents[3]', message: 'docpipe failed internally: Error: boom' }],
+      retryable: true,
+    });
+  });
+
+  it("joins failures in document order under the first failing document's slug", () => {
+    const joined = joinFailures([
+      {
+        field: 'documents[10]',
+        failure: {
+          error: 'validation-failed',
+          details: [{ field: 'documents[10].tags.x', message: 'm' }],
+        },
+      },
+      {
+        field: 'documents[2]',
+        failure: {
+          error: 'unsupported-file-type',
+          details: [{ field: 'documents[2]', message: 'n' }],
+        },
+      },
+    ]);
+    expect(joined).toEqual({
+      error: 'unsupported-file-type',
+      details: [
+        { field: 'documents[2]', message: 'n' },
+        { field: 'documents[10].tags.x', message: 'm' },
+      ],
+    });
+  });
+});
