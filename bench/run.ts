@@ -159,31 +159,13 @@ if (process.env.BENCH_CONVERT !== '0') {
   );
 }
 
-// Throughput: 200 jobs through the queue (embedded Redis, 2 office processes, one worker) against
-// two raw UNO loops side by side (the same 2 office processes) and libreoffice-convert.
-if (process.env.BENCH_QUEUE !== '0') {
-  const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
+// Throughput: jobs through the queue (embedded Redis, 2 office processes, one worker) against two
+// raw UNO loops side by side (the same 2 office processes), two LibreOfficeKit loops and two
+// libreoffice-convert runs. This machine is shared and noisy (the raw loops alone swing from 30 to
+// 45 documents a second), so the pairs are interleaved BENCH_QUEUE_REPEATS times and the median
+// ratio is reported.
+async function queueThroughput(jobs: number): Promise<{ perSecond: number; failed: number }> {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
-  const filledPath = join(work, 'w1-filled.docx');
-  writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
-  const perLoop = Math.ceil(jobs / 2);
-  const loops = await Promise.all([
-    runRawLoop('uno', filledPath, perLoop, 5),
-    runRawLoop('uno', filledPath, perLoop, 5),
-  ]);
-  const rawPerSecond = loops.reduce((sum, l) => sum + 1000 / l.mean, 0);
-  const lokLoops = await Promise.all([
-    runRawLoop('lok', filledPath, perLoop, 5),
-    runRawLoop('lok', filledPath, perLoop, 5),
-  ]);
-  const lokPerSecond = lokLoops.reduce((sum, l) => sum + 1000 / l.mean, 0);
-  const colds = await Promise.all([
-    runRawLoop('libreoffice-convert', filledPath, 4, 1),
-    runRawLoop('libreoffice-convert', filledPath, 4, 1),
-  ]);
-  // Two cold converters at once, measured as the UNO loops are.
-  const coldPerSecond = colds.reduce((sum, l) => sum + 1000 / l.mean, 0);
-
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
   const engine = new EnginePool({ threads: Number(process.env.BENCH_QUEUE_THREADS ?? 2) });
@@ -197,22 +179,20 @@ if (process.env.BENCH_QUEUE !== '0') {
     library: new FolderLibrary(join(root, 'templates')),
   });
   const client = await DocpipeClient.connect({ redisUrl: redis.url, storage });
-  const items = Array.from({ length: jobs }, (_, i) => ({
+  const item = (name: string, i: number) => ({
     document: {
-      name: `W1 ${i}`,
+      name,
       content: w1,
       tags: [
         ...w1Tags.filter((t) => t.tag !== 'contract_no'),
-        { tag: 'contract_no', value: `Q-${i}`, type: 'text' },
+        { tag: 'contract_no', value: `${name}-${i}`, type: 'text' },
       ] as never,
     },
-  }));
-  // Warm the worker's threads first, as the raw loops warm theirs.
-  await client.renderEach(
-    items.slice(0, 40).map((it, i) => ({ document: { ...it.document, name: `warm ${i}` } })),
-  );
+  });
+  // Warm the worker's threads first, as the raw loops warm their office.
+  await client.renderEach(Array.from({ length: 40 }, (_, i) => item('warm', i)));
   const started = performance.now();
-  const outcomes = await client.renderEach(items);
+  const outcomes = await client.renderEach(Array.from({ length: jobs }, (_, i) => item('Q', i)));
   const seconds = (performance.now() - started) / 1000;
   const failed = outcomes.filter((o) => !o.ok).length;
   await client.close();
@@ -221,17 +201,54 @@ if (process.env.BENCH_QUEUE !== '0') {
   await engine.close();
   await redis.stop();
   rmSync(work, { recursive: true, force: true });
-  const perSecond = (jobs - failed) / seconds;
-  const fastest = Math.max(rawPerSecond, lokPerSecond);
+  return { perSecond: (jobs - failed) / seconds, failed };
+}
+
+if (process.env.BENCH_QUEUE !== '0') {
+  const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
+  const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 3);
+  const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-raw-'));
+  const filledPath = join(work, 'w1-filled.docx');
+  writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
+  const perLoop = Math.ceil(jobs / 2);
+  const twoAtOnce = async (kind: 'uno' | 'lok' | 'libreoffice-convert', n: number) =>
+    (
+      await Promise.all([
+        runRawLoop(kind, filledPath, n, kind === 'libreoffice-convert' ? 1 : 5),
+        runRawLoop(kind, filledPath, n, kind === 'libreoffice-convert' ? 1 : 5),
+      ])
+    ).reduce((sum, l) => sum + 1000 / l.mean, 0);
+  const runs: { queue: number; uno: number; lok: number; failed: number }[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const uno = await twoAtOnce('uno', perLoop);
+    const queue = await queueThroughput(jobs);
+    const lok = await twoAtOnce('lok', perLoop);
+    runs.push({ queue: queue.perSecond, uno, lok, failed: queue.failed });
+  }
+  const cold = await twoAtOnce('libreoffice-convert', 4);
+  rmSync(work, { recursive: true, force: true });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratioRaw = median(runs.map((x) => x.queue / Math.max(x.uno, x.lok)));
+  const ratioCold = median(runs.map((x) => x.queue)) / cold;
   throughput.push(
-    { name: `${jobs} W1 jobs through the queue (2 office processes)`, perSecond, failed },
-    { name: 'raw UNO loops, 2 at once (load, save as PDF)', perSecond: rawPerSecond },
-    { name: 'raw LibreOfficeKit loops, 2 at once', perSecond: lokPerSecond },
-    { name: 'libreoffice-convert, 2 at once', perSecond: coldPerSecond },
+    {
+      name: `${jobs} W1 jobs through the queue (2 office processes), median of ${repeats}`,
+      perSecond: median(runs.map((x) => x.queue)),
+      failed: runs.reduce((n, x) => n + x.failed, 0),
+    },
+    {
+      name: 'raw UNO loops, 2 at once (load, save as PDF), median',
+      perSecond: median(runs.map((x) => x.uno)),
+    },
+    {
+      name: 'raw LibreOfficeKit loops, 2 at once, median',
+      perSecond: median(runs.map((x) => x.lok)),
+    },
+    { name: 'libreoffice-convert, 2 at once', perSecond: cold },
     {
       name: 'targets',
       perSecond: NaN,
-      note: `queue / fastest raw = ${(perSecond / fastest).toFixed(2)} (target >= 0.85: ${perSecond / fastest >= 0.85 ? 'met' : 'MISSED'}); queue / libreoffice-convert = ${(perSecond / coldPerSecond).toFixed(1)} (target >= 20: ${perSecond / coldPerSecond >= 20 ? 'met' : 'MISSED'})`,
+      note: `queue / fastest raw, median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${runs.map((x) => (x.queue / Math.max(x.uno, x.lok)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / libreoffice-convert = ${ratioCold.toFixed(1)} (target >= 20: ${ratioCold >= 20 ? 'met' : 'MISSED'})`,
     },
   );
 }
