@@ -97,7 +97,7 @@ def main():
     started = time.monotonic()
     desktop = connect(pipe, timeout)
     send({"ready": True, "ms": round((time.monotonic() - started) * 1000, 1)})
-    watched = [int(sys.argv[3])] if len(sys.argv) > 3 else []
+    watched = [int(a) for a in sys.argv[3:4] if a.isdigit()]
     try:
         serve(desktop, watched)
     finally:

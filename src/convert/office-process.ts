@@ -102,7 +102,7 @@ export class OfficeProcess {
     const soffice = launch();
     const bridge = spawn(
       options.pythonPath,
-      [bridgeScript, id, String(options.startTimeoutMs / 1000)],
+      [bridgeScript, id, String(options.startTimeoutMs / 1000), String(soffice.pid ?? '')],
       {
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -110,7 +110,15 @@ export class OfficeProcess {
       },
     );
     const office = new OfficeProcess(id, isolated, dir, soffice, bridge, launch);
-    await office.waitReady(options.startTimeoutMs);
+    // A write to a bridge that just died must not crash docpipe: the exit handler replaces it.
+    bridge.stdin!.on('error', () => office.kill('UNO bridge pipe closed'));
+    try {
+      await office.waitReady(options.startTimeoutMs);
+    } catch (err) {
+      // A start that failed leaves no profile behind (it lives in memory, under /dev/shm).
+      await office.dispose();
+      throw err;
+    }
     return office;
   }
 

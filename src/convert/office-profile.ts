@@ -30,7 +30,8 @@ export function hardenedRegistry(): string {
     item(inet, 'ooInetFTPProxyPort', CLOSED_PROXY.port),
     item(inet, 'ooInetNoProxy', ''),
     // Writer: never update links or fields on load (INCLUDETEXT, INCLUDEPICTURE, DDE).
-    item('/org.openoffice.Office.Writer/Content/Update', 'Link', 2),
+    // Writer's link modes: 0 never, 1 on request (the default), 2 always.
+    item('/org.openoffice.Office.Writer/Content/Update', 'Link', 0),
     item('/org.openoffice.Office.Writer/Content/Update', 'Field', false),
     item('/org.openoffice.Office.Common/Misc', 'UseDocumentSystemFileLocking', false),
     item('/org.openoffice.Office.Common/Misc', 'UseLocking', false),

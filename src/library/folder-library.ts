@@ -57,7 +57,10 @@ export class FolderLibrary implements DocumentLibrary {
       field.replace(/versionId$/, 'documentId'),
     );
     const version = versionId ?? document.currentVersion;
-    const file = ID.test(version) ? this.versions(meta)[version] : undefined;
+    const versions = this.versions(meta);
+    // Own properties only: a version id such as "constructor" is not a version.
+    const file =
+      ID.test(version) && Object.hasOwn(versions, version) ? versions[version] : undefined;
     if (!file) {
       throw new DocpipeError('document-version-not-found', [
         {

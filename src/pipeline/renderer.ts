@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DocpipeError } from '../errors/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Converter } from '../convert/converter.js';
@@ -25,7 +26,7 @@ type Sidecar = Omit<RenderResult, 'cached' | 'timings'>;
  * stores nothing.
  */
 export class Renderer {
-  private readonly inFlight = new Map<string, Promise<Sidecar>>();
+  private readonly inFlight = new Map<string, { running: Promise<Sidecar>; field: string }>();
   private readonly logger: Logger;
 
   constructor(private readonly deps: RendererDeps) {
@@ -42,24 +43,45 @@ export class Renderer {
     const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);
     const cached = await this.fromCache(hash);
     timings.cache = performance.now() - started;
-    if (cached) return { ...cached, cached: true, timings };
-    // Identical requests in flight share one conversion.
-    let running = this.inFlight.get(hash);
-    if (!running) {
-      running = this.produce(hash, input, tags, options, timings).finally(() =>
-        this.inFlight.delete(hash),
-      );
-      this.inFlight.set(hash, running);
+    if (cached) {
+      await this.keep(hash);
+      return { ...cached, cached: true, timings };
     }
+    const field = options.field || 'document';
+    // Identical requests in flight share one conversion; the ones that join count as cached.
+    const shared = this.inFlight.get(hash);
+    if (shared) {
+      try {
+        const meta = await shared.running;
+        await this.keep(hash);
+        return { ...meta, cached: true, timings };
+      } catch (err) {
+        throw renamedField(err, shared.field, field);
+      }
+    }
+    const running = this.produce(hash, input, tags, options, timings).finally(() =>
+      this.inFlight.delete(hash),
+    );
+    this.inFlight.set(hash, { running, field });
     return { ...(await running), cached: false, timings };
   }
 
-  /** Removes a rendered PDF and its sidecar: what a failed case created is not kept. */
+  /**
+   * Removes a rendered PDF and its sidecar, for a failed case that created it. Outputs that any
+   * other request has been given (a cache hit, a shared render) are kept: keys are content
+   * hashes, so one output can answer many requests.
+   */
   async discard(result: Pick<RenderResult, 'key'>): Promise<void> {
     const hash = /([0-9a-f]{64})\.pdf$/.exec(result.key)?.[1];
     if (!hash) throw new Error(`not a render key: ${result.key}`);
+    if (await this.deps.storage.stat(keptKey(hash))) return;
     await this.deps.storage.delete(sidecarKey(hash));
     await this.deps.storage.delete(result.key);
+  }
+
+  /** Marks an output as relied upon by a request other than the one that made it. */
+  private async keep(hash: string): Promise<void> {
+    await this.deps.storage.put(keptKey(hash), Buffer.alloc(0), 'application/octet-stream');
   }
 
   private async fromCache(hash: string): Promise<Sidecar | undefined> {
@@ -151,6 +173,23 @@ let producer: string | undefined;
 function defaultProducer(): string {
   producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
   return producer;
+}
+
+function keptKey(hash: string): string {
+  return `renders/${hash.slice(0, 2)}/${hash}.kept`;
+}
+
+/** A failure of a shared render names the first request's document; each joiner gets its own. */
+function renamedField(err: unknown, from: string, to: string): unknown {
+  if (!(err instanceof DocpipeError) || from === to) return err;
+  const details = err.details.map((d) => ({
+    ...d,
+    field:
+      d.field === from || d.field.startsWith(`${from}.`)
+        ? to + d.field.slice(from.length)
+        : d.field,
+  }));
+  return new DocpipeError(err.slug, details, { cause: err, retryable: err.retryable });
 }
 
 function sidecarKey(hash: string): string {

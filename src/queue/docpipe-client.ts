@@ -142,6 +142,7 @@ export class DocpipeClient {
 
   /** Renders one document; resolves to its result or rejects with its typed failure. */
   async render(document: DocumentInput, request: RequestOptions = {}): Promise<DocumentJobResult> {
+    checkIdempotencyKey(request.idempotencyKey);
     const data = await this.jobData([document]);
     const job = await this.documents.add('document', data[0]!, {
       ...this.jobOptions(),
@@ -160,6 +161,7 @@ export class DocpipeClient {
     documents: DocumentInput[],
     request: RequestOptions = {},
   ): Promise<DocumentJobResult[]> {
+    checkIdempotencyKey(request.idempotencyKey);
     const data = await this.jobData(documents);
     const key = request.idempotencyKey;
     const node = await this.flows.add({
@@ -208,7 +210,13 @@ export class DocpipeClient {
         toAdd.push({ index, data: { ...data!, field: `documents[${index}]` }, jobId: item.jobId });
       } catch (err) {
         if (!(err instanceof DocpipeError)) throw err;
-        outcomes[index] = { ok: false, failure: err.toFailure() };
+        // jobData numbered this lone document 0; its place in the batch is `index`.
+        const failure = err.toFailure();
+        failure.details = failure.details.map((d) => ({
+          ...d,
+          field: d.field.replace(/^documents\[0\]/, `documents[${index}]`),
+        }));
+        outcomes[index] = { ok: false, failure };
         onSettled(index, outcomes[index]);
       }
     }
@@ -347,5 +355,21 @@ export class DocpipeClient {
     } finally {
       if (onAbort) request.signal?.removeEventListener('abort', onAbort);
     }
+  }
+}
+
+/**
+ * Idempotency keys become BullMQ job ids, which must not look like integers nor contain ':'. Keys
+ * are checked here so that a bad one is a validation failure, not an internal error.
+ */
+function checkIdempotencyKey(key: string | undefined): void {
+  if (key === undefined) return;
+  if (!/^[A-Za-z0-9_.-]{1,200}$/.test(key) || /^\d+$/.test(key)) {
+    throw new DocpipeError('validation-failed', [
+      {
+        field: 'idempotencyKey',
+        message: 'letters, digits, ".", "_" or "-", at most 200, and not only digits',
+      },
+    ]);
   }
 }

@@ -134,7 +134,8 @@ export class DocpipeWorker {
         { graceMs },
         'jobs still running after the grace period; they will be picked up again',
       );
-      await Promise.all(this.workers.map((w) => w.close(true)));
+      // Not awaited: BullMQ's close(true) still waits for the graceful close already under way.
+      for (const w of this.workers) void w.close(true).catch(() => undefined);
     }
     clearTimeout(timer);
     this.connection.disconnect();
@@ -149,6 +150,25 @@ async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise
     const failure = failureFromReason(reason, 'documents');
     return { field: failure.details[0]?.field ?? 'documents', failure };
   });
+  // Children withdrawn by a producer that gave up (its deadline) leave a case short: that is no
+  // success, however well the rest went.
+  const expected =
+    (job.data as { documents?: number }).documents ?? results.length + failures.length;
+  if (failures.length === 0 && results.length < expected) {
+    failures.push({
+      field: 'documents',
+      failure: {
+        error: 'document-conversion-failed',
+        details: [
+          {
+            field: 'documents',
+            message: `the case was withdrawn after ${results.length} of ${expected} documents`,
+          },
+        ],
+        retryable: true,
+      },
+    });
+  }
   if (failures.length === 0) return { ok: true, results };
   // Nothing of a failed case stays behind that it alone created: cached outputs existed before.
   for (const r of results) {

@@ -36,12 +36,16 @@ export async function processDocumentJob(
   if ('inline' in source) {
     bytes = Buffer.from(source.inline, 'base64');
   } else if ('storageKey' in source) {
-    let stored: Buffer | undefined;
+    let key: string;
     try {
-      stored = await deps.storage.get(checkKey(source.storageKey));
+      key = checkKey(source.storageKey);
     } catch {
-      stored = undefined;
+      throw new DocpipeError('validation-failed', [
+        { field: `${field}.source.storageKey`, message: 'not a storage key' },
+      ]);
     }
+    // Storage errors (EIO, EMFILE) propagate as internal, so the job is retried.
+    const stored = await deps.storage.get(key);
     if (!stored)
       throw new DocpipeError('validation-failed', [
         { field: `${field}.source.storageKey`, message: 'no stored document with this key' },

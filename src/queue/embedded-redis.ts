@@ -73,6 +73,8 @@ export class EmbeddedRedis {
         'noeviction',
         '--daemonize',
         'no',
+        '--pidfile',
+        pidfile,
         '--loglevel',
         'warning',
       ],

@@ -130,7 +130,10 @@ function sourceProblems(
   if ('inline' in s) {
     if (typeof s.inline !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(s.inline))
       add('source.inline', 'must be base64');
-    else if ((s.inline.length * 3) / 4 > limits.maxInlineBytes) {
+    else if (
+      (s.inline.length * 3) / 4 - (s.inline.match(/=*$/)?.[0].length ?? 0) >
+      limits.maxInlineBytes
+    ) {
       add(
         'source.inline',
         `inline documents are limited to ${limits.maxInlineBytes} bytes; put larger ones in storage and send storageKey`,

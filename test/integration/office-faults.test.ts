@@ -121,3 +121,32 @@ describe('office pool faults', () => {
     }
   });
 });
+
+describe('office process ownership', () => {
+  it('takes its office down when the docpipe process that owns it is killed', async () => {
+    const { spawn } = await import('node:child_process');
+    const owner = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { OfficePool } = await import(${JSON.stringify(join(projectRoot(), 'dist/src/convert/index.js'))}); const pool = await OfficePool.start({ processes: 1 }); console.log(pool.pids()[0]); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const pid = await new Promise<number>((resolve, reject) => {
+      owner.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+      owner.once('exit', () => reject(new Error('the owner exited before its office was up')));
+    });
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    owner.kill('SIGKILL');
+    await waitUntil(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 10_000);
+  });
+});

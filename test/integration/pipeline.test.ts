@@ -91,6 +91,20 @@ describe('render pipeline', () => {
     expect(converter.calls).toBe(2);
   });
 
+  it('discards an output only while no other request has been given it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const storage = new LocalStorage(dir);
+    const renderer = new Renderer({ engine, converter: pool, storage });
+    const alone = await renderer.render({ bytes: lease, name: 'alone' }, tags);
+    await renderer.discard(alone);
+    expect(await storage.stat(alone.key)).toBeUndefined();
+    const made = await renderer.render({ bytes: lease, name: 'shared' }, tags);
+    const hit = await renderer.render({ bytes: lease, name: 'shared' }, tags);
+    expect([made.cached, hit.cached]).toEqual([false, true]);
+    await renderer.discard(made);
+    expect(await storage.stat(made.key)).toBeDefined();
+  });
+
   it('shares one conversion between identical requests in flight', async () => {
     const converter = new Counting(pool);
     const renderer = new Renderer({

@@ -54,6 +54,19 @@ describe('Redis', () => {
     }
   });
 
+  it('stops a stale embedded Redis left on the same data folder before starting another', async () => {
+    const dir = join(stack.dir, 'stale-redis');
+    const first = await EmbeddedRedis.start({ dir });
+    const second = await EmbeddedRedis.start({ dir });
+    try {
+      expect(() => process.kill(first.pid!, 0)).toThrow();
+      expect(second.pid).not.toBe(first.pid);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
   it('lets a producer fail fast when Redis is down', async () => {
     const started = Date.now();
     await expect(
@@ -250,6 +263,17 @@ describe('retries, removal, idempotency, deadlines', () => {
       expect(counts.failed).toBeLessThanOrEqual(2);
     } finally {
       await queue.close();
+    }
+  });
+
+  it('refuses idempotency keys BullMQ cannot use as job ids', async () => {
+    for (const key of ['123', 'a:b', '']) {
+      await expect(
+        stack.client.render({ name: 'x', url: 'https://e.com/a.pdf' }, { idempotencyKey: key }),
+      ).rejects.toMatchObject({
+        slug: 'validation-failed',
+        details: [{ field: 'idempotencyKey' }],
+      });
     }
   });
 

@@ -58,6 +58,12 @@ describe('folder library', () => {
     expect((await lib.getVersion('lease', undefined)).bytes.toString()).toBe('two');
   });
 
+  it('does not take an inherited property for a version', async () => {
+    await expect(library().getVersion('lease', 'constructor')).rejects.toMatchObject({
+      slug: 'document-version-not-found',
+    });
+  });
+
   it('names unknown documents and versions, and never leaves the library', async () => {
     const lib = library();
     await expect(lib.getVersion('nope', '1', 'documents[0].versionId')).rejects.toMatchObject({

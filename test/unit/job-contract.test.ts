@@ -39,6 +39,19 @@ describe('job contract v1', () => {
     ]);
   });
 
+  it('counts inline bytes exactly, padding included', () => {
+    const exactly = Buffer.alloc(1000).toString('base64');
+    expect(
+      jobDataProblems({ ...good, source: { inline: exactly } }, { maxInlineBytes: 1000 }),
+    ).toEqual([]);
+    expect(
+      jobDataProblems(
+        { ...good, source: { inline: Buffer.alloc(1001).toString('base64') } },
+        { maxInlineBytes: 1000 },
+      ),
+    ).toHaveLength(1);
+  });
+
   it('refuses inline documents over the limit, bad URLs and a missing field path', () => {
     expect(
       jobDataProblems(

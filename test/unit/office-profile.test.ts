@@ -21,7 +21,8 @@ describe('hardened office profile', () => {
     expect(
       value('/org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks'),
     ).toBe('true');
-    expect(value('/org.openoffice.Office.Writer/Content/Update', 'Link')).toBe('2');
+    // 0 is never (1 on request, 2 always), as Writer's own schema default of 1 = on request shows.
+    expect(value('/org.openoffice.Office.Writer/Content/Update', 'Link')).toBe('0');
     expect(value('/org.openoffice.Office.Writer/Content/Update', 'Field')).toBe('false');
   });
 
