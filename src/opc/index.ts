@@ -1,5 +1,5 @@
 export { decodeXml, hasDoctype, unescapeXml, escapeXml, elementsNamed } from './xml-text.js';
-export { resolvePartName, relationshipsPartOf, extensionOf } from './part-names.js';
+export { resolvePartName, extensionOf } from './part-names.js';
 export {
   ContentTypes,
   CONTENT_TYPES_PART,

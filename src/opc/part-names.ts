@@ -20,12 +20,6 @@ export function resolvePartName(sourcePart: string, target: string): string {
   return segments.join('/');
 }
 
-/** The relationship part that belongs to a part: `word/document.xml` -> `word/_rels/document.xml.rels`. */
-export function relationshipsPartOf(partName: string): string {
-  const slash = partName.lastIndexOf('/');
-  return `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
-}
-
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > name.lastIndexOf('/') ? name.slice(dot + 1).toLowerCase() : '';

@@ -13,7 +13,7 @@ export type Prepared =
       timings: { sniff: number; fill?: number; harden: number };
     };
 
-export function hasTagValues(tags: unknown): boolean {
+function hasTagValues(tags: unknown): boolean {
   return Array.isArray(tags) ? tags.length > 0 : tags !== undefined && tags !== null;
 }
 
