@@ -1,6 +1,6 @@
 import { DocpipeError, type FailureDetail } from '../errors/index.js';
-import { openDocx } from '../sniff/index.js';
-import { resolveFillOptions, type FillOptions } from './fill-options.js';
+import { openDocx, type DocxPackage } from '../sniff/index.js';
+import { resolveFillOptions, type FillOptions, type ResolvedFillOptions } from './fill-options.js';
 import { resolveTagInputs, normalizeTagName, type ResolvedTag } from './tag-input.js';
 import { compileTemplate, TemplateBrokenError } from './template.js';
 import { CURRENT_SCOPE_TAG, usageOf, walkTags, type TemplateField } from './template-fields.js';
@@ -23,13 +23,30 @@ export function fillTemplate(
   tags: unknown,
   options: FillOptions = {},
 ): FillResult {
+  return fill((resolved) => openDocx(template, resolved.limits, resolved.field), tags, options);
+}
+
+/** As {@link fillTemplate}, for a package sniffing already parsed and checked. */
+export function fillPackage(
+  pkg: DocxPackage,
+  tags: unknown,
+  options: FillOptions = {},
+): FillResult {
+  return fill(() => pkg, tags, options);
+}
+
+function fill(
+  open: (resolved: ResolvedFillOptions) => DocxPackage,
+  tags: unknown,
+  options: FillOptions,
+): FillResult {
   const { resolved, problems: optionProblems } = resolveFillOptions(options);
   const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
   const early = [...optionProblems, ...valueProblems];
   // Bad options (an empty delimiter, say) must not reach docxtemplater at all.
   if (optionProblems.length > 0) throw new DocpipeError('validation-failed', early);
 
-  const pkg = openDocx(template, resolved.limits, resolved.field);
+  const pkg = open(resolved);
   let compiled;
   try {
     compiled = compileTemplate(pkg, resolved.delimiters, resolved.templateField);

@@ -1,4 +1,4 @@
-export { fillTemplate, type FillResult } from './fill.js';
+export { fillTemplate, fillPackage, type FillResult } from './fill.js';
 export {
   resolveFillOptions,
   parseDelimiters,

@@ -1,5 +1,5 @@
 import { extensionOf, unescapeXml } from '../opc/index.js';
-import { openDocx, type SniffLimits } from '../sniff/index.js';
+import { openDocx, type DocxPackage, type SniffLimits } from '../sniff/index.js';
 import { writeZip, type ZipItem } from '../zip/index.js';
 
 /** A relationship that pointed outside the package, and was cut before conversion. */
@@ -36,7 +36,32 @@ export function neutralizeExternalReferences(
   docx: Uint8Array,
   limits?: SniffLimits,
 ): { docx: Uint8Array; neutralized: NeutralizedReference[] } {
-  const pkg = openDocx(docx, limits);
+  const { docx: rewritten, neutralized } = neutralizePackage(openDocx(docx, limits));
+  return { docx: rewritten ?? docx, neutralized };
+}
+
+/** As {@link neutralizeExternalReferences}, for a parsed package; no bytes when nothing changes. */
+export function neutralizePackage(pkg: DocxPackage): {
+  docx?: Buffer;
+  neutralized: NeutralizedReference[];
+} {
+  const { changed, neutralized } = planNeutralization(pkg);
+  if (changed.size === 0) return { neutralized };
+  const items: ZipItem[] = pkg.archive.entries.map((entry) => {
+    const data = changed.get(entry.name);
+    return data ? { name: entry.name, data } : { name: entry.name, from: pkg.archive, entry };
+  });
+  return { docx: writeZip(items), neutralized };
+}
+
+/**
+ * The external references of a package and the relationship parts rewritten without them. Reads
+ * only relationship parts, which the package has inflated already when sniffing checked them.
+ */
+export function planNeutralization(pkg: DocxPackage): {
+  changed: Map<string, Buffer>;
+  neutralized: NeutralizedReference[];
+} {
   const neutralized: NeutralizedReference[] = [];
   const changed = new Map<string, Buffer>();
   for (const part of pkg.xmlParts) {
@@ -57,10 +82,5 @@ export function neutralizeExternalReferences(
     });
     if (rewritten !== xml) changed.set(part, Buffer.from(rewritten, 'utf8'));
   }
-  if (changed.size === 0) return { docx, neutralized };
-  const items: ZipItem[] = pkg.archive.entries.map((entry) => {
-    const data = changed.get(entry.name);
-    return data ? { name: entry.name, data } : { name: entry.name, from: pkg.archive, entry };
-  });
-  return { docx: writeZip(items), neutralized };
+  return { changed, neutralized };
 }

@@ -1,7 +1,12 @@
 import { DocpipeError } from '../errors/index.js';
-import { fillTemplate, type FillOptions } from '../fill/index.js';
-import { neutralizeExternalReferences, type NeutralizedReference } from '../harden/index.js';
-import { sniffBytes, type SniffLimits } from '../sniff/index.js';
+import { fillPackage, type FillOptions } from '../fill/index.js';
+import {
+  neutralizeExternalReferences,
+  neutralizePackage,
+  planNeutralization,
+  type NeutralizedReference,
+} from '../harden/index.js';
+import { sniffPackage, type SniffLimits } from '../sniff/index.js';
 
 /** What a document becomes before conversion: a PDF to check, or a .docx ready for LibreOffice. */
 export type Prepared =
@@ -28,7 +33,8 @@ export function prepareDocument(
 ): Prepared {
   const field = options.field || 'document';
   let t = performance.now();
-  const sniffed = sniffBytes(bytes, options.limits);
+  // Parsed and checked once: fill and harden work on this package, not on bytes again.
+  const sniffed = sniffPackage(bytes, options.limits);
   const sniff = performance.now() - t;
   if (sniffed.kind === 'unsupported') {
     throw new DocpipeError('unsupported-file-type', [
@@ -36,20 +42,33 @@ export function prepareDocument(
     ]);
   }
   if (sniffed.kind === 'pdf') return { input: 'pdf', timings: { sniff } };
-  let docx = bytes;
-  let fill: number | undefined;
-  if (hasTagValues(tags)) {
+  const { pkg } = sniffed;
+  if (!hasTagValues(tags)) {
     t = performance.now();
-    docx = fillTemplate(bytes, tags, options).docx;
-    fill = performance.now() - t;
+    const cut = neutralizePackage(pkg);
+    const harden = performance.now() - t;
+    return {
+      input: 'docx',
+      docx: cut.docx ?? bytes,
+      neutralized: cut.neutralized,
+      timings: { sniff, harden },
+    };
   }
   t = performance.now();
-  const hardened = neutralizeExternalReferences(docx, options.limits);
+  const filled = fillPackage(pkg, tags, options).docx;
+  const fill = performance.now() - t;
+  t = performance.now();
+  // Filling never changes relationship parts, so the template tells whether there is anything to
+  // cut; only then is the filled document parsed again (rare: most documents link nothing).
+  const needed = planNeutralization(pkg).neutralized.length > 0;
+  const hardened = needed
+    ? neutralizeExternalReferences(filled, options.limits)
+    : { docx: filled, neutralized: [] };
   const harden = performance.now() - t;
   return {
     input: 'docx',
     docx: hardened.docx,
     neutralized: hardened.neutralized,
-    timings: fill === undefined ? { sniff, harden } : { sniff, fill, harden },
+    timings: { sniff, fill, harden },
   };
 }

@@ -1,4 +1,4 @@
-export { sniff, sniffBytes, openDocx } from './sniff.js';
+export { sniff, sniffBytes, sniffPackage, openDocx, type SniffedPackage } from './sniff.js';
 export {
   UNSUPPORTED_REASONS,
   type SniffResult,

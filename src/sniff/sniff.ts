@@ -70,7 +70,19 @@ export function openDocx(
   throw new DocpipeError('unsupported-file-type', [{ field, message }]);
 }
 
-type Classified = Exclude<SniffResult, { kind: 'docx' }> | { kind: 'docx'; pkg: DocxPackage };
+/** A sniff result that, for a .docx, carries the checked package itself, so it is parsed once. */
+export type SniffedPackage =
+  Exclude<SniffResult, { kind: 'docx' }> | { kind: 'docx'; pkg: DocxPackage };
+
+/** As {@link sniffBytes}, keeping the parsed package of a .docx for the steps that follow. */
+export function sniffPackage(
+  input: Uint8Array,
+  limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
+): SniffedPackage {
+  return classify(toBuffer(input), limits);
+}
+
+type Classified = SniffedPackage;
 
 function classify(bytes: Buffer, limits: SniffLimits): Classified {
   if (bytes.length === 0) return unsupported('empty', 'the file is empty');

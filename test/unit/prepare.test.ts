@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { documentText } from '../../src/inspect/index.js';
+import { openDocx, DEFAULT_SNIFF_LIMITS } from '../../src/sniff/index.js';
+import { prepareDocument } from '../../src/pipeline/prepare.js';
+import { buildDocx, para } from '../helpers/docx-builder.js';
+
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const linked = buildDocx({
+  body: para('Hello {name}'),
+  rels: [
+    `<Relationship Id="rIdImg" Type="${REL}/image" Target="http://127.0.0.1:9/x.png" TargetMode="External"/>`,
+    `<Relationship Id="rIdLink" Type="${REL}/hyperlink" Target="https://example.com/" TargetMode="External"/>`,
+  ],
+});
+const plain = buildDocx({ body: para('Hello {name}') });
+const options = { limits: DEFAULT_SNIFF_LIMITS };
+const tags = [{ tag: 'name', value: 'Ida', type: 'text' }];
+const rels = (docx: Uint8Array) =>
+  openDocx(docx).archive.read('word/_rels/document.xml.rels').toString();
+
+describe('prepare: sniff, fill and harden in one go', () => {
+  it('fills and cuts external references, hyperlinks kept', () => {
+    const prepared = prepareDocument(linked, tags, options);
+    if (prepared.input !== 'docx') throw new Error('expected a .docx');
+    expect(documentText(prepared.docx)[0]?.text).toBe('Hello Ida\n');
+    expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
+    expect(rels(prepared.docx)).toContain('Target="about:blank"');
+    expect(rels(prepared.docx)).toContain('Target="https://example.com/"');
+  });
+
+  it('cuts external references of a document given without values', () => {
+    const prepared = prepareDocument(linked, [], options);
+    if (prepared.input !== 'docx') throw new Error('expected a .docx');
+    expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
+    expect(rels(prepared.docx)).not.toContain('127.0.0.1');
+  });
+
+  it('leaves a document without external references as it is', () => {
+    const prepared = prepareDocument(plain, [], options);
+    if (prepared.input !== 'docx') throw new Error('expected a .docx');
+    expect(prepared.neutralized).toEqual([]);
+    expect(Buffer.from(prepared.docx).equals(plain)).toBe(true);
+  });
+
+  it('refuses what is not a PDF or .docx, naming the document', () => {
+    expect(() =>
+      prepareDocument(Buffer.from('text'), tags, { ...options, field: 'documents[2]' }),
+    ).toThrowError(
+      expect.objectContaining({
+        slug: 'unsupported-file-type',
+        details: [expect.objectContaining({ field: 'documents[2]' })],
+      }),
+    );
+  });
+});
