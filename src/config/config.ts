@@ -145,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     maxConversionsPerProcess: optionalInt('DOCPIPE_OFFICE_MAX_CONVERSIONS'),
     maxRssBytes: rssMb === undefined ? undefined : rssMb * 1024 * 1024,
     network: network as NetworkIsolation,
+    allocator: env.DOCPIPE_OFFICE_ALLOCATOR || undefined,
   };
   const signingSecret = env.DOCPIPE_SIGNING_SECRET || randomBytes(32).toString('hex');
   if (signingSecret.length < 16)

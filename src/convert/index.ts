@@ -12,7 +12,12 @@ export {
   type OfficePoolOptions,
   type NetworkIsolation,
 } from './convert-options.js';
-export { hardenedRegistry, writeHardenedProfile, CLOSED_PROXY } from './office-profile.js';
+export {
+  allocatorLibrary,
+  hardenedRegistry,
+  writeHardenedProfile,
+  CLOSED_PROXY,
+} from './office-profile.js';
 export { LibreOfficeConvertEngine } from './libreoffice-convert-engine.js';
 export { LazyConverter } from './lazy-converter.js';
 export { createConverter, type ConverterName } from './create-converter.js';

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FilledOfficePoolOptions } from './convert-options.js';
-import { officeEnvironment, writeHardenedProfile } from './office-profile.js';
+import { allocatorLibrary, officeEnvironment, writeHardenedProfile } from './office-profile.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
 export type OfficeFailureKind =
@@ -93,7 +93,7 @@ export class OfficeProcess {
       `-env:UserInstallation=${profileUrl}`,
       `--accept=pipe,name=${id};urp;StarOffice.ComponentContext`,
     ];
-    const env = officeEnvironment(dir);
+    const env = officeEnvironment(dir, allocatorLibrary(options.allocator));
     // unshare execs soffice.bin in place, so the pid (and process group) stay the office's own.
     const [command, commandArgs] = isolated
       ? ['unshare', ['--net', '--', options.sofficePath, ...args]]
@@ -106,7 +106,7 @@ export class OfficeProcess {
       {
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...env, PYTHONPATH: '/usr/lib/libreoffice/program' },
+        env: { ...officeEnvironment(dir), PYTHONPATH: '/usr/lib/libreoffice/program' },
       },
     );
     const office = new OfficeProcess(id, isolated, dir, soffice, bridge, launch);

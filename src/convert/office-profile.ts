@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -51,10 +52,27 @@ export async function writeHardenedProfile(dir: string): Promise<string> {
   return `file://${dir}`;
 }
 
-/** Environment for office processes: proxies at the closed port for anything that reads them. */
-export function officeEnvironment(profileDir: string): NodeJS.ProcessEnv {
+/** Where Debian's libjemalloc2 puts its library, per architecture. */
+const JEMALLOC_PATHS = [
+  '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2',
+];
+
+/** The library to preload into soffice.bin for the `allocator` option; undefined: glibc's malloc. */
+export function allocatorLibrary(allocator: string): string | undefined {
+  if (allocator === 'system') return undefined;
+  if (allocator === 'auto') return JEMALLOC_PATHS.find((path) => existsSync(path));
+  return allocator;
+}
+
+/**
+ * Environment for office processes: proxies at the closed port for anything that reads them,
+ * and the preloaded malloc when there is one.
+ */
+export function officeEnvironment(profileDir: string, preload?: string): NodeJS.ProcessEnv {
   const proxy = `http://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`;
   return {
+    ...(preload ? { LD_PRELOAD: preload } : {}),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: profileDir,
     LANG: 'C.UTF-8',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool, canIsolateNetwork } from '../../src/convert/index.js';
+import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/convert/index.js';
 import { fillTemplate } from '../../src/fill/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -73,6 +73,43 @@ describe('office pool', () => {
     const xmp = pdf.toString('latin1');
     expect(xmp).toMatch(/pdfaid:part(>|=")2/);
     expect(xmp).toMatch(/pdfaid:conformance(>|=")B/);
+    expect(xmp).toContain('Arkiv');
+  });
+
+  it('carries nothing from one document to the next (each process reuses one frame)', async () => {
+    // One process, so that every conversion goes through the same reused frame.
+    const single = await OfficePool.start({ processes: 1 });
+    try {
+      const welcome = readFileSync(join(projectRoot(), 'templates/welcome-letter/template.docx'));
+      const titled = await single.convert({ docx: lease, field: 'd', pdfa: true, title: 'Arkiv' });
+      expect(titled.toString('latin1')).toContain('Arkiv');
+      const truncated = readFileSync(join(corpusDir(), 'docx/tika__testWORD_truncated.docx'));
+      await expect(single.convert({ docx: truncated, field: 'd' })).rejects.toMatchObject({
+        slug: 'document-conversion-failed',
+      });
+      const next = await single.convert({ docx: welcome, field: 'd', pdfa: true });
+      expect(pdfText(next)).not.toContain('Lejekontrakt');
+      expect(next.toString('latin1')).not.toContain('Arkiv');
+      expect(await pdfPages(next)).toBe(
+        await pdfPages(await pool.convert({ docx: welcome, field: 'd' })),
+      );
+      expect(single.stats()).toMatchObject({ restarts: 0, ready: 1 });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('runs the office with jemalloc when it is installed, with glibc malloc when told to', async () => {
+    const maps = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8');
+    const jemalloc = allocatorLibrary('auto');
+    expect(maps(pool.pids()[0]!).includes('libjemalloc')).toBe(jemalloc !== undefined);
+    const plain = await OfficePool.start({ processes: 1, allocator: 'system' });
+    try {
+      expect(maps(plain.pids()[0]!)).not.toContain('libjemalloc');
+      expect(await pdfPages(await plain.convert({ docx: lease, field: 'd' }))).toBe(2);
+    } finally {
+      await plain.close();
+    }
   });
 });
 

@@ -1,5 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSED_PROXY, hardenedRegistry } from '../../src/convert/index.js';
+import { existsSync } from 'node:fs';
+import {
+  CLOSED_PROXY,
+  allocatorLibrary,
+  fillOfficePoolOptions,
+  hardenedRegistry,
+} from '../../src/convert/index.js';
+
+describe('office allocator option', () => {
+  it('preloads nothing for system, jemalloc for auto when it is installed, a given path as is', () => {
+    expect(allocatorLibrary('system')).toBeUndefined();
+    const auto = allocatorLibrary('auto');
+    if (auto !== undefined) expect(auto).toMatch(/libjemalloc\.so\.2$/);
+    expect(auto === undefined || existsSync(auto)).toBe(true);
+    expect(allocatorLibrary('/opt/x/libtcmalloc.so')).toBe('/opt/x/libtcmalloc.so');
+  });
+
+  it('refuses a relative or missing library path', () => {
+    expect(() => fillOfficePoolOptions({ allocator: 'libjemalloc.so.2' }, '/tmp')).toThrow(
+      /allocator must be auto, system or the path of an existing malloc library/,
+    );
+    expect(() => fillOfficePoolOptions({ allocator: '/nonexistent/libx.so' }, '/tmp')).toThrow(
+      /allocator/,
+    );
+    expect(fillOfficePoolOptions({ allocator: 'system' }, '/tmp').allocator).toBe('system');
+  });
+});
 
 describe('hardened office profile', () => {
   const xcu = hardenedRegistry();
