@@ -3,6 +3,7 @@ import { openDocx, type DocxPackage } from '../sniff/index.js';
 import { resolveFillOptions, type FillOptions, type ResolvedFillOptions } from './fill-options.js';
 import { resolveTagInputs, normalizeTagName, type ResolvedTag } from './tag-input.js';
 import { compileTemplate, TemplateBrokenError } from './template.js';
+import { TemplateCache } from './template-cache.js';
 import { CURRENT_SCOPE_TAG, usageOf, walkTags, type TemplateField } from './template-fields.js';
 
 export interface FillResult {
@@ -35,6 +36,9 @@ export function fillPackage(
   return fill(() => pkg, tags, options);
 }
 
+/** Compiled templates of this thread (each worker thread has its own). */
+export const templateCache = new TemplateCache();
+
 function fill(
   open: (resolved: ResolvedFillOptions) => DocxPackage,
   tags: unknown,
@@ -49,7 +53,9 @@ function fill(
   const pkg = open(resolved);
   let compiled;
   try {
-    compiled = compileTemplate(pkg, resolved.delimiters, resolved.templateField);
+    compiled = templateCache.get(pkg, resolved.delimiters, () =>
+      compileTemplate(pkg, resolved.delimiters, resolved.templateField),
+    );
   } catch (err) {
     if (err instanceof TemplateBrokenError && early.length > 0) {
       throw new TemplateBrokenError(err.problems, resolved.templateField, early);
@@ -62,7 +68,7 @@ function fill(
     ...(resolved.strict ? unusedValues(compiled.fields, values, resolved.tagsField) : []),
   ];
   if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
-  return { docx: compiled.render(values), fields: compiled.fields };
+  return { docx: compiled.render(values, resolved.templateField), fields: compiled.fields };
 }
 
 /**

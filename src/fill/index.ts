@@ -1,4 +1,5 @@
-export { fillTemplate, fillPackage, type FillResult } from './fill.js';
+export { fillTemplate, fillPackage, templateCache, type FillResult } from './fill.js';
+export { TemplateCache, type TemplateCacheLimits } from './template-cache.js';
 export {
   resolveFillOptions,
   parseDelimiters,

@@ -26,12 +26,23 @@ export interface Delimiters {
 
 export const DEFAULT_DELIMITERS: Readonly<Delimiters> = Object.freeze({ start: '{', end: '}' });
 
-/** A template compiled once; render it with values, or read its fields. */
+/** A template compiled once; render it with values (as often as needed), or read its fields. */
 export interface CompiledTemplate {
   readonly pkg: DocxPackage;
   readonly fields: TemplateField[];
   readonly compiled: Record<string, { postparsed: CompiledPart[] }>;
-  render(values: Map<string, ResolvedTag>): Buffer;
+  /**
+   * What keeping this template costs, in bytes: the XML docxtemplater holds plus the archive it
+   * copies binary parts from.
+   */
+  readonly retainedBytes: number;
+  /**
+   * Fills `values` in and returns the .docx. May be called again with other values: every call
+   * renders from the compiled template, never from an earlier call's output. False when a
+   * failed render may have left state behind; the template must then be compiled again.
+   */
+  render(values: Map<string, ResolvedTag>, field: string): Buffer;
+  readonly reusable: boolean;
 }
 
 /** Thrown for a broken template, carrying every problem for the CLI's richer output. */
@@ -57,9 +68,11 @@ export function compileTemplate(
 ): CompiledTemplate {
   const originals = new Map<string, string>();
   const zip = new PizZip();
+  let retainedBytes = pkg.archive.byteLength;
   for (const name of pkg.xmlParts) {
     const text = decodeXml(pkg.archive.read(name));
     originals.set(name, text);
+    retainedBytes += text.length;
     zip.file(name, text);
   }
   const state: { values: Map<string, ResolvedTag> } = { values: new Map() };
@@ -91,27 +104,54 @@ export function compileTemplate(
   if (empty.length > 0) throw new TemplateBrokenError(empty, field);
   const fields = collectFields(compiled, pkg);
   let rendered = false;
+  let reusable = true;
   return {
     pkg,
     fields,
     compiled,
-    render(values) {
-      // docxtemplater renders a compiled template once; a second render would see filled XML.
-      if (rendered) throw new Error('a compiled template renders once');
+    retainedBytes,
+    get reusable() {
+      return reusable;
+    },
+    render(values, renderField) {
+      if (!reusable) throw new Error('a template whose render failed must be compiled again');
+      if (rendered && !rearm(doc)) {
+        reusable = false;
+        throw new Error('this docxtemplater version cannot render a compiled template again');
+      }
       rendered = true;
       state.values = values;
       try {
         doc.render();
       } catch (err) {
+        reusable = false;
         if (!isTemplateError(err)) throw err;
         throw new TemplateBrokenError(
           templateProblems(err, pkg, (f) => originals.get(f)),
-          field,
+          renderField,
         );
+      } finally {
+        // Values are not kept past the call that brought them.
+        state.values = new Map();
       }
       return writeOutput(pkg, zip, originals);
     },
   };
+}
+
+/**
+ * Lets docxtemplater render a compiled template again. Its render() walks the compiled parts and
+ * writes each templated part into the zip afresh, leaving the compiled parts as they were; only
+ * a flag refuses a second call. The test suite renders every corpus template twice with
+ * different values and compares each output with a freshly compiled one, byte for byte, so a
+ * docxtemplater upgrade that breaks this fails there. Pinned to docxtemplater 3.x's field name:
+ * without it, no reuse (the caller compiles again).
+ */
+function rearm(doc: Docxtemplater): boolean {
+  const internals = doc as unknown as { rendered?: unknown };
+  if (typeof internals.rendered !== 'boolean') return false;
+  internals.rendered = false;
+  return true;
 }
 
 const ENDNOTES_CONTENT_TYPE =

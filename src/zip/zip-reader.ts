@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ZipError } from './zip-error.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits.js';
@@ -41,6 +42,7 @@ export class ZipArchive {
   readonly entries: readonly ZipEntry[];
   private readonly byLowerName: Map<string, ZipEntry>;
   private readonly inflated = new Map<ZipEntry, Buffer>();
+  private sha256: string | undefined;
 
   private constructor(
     private readonly bytes: Buffer,
@@ -55,6 +57,17 @@ export class ZipArchive {
       ? bytes
       : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return new ZipArchive(buf, readCentralDirectory(buf, limits));
+  }
+
+  /** Size of the archive, in bytes. */
+  get byteLength(): number {
+    return this.bytes.length;
+  }
+
+  /** SHA-256 of the archive's bytes, hex: names a template for caches. */
+  digest(): string {
+    this.sha256 ??= createHash('sha256').update(this.bytes).digest('hex');
+    return this.sha256;
   }
 
   /** Looks an entry up by name. OPC part names are case-insensitive. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isDocpipeError } from '../../src/errors/index.js';
-import { fillTemplate, type TagInput } from '../../src/fill/index.js';
+import { fillTemplate, templateCache, type TagInput } from '../../src/fill/index.js';
 import { documentText, templateFields } from '../../src/inspect/index.js';
 import { sniffBytes } from '../../src/sniff/index.js';
 import { corpusRows } from '../helpers/corpus.js';
@@ -10,6 +10,43 @@ const templates = corpusRows().filter(
   (r) => r.file.startsWith('templates/') && r.expectedKind === 'docx',
 );
 const broken = templates.filter((r) => r.notes.includes('BROKEN TEMPLATE'));
+
+/**
+ * Filling a template docpipe compiled and cached earlier must give exactly the bytes a fresh
+ * compile gives: other values, sections flipped, nothing of the earlier fill left anywhere.
+ */
+function expectCachedRenderExact(
+  bytes: Buffer,
+  fields: { tag: string; kind: string }[],
+  delimiters: { start: string; end: string } | undefined,
+): void {
+  const other: TagInput[] = fields.map((f, i) =>
+    f.kind === 'section'
+      ? { tag: f.tag, value: i % 2 === 1, type: 'boolean' }
+      : { tag: f.tag, value: `W${i}-second & <b>`, type: 'text' },
+  );
+  const hits = templateCache.hits;
+  let cached: Buffer | unknown;
+  try {
+    cached = fillTemplate(bytes, other, { delimiters }).docx;
+  } catch (err) {
+    cached = err;
+  }
+  templateCache.clear();
+  let fresh: Buffer | unknown;
+  try {
+    fresh = fillTemplate(bytes, other, { delimiters }).docx;
+  } catch (err) {
+    fresh = err;
+  }
+  expect(templateCache.hits).toBe(hits + 1);
+  if (Buffer.isBuffer(fresh)) {
+    expect(Buffer.isBuffer(cached)).toBe(true);
+    expect((cached as Buffer).equals(fresh)).toBe(true);
+  } else {
+    expect(cached).toMatchObject({ slug: (fresh as { slug: string }).slug });
+  }
+}
 
 describe('corpus templates', () => {
   it('include the deliberately broken ones', () => {
@@ -62,6 +99,7 @@ describe('corpus templates', () => {
           continue;
         }
         expect(sniffBytes(docx).kind).toBe('docx');
+        expectCachedRenderExact(bytes, fields, delimiters);
         const text = documentText(docx)
           .map((p) => p.text)
           .join('\n');
