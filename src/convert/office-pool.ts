@@ -24,6 +24,8 @@ interface Slot {
 }
 
 interface Waiter {
+  /** Only a process healthy since then will do (performance.now() clock); 0 for any. */
+  healthySince: number;
   grant: (slot: Slot) => void;
   fail: (err: Error) => void;
   timer: NodeJS.Timeout;
@@ -128,20 +130,25 @@ export class OfficePool implements Converter {
     const output = join(this.jobsDir, `${name}.pdf`);
     await writeFile(input, request.docx);
     try {
+      let healthySince = 0;
       for (let attempt = 1; ; attempt++) {
         try {
           // The title goes in through the document's properties only for PDF/A, whose metadata
           // pdf-lib must not rewrite; plain PDFs get it from pdf-lib afterwards.
-          await this.attempt({
-            input,
-            output,
-            title: request.pdfa ? request.title : undefined,
-            pdfa: request.pdfa,
-          });
+          await this.attempt(
+            {
+              input,
+              output,
+              title: request.pdfa ? request.title : undefined,
+              pdfa: request.pdfa,
+            },
+            healthySince,
+          );
           break;
         } catch (err) {
           if (!(err instanceof OfficeFailure)) throw err;
           const retry = err.processFault && attempt === 1;
+          healthySince = performance.now();
           this.logger.warn(
             { field: request.field, kind: err.kind, attempt, retry },
             `conversion attempt failed: ${err.message}`,
@@ -181,16 +188,16 @@ export class OfficePool implements Converter {
     await rm(join(this.jobsDir, '..'), { recursive: true, force: true });
   }
 
-  private async attempt(job: {
-    input: string;
-    output: string;
-    title?: string;
-    pdfa?: boolean;
-  }): Promise<void> {
-    const slot = await this.acquire();
+  private async attempt(
+    job: { input: string; output: string; title?: string; pdfa?: boolean },
+    healthySince: number,
+  ): Promise<void> {
+    await rm(job.output, { force: true });
+    // Nothing awaits between acquire() and convert(): the process acquire() saw alive is the one
+    // the document goes to.
+    const slot = await this.acquire(healthySince);
     const office = slot.process!;
     try {
-      await rm(job.output, { force: true });
       await office.convert(job, this.options.conversionTimeoutMs);
     } catch (err) {
       if (err instanceof OfficeFailure && err.processFault) this.replace(slot, err.message);
@@ -200,14 +207,15 @@ export class OfficePool implements Converter {
     }
   }
 
-  private acquire(): Promise<Slot> {
-    const free = this.slots.find((s) => !s.busy && s.process?.alive);
+  private acquire(healthySince: number): Promise<Slot> {
+    const free = this.freeSlot(healthySince);
     if (free) {
       free.busy = true;
       return Promise.resolve(free);
     }
     return new Promise<Slot>((grant, fail) => {
       const waiter: Waiter = {
+        healthySince,
         grant,
         fail,
         timer: setTimeout(() => {
@@ -238,15 +246,26 @@ export class OfficePool implements Converter {
     this.dispatch();
   }
 
+  /** Waiters in order, each to the first free process it accepts. */
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const free = this.slots.find((s) => !s.busy && s.process?.alive);
-      if (!free) return;
-      const waiter = this.queue.shift()!;
+    for (let i = 0; i < this.queue.length;) {
+      const waiter = this.queue[i]!;
+      const free = this.freeSlot(waiter.healthySince);
+      if (!free) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
       clearTimeout(waiter.timer);
       free.busy = true;
       waiter.grant(free);
     }
+  }
+
+  private freeSlot(healthySince: number): Slot | undefined {
+    return this.slots.find(
+      (s) => !s.busy && s.process?.alive && s.process.healthyAt >= healthySince,
+    );
   }
 
   private replace(slot: Slot, reason: string): void {

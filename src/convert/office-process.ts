@@ -60,6 +60,13 @@ export function canIsolateNetwork(): Promise<boolean> {
  */
 export class OfficeProcess {
   conversions = 0;
+  /**
+   * When this process last proved it works (ready, or a conversion done), on the
+   * performance.now() clock. A retry after a process fault waits for a process healthy since the
+   * fault: several processes can die at once (an OOM kill, an operator's kill), and one whose
+   * death docpipe has not heard of yet would fail the retry through no fault of the document.
+   */
+  healthyAt = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private dead = false;
@@ -256,6 +263,7 @@ export class OfficeProcess {
           return;
         }
         if (message.ready) {
+          this.healthyAt = performance.now();
           clearTimeout(timer);
           resolve();
           return;
@@ -266,6 +274,7 @@ export class OfficeProcess {
         this.pending.delete(message.id);
         if (message.ok) {
           this.conversions++;
+          this.healthyAt = performance.now();
           p.resolve(message.ms ?? 0);
         } else {
           const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';

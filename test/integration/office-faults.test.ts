@@ -42,6 +42,25 @@ describe('office pool faults', () => {
     }
   });
 
+  it('retries on a process healthy since the fault, not on one that went silent with it', async () => {
+    // Two processes hit at once: the busy one killed, the idle one stopped (alive to every check
+    // but unable to convert). The retry must wait for a process that has worked since.
+    const pool = await OfficePool.start({ processes: 2, conversionTimeoutMs: 20_000 });
+    try {
+      const conversion = pool.convert({ docx: slow(), field: 'documents[0]' });
+      await sleep(1500);
+      const [busy, idle] = pool.pids();
+      signal(idle, 'SIGSTOP');
+      signal(busy, 'SIGKILL');
+      const pdf = await conversion;
+      expect(await pdfPages(pdf)).toBe(180);
+      expect(pool.pids()).not.toContain(busy);
+      expect(pool.pids()).toContain(idle);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('kills a process stopped past the deadline, with its group, and retries', async () => {
     const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 3000 });
     try {
