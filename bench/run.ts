@@ -15,7 +15,7 @@ import { EnginePool, projectRoot } from '../src/pool/index.js';
 import { LocalStorage } from '../src/storage/index.js';
 import { FolderLibrary } from '../src/library/index.js';
 import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
-import { runRawLoop, type RawLoopResult } from './raw/run-raw.js';
+import { runRawLoop, type RawLoopKind, type RawLoopResult } from './raw/run-raw.js';
 import { sniffBytes } from '../src/sniff/index.js';
 import { measure, type Stats } from './stats.js';
 
@@ -113,7 +113,7 @@ if (process.env.BENCH_CONVERT !== '0') {
   const filledPath = join(work, 'w1-filled.docx');
   writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
   const raw: Record<string, RawLoopResult> = {};
-  for (const kind of ['uno', 'lok'] as const)
+  for (const kind of ['uno', 'uno-frame', 'lok'] as const)
     raw[kind] = await runRawLoop(kind, filledPath, convertRounds, 5);
   raw['libreoffice-convert'] = await runRawLoop('libreoffice-convert', filledPath, 3, 1);
 
@@ -141,15 +141,25 @@ if (process.env.BENCH_CONVERT !== '0') {
   rmSync(work, { recursive: true, force: true });
 
   const asStats = (r: RawLoopResult): Stats => ({ n: r.n, p50: r.p50, p95: r.p95, mean: r.mean });
-  const fastest = raw.uno!.p50 <= raw.lok!.p50 ? 'uno' : 'lok';
+  const fastest = (['uno', 'uno-frame', 'lok'] as const).reduce((a, b) =>
+    raw[a]!.p50 <= raw[b]!.p50 ? a : b,
+  );
   const budget = 1.2 * raw[fastest]!.p50 + 10;
   rows.push(
     {
       name: 'render W1 (fill + convert + check + store, 1 office)',
       docpipe: render,
       baseline: { name: `raw UNO loop (load, save as PDF)`, stats: asStats(raw.uno!) },
-      target: `p50 <= 1.2 x fastest raw + 10 ms = ${budget.toFixed(1)} ms`,
+      target: `p50 <= 1.2 x fastest raw (${fastest}) + 10 ms = ${budget.toFixed(1)} ms`,
       meets: render.p50 <= budget,
+    },
+    {
+      name: 'render W1, same as above',
+      docpipe: render,
+      baseline: {
+        name: 'raw UNO loop, one reused frame (as docpipe loads)',
+        stats: asStats(raw['uno-frame']!),
+      },
     },
     {
       name: 'render W1, same as above',
@@ -222,24 +232,29 @@ if (process.env.BENCH_QUEUE !== '0') {
   const filledPath = join(work, 'w1-filled.docx');
   writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
   const perLoop = Math.ceil(jobs / 2);
-  const twoAtOnce = async (kind: 'uno' | 'lok' | 'libreoffice-convert', n: number) =>
+  const twoAtOnce = async (kind: RawLoopKind, n: number) =>
     (
       await Promise.all([
         runRawLoop(kind, filledPath, n, kind === 'libreoffice-convert' ? 1 : 5),
         runRawLoop(kind, filledPath, n, kind === 'libreoffice-convert' ? 1 : 5),
       ])
     ).reduce((sum, l) => sum + 1000 / l.mean, 0);
-  const runs: { queue: number; uno: number; lok: number; failed: number }[] = [];
+  const runs: { queue: number; uno: number; unoFrame: number; lok: number; failed: number }[] = [];
   for (let r = 0; r < repeats; r++) {
     const uno = await twoAtOnce('uno', perLoop);
     const queue = await queueThroughput(jobs);
+    const unoFrame = await twoAtOnce('uno-frame', perLoop);
     const lok = await twoAtOnce('lok', perLoop);
-    runs.push({ queue: queue.perSecond, uno, lok, failed: queue.failed });
+    runs.push({ queue: queue.perSecond, uno, unoFrame, lok, failed: queue.failed });
   }
   const cold = await twoAtOnce('libreoffice-convert', 4);
   rmSync(work, { recursive: true, force: true });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratioRaw = median(runs.map((x) => x.queue / Math.max(x.uno, x.lok)));
+  // Against the fastest raw loop of each run, docpipe's own way of loading (one reused frame)
+  // included; and against the plain recipe (a new frame per document) for comparison.
+  const fastestRaw = (x: (typeof runs)[number]) => Math.max(x.uno, x.unoFrame, x.lok);
+  const ratioRaw = median(runs.map((x) => x.queue / fastestRaw(x)));
+  const ratioPlain = median(runs.map((x) => x.queue / Math.max(x.uno, x.lok)));
   const ratioCold = median(runs.map((x) => x.queue)) / cold;
   throughput.push(
     {
@@ -252,6 +267,10 @@ if (process.env.BENCH_QUEUE !== '0') {
       perSecond: median(runs.map((x) => x.uno)),
     },
     {
+      name: 'raw UNO loops with one reused frame each (as docpipe loads), 2 at once, median',
+      perSecond: median(runs.map((x) => x.unoFrame)),
+    },
+    {
       name: 'raw LibreOfficeKit loops, 2 at once, median',
       perSecond: median(runs.map((x) => x.lok)),
     },
@@ -259,7 +278,7 @@ if (process.env.BENCH_QUEUE !== '0') {
     {
       name: 'targets',
       perSecond: NaN,
-      note: `queue / fastest raw, median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${runs.map((x) => (x.queue / Math.max(x.uno, x.lok)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / libreoffice-convert = ${ratioCold.toFixed(1)} (target >= 20: ${ratioCold >= 20 ? 'met' : 'MISSED'})`,
+      note: `queue / fastest raw loop of each run (reused frame included), median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${runs.map((x) => (x.queue / fastestRaw(x)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / plain raw loops (new frame per document) = ${ratioPlain.toFixed(2)}; queue / libreoffice-convert = ${ratioCold.toFixed(1)} (target >= 20: ${ratioCold >= 20 ? 'met' : 'MISSED'})`,
     },
   );
 }

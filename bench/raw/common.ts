@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export type RawLoopKind = 'uno' | 'lok' | 'libreoffice-convert';
+export type RawLoopKind = 'uno' | 'uno-frame' | 'lok' | 'libreoffice-convert';
 
 /** The one JSON line each raw loop prints. Times are per-document milliseconds. */
 export interface RawLoopResult {

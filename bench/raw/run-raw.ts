@@ -4,6 +4,7 @@
  * process), so they never share the benchmark's process.
  *
  *   uno                  /usr/bin/python3 bench/raw/uno-loop.py      (needs python3-uno)
+ *   uno-frame            the same, every document loaded into one reused frame, as docpipe does
  *   lok                  node dist/bench/raw/lok-loop.js              (koffi + libmergedlo.so)
  *   libreoffice-convert  node dist/bench/raw/libreoffice-convert-loop.js
  */
@@ -18,7 +19,10 @@ export type { RawLoopKind, RawLoopResult } from './common.js';
 /** Debian's python: the `python3` on PATH may be one without the `uno` module. */
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
-function command(kind: RawLoopKind, root: string): { file: string; args: string[] } {
+function command(
+  kind: RawLoopKind,
+  root: string,
+): { file: string; args: string[]; after?: string[] } {
   const script = (name: string): string => {
     const file = join(root, 'dist', 'bench', 'raw', name);
     if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
@@ -27,6 +31,12 @@ function command(kind: RawLoopKind, root: string): { file: string; args: string[
   switch (kind) {
     case 'uno':
       return { file: SYSTEM_PYTHON, args: [join(root, 'bench', 'raw', 'uno-loop.py')] };
+    case 'uno-frame':
+      return {
+        file: SYSTEM_PYTHON,
+        args: [join(root, 'bench', 'raw', 'uno-loop.py')],
+        after: ['--reuse-frame'],
+      };
     case 'lok':
       return { file: process.execPath, args: [script('lok-loop.js')] };
     case 'libreoffice-convert':
@@ -74,10 +84,10 @@ export async function runRawLoop(
   warmup: number,
 ): Promise<RawLoopResult> {
   const root = projectRoot();
-  const { file, args } = command(kind, root);
+  const { file, args, after = [] } = command(kind, root);
   const timeoutMs = 60_000 + (rounds + warmup) * 30_000;
   return new Promise<RawLoopResult>((resolvePromise, reject) => {
-    const child = spawn(file, [...args, resolve(docx), String(rounds), String(warmup)], {
+    const child = spawn(file, [...args, resolve(docx), String(rounds), String(warmup), ...after], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       // SIGTERM lets uno-loop.py stop its soffice and remove its temp dirs.

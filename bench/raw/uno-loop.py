@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """Raw warm-loop baseline: one headless soffice driven over UNO (python3-uno).
 
-Usage: /usr/bin/python3 bench/raw/uno-loop.py <file.docx> <rounds> <warmup>
+Usage: /usr/bin/python3 bench/raw/uno-loop.py <file.docx> <rounds> <warmup> [--reuse-frame]
 
 Starts its own soffice.bin (own process group, fresh temporary profile, unique pipe
 name), connects over a named pipe, converts the same .docx to PDF `warmup + rounds`
 times (load hidden/read-only, storeToURL with writer_pdf_Export, close), checks every
 PDF, and prints one JSON line:
-  {"kind": "uno", "n": N, "p50": ms, "p95": ms, "mean": ms, "startMs": ms, "ok": N}
+  {"kind": "uno" or "uno-frame", "n": N, "p50": ms, "p95": ms, "mean": ms, "startMs": ms, "ok": N}
 Times are per-document milliseconds over the `rounds` timed conversions; startMs is the
 time from spawning soffice to holding a Desktop reference.
+With --reuse-frame every document loads into one hidden frame without a layout manager, as
+docpipe's bridge does (workers/uno-bridge.py), instead of a new frame each ("_blank"): the
+same office technique as docpipe, so that the benchmark can show docpipe's own overhead.
 
 Must run under /usr/bin/python3 (Debian's python3-uno); a pyenv python has no `uno`.
 """
@@ -95,8 +98,9 @@ def on_sigterm(signum, _frame):
 
 def main(argv):
     signal.signal(signal.SIGTERM, on_sigterm)
-    if len(argv) != 4:
-        sys.stderr.write("usage: uno-loop.py <file.docx> <rounds> <warmup>\n")
+    reuse_frame = argv[4:] == ["--reuse-frame"]
+    if len(argv) != 4 and not reuse_frame:
+        sys.stderr.write("usage: uno-loop.py <file.docx> <rounds> <warmup> [--reuse-frame]\n")
         return 2
     docx = os.path.abspath(argv[1])
     rounds = int(argv[2])
@@ -150,18 +154,29 @@ def main(argv):
         load_props = (prop("Hidden", True), prop("ReadOnly", True))
         store_props = (prop("FilterName", "writer_pdf_Export"),)
 
+        frame = None
+        if reuse_frame:
+            # FrameSearchFlag CREATE | TASKS: a new top-level frame, found again by its name.
+            frame = desktop.findFrame("raw_uno_loop", 8 | 32)
+            frame.LayoutManager = None
+
         times = []
         ok = 0
         for i in range(warmup + rounds):
             out_path = os.path.join(outdir, "out-%d.pdf" % i)
             out_url = uno.systemPathToFileUrl(out_path)
             t0 = time.perf_counter()
-            doc = desktop.loadComponentFromURL(in_url, "_blank", 0, load_props)
+            if frame is None:
+                doc = desktop.loadComponentFromURL(in_url, "_blank", 0, load_props)
+            else:
+                doc = frame.loadComponentFromURL(in_url, "_self", 0, load_props)
             if doc is None:
                 raise RuntimeError("loadComponentFromURL returned None for " + docx)
             try:
                 doc.storeToURL(out_url, store_props)
             finally:
+                if frame is not None:
+                    frame.setComponent(None, None)
                 doc.close(True)
             elapsed = (time.perf_counter() - t0) * 1000.0
             good = check_pdf(out_path)
@@ -177,7 +192,7 @@ def main(argv):
         print(
             json.dumps(
                 {
-                    "kind": "uno",
+                    "kind": "uno-frame" if reuse_frame else "uno",
                     "n": len(times),
                     "p50": percentile(times, 0.5),
                     "p95": percentile(times, 0.95),
