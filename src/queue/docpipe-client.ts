@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FlowProducer, Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
+import { FlowProducer, Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
@@ -18,8 +18,10 @@ import {
 import { queueNames, type QueueNames } from './queue-names.js';
 import { createRedis } from './redis-connection.js';
 
+/** One document of a batch. `resumed`: an earlier run of the batch had already finished it. */
 export type BatchOutcome =
-  { ok: true; result: DocumentJobResult } | { ok: false; failure: Failure };
+  | { ok: true; result: DocumentJobResult; resumed: boolean }
+  | { ok: false; failure: Failure; resumed: boolean };
 
 /** A case document as an API server has it (spec 2.2): a name and exactly one source. */
 export interface DocumentInput {
@@ -216,10 +218,11 @@ export class DocpipeClient {
           ...d,
           field: d.field.replace(/^documents\[0\]/, `documents[${index}]`),
         }));
-        outcomes[index] = { ok: false, failure };
+        outcomes[index] = { ok: false, failure, resumed: false };
         onSettled(index, outcomes[index]);
       }
     }
+    const addedAt = Date.now();
     const jobs = await this.documents.addBulk(
       toAdd.map((a) => ({
         name: 'document',
@@ -230,8 +233,9 @@ export class DocpipeClient {
     await Promise.all(
       jobs.map(async (job, i) => {
         const { index } = toAdd[i]!;
+        let outcome: { ok: true; result: DocumentJobResult } | { ok: false; failure: Failure };
         try {
-          outcomes[index] = {
+          outcome = {
             ok: true,
             result: (await this.wait(job, this.documentEvents, request, [
               job,
@@ -239,8 +243,15 @@ export class DocpipeClient {
           };
         } catch (err) {
           if (!(err instanceof DocpipeError)) throw err;
-          outcomes[index] = { ok: false, failure: err.toFailure() };
+          outcome = { ok: false, failure: err.toFailure() };
         }
+        // addBulk hands back a job already known under a stable id as if it were new; only the
+        // stored job tells whether it finished before this run added it.
+        const stored = await Job.fromId(this.documents, job.id!).catch(() => undefined);
+        outcomes[index] = {
+          ...outcome,
+          resumed: stored?.finishedOn !== undefined && stored.finishedOn < addedAt,
+        };
         onSettled(index, outcomes[index]!);
       }),
     );

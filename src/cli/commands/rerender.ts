@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { findTemplateFolders } from '../../check/index.js';
 import { canonicalJson } from '../../pipeline/index.js';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
+import { FolderLibrary } from '../../library/index.js';
 import type { TagInput } from '../../fill/index.js';
 import type { BatchOutcome, DocumentInput } from '../../queue/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -104,6 +105,7 @@ async function collect(
   const library = await findTemplateFolders(path).catch(() => []);
   if (library.length > 0) {
     const isConfigured = path === resolve(config.templatesDir);
+    const libraryReader = new FolderLibrary(path);
     const items: Item[] = [];
     for (const folder of library) {
       const values =
@@ -111,15 +113,26 @@ async function collect(
         (folder.fixtures[0]
           ? ((await readJson(folder.fixtures[0].tags)) as TagInput[])
           : undefined);
-      // The configured library is rendered by reference; another folder's templates by content.
-      const document: DocumentInput = isConfigured
-        ? { name: folder.name, documentId: folder.id, tags: values }
-        : {
-            name: folder.name,
-            content: await readFile(folder.template),
-            tags: values,
-            options: folder.options,
-          };
+      // The configured library is rendered by reference, at its current version; the job id
+      // also covers the template's bytes, so that an edited template is rendered again, not
+      // answered with the last run's job. Another folder's templates go by content.
+      if (isConfigured) {
+        const version = await libraryReader.getVersion(folder.id, undefined);
+        const document: DocumentInput = {
+          name: folder.name,
+          documentId: folder.id,
+          versionId: version.versionId,
+          tags: values,
+        };
+        items.push({ label: folder.id, document, jobId: stableId(document, version.bytes) });
+        continue;
+      }
+      const document: DocumentInput = {
+        name: folder.name,
+        content: await readFile(folder.template),
+        tags: values,
+        options: folder.options,
+      };
       items.push({ label: folder.id, document, jobId: stableId(document) });
     }
     return items;
@@ -184,10 +197,10 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** The same document, values and options give the same job id: a rerun resumes, it does not duplicate. */
-function stableId(document: DocumentInput): string {
-  const { content, ...rest } = document;
+function stableId(document: DocumentInput, bytes = document.content): string {
+  const { content: _content, ...rest } = document;
   const hash = createHash('sha256').update(canonicalJson(rest));
-  if (content) hash.update(content);
+  if (bytes) hash.update(bytes);
   return `rerender-${hash.digest('hex').slice(0, 40)}`;
 }
 
@@ -195,6 +208,8 @@ interface Report {
   total: number;
   converted: number;
   fromCache: number;
+  /** Rendered by an earlier run of the same batch (stable job ids): not done again. */
+  fromEarlierRun: number;
   byReference: number;
   failed: number;
   failedByReason: Record<string, number>;
@@ -205,6 +220,7 @@ interface Report {
     key?: string;
     pages?: number;
     cached?: boolean;
+    resumed?: boolean;
     error?: string;
     message?: string;
   }[];
@@ -215,6 +231,7 @@ function summarize(items: Item[], outcomes: BatchOutcome[], ms: number): Report 
     total: items.length,
     converted: 0,
     fromCache: 0,
+    fromEarlierRun: 0,
     byReference: 0,
     failed: 0,
     failedByReason: {},
@@ -236,7 +253,9 @@ function summarize(items: Item[], outcomes: BatchOutcome[], ms: number): Report 
       report.byReference++;
       report.documents.push({ document, ok: true });
     } else {
-      if (o.result.result.cached) report.fromCache++;
+      // Each document counts once: what this run did for it, or that an earlier run had.
+      if (o.resumed) report.fromEarlierRun++;
+      else if (o.result.result.cached) report.fromCache++;
       else report.converted++;
       report.documents.push({
         document,
@@ -244,6 +263,7 @@ function summarize(items: Item[], outcomes: BatchOutcome[], ms: number): Report 
         key: o.result.result.key,
         pages: o.result.result.pages,
         cached: o.result.result.cached,
+        ...(o.resumed ? { resumed: true } : {}),
       });
     }
   });
@@ -252,7 +272,8 @@ function summarize(items: Item[], outcomes: BatchOutcome[], ms: number): Report 
 
 function printSummary(r: Report): void {
   process.stdout.write(
-    `\n${r.total} documents in ${r.seconds.toFixed(1)} s: ${r.converted} converted, ${r.fromCache} from cache, ${r.failed} failed\n`,
+    `\n${r.total} documents in ${r.seconds.toFixed(1)} s: ${r.converted} converted, ${r.fromCache} from cache, ` +
+      `${r.fromEarlierRun > 0 ? `${r.fromEarlierRun} finished by an earlier run, ` : ''}${r.failed} failed\n`,
   );
   for (const [reason, count] of Object.entries(r.failedByReason))
     process.stdout.write(`  ${reason}: ${count}\n`);
