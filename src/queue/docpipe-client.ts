@@ -118,8 +118,9 @@ export class DocpipeClient {
       connection: eventsConnections[1]!,
       prefix: names.prefix,
     });
-    // Each job being waited for listens on these; a batch waits on hundreds at once.
-    for (const events of [documentEvents, caseEvents]) events.setMaxListeners(0);
+    // Each job being waited for listens on these (and on its queue's 'closing'); a batch waits
+    // on hundreds at once.
+    for (const emitter of [documentEvents, caseEvents, documents]) emitter.setMaxListeners(0);
     try {
       await Promise.all([
         connection.ping(),
