@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FlowProducer, Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { FlowProducer, Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
@@ -248,11 +248,10 @@ export class DocpipeClient {
         }
         // addBulk hands back a job already known under a stable id as if it were new; only the
         // stored job tells whether it finished before this run added it.
-        const stored = await Job.fromId(this.documents, job.id!).catch(() => undefined);
-        outcomes[index] = {
-          ...outcome,
-          resumed: stored?.finishedOn !== undefined && stored.finishedOn < addedAt,
-        };
+        const finishedOn = await this.connection
+          .hget(this.documents.toKey(job.id!), 'finishedOn')
+          .catch(() => null);
+        outcomes[index] = { ...outcome, resumed: finishedOn !== null && +finishedOn < addedAt };
         onSettled(index, outcomes[index]!);
       }),
     );
