@@ -37,11 +37,14 @@ export interface CompiledTemplate {
    */
   readonly retainedBytes: number;
   /**
-   * Fills `values` in and returns the .docx. May be called again with other values: every call
-   * renders from the compiled template, never from an earlier call's output. False when a
-   * failed render may have left state behind; the template must then be compiled again.
+   * Fills `values` in and returns the .docx. May be called again while `reusable`: every call
+   * renders from the compiled template, never from an earlier call's output.
    */
   render(values: Map<string, ResolvedTag>, field: string): Buffer;
+  /**
+   * False once a render failed (it may have left state behind), or after a render when this
+   * docxtemplater cannot render again: the template must then be compiled again.
+   */
   readonly reusable: boolean;
 }
 
@@ -111,14 +114,11 @@ export function compileTemplate(
     compiled,
     retainedBytes,
     get reusable() {
-      return reusable;
+      return reusable && (!rendered || canRearm(doc));
     },
     render(values, renderField) {
-      if (!reusable) throw new Error('a template whose render failed must be compiled again');
-      if (rendered && !rearm(doc)) {
-        reusable = false;
-        throw new Error('this docxtemplater version cannot render a compiled template again');
-      }
+      if (!this.reusable) throw new Error('this compiled template must be compiled again');
+      if (rendered) rearm(doc);
       rendered = true;
       state.values = values;
       try {
@@ -147,11 +147,12 @@ export function compileTemplate(
  * docxtemplater upgrade that breaks this fails there. Pinned to docxtemplater 3.x's field name:
  * without it, no reuse (the caller compiles again).
  */
-function rearm(doc: Docxtemplater): boolean {
-  const internals = doc as unknown as { rendered?: unknown };
-  if (typeof internals.rendered !== 'boolean') return false;
-  internals.rendered = false;
-  return true;
+function canRearm(doc: Docxtemplater): boolean {
+  return typeof (doc as unknown as { rendered?: unknown }).rendered === 'boolean';
+}
+
+function rearm(doc: Docxtemplater): void {
+  (doc as unknown as { rendered: boolean }).rendered = false;
 }
 
 const ENDNOTES_CONTENT_TYPE =
