@@ -148,12 +148,12 @@ export class OfficePool implements Converter {
         } catch (err) {
           if (!(err instanceof OfficeFailure)) throw err;
           const retry = err.processFault && attempt === 1;
-          healthySince = performance.now();
           this.logger.warn(
             { field: request.field, kind: err.kind, attempt, retry },
             `conversion attempt failed: ${err.message}`,
           );
           if (!retry) throw conversionFailed(request.field, err);
+          healthySince = performance.now();
         }
       }
       const pdf = await readFile(output).catch(() => undefined);

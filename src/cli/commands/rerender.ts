@@ -105,7 +105,7 @@ async function collect(
   const library = await findTemplateFolders(path).catch(() => []);
   if (library.length > 0) {
     const isConfigured = path === resolve(config.templatesDir);
-    const libraryReader = new FolderLibrary(path);
+    const configured = isConfigured ? new FolderLibrary(path) : undefined;
     const items: Item[] = [];
     for (const folder of library) {
       const values =
@@ -116,8 +116,8 @@ async function collect(
       // The configured library is rendered by reference, at its current version; the job id
       // also covers the template's bytes, so that an edited template is rendered again, not
       // answered with the last run's job. Another folder's templates go by content.
-      if (isConfigured) {
-        const version = await libraryReader.getVersion(folder.id, undefined);
+      if (configured) {
+        const version = await configured.getVersion(folder.id, undefined);
         const document: DocumentInput = {
           name: folder.name,
           documentId: folder.id,
