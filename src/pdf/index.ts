@@ -5,3 +5,4 @@ export {
   type PdfOrigin,
   type StampOptions,
 } from './pdf-check.js';
+export { findStreamEnd, useFastStreamEnd } from './stream-end.js';

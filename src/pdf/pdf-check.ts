@@ -1,6 +1,9 @@
 import { PDFDocument, ParseSpeeds } from 'pdf-lib';
 import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../errors/index.js';
+import { useFastStreamEnd } from './stream-end.js';
+
+useFastStreamEnd(true);
 
 export interface PdfInfo {
   pages: number;
