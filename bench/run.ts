@@ -10,6 +10,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import PizZip from 'pizzip';
 import { fillTemplate, templateCache } from '../src/fill/index.js';
 import { OfficePool } from '../src/convert/index.js';
+import { engineThreadsBeside } from '../src/config/index.js';
 import { Renderer } from '../src/pipeline/index.js';
 import { EnginePool, projectRoot } from '../src/pool/index.js';
 import { LocalStorage } from '../src/storage/index.js';
@@ -189,7 +190,9 @@ async function queueThroughput(jobs: number): Promise<{ perSecond: number; faile
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
-  const engine = new EnginePool({ threads: Number(process.env.BENCH_QUEUE_THREADS ?? 2) });
+  const engine = new EnginePool({
+    threads: Number(process.env.BENCH_QUEUE_THREADS ?? engineThreadsBeside(2)),
+  });
   const office = await OfficePool.start({ processes: 2 });
   const renderer = new Renderer({ engine, converter: office, storage });
   const worker = await DocpipeWorker.start({

@@ -1,7 +1,7 @@
 import { writeFile, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { DocpipeConfig } from '../config/index.js';
+import { engineThreadsBeside, type DocpipeConfig } from '../config/index.js';
 import { createConverter, type Converter } from '../convert/index.js';
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
@@ -40,13 +40,16 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
     await writeFile(redisUrlFile(config), `${redisUrl}\n`);
     logger.info({ redisUrl, dir: embedded.dir }, 'embedded Redis started (no REDIS_URL)');
   }
-  const engine = new EnginePool({ threads: config.engineThreads, limits: config.limits });
+  const processes = config.office.processes ?? availableParallelism();
+  const engine = new EnginePool({
+    threads: config.engineThreads ?? engineThreadsBeside(processes),
+    limits: config.limits,
+  });
   let converter: Converter | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const storage = new LocalStorage(join(config.dataDir, 'storage'));
     const renderer = new Renderer({ engine, converter, storage, logger });
-    const processes = config.office.processes ?? availableParallelism();
     const worker = await DocpipeWorker.start({
       redisUrl,
       prefix: config.queue.prefix,

@@ -25,7 +25,10 @@ export interface DocpipeConfig {
   delimiters: Delimiters;
   /** `DOCPIPE_STRICT_TAGS`: refuse values for tags a template lacks. @defaultValue false */
   strictTags: boolean;
-  /** `DOCPIPE_ENGINE_THREADS`: sniff and fill threads. @defaultValue the number of cores */
+  /**
+   * `DOCPIPE_ENGINE_THREADS`: sniff and fill threads.
+   * @defaultValue the number of cores; beside an office pool, {@link engineThreadsBeside}
+   */
   engineThreads: number | undefined;
   /** `DOCPIPE_LOG_LEVEL`: pino level. @defaultValue 'info' */
   logLevel: string;
@@ -184,4 +187,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     office,
     signingSecret,
   };
+}
+
+/**
+ * Engine threads for a worker whose office pool has `officeProcesses` processes: one per four.
+ * Sniff, fill and the PDF check take about a twentieth of a conversion's time, so one thread keeps
+ * four office processes fed; more threads only add isolates to warm up and collect, which cost
+ * CPU the office processes need. Measured here with 2 office processes on 2 cores: 2 threads used
+ * 0.5 ms more CPU per document than 1, at the same throughput.
+ */
+export function engineThreadsBeside(officeProcesses: number): number {
+  return Math.max(1, Math.ceil(officeProcesses / 4));
 }

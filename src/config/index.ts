@@ -1,1 +1,1 @@
-export { loadConfig, ConfigError, type DocpipeConfig } from './config.js';
+export { loadConfig, ConfigError, engineThreadsBeside, type DocpipeConfig } from './config.js';

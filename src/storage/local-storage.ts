@@ -15,10 +15,14 @@ export class LocalStorage implements Storage {
 
   async put(key: string, data: Uint8Array, type: string): Promise<StoredObject> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      await writeFile(temporary, data);
+      // The folder usually exists already: made on demand, it costs no call on every write.
+      await writeFile(temporary, data).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(temporary, data);
+      });
       // rename within one folder is atomic: readers never see half an object.
       await rename(temporary, path);
     } catch (err) {
