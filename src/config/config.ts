@@ -41,7 +41,7 @@ export interface DocpipeConfig {
   converter: 'office-pool' | 'libreoffice-convert';
   /**
    * `DOCPIPE_OFFICE_PROCESSES`, `DOCPIPE_CONVERSION_TIMEOUT_MS`, `DOCPIPE_OFFICE_START_TIMEOUT_MS`,
-   * `DOCPIPE_QUEUE_TIMEOUT_MS`, `DOCPIPE_OFFICE_MAX_CONVERSIONS`, `DOCPIPE_OFFICE_MAX_RSS_MB`,
+   * `DOCPIPE_QUEUE_TIMEOUT_MS`, `DOCPIPE_OFFICE_MAX_CONVERSIONS`, `DOCPIPE_OFFICE_QUEUE_DEPTH`, `DOCPIPE_OFFICE_MAX_RSS_MB`,
    * `DOCPIPE_OFFICE_NETWORK`. @defaultValue DEFAULT_OFFICE_POOL_OPTIONS
    */
   office: OfficePoolOptions;
@@ -146,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     startTimeoutMs: optionalInt('DOCPIPE_OFFICE_START_TIMEOUT_MS'),
     queueTimeoutMs: optionalInt('DOCPIPE_QUEUE_TIMEOUT_MS'),
     maxConversionsPerProcess: optionalInt('DOCPIPE_OFFICE_MAX_CONVERSIONS'),
+    queueDepth: optionalInt('DOCPIPE_OFFICE_QUEUE_DEPTH'),
     maxRssBytes: rssMb === undefined ? undefined : rssMb * 1024 * 1024,
     network: network as NetworkIsolation,
     allocator: env.DOCPIPE_OFFICE_ALLOCATOR || undefined,

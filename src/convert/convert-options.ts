@@ -30,6 +30,15 @@ export interface OfficePoolOptions {
    * @defaultValue 2000
    */
   maxConversionsPerProcess?: number;
+  /**
+   * Conversions handed to one process at once: the one it converts and the rest waiting in its
+   * bridge, which starts the next the moment the last is written, without a round trip through
+   * docpipe (about 5% more documents a second on this machine). Only when every process is busy
+   * does a conversion queue behind another; 1 turns this off, so that a conversion never waits
+   * behind a long one while another process frees up.
+   * @defaultValue 2
+   */
+  queueDepth?: number;
   /** Resident memory past which a process is replaced after its current conversion. @defaultValue 1 GiB */
   maxRssBytes?: number;
   /**
@@ -62,6 +71,7 @@ export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<
   startTimeoutMs: 30_000,
   queueTimeoutMs: 60_000,
   maxConversionsPerProcess: 2000,
+  queueDepth: 2,
   maxRssBytes: 1024 * 1024 * 1024,
   network: 'auto' as NetworkIsolation,
   sofficePath: '/usr/lib/libreoffice/program/soffice.bin',
@@ -87,6 +97,7 @@ export function fillOfficePoolOptions(
     'startTimeoutMs',
     'queueTimeoutMs',
     'maxConversionsPerProcess',
+    'queueDepth',
     'maxRssBytes',
   ] as const) {
     if (!Number.isSafeInteger(filled[key]) || filled[key] <= 0)

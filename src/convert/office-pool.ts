@@ -17,7 +17,11 @@ import { OfficeFailure, OfficeProcess, canIsolateNetwork } from './office-proces
 interface Slot {
   index: number;
   process?: OfficeProcess;
-  busy: boolean;
+  /** Conversions handed to the process and not answered yet: one converting, the rest queued. */
+  inFlight: number;
+  /** Due for replacement (conversions, memory): takes no more work, replaced once it is idle. */
+  retiring: boolean;
+  retireReason: string;
   starting?: Promise<void>;
   /** Failed starts in a row, for the restart backoff. */
   failedStarts: number;
@@ -35,6 +39,8 @@ interface Waiter {
 const RESTART_BACKOFF_MS = (failures: number) =>
   Math.min(5000, 100 * 2 ** Math.max(0, failures - 1));
 const PDF_MAGIC = Buffer.from('%PDF-');
+/** Attempts of one conversion at most, counting those that failed before they started. */
+const MAX_ATTEMPTS = 4;
 
 export interface OfficePoolStats {
   processes: number;
@@ -67,7 +73,9 @@ export class OfficePool implements Converter {
   ) {
     this.slots = Array.from({ length: options.processes }, (_, index) => ({
       index,
-      busy: false,
+      inFlight: 0,
+      retiring: false,
+      retireReason: '',
       failedStarts: 0,
     }));
   }
@@ -110,7 +118,7 @@ export class OfficePool implements Converter {
     return {
       processes: this.slots.length,
       ready: this.slots.filter((s) => s.process?.alive).length,
-      busy: this.slots.filter((s) => s.busy).length,
+      busy: this.slots.filter((s) => s.inFlight > 0).length,
       waiting: this.queue.length,
       conversions: this.conversions,
       restarts: this.restarts,
@@ -131,6 +139,7 @@ export class OfficePool implements Converter {
     await writeFile(input, request.docx);
     try {
       let healthySince = 0;
+      let charged = 0;
       for (let attempt = 1; ; attempt++) {
         try {
           // The title goes in through the document's properties only for PDF/A, whose metadata
@@ -147,7 +156,10 @@ export class OfficePool implements Converter {
           break;
         } catch (err) {
           if (!(err instanceof OfficeFailure)) throw err;
-          const retry = err.processFault && attempt === 1;
+          // A conversion that never started (queued behind one that took its process down) was
+          // not at fault: that failure does not use up its one retry.
+          if (err.started) charged++;
+          const retry = err.processFault && charged <= 1 && attempt < MAX_ATTEMPTS;
           this.logger.warn(
             { field: request.field, kind: err.kind, attempt, retry },
             `conversion attempt failed: ${err.message}`,
@@ -201,7 +213,9 @@ export class OfficePool implements Converter {
     try {
       await office.convert(job, this.options.conversionTimeoutMs);
     } catch (err) {
-      if (err instanceof OfficeFailure && err.processFault) this.replace(slot, err.message);
+      // Every conversion queued at a process that died fails; the first to hear replaces it.
+      if (err instanceof OfficeFailure && err.processFault && slot.process === office)
+        this.replace(slot, err.message);
       throw err;
     } finally {
       this.release(slot);
@@ -211,7 +225,7 @@ export class OfficePool implements Converter {
   private acquire(healthySince: number): Promise<Slot> {
     const free = this.freeSlot(healthySince);
     if (free) {
-      free.busy = true;
+      free.inFlight++;
       return Promise.resolve(free);
     }
     return new Promise<Slot>((grant, fail) => {
@@ -234,15 +248,21 @@ export class OfficePool implements Converter {
   }
 
   private release(slot: Slot): void {
-    slot.busy = false;
+    slot.inFlight--;
     const office = slot.process;
     if (office?.alive) {
-      const rss = office.rssBytes() ?? 0;
-      if (office.conversions >= this.options.maxConversionsPerProcess) {
-        this.replace(slot, `recycled after ${office.conversions} conversions`);
-      } else if (rss > this.options.maxRssBytes) {
-        this.replace(slot, `recycled at ${Math.round(rss / 1048576)} MiB resident`);
+      if (!slot.retiring) {
+        const rss = office.rssBytes() ?? 0;
+        if (office.conversions >= this.options.maxConversionsPerProcess) {
+          slot.retiring = true;
+          slot.retireReason = `recycled after ${office.conversions} conversions`;
+        } else if (rss > this.options.maxRssBytes) {
+          slot.retiring = true;
+          slot.retireReason = `recycled at ${Math.round(rss / 1048576)} MiB resident`;
+        }
       }
+      // Conversions still queued at it finish first.
+      if (slot.retiring && slot.inFlight === 0) this.replace(slot, slot.retireReason);
     }
     this.dispatch();
   }
@@ -258,20 +278,29 @@ export class OfficePool implements Converter {
       }
       this.queue.splice(i, 1);
       clearTimeout(waiter.timer);
-      free.busy = true;
+      free.inFlight++;
       waiter.grant(free);
     }
   }
 
+  /**
+   * The least loaded process that can take one more conversion: an idle one first, and only when
+   * every process is converting, one with room in its queue (`queueDepth`).
+   */
   private freeSlot(healthySince: number): Slot | undefined {
-    return this.slots.find(
-      (s) => !s.busy && s.process?.alive && s.process.healthyAt >= healthySince,
-    );
+    let best: Slot | undefined;
+    for (const s of this.slots) {
+      if (s.retiring || s.inFlight >= this.options.queueDepth) continue;
+      if (!s.process?.alive || s.process.healthyAt < healthySince) continue;
+      if (!best || s.inFlight < best.inFlight) best = s;
+    }
+    return best;
   }
 
   private replace(slot: Slot, reason: string): void {
     const old = slot.process;
     slot.process = undefined;
+    slot.retiring = false;
     if (old) {
       this.logger.info(
         { slot: slot.index, officePid: old.pid, conversions: old.conversions },
@@ -308,7 +337,7 @@ export class OfficePool implements Converter {
       slot.failedStarts = 0;
       office.onExit((why) => {
         // A process that dies while idle is replaced at once; a busy one is replaced by attempt().
-        if (!this.closed && slot.process === office && !slot.busy)
+        if (!this.closed && slot.process === office && slot.inFlight === 0)
           this.replace(slot, `office process exited while idle (${why})`);
       });
       this.logger.debug({ slot: slot.index, officePid: office.pid }, 'office process ready');
@@ -329,10 +358,6 @@ export class OfficePool implements Converter {
   }
 }
 
-/**
- * /dev/shm when there is one: documents in flight and the office profiles live in memory, never
- * waiting on a disk.
- */
 /** rm({force}) without its lstat first: one system call per file, on every conversion. */
 async function removeFile(path: string): Promise<void> {
   await unlink(path).catch((err: NodeJS.ErrnoException) => {
@@ -340,6 +365,10 @@ async function removeFile(path: string): Promise<void> {
   });
 }
 
+/**
+ * /dev/shm when there is one: documents in flight and the office profiles live in memory, never
+ * waiting on a disk.
+ */
 function defaultWorkDir(): string {
   try {
     accessSync('/dev/shm', constants.W_OK);

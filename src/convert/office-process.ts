@@ -16,6 +16,8 @@ export class OfficeFailure extends Error {
   constructor(
     readonly kind: OfficeFailureKind,
     message: string,
+    /** False for a conversion that waited in the bridge and never began: not its fault. */
+    readonly started = true,
   ) {
     super(message);
   }
@@ -36,7 +38,9 @@ export interface ConvertJob {
 interface Pending {
   resolve: (ms: number) => void;
   reject: (err: OfficeFailure) => void;
-  timer: NodeJS.Timeout;
+  deadlineMs: number;
+  /** Armed when the bridge starts this conversion, not while it waits behind another. */
+  timer?: NodeJS.Timeout;
 }
 
 /** soffice.bin's exit code for "restart me", after it set up a new user profile. */
@@ -56,7 +60,7 @@ export function canIsolateNetwork(): Promise<boolean> {
 /**
  * One warm LibreOffice: soffice.bin listening on a private named pipe, with its own process group
  * and a freshly written hardened profile, driven by a python3-uno bridge. Converts one document
- * at a time. Killing it kills both process groups.
+ * at a time, in the order given; more can wait in the bridge. Killing it kills both process groups.
  */
 export class OfficeProcess {
   conversions = 0;
@@ -152,20 +156,30 @@ export class OfficeProcess {
     }
   }
 
-  /** Converts one document; rejects with an OfficeFailure. Past the deadline the process is killed. */
+  /**
+   * Converts one document; rejects with an OfficeFailure. The deadline counts from when the
+   * bridge starts it (after the conversions handed over before it); past it the process is killed.
+   */
   convert(job: ConvertJob, deadlineMs: number): Promise<number> {
     if (this.dead)
-      return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone'));
+      return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone', false));
     const id = this.nextId++;
     return new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        this.kill(`conversion passed its ${deadlineMs} ms deadline`);
-        reject(new OfficeFailure('timeout', `conversion passed its ${deadlineMs} ms deadline`));
-      }, deadlineMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, deadlineMs });
+      // The bridge works in order: the first of the pending is the one converting.
+      if (this.pending.size === 1) this.arm(id);
       this.bridge.stdin!.write(`${JSON.stringify({ id, ...job })}\n`);
     });
+  }
+
+  private arm(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    p.timer = setTimeout(() => {
+      this.pending.delete(id);
+      this.kill(`conversion passed its ${p.deadlineMs} ms deadline`);
+      p.reject(new OfficeFailure('timeout', `conversion passed its ${p.deadlineMs} ms deadline`));
+    }, p.deadlineMs);
   }
 
   /** Kills soffice and the bridge with their whole process groups. Safe to call more than once. */
@@ -196,8 +210,18 @@ export class OfficeProcess {
     this.dead = true;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
+      // Only the conversion under way has its deadline armed; the others never began.
       p.reject(
-        new OfficeFailure('crashed', `the office process ended during the conversion (${reason})`),
+        p.timer
+          ? new OfficeFailure(
+              'crashed',
+              `the office process ended during the conversion (${reason})`,
+            )
+          : new OfficeFailure(
+              'crashed',
+              `the office process ended before the conversion began (${reason})`,
+              false,
+            ),
       );
       this.pending.delete(id);
     }
@@ -279,8 +303,12 @@ export class OfficeProcess {
         } else {
           const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';
           p.reject(new OfficeFailure(kind, message.message ?? kind));
-          if (kind === 'office-gone') this.kill('office gone');
+          // The conversions waiting behind it never begin; they fail as not started.
+          if (kind === 'office-gone') return this.kill('office gone');
         }
+        // The bridge has moved on to the next conversion handed over: its deadline starts now.
+        const next = this.pending.keys().next();
+        if (!next.done) this.arm(next.value);
       });
     });
   }
