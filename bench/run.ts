@@ -9,8 +9,8 @@ import Docxtemplater from 'docxtemplater';
 import { fileTypeFromBuffer } from 'file-type';
 import PizZip from 'pizzip';
 import { fillTemplate, templateCache } from '../src/fill/index.js';
-import { OfficePool } from '../src/convert/index.js';
-import { engineThreadsBeside } from '../src/config/index.js';
+import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/convert/index.js';
+import { engineThreadsBeside, workerConcurrency } from '../src/config/index.js';
 import { Renderer } from '../src/pipeline/index.js';
 import { EnginePool, projectRoot } from '../src/pool/index.js';
 import { LocalStorage } from '../src/storage/index.js';
@@ -197,7 +197,10 @@ async function queueThroughput(jobs: number): Promise<{ perSecond: number; faile
   const renderer = new Renderer({ engine, converter: office, storage });
   const worker = await DocpipeWorker.start({
     redisUrl: redis.url,
-    concurrency: Number(process.env.BENCH_QUEUE_CONCURRENCY ?? 4),
+    concurrency: Number(
+      process.env.BENCH_QUEUE_CONCURRENCY ??
+        workerConcurrency(2, DEFAULT_OFFICE_POOL_OPTIONS.queueDepth),
+    ),
     renderer,
     storage,
     library: new FolderLibrary(join(root, 'templates')),

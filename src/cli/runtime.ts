@@ -1,8 +1,8 @@
 import { writeFile, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { engineThreadsBeside, type DocpipeConfig } from '../config/index.js';
-import { createConverter, type Converter } from '../convert/index.js';
+import { engineThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
+import { DEFAULT_OFFICE_POOL_OPTIONS, createConverter, type Converter } from '../convert/index.js';
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
 import { Renderer } from '../pipeline/index.js';
@@ -53,7 +53,12 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
     const worker = await DocpipeWorker.start({
       redisUrl,
       prefix: config.queue.prefix,
-      concurrency: config.queue.concurrency ?? processes * 2,
+      concurrency:
+        config.queue.concurrency ??
+        workerConcurrency(
+          processes,
+          config.office.queueDepth ?? DEFAULT_OFFICE_POOL_OPTIONS.queueDepth,
+        ),
       lockDurationMs: config.queue.lockDurationMs,
       stalledIntervalMs: config.queue.stalledIntervalMs,
       renderer,

@@ -1,1 +1,7 @@
-export { loadConfig, ConfigError, engineThreadsBeside, type DocpipeConfig } from './config.js';
+export {
+  loadConfig,
+  ConfigError,
+  engineThreadsBeside,
+  workerConcurrency,
+  type DocpipeConfig,
+} from './config.js';

@@ -21,8 +21,9 @@ export interface DocpipeWorkerOptions {
   /** @defaultValue 'docpipe' */
   prefix?: string;
   /**
-   * Jobs at once. Twice the office processes: while one job converts, the next one's sniff and
-   * fill already run, so LibreOffice never waits for them.
+   * Jobs at once: more than the office pool takes at once, so that while those convert, the
+   * next ones' sniff and fill already run and LibreOffice never waits for them (the CLI uses
+   * `workerConcurrency()` from the config).
    */
   concurrency: number;
   /**
