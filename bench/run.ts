@@ -216,8 +216,12 @@ async function queueThroughput(jobs: number): Promise<{ perSecond: number; faile
       ] as never,
     },
   });
-  // Warm the worker's threads first, as the raw loops warm their office.
-  await client.renderEach(Array.from({ length: 40 }, (_, i) => item('warm', i)));
+  // Warm the worker first, as the raw loops warm their office. A worker is a long-lived process,
+  // and V8 keeps optimizing its code over the first few hundred documents: docpipe's CPU per W1
+  // job measured 7.5 ms after 40 documents and 5.6 ms after 1000. Steady state is what a batch
+  // meets, so 400 documents (BENCH_QUEUE_WARMUP) go through first.
+  const warmup = Number(process.env.BENCH_QUEUE_WARMUP ?? 400);
+  await client.renderEach(Array.from({ length: warmup }, (_, i) => item('warm', i)));
   const started = performance.now();
   const outcomes = await client.renderEach(Array.from({ length: jobs }, (_, i) => item('Q', i)));
   const seconds = (performance.now() - started) / 1000;

@@ -1,3 +1,4 @@
+import { BoundedLru } from '../cache/index.js';
 import type { DocxPackage } from '../sniff/index.js';
 import type { CompiledTemplate, Delimiters } from './template.js';
 
@@ -20,58 +21,34 @@ const DEFAULT_LIMITS: TemplateCacheLimits = { maxEntries: 32, maxRetainedBytes: 
  * its delimiters, so a changed template is a new entry, never a stale one. One per thread.
  */
 export class TemplateCache {
-  private readonly entries = new Map<string, CompiledTemplate>();
-  private retainedBytes = 0;
+  private readonly lru: BoundedLru<CompiledTemplate>;
   hits = 0;
   misses = 0;
 
-  constructor(private readonly limits: TemplateCacheLimits = DEFAULT_LIMITS) {}
+  constructor(limits: TemplateCacheLimits = DEFAULT_LIMITS) {
+    this.lru = new BoundedLru({ maxEntries: limits.maxEntries, maxBytes: limits.maxRetainedBytes });
+  }
 
   /** The compiled template for `pkg`, compiling (and keeping, when it fits) on a miss. */
   get(pkg: DocxPackage, delimiters: Delimiters, compile: () => CompiledTemplate): CompiledTemplate {
     const key = `${pkg.archive.digest()}\u0000${delimiters.start}\u0000${delimiters.end}`;
-    const found = this.entries.get(key);
+    const found = this.lru.get(key);
     if (found?.reusable) {
       this.hits++;
-      // Map order is insertion order: move to the back, the most recently used end.
-      this.entries.delete(key);
-      this.entries.set(key, found);
       return found;
     }
-    if (found) this.remove(key, found);
     this.misses++;
     const compiled = compile();
-    // One template may take at most a quarter of the budget, so a huge one cannot flush the rest.
-    if (compiled.retainedBytes <= this.limits.maxRetainedBytes / 4) {
-      this.entries.set(key, compiled);
-      this.retainedBytes += compiled.retainedBytes;
-      this.evict();
-    }
+    // set() replaces a found entry that can no longer be reused.
+    this.lru.set(key, compiled, compiled.retainedBytes);
     return compiled;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.lru.size;
   }
 
   clear(): void {
-    this.entries.clear();
-    this.retainedBytes = 0;
-  }
-
-  private evict(): void {
-    for (const [key, entry] of this.entries) {
-      if (
-        this.entries.size <= this.limits.maxEntries &&
-        this.retainedBytes <= this.limits.maxRetainedBytes
-      )
-        return;
-      this.remove(key, entry);
-    }
-  }
-
-  private remove(key: string, entry: CompiledTemplate): void {
-    this.entries.delete(key);
-    this.retainedBytes -= entry.retainedBytes;
+    this.lru.clear();
   }
 }

@@ -6,7 +6,10 @@ import {
   planNeutralization,
   type NeutralizedReference,
 } from '../harden/index.js';
-import { sniffPackage, type SniffLimits } from '../sniff/index.js';
+import { SniffCache, type SniffLimits } from '../sniff/index.js';
+
+/** This thread's sniffed packages: a template rendered again is not sniffed again. */
+export const sniffCache = new SniffCache();
 
 /** What a document becomes before conversion: a PDF to check, or a .docx ready for LibreOffice. */
 export type Prepared =
@@ -34,7 +37,7 @@ export function prepareDocument(
   const field = options.field || 'document';
   let t = performance.now();
   // Parsed and checked once: fill and harden work on this package, not on bytes again.
-  const sniffed = sniffPackage(bytes, options.limits);
+  const sniffed = sniffCache.sniffPackage(bytes, options.limits);
   const sniff = performance.now() - t;
   if (sniffed.kind === 'unsupported') {
     throw new DocpipeError('unsupported-file-type', [

@@ -10,3 +10,4 @@ export {
 } from './sniff-result.js';
 export { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from './sniff-limits.js';
 export type { DocxPackage } from './docx-package.js';
+export { SniffCache } from './sniff-cache.js';

@@ -1,0 +1,1 @@
+export { BoundedLru, type LruLimits } from './bounded-lru.js';

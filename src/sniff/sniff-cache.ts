@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { BoundedLru, type LruLimits } from '../cache/index.js';
+import type { SniffLimits } from './sniff-limits.js';
+import { sniffPackage, type SniffedPackage } from './sniff.js';
+
+const DEFAULT_LIMITS: LruLimits = { maxEntries: 64, maxBytes: 32 * 1024 * 1024 };
+
+/**
+ * Accepted .docx packages by content, so that a library template is sniffed once rather than on
+ * every render (W1: 0.17 ms of the 1.1 ms a render spends before conversion). Sniffing is a pure
+ * function of the bytes and the limits, both in the key, and the package it yields is read-only.
+ * Only accepted .docx packages are kept: they are what fill reuses. One per thread.
+ */
+export class SniffCache {
+  private readonly lru: BoundedLru<SniffedPackage>;
+  hits = 0;
+  misses = 0;
+
+  constructor(limits: LruLimits = DEFAULT_LIMITS) {
+    this.lru = new BoundedLru(limits);
+  }
+
+  sniffPackage(bytes: Uint8Array, limits: SniffLimits): SniffedPackage {
+    const key = `${createHash('sha256').update(bytes).digest('hex')}\u0000${JSON.stringify(limits)}`;
+    const found = this.lru.get(key);
+    if (found) {
+      this.hits++;
+      return found;
+    }
+    this.misses++;
+    const sniffed = sniffPackage(bytes, limits);
+    if (sniffed.kind === 'docx') this.lru.set(key, sniffed, bytes.byteLength);
+    return sniffed;
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+}
