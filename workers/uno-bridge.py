@@ -1,12 +1,16 @@
 """UNO bridge: drives one warm LibreOffice (soffice --accept on a named pipe) for docpipe.
 
-Protocol, one JSON object per line:
-  argv    pipe-name start-timeout-seconds office-pid
-  stdin   {"id": 1, "input": "/abs/in.docx", "output": "/abs/out.pdf", "title": "name", "pdfa": false}
+Protocol, one JSON object per line, a document's bytes right after the line that announces them:
+  argv    pipe-name start-timeout-seconds office-pid jobs-dir
+  stdin   {"id": 1, "bytes": 3838, "title": "name", "pdfa": false}  then 3838 bytes of .docx
           {"watch": 1234}                                  the office's pid changed
   stdout  {"ready": true, "ms": 812}                      once connected
-          {"id": 1, "ok": true, "ms": 38.2}
+          {"id": 1, "ok": true, "ms": 38.2, "bytes": 29083}  then 29083 bytes of PDF
           {"id": 1, "ok": false, "error": "load-failed", "message": "..."}
+Documents travel through the pipes, not through files docpipe writes and reads: the bridge keeps
+them in jobs-dir only while LibreOffice needs them, with plain system calls, where docpipe's file
+calls each cost a round trip through its thread pool. Requests are served in order; several can
+wait in the pipe, and the next starts as soon as one is answered.
 Runs under /usr/bin/python3, whose uno module belongs to the Debian LibreOffice.
 """
 import json
@@ -37,9 +41,12 @@ def props(**values):
     return tuple(out)
 
 
-def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+def send(obj, payload=b""):
+    out = sys.stdout.buffer
+    out.write(json.dumps(obj).encode("utf-8") + b"\n")
+    if payload:
+        out.write(payload)
+    out.flush()
 
 
 def connect(pipe, timeout):
@@ -118,8 +125,29 @@ class Frames:
                 pass
 
 
-def convert(frames, req):
-    url = uno.systemPathToFileUrl(req["input"])
+def convert(frames, req, jobs):
+    """Converts the request's .docx (its bytes in req["docx"]); returns the reply and the PDF."""
+    name = os.path.join(jobs, "%d" % req["id"])
+    source, target = name + ".docx", name + ".pdf"
+    try:
+        with open(source, "wb") as f:
+            f.write(req["docx"])
+        reply = store(frames, req, source, target)
+        pdf = b""
+        if reply["ok"] and os.path.exists(target):
+            with open(target, "rb") as f:
+                pdf = f.read()
+        return reply, pdf
+    finally:
+        for path in (source, target):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+
+def store(frames, req, source, target):
+    url = uno.systemPathToFileUrl(source)
     try:
         doc = frames.get().loadComponentFromURL(url, "_self", 0, load_props())
     except Exception:
@@ -133,7 +161,7 @@ def convert(frames, req):
         if title:
             doc.getDocumentProperties().Title = title
         doc.storeToURL(
-            uno.systemPathToFileUrl(req["output"]),
+            uno.systemPathToFileUrl(target),
             props(FilterName="writer_pdf_Export", FilterData=pdf_filter_data(bool(req.get("pdfa")))),
         )
     except Exception:
@@ -160,8 +188,10 @@ def main():
     desktop = connect(pipe, timeout)
     send({"ready": True, "ms": round((time.monotonic() - started) * 1000, 1)})
     watched = [int(a) for a in sys.argv[3:4] if a.isdigit()]
+    jobs = sys.argv[4]
+    os.makedirs(jobs, exist_ok=True)
     try:
-        serve(desktop, watched)
+        serve(desktop, watched, jobs)
     finally:
         # stdin closed: docpipe is gone (maybe killed). Take the office down with it, so that no
         # orphaned soffice outlives the process that owned it.
@@ -172,9 +202,13 @@ def main():
                 pass
 
 
-def serve(desktop, watched):
+def serve(desktop, watched, jobs):
     frames = Frames(desktop)
-    for line in sys.stdin:
+    stdin = sys.stdin.buffer
+    while True:
+        line = stdin.readline()
+        if not line:
+            return
         line = line.strip()
         if not line:
             continue
@@ -183,9 +217,13 @@ def serve(desktop, watched):
             # The office was started again (after it set up its profile): a new pid to own.
             watched[:] = [int(req["watch"])]
             continue
+        req["docx"] = stdin.read(req["bytes"])
+        if len(req["docx"]) < req["bytes"]:
+            return  # docpipe went away in the middle of a document
         t = time.perf_counter()
+        pdf = b""
         try:
-            reply = convert(frames, req)
+            reply, pdf = convert(frames, req, jobs)
         except Exception as err:  # noqa: BLE001 - every failure goes back typed, the bridge lives on
             name = type(err).__name__
             # pyuno names UNO exceptions with their module (com.sun.star.lang.DisposedException).
@@ -196,7 +234,8 @@ def serve(desktop, watched):
             reply = {"ok": False, "error": kind, "message": "%s: %s" % (name, getattr(err, "Message", str(err)))}
         reply["id"] = req.get("id")
         reply["ms"] = round((time.perf_counter() - t) * 1000, 2)
-        send(reply)
+        reply["bytes"] = len(pdf)
+        send(reply, pdf)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocpipeError } from '../errors/index.js';
@@ -12,7 +11,12 @@ import {
   type OfficePoolOptions,
 } from './convert-options.js';
 import type { ConvertRequest, Converter } from './converter.js';
-import { OfficeFailure, OfficeProcess, canIsolateNetwork } from './office-process.js';
+import {
+  OfficeFailure,
+  OfficeProcess,
+  canIsolateNetwork,
+  type ConvertJob,
+} from './office-process.js';
 
 interface Slot {
   index: number;
@@ -68,7 +72,8 @@ export class OfficePool implements Converter {
   private constructor(
     private readonly options: FilledOfficePoolOptions,
     private readonly isolated: boolean,
-    private readonly jobsDir: string,
+    /** Holds each process's profile and the documents its bridge is converting. */
+    private readonly baseDir: string,
     private readonly logger: Logger,
   ) {
     this.slots = Array.from({ length: options.processes }, (_, index) => ({
@@ -101,9 +106,7 @@ export class OfficePool implements Converter {
         ? 'office processes run in a network namespace without interfaces, with a hardened profile'
         : 'office processes rely on the hardened profile (proxies at a closed port): this host cannot create network namespaces',
     );
-    const jobsDir = join(base, 'jobs');
-    await mkdir(jobsDir, { recursive: true });
-    const pool = new OfficePool(filled, isolated, jobsDir, logger);
+    const pool = new OfficePool(filled, isolated, base, logger);
     // Warm: every process is up before the first request is taken.
     const started = await Promise.allSettled(pool.slots.map((slot) => pool.startSlot(slot)));
     const failure = started.find((r) => r.status === 'rejected');
@@ -133,61 +136,50 @@ export class OfficePool implements Converter {
 
   async convert(request: ConvertRequest): Promise<Buffer> {
     if (this.closed) throw new Error('the office pool is closed');
-    const name = randomBytes(8).toString('hex');
-    const input = join(this.jobsDir, `${name}.docx`);
-    const output = join(this.jobsDir, `${name}.pdf`);
-    await writeFile(input, request.docx);
-    try {
-      let healthySince = 0;
-      let charged = 0;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          // The title goes in through the document's properties only for PDF/A, whose metadata
-          // pdf-lib must not rewrite; plain PDFs get it from pdf-lib afterwards.
-          await this.attempt(
-            {
-              input,
-              output,
-              title: request.pdfa ? request.title : undefined,
-              pdfa: request.pdfa,
-            },
-            healthySince,
-          );
-          break;
-        } catch (err) {
-          if (!(err instanceof OfficeFailure)) throw err;
-          // A conversion that never started (queued behind one that took its process down) was
-          // not at fault: that failure does not use up its one retry.
-          if (err.started) charged++;
-          const retry = err.processFault && charged <= 1 && attempt < MAX_ATTEMPTS;
-          this.logger.warn(
-            { field: request.field, kind: err.kind, attempt, retry },
-            `conversion attempt failed: ${err.message}`,
-          );
-          if (!retry) throw conversionFailed(request.field, err);
-          healthySince = performance.now();
-          // Whatever the failed attempt left must not pass for the retry's output.
-          await removeFile(output);
-        }
-      }
-      const pdf = await readFile(output).catch(() => undefined);
-      // LibreOffice can report success without writing anything for a file it could not load.
-      if (!pdf || pdf.length === 0)
-        throw conversionFailed(
-          request.field,
-          new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'),
+    let pdf: Buffer;
+    let healthySince = 0;
+    let charged = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // The title goes in through the document's properties only for PDF/A, whose metadata
+        // pdf-lib must not rewrite; plain PDFs get it from pdf-lib afterwards.
+        pdf = await this.attempt(
+          {
+            docx: request.docx,
+            title: request.pdfa ? request.title : undefined,
+            pdfa: request.pdfa,
+          },
+          healthySince,
         );
-      if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
-        throw conversionFailed(
-          request.field,
-          new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'),
+        break;
+      } catch (err) {
+        if (!(err instanceof OfficeFailure)) throw err;
+        // A conversion that never started (queued behind one that took its process down) was
+        // not at fault: that failure does not use up its one retry.
+        if (err.started) charged++;
+        const retry = err.processFault && charged <= 1 && attempt < MAX_ATTEMPTS;
+        this.logger.warn(
+          { field: request.field, kind: err.kind, attempt, retry },
+          `conversion attempt failed: ${err.message}`,
         );
+        if (!retry) throw conversionFailed(request.field, err);
+        healthySince = performance.now();
       }
-      this.conversions++;
-      return pdf;
-    } finally {
-      await Promise.all([removeFile(input), removeFile(output)]);
     }
+    // LibreOffice can report success without writing anything for a file it could not load.
+    if (pdf.length === 0)
+      throw conversionFailed(
+        request.field,
+        new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'),
+      );
+    if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
+      throw conversionFailed(
+        request.field,
+        new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'),
+      );
+    }
+    this.conversions++;
+    return pdf;
   }
 
   async close(): Promise<void> {
@@ -199,19 +191,16 @@ export class OfficePool implements Converter {
     // Starts in flight finish first (and dispose of what they started), so nothing outlives close.
     await Promise.allSettled(this.slots.map((s) => s.starting));
     await Promise.all(this.slots.map((s) => s.process?.dispose()));
-    await rm(join(this.jobsDir, '..'), { recursive: true, force: true });
+    await rm(this.baseDir, { recursive: true, force: true });
   }
 
-  private async attempt(
-    job: { input: string; output: string; title?: string; pdfa?: boolean },
-    healthySince: number,
-  ): Promise<void> {
+  private async attempt(job: ConvertJob, healthySince: number): Promise<Buffer> {
     // Nothing awaits between acquire() and convert(): the process acquire() saw alive is the one
     // the document goes to.
     const slot = await this.acquire(healthySince);
     const office = slot.process!;
     try {
-      await office.convert(job, this.options.conversionTimeoutMs);
+      return await office.convert(job, this.options.conversionTimeoutMs);
     } catch (err) {
       // Every conversion queued at a process that died fails; the first to hear replaces it.
       if (err instanceof OfficeFailure && err.processFault && slot.process === office)
@@ -356,13 +345,6 @@ export class OfficePool implements Converter {
       throw err;
     }
   }
-}
-
-/** rm({force}) without its lstat first: one system call per file, on every conversion. */
-async function removeFile(path: string): Promise<void> {
-  await unlink(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
 }
 
 /**

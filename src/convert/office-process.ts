@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { BridgeFrames } from './bridge-frames.js';
 import type { FilledOfficePoolOptions } from './convert-options.js';
 import { allocatorLibrary, officeEnvironment, writeHardenedProfile } from './office-profile.js';
 
@@ -29,14 +29,13 @@ export class OfficeFailure extends Error {
 }
 
 export interface ConvertJob {
-  input: string;
-  output: string;
+  docx: Uint8Array;
   title?: string;
   pdfa?: boolean;
 }
 
 interface Pending {
-  resolve: (ms: number) => void;
+  resolve: (pdf: Buffer) => void;
   reject: (err: OfficeFailure) => void;
   deadlineMs: number;
   /** Armed when the bridge starts this conversion, not while it waits behind another. */
@@ -113,7 +112,13 @@ export class OfficeProcess {
     const soffice = launch();
     const bridge = spawn(
       options.pythonPath,
-      [bridgeScript, id, String(options.startTimeoutMs / 1000), String(soffice.pid ?? '')],
+      [
+        bridgeScript,
+        id,
+        String(options.startTimeoutMs / 1000),
+        String(soffice.pid ?? ''),
+        join(dir, 'jobs'),
+      ],
       {
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -157,18 +162,22 @@ export class OfficeProcess {
   }
 
   /**
-   * Converts one document; rejects with an OfficeFailure. The deadline counts from when the
-   * bridge starts it (after the conversions handed over before it); past it the process is killed.
+   * Converts one document to the bytes LibreOffice wrote (empty when it wrote none); rejects with
+   * an OfficeFailure. The deadline counts from when the bridge starts it (after the conversions
+   * handed over before it); past it the process is killed.
    */
-  convert(job: ConvertJob, deadlineMs: number): Promise<number> {
+  convert(job: ConvertJob, deadlineMs: number): Promise<Buffer> {
     if (this.dead)
       return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone', false));
     const id = this.nextId++;
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, deadlineMs });
       // The bridge works in order: the first of the pending is the one converting.
       if (this.pending.size === 1) this.arm(id);
-      this.bridge.stdin!.write(`${JSON.stringify({ id, ...job })}\n`);
+      const { docx, title, pdfa } = job;
+      const header = JSON.stringify({ id, bytes: docx.byteLength, title, pdfa });
+      this.bridge.stdin!.write(`${header}\n`);
+      this.bridge.stdin!.write(docx);
     });
   }
 
@@ -229,7 +238,6 @@ export class OfficeProcess {
   }
 
   private waitReady(timeoutMs: number): Promise<void> {
-    const lines = createInterface({ input: this.bridge.stdout! });
     let stderr = '';
     this.bridge.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
@@ -272,20 +280,14 @@ export class OfficeProcess {
         this.kill(`UNO bridge exited (${signal ?? code})`);
         fail(`UNO bridge exited (${signal ?? code})`);
       });
-      lines.on('line', (line) => {
-        let message: {
+      const frames = new BridgeFrames((header, pdf) => {
+        const message = header as {
           ready?: boolean;
           id?: number;
           ok?: boolean;
           error?: string;
           message?: string;
-          ms?: number;
         };
-        try {
-          message = JSON.parse(line);
-        } catch {
-          return;
-        }
         if (message.ready) {
           this.healthyAt = performance.now();
           clearTimeout(timer);
@@ -299,7 +301,7 @@ export class OfficeProcess {
         if (message.ok) {
           this.conversions++;
           this.healthyAt = performance.now();
-          p.resolve(message.ms ?? 0);
+          p.resolve(pdf);
         } else {
           const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';
           p.reject(new OfficeFailure(kind, message.message ?? kind));
@@ -310,6 +312,7 @@ export class OfficeProcess {
         const next = this.pending.keys().next();
         if (!next.done) this.arm(next.value);
       });
+      this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
     });
   }
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { BridgeFrames } from '../../src/convert/bridge-frames.js';
+
+function stream(): Buffer {
+  const pdf = Buffer.from('%PDF-1.4\n\x00\xff binary\nwith lines\n%%EOF\n', 'latin1');
+  return Buffer.concat([
+    Buffer.from('{"ready": true, "ms": 5}\n'),
+    Buffer.from('a stray line that is no JSON\n'),
+    Buffer.from(`{"id": 1, "ok": true, "bytes": ${pdf.length}}\n`),
+    pdf,
+    Buffer.from('{"id": 2, "ok": false, "error": "load-failed", "bytes": 0}\n'),
+    Buffer.from('[1, 2]\n'),
+    Buffer.from(`{"id": 3, "ok": true, "bytes": ${pdf.length}}\n`),
+    pdf,
+  ]);
+}
+
+describe('bridge frames', () => {
+  it('reads lines and the bytes they announce, however the stream is cut', () => {
+    const whole = stream();
+    const expected: unknown[] = [];
+    new BridgeFrames((h, p) => expected.push([h, p.toString('latin1')])).push(whole);
+    expect(expected).toHaveLength(4);
+    expect(expected[1]).toEqual([
+      { id: 1, ok: true, bytes: expect.any(Number) },
+      expect.stringContaining('%%EOF'),
+    ]);
+    expect(expected[2]).toEqual([{ id: 2, ok: false, error: 'load-failed', bytes: 0 }, '']);
+    for (const size of [1, 2, 3, 7, 16, 50]) {
+      const got: unknown[] = [];
+      const frames = new BridgeFrames((h, p) => got.push([h, p.toString('latin1')]));
+      for (let i = 0; i < whole.length; i += size) frames.push(whole.subarray(i, i + size));
+      expect(got, `chunks of ${size}`).toEqual(expected);
+    }
+  });
+
+  it('waits for the rest of a document before giving it out', () => {
+    const got: unknown[] = [];
+    const frames = new BridgeFrames((h) => got.push(h));
+    frames.push(Buffer.from('{"id": 1, "ok": true, "bytes": 10}\n12345'));
+    expect(got).toEqual([]);
+    frames.push(Buffer.from('67890{"id"'));
+    expect(got).toEqual([{ id: 1, ok: true, bytes: 10 }]);
+  });
+});
