@@ -71,6 +71,13 @@ def pdf_filter_data(pdfa):
     return uno.Any("[]com.sun.star.beans.PropertyValue", props(**data))
 
 
+# Built once: the same for every document, and building UNO structs is part of a bridge's cost.
+STORE_PROPS = {
+    pdfa: props(FilterName="writer_pdf_Export", FilterData=pdf_filter_data(pdfa))
+    for pdfa in (False, True)
+}
+
+
 class Frames:
     """One hidden frame, reused for every document this office converts.
 
@@ -149,7 +156,7 @@ def convert(frames, req, jobs):
 def store(frames, req, source, target):
     url = uno.systemPathToFileUrl(source)
     try:
-        doc = frames.get().loadComponentFromURL(url, "_self", 0, load_props())
+        doc = frames.get().loadComponentFromURL(url, "_self", 0, LOAD_PROPS)
     except Exception:
         frames.discard()
         raise
@@ -160,10 +167,7 @@ def store(frames, req, source, target):
         title = req.get("title")
         if title:
             doc.getDocumentProperties().Title = title
-        doc.storeToURL(
-            uno.systemPathToFileUrl(target),
-            props(FilterName="writer_pdf_Export", FilterData=pdf_filter_data(bool(req.get("pdfa")))),
-        )
+        doc.storeToURL(uno.systemPathToFileUrl(target), STORE_PROPS[bool(req.get("pdfa"))])
     except Exception:
         frames.abandon(doc)
         raise
@@ -171,14 +175,13 @@ def store(frames, req, source, target):
     return {"ok": True}
 
 
-def load_props():
-    return props(
-        Hidden=True,
-        ReadOnly=True,
-        MacroExecutionMode=NEVER_EXECUTE,
-        UpdateDocMode=NO_UPDATE,
-        FilterName="MS Word 2007 XML",
-    )
+LOAD_PROPS = props(
+    Hidden=True,
+    ReadOnly=True,
+    MacroExecutionMode=NEVER_EXECUTE,
+    UpdateDocMode=NO_UPDATE,
+    FilterName="MS Word 2007 XML",
+)
 
 
 def main():

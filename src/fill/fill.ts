@@ -27,13 +27,17 @@ export function fillTemplate(
   return fill((resolved) => openDocx(template, resolved.limits, resolved.field), tags, options);
 }
 
-/** As {@link fillTemplate}, for a package sniffing already parsed and checked. */
+/**
+ * As {@link fillTemplate}, for a package sniffing already parsed and checked. With `compress`
+ * false the changed parts are stored uncompressed: for a .docx that goes straight to LibreOffice.
+ */
 export function fillPackage(
   pkg: DocxPackage,
   tags: unknown,
   options: FillOptions = {},
+  { compress = true }: { compress?: boolean } = {},
 ): FillResult {
-  return fill(() => pkg, tags, options);
+  return fill(() => pkg, tags, options, compress);
 }
 
 /** Compiled templates of this thread (each worker thread has its own). */
@@ -43,6 +47,7 @@ function fill(
   open: (resolved: ResolvedFillOptions) => DocxPackage,
   tags: unknown,
   options: FillOptions,
+  compress = true,
 ): FillResult {
   const { resolved, problems: optionProblems } = resolveFillOptions(options);
   const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
@@ -68,7 +73,10 @@ function fill(
     ...(resolved.strict ? unusedValues(compiled.fields, values, resolved.tagsField) : []),
   ];
   if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
-  return { docx: compiled.render(values, resolved.templateField), fields: compiled.fields };
+  return {
+    docx: compiled.render(values, resolved.templateField, compress),
+    fields: compiled.fields,
+  };
 }
 
 /**

@@ -40,7 +40,8 @@ export interface CompiledTemplate {
    * Fills `values` in and returns the .docx. May be called again while `reusable`: every call
    * renders from the compiled template, never from an earlier call's output.
    */
-  render(values: Map<string, ResolvedTag>, field: string): Buffer;
+  /** The filled .docx; with `compress` false its changed parts are stored, not deflated. */
+  render(values: Map<string, ResolvedTag>, field: string, compress?: boolean): Buffer;
   /**
    * False once a render failed (it may have left state behind), or after a render when this
    * docxtemplater cannot render again: the template must then be compiled again.
@@ -116,7 +117,7 @@ export function compileTemplate(
     get reusable() {
       return reusable && (!rendered || canRearm(doc));
     },
-    render(values, renderField) {
+    render(values, renderField, compress = true) {
       if (!this.reusable) throw new Error('this compiled template must be compiled again');
       if (rendered) rearm(doc);
       rendered = true;
@@ -134,7 +135,7 @@ export function compileTemplate(
         // Values are not kept past the call that brought them.
         state.values = new Map();
       }
-      return writeOutput(pkg, zip, originals);
+      return writeOutput(pkg, zip, originals, compress);
     },
   };
 }
@@ -231,7 +232,12 @@ function rawTextParagraph(text: string): string {
   return `<w:p><w:r>${runs}</w:r></w:p>`;
 }
 
-function writeOutput(pkg: DocxPackage, zip: PizZip, originals: Map<string, string>): Buffer {
+function writeOutput(
+  pkg: DocxPackage,
+  zip: PizZip,
+  originals: Map<string, string>,
+  compress: boolean,
+): Buffer {
   const items: ZipItem[] = [];
   const written = new Set<string>();
   for (const entry of pkg.archive.entries) {
@@ -251,5 +257,5 @@ function writeOutput(pkg: DocxPackage, zip: PizZip, originals: Map<string, strin
     if (written.has(name) || !file || file.dir) continue;
     items.push({ name, data: Buffer.from(file.asText(), 'utf8') });
   }
-  return writeZip(items);
+  return writeZip(items, { compress });
 }

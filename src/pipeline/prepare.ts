@@ -58,7 +58,8 @@ export function prepareDocument(
     };
   }
   t = performance.now();
-  const filled = fillPackage(pkg, tags, options).docx;
+  // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing.
+  const filled = fillPackage(pkg, tags, options, { compress: false }).docx;
   const fill = performance.now() - t;
   t = performance.now();
   // Filling never changes relationship parts, so the template tells whether there is anything to

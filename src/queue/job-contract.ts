@@ -131,7 +131,7 @@ function sourceProblems(
     if (typeof s.inline !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(s.inline))
       add('source.inline', 'must be base64');
     else if (
-      (s.inline.length * 3) / 4 - (s.inline.match(/=*$/)?.[0].length ?? 0) >
+      (s.inline.length * 3) / 4 - (s.inline.endsWith('==') ? 2 : s.inline.endsWith('=') ? 1 : 0) >
       limits.maxInlineBytes
     ) {
       add(

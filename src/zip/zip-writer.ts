@@ -22,8 +22,15 @@ const VERSION = 20;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const DOS_TIME = 0;
 
-/** Writes a zip archive. Deterministic: the same items give the same bytes. */
-export function writeZip(items: ZipItem[]): Buffer {
+/**
+ * Writes a zip archive. Deterministic: the same items give the same bytes. With `compress` false,
+ * new parts are stored as they are: for an archive read once, at once, by a program on the same
+ * machine (LibreOffice), deflating it only costs both sides time.
+ */
+export function writeZip(
+  items: ZipItem[],
+  { compress = true }: { compress?: boolean } = {},
+): Buffer {
   const chunks: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -37,7 +44,7 @@ export function writeZip(items: ZipItem[]): Buffer {
       crc = crc32(item.data);
       size = item.data.length;
       // Level 1: within a few percent of the default's size for Word XML, at a fraction of the time.
-      const deflated = deflateRawSync(item.data, { level: 1 });
+      const deflated = compress ? deflateRawSync(item.data, { level: 1 }) : item.data;
       // Tiny parts can grow when deflated; store them instead.
       if (deflated.length < size) {
         method = 8;

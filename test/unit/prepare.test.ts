@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fillTemplate } from '../../src/fill/index.js';
 import { documentText } from '../../src/inspect/index.js';
 import { openDocx, DEFAULT_SNIFF_LIMITS } from '../../src/sniff/index.js';
 import { prepareDocument } from '../../src/pipeline/prepare.js';
@@ -26,6 +27,17 @@ describe('prepare: sniff, fill and harden in one go', () => {
     expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
     expect(rels(prepared.docx)).toContain('Target="about:blank"');
     expect(rels(prepared.docx)).toContain('Target="https://example.com/"');
+  });
+
+  it('stores the filled parts uncompressed (only LibreOffice reads them), fill() deflates them', () => {
+    const big = buildDocx({ body: para(`Hello {name}. ${'Terms and conditions. '.repeat(200)}`) });
+    const prepared = prepareDocument(big, tags, options);
+    if (prepared.input !== 'docx') throw new Error('expected a .docx');
+    const methodOf = (docx: Uint8Array) =>
+      openDocx(docx).archive.entries.find((e) => e.name === 'word/document.xml')?.method;
+    expect(methodOf(prepared.docx)).toBe(0);
+    expect(methodOf(fillTemplate(big, tags).docx)).toBe(8);
+    expect(documentText(prepared.docx)[0]?.text).toContain('Hello Ida.');
   });
 
   it('cuts external references of a document given without values', () => {
