@@ -11,3 +11,4 @@ export {
 export { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from './sniff-limits.js';
 export type { DocxPackage } from './docx-package.js';
 export { SniffCache } from './sniff-cache.js';
+export { startsAsPdf } from './pdf-probe.js';

@@ -6,8 +6,9 @@ const HEADER_SEARCH = 1024;
 /** Writers append a little after %%EOF (line ends, NULs); more than this is not a PDF's end. */
 const TAIL = 2048;
 
-export function startsAsPdf(bytes: Buffer): boolean {
-  return bytes.subarray(0, HEADER.length).equals(HEADER);
+/** Whether the bytes start with `%PDF-` at offset 0, which is what makes them a PDF to sniffing. */
+export function startsAsPdf(bytes: Uint8Array): boolean {
+  return bytes.length >= HEADER.length && HEADER.every((byte, i) => bytes[i] === byte);
 }
 
 /** Where a `%PDF-` header sits past offset 0, if it does, to explain the refusal. */

@@ -91,6 +91,39 @@ describe('render pipeline', () => {
     expect(converter.calls).toBe(2);
   });
 
+  it('reads what a hit reports from the stored PDF, and renders again over a damaged one', async () => {
+    const storage = new LocalStorage(mkdtempSync(join(tmpdir(), 'docpipe-pipeline-')));
+    const converter = new Counting(pool);
+    const renderer = new Renderer({ engine, converter, storage });
+    const made = await renderer.render({ bytes: lease, name: 'damaged later' }, tags);
+    await storage.put(
+      made.key,
+      Buffer.from('%PDF-1.4 truncated by a disk error'),
+      'application/pdf',
+    );
+    const again = await renderer.render({ bytes: lease, name: 'damaged later' }, tags);
+    // LibreOffice stamps dates: the new PDF has the same key, not the same bytes.
+    expect(again).toMatchObject({ key: made.key, cached: false, pages: 2 });
+    expect(converter.calls).toBe(2);
+    const stored = (await storage.get(made.key))!;
+    const hit = await renderer.render({ bytes: lease, name: 'damaged later' }, tags);
+    expect(hit).toMatchObject({
+      cached: true,
+      pages: 2,
+      bytes: stored.length,
+      sha256: createHash('sha256').update(stored).digest('hex'),
+    });
+    expect(hit.sha256).toBe(again.sha256);
+
+    // A given PDF is stored as it is; a hit says so, with its own pages.
+    const given = readFileSync(join(corpusDir(), 'pdf/gotenberg__pages_12.pdf'));
+    const first = await renderer.render({ bytes: given, name: 'paper' }, []);
+    const second = await renderer.render({ bytes: given, name: 'paper' }, []);
+    expect(first).toMatchObject({ input: 'pdf', cached: false });
+    expect(second).toMatchObject({ input: 'pdf', cached: true, pages: first.pages });
+    expect(first.pages).toBeGreaterThan(1);
+  });
+
   it('discards an output only while no other request has been given it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
     const storage = new LocalStorage(dir);
