@@ -126,8 +126,12 @@ describe('queue faults', () => {
       for (const job of jobs)
         expect(job.returnvalue).toMatchObject({ kind: 'rendered', result: { pages: 2 } });
       // One output per document: a job run twice wrote the same content-addressed file.
-      expect(rendersUnder(join(dir, 'data', 'storage'), '.pdf')).toHaveLength(50);
-      expect(rendersUnder(join(dir, 'data', 'storage'), '.json')).toHaveLength(50);
+      const stored = rendersUnder(join(dir, 'data', 'storage'), '.pdf').map(
+        (f) => `renders/${String(f)}`,
+      );
+      expect(stored).toHaveLength(50);
+      const keys = jobs.map((job) => (job.returnvalue as { result: { key: string } }).result.key);
+      expect(new Set(keys)).toEqual(new Set(stored));
     } finally {
       first?.kill('SIGKILL');
       second?.kill('SIGTERM');
