@@ -183,9 +183,9 @@ if (process.env.BENCH_CONVERT !== '0') {
 
 // Throughput: jobs through the queue (embedded Redis, 2 office processes, one worker) against two
 // raw UNO loops side by side (the same 2 office processes), two LibreOfficeKit loops and two
-// libreoffice-convert runs. This machine is shared and noisy (the raw loops alone swing from 30 to
-// 45 documents a second), so the pairs are interleaved BENCH_QUEUE_REPEATS times and the median
-// ratio is reported.
+// libreoffice-convert runs. This machine is shared and noisy (the raw loops alone swing by 15%
+// from one minute to the next), so the contenders are interleaved BENCH_QUEUE_REPEATS times and
+// the median ratio is reported.
 async function queueThroughput(jobs: number): Promise<{ perSecond: number; failed: number }> {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
@@ -237,7 +237,7 @@ async function queueThroughput(jobs: number): Promise<{ perSecond: number; faile
 
 if (process.env.BENCH_QUEUE !== '0') {
   const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
-  const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 3);
+  const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 5);
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-raw-'));
   const filledPath = join(work, 'w1-filled.docx');
   writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
@@ -251,11 +251,21 @@ if (process.env.BENCH_QUEUE !== '0') {
     ).reduce((sum, l) => sum + 1000 / l.mean, 0);
   const runs: { queue: number; uno: number; unoFrame: number; lok: number; failed: number }[] = [];
   for (let r = 0; r < repeats; r++) {
-    const uno = await twoAtOnce('uno', perLoop);
-    const queue = await queueThroughput(jobs);
-    const unoFrame = await twoAtOnce('uno-frame', perLoop);
-    const lok = await twoAtOnce('lok', perLoop);
-    runs.push({ queue: queue.perSecond, uno, unoFrame, lok, failed: queue.failed });
+    // The order turns each repeat, so that no contender always runs after the same other one
+    // (what runs before leaves caches and the host's scheduling in some state).
+    const run: Partial<(typeof runs)[number]> = {};
+    const steps: (() => Promise<void>)[] = [
+      async () => void (run.uno = await twoAtOnce('uno', perLoop)),
+      async () => {
+        const queue = await queueThroughput(jobs);
+        run.queue = queue.perSecond;
+        run.failed = queue.failed;
+      },
+      async () => void (run.unoFrame = await twoAtOnce('uno-frame', perLoop)),
+      async () => void (run.lok = await twoAtOnce('lok', perLoop)),
+    ];
+    for (let i = 0; i < steps.length; i++) await steps[(i + r) % steps.length]!();
+    runs.push(run as (typeof runs)[number]);
   }
   const cold = await twoAtOnce('libreoffice-convert', 4);
   rmSync(work, { recursive: true, force: true });
