@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BridgeFrames } from './bridge-frames.js';
 import type { FilledOfficePoolOptions } from './convert-options.js';
-import { allocatorLibrary, officeEnvironment, writeHardenedProfile } from './office-profile.js';
+import {
+  allocatorLibrary,
+  officeEnvironment,
+  officeTempDir,
+  writeHardenedProfile,
+} from './office-profile.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
 export type OfficeFailureKind =
@@ -92,6 +97,7 @@ export class OfficeProcess {
     const id = `docpipe-${process.pid}-${randomBytes(4).toString('hex')}`;
     const dir = join(options.workDir, id);
     const profileUrl = await writeHardenedProfile(join(dir, 'profile'));
+    await mkdir(officeTempDir(dir), { recursive: true });
     const args = [
       '--headless',
       '--invisible',

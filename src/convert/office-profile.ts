@@ -75,6 +75,10 @@ export function officeEnvironment(profileDir: string, preload?: string): NodeJS.
     ...(preload ? { LD_PRELOAD: preload } : {}),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: profileDir,
+    // LibreOffice writes and fsyncs several temporary files per conversion; left to itself it
+    // puts them in /tmp, on disk. Here they stay beside the profile (in memory, under /dev/shm),
+    // private to this process and removed with it. The folder must exist: officeTempDir().
+    TMPDIR: officeTempDir(profileDir),
     LANG: 'C.UTF-8',
     http_proxy: proxy,
     https_proxy: proxy,
@@ -84,4 +88,9 @@ export function officeEnvironment(profileDir: string, preload?: string): NodeJS.
     no_proxy: '',
     SAL_USE_VCLPLUGIN: 'svp',
   };
+}
+
+/** The temporary folder of the office process whose folder is `dir` (see officeEnvironment). */
+export function officeTempDir(dir: string): string {
+  return join(dir, 'tmp');
 }

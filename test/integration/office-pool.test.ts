@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/convert/index.js';
@@ -110,6 +110,18 @@ describe('office pool', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('office temporary files', () => {
+  it("keeps LibreOffice's temporary files beside its profile, not in the system /tmp", async () => {
+    const pid = pool.pids()[0]!;
+    await pool.convert({ docx: lease, field: 'documents[0]' });
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const tmpdir = environ.find((v) => v.startsWith('TMPDIR='))?.slice('TMPDIR='.length);
+    expect(tmpdir).toMatch(/docpipe-office-[^/]+\/docpipe-[^/]+\/tmp$/);
+    // LibreOffice makes its own folder (luNNNN.tmp) in the one it is given.
+    expect(readdirSync(tmpdir!).some((name) => /^lu.*\.tmp$/.test(name))).toBe(true);
   });
 });
 
