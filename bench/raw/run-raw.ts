@@ -7,10 +7,18 @@
  *   uno-frame            the same, every document loaded into one reused frame, as docpipe does
  *   lok                  node dist/bench/raw/lok-loop.js              (koffi + libmergedlo.so)
  *   libreoffice-convert  node dist/bench/raw/libreoffice-convert-loop.js
+ *
+ * The warm loops (all but libreoffice-convert) run LibreOffice in the environment docpipe gives
+ * its office processes: jemalloc when installed, and the profile and temporary files in memory
+ * (/dev/shm). LibreOffice writes and fsyncs temporary files on every conversion; in the system
+ * /tmp, on disk, that alone made the raw loops a third slower. What the benchmark compares is what
+ * docpipe adds to LibreOffice, not where LibreOffice keeps its files.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { allocatorLibrary } from '../../src/convert/office-profile.js';
 import { projectRoot } from '../../src/pool/worker-file.js';
 import type { RawLoopKind, RawLoopResult } from './common.js';
 
@@ -87,8 +95,10 @@ export async function runRawLoop(
   const { file, args, after = [] } = command(kind, root);
   const timeoutMs = 60_000 + (rounds + warmup) * 30_000;
   return new Promise<RawLoopResult>((resolvePromise, reject) => {
+    const env = officeEnvironmentFor(kind);
     const child = spawn(file, [...args, resolve(docx), String(rounds), String(warmup), ...after], {
       cwd: root,
+      env: env.vars,
       stdio: ['ignore', 'pipe', 'pipe'],
       // SIGTERM lets uno-loop.py stop its soffice and remove its temp dirs.
       timeout: timeoutMs,
@@ -100,8 +110,12 @@ export async function runRawLoop(
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-4000);
     });
-    child.on('error', reject);
+    child.on('error', (err) => {
+      env.cleanup();
+      reject(err);
+    });
     child.on('close', (code, signal) => {
+      env.cleanup();
       const result = parseResult(kind, stdout);
       if (result && signal === null) {
         resolvePromise(result);
@@ -116,4 +130,19 @@ export async function runRawLoop(
       );
     });
   });
+}
+
+/** What a warm loop's LibreOffice runs with, as docpipe's office processes do (see the top). */
+function officeEnvironmentFor(kind: RawLoopKind): { vars: NodeJS.ProcessEnv; cleanup(): void } {
+  if (kind === 'libreoffice-convert') return { vars: process.env, cleanup: () => undefined };
+  const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const dir = mkdtempSync(join(base, `docpipe-raw-${kind}-`));
+  const jemalloc = allocatorLibrary('auto');
+  const vars: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
+  if (jemalloc) {
+    // uno-loop.py preloads it into soffice alone; LibreOfficeKit runs inside the loop's process.
+    if (kind === 'lok') vars.LD_PRELOAD = jemalloc;
+    else vars.RAW_OFFICE_PRELOAD = jemalloc;
+  }
+  return { vars, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -37,6 +37,11 @@ EXIT_RESTART = 81  # soffice.bin: "restart me" after first-start profile setup
 
 
 def spawn_office(profile, conn):
+    # RAW_OFFICE_PRELOAD: the malloc docpipe runs its office with, for soffice alone (not python).
+    env = dict(os.environ)
+    env.pop("RAW_OFFICE_PRELOAD", None)
+    if os.environ.get("RAW_OFFICE_PRELOAD"):
+        env["LD_PRELOAD"] = os.environ["RAW_OFFICE_PRELOAD"]
     return subprocess.Popen(
         [
             SOFFICE,
@@ -53,6 +58,7 @@ def spawn_office(profile, conn):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # own process group, so killpg takes it all
+        env=env,
     )
 
 
