@@ -15,6 +15,7 @@ Runs under /usr/bin/python3, whose uno module belongs to the Debian LibreOffice.
 """
 import json
 import os
+import shutil
 import signal
 import sys
 import time
@@ -197,12 +198,19 @@ def main():
         serve(desktop, watched, jobs)
     finally:
         # stdin closed: docpipe is gone (maybe killed). Take the office down with it, so that no
-        # orphaned soffice outlives the process that owned it.
+        # orphaned soffice outlives the process that owned it, and its folder (profile,
+        # temporary files: memory, under /dev/shm) with it; the pool's folder too once empty.
         for pid in watched:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
+        office_dir = os.path.dirname(jobs)
+        shutil.rmtree(office_dir, ignore_errors=True)
+        try:
+            os.rmdir(os.path.dirname(office_dir))
+        except OSError:
+            pass
 
 
 def serve(desktop, watched, jobs):

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfficePool } from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
@@ -158,6 +158,12 @@ describe('office process ownership', () => {
       owner.once('exit', () => reject(new Error('the owner exited before its office was up')));
     });
     expect(() => process.kill(pid, 0)).not.toThrow();
+    // The office's folder: its profile and temporary files, in memory under /dev/shm.
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const officeDir = dirname(
+      environ.find((v) => v.startsWith('TMPDIR='))!.slice('TMPDIR='.length),
+    );
+    expect(existsSync(join(officeDir, 'profile'))).toBe(true);
     owner.kill('SIGKILL');
     await waitUntil(() => {
       try {
@@ -167,5 +173,8 @@ describe('office process ownership', () => {
         return true;
       }
     }, 10_000);
+    // Nothing of it stays behind to fill /dev/shm, crash after crash.
+    await waitUntil(() => !existsSync(officeDir), 10_000);
+    expect(existsSync(dirname(officeDir))).toBe(false);
   });
 });
