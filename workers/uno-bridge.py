@@ -208,6 +208,11 @@ def main():
         office_dir = os.path.dirname(jobs)
         shutil.rmtree(office_dir, ignore_errors=True)
         try:
+            # The office's pipe socket: LibreOffice puts it in /tmp and never removes it when killed.
+            os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
+        except OSError:
+            pass
+        try:
             os.rmdir(os.path.dirname(office_dir))
         except OSError:
             pass

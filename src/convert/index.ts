@@ -4,6 +4,7 @@ export {
   OfficeProcess,
   OfficeFailure,
   canIsolateNetwork,
+  oslPipePath,
   type OfficeFailureKind,
 } from './office-process.js';
 export {

@@ -214,6 +214,9 @@ export class OfficeProcess {
   async dispose(): Promise<void> {
     this.kill('disposed');
     await rm(this.dir, { recursive: true, force: true });
+    // The socket of its named pipe: LibreOffice puts it in /tmp whatever TMPDIR says, and a
+    // killed office never removes it.
+    await rm(oslPipePath(this.id), { force: true });
   }
 
   get workDir(): string {
@@ -321,4 +324,9 @@ export class OfficeProcess {
       this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
     });
   }
+}
+
+/** Where LibreOffice's `--accept=pipe,name=<name>` listens (osl/unx/pipe.cxx). */
+export function oslPipePath(name: string): string {
+  return `/tmp/OSL_PIPE_${process.getuid?.() ?? 0}_${name}`;
 }

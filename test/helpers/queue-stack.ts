@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OfficePool } from '../../src/convert/index.js';
@@ -74,6 +74,7 @@ export async function startQueueStack(
       await office.close();
       await engine.close();
       await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { documentText } from '../../src/inspect/index.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -69,7 +69,7 @@ describe('docpipe CLI', () => {
     const missing = docpipe('sniff', '/no/such/file.docx');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read /no/such/file.docx');
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    const dir = testDir('docpipe-cli-');
     writeFileSync(join(dir, 'bad.json'), '{not json');
     expect(
       docpipe(
@@ -114,7 +114,7 @@ describe('docpipe CLI', () => {
   });
 
   it('renders a template to .docx, and returns typed failures as JSON', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    const dir = testDir('docpipe-cli-');
     const out = join(dir, 'lease.docx');
     const r = docpipe(
       'render',
@@ -155,7 +155,7 @@ describe('docpipe CLI', () => {
   });
 
   it('renders to PDF, from cache the second time, and passes a PDF through', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-cli-'));
+    const dir = testDir('docpipe-cli-');
     const env = { DOCPIPE_DATA_DIR: join(dir, 'data') };
     const args = [
       'render',
@@ -204,7 +204,7 @@ describe('docpipe CLI', () => {
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('0 failed');
 
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-check-'));
+    const dir = testDir('docpipe-check-');
     mkdirSync(join(dir, 'fixtures'));
     copyFileSync(join(lease, 'template.docx'), join(dir, 'template.docx'));
     copyFileSync(join(lease, 'fixtures/basic.tags.json'), join(dir, 'fixtures/basic.tags.json'));

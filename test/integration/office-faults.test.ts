@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
+import { OfficePool, oslPipePath } from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -113,11 +113,13 @@ describe('office pool faults', () => {
             // Gone already.
           }
         }
-        await sleep(250);
+        // Often: a W1 conversion takes about 15 ms, so a slower killer would let a fresh process
+        // finish every request between two rounds, and there would be no loop.
+        await sleep(40);
       }
     })();
     try {
-      const requests = Array.from({ length: 8 }, (_, i) =>
+      const requests = Array.from({ length: 24 }, (_, i) =>
         pool.convert({ docx: lease, field: `documents[${i}]` }),
       );
       setTimeout(() => (killing = false), 3000);
@@ -164,6 +166,8 @@ describe('office process ownership', () => {
       environ.find((v) => v.startsWith('TMPDIR='))!.slice('TMPDIR='.length),
     );
     expect(existsSync(join(officeDir, 'profile'))).toBe(true);
+    const pipe = oslPipePath(basename(officeDir));
+    expect(existsSync(pipe)).toBe(true);
     owner.kill('SIGKILL');
     await waitUntil(() => {
       try {
@@ -176,5 +180,6 @@ describe('office process ownership', () => {
     // Nothing of it stays behind to fill /dev/shm, crash after crash.
     await waitUntil(() => !existsSync(officeDir), 10_000);
     expect(existsSync(dirname(officeDir))).toBe(false);
+    expect(existsSync(pipe)).toBe(false);
   });
 });

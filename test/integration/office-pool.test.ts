@@ -1,7 +1,12 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/convert/index.js';
+import {
+  OfficePool,
+  allocatorLibrary,
+  canIsolateNetwork,
+  oslPipePath,
+} from '../../src/convert/index.js';
 import { fillTemplate } from '../../src/fill/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -122,6 +127,17 @@ describe('office temporary files', () => {
     expect(tmpdir).toMatch(/docpipe-office-[^/]+\/docpipe-[^/]+\/tmp$/);
     // LibreOffice makes its own folder (luNNNN.tmp) in the one it is given.
     expect(readdirSync(tmpdir!).some((name) => /^lu.*\.tmp$/.test(name))).toBe(true);
+  });
+
+  it('leaves nothing behind when closed: folders in /dev/shm, pipe sockets in /tmp', async () => {
+    const own = await OfficePool.start({ processes: 1 });
+    const pid = own.pids()[0]!;
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const officeDir = dirname(environ.find((v) => v.startsWith('TMPDIR='))!.slice(7));
+    const pipe = oslPipePath(basename(officeDir));
+    expect([existsSync(officeDir), existsSync(pipe)]).toEqual([true, true]);
+    await own.close();
+    expect([existsSync(dirname(officeDir)), existsSync(pipe)]).toEqual([false, false]);
   });
 });
 

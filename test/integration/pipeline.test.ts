@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
 import { OfficePool, type ConvertRequest, type Converter } from '../../src/convert/index.js';
 import { Renderer } from '../../src/pipeline/index.js';
 import { EnginePool, projectRoot } from '../../src/pool/index.js';
@@ -55,7 +55,7 @@ afterAll(async () => {
 
 describe('render pipeline', () => {
   it('fills, converts, checks and stores a template; a repeat comes from storage', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const dir = testDir('docpipe-pipeline-');
     const storage = new LocalStorage(dir);
     const converter = new Counting(pool);
     const renderer = new Renderer({ engine, converter, storage });
@@ -92,7 +92,7 @@ describe('render pipeline', () => {
   });
 
   it('reads what a hit reports from the stored PDF, and renders again over a damaged one', async () => {
-    const storage = new LocalStorage(mkdtempSync(join(tmpdir(), 'docpipe-pipeline-')));
+    const storage = new LocalStorage(testDir('docpipe-pipeline-'));
     const converter = new Counting(pool);
     const renderer = new Renderer({ engine, converter, storage });
     const made = await renderer.render({ bytes: lease, name: 'damaged later' }, tags);
@@ -125,7 +125,7 @@ describe('render pipeline', () => {
   });
 
   it('discards an output only while no other request has been given it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const dir = testDir('docpipe-pipeline-');
     const storage = new LocalStorage(dir);
     const renderer = new Renderer({ engine, converter: pool, storage });
     const alone = await renderer.render({ bytes: lease, name: 'alone' }, tags);
@@ -143,7 +143,7 @@ describe('render pipeline', () => {
     const renderer = new Renderer({
       engine,
       converter,
-      storage: new LocalStorage(mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'))),
+      storage: new LocalStorage(testDir('docpipe-pipeline-')),
     });
     const results = await Promise.all(
       [1, 2, 3].map(() => renderer.render({ bytes: lease, name: 'x' }, tags)),
@@ -153,7 +153,7 @@ describe('render pipeline', () => {
   });
 
   it('passes a PDF through with its exact bytes, and never starts a conversion', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const dir = testDir('docpipe-pipeline-');
     const converter = new Counting(pool);
     const renderer = new Renderer({ engine, converter, storage: new LocalStorage(dir) });
     const input = readFileSync(join(corpusDir(), 'pdf/gotenberg__pages_12.pdf'));
@@ -189,7 +189,7 @@ describe('render pipeline', () => {
       'document-production-failed',
     ],
   ])('fails %s typed, with the field, and stores nothing', async (_what, bytes, values, slug) => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const dir = testDir('docpipe-pipeline-');
     const renderer = new Renderer({ engine, converter: pool, storage: new LocalStorage(dir) });
     const err = await renderer
       .render({ bytes: bytes(), name: 'n' }, values, { field: 'documents[1]' })
@@ -204,7 +204,7 @@ describe('render pipeline', () => {
   });
 
   it('fails a conversion past its deadline typed and stores nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-pipeline-'));
+    const dir = testDir('docpipe-pipeline-');
     const hurried = await OfficePool.start({ processes: 1, conversionTimeoutMs: 5 });
     try {
       const renderer = new Renderer({ engine, converter: hurried, storage: new LocalStorage(dir) });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
 import { projectRoot } from '../../src/pool/index.js';
 import {
   EmbeddedRedis,
@@ -87,7 +87,7 @@ async function exited(child: ChildProcess): Promise<void> {
 
 describe('queue faults', () => {
   it('loses no job when a worker is killed mid-batch and another starts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-kill-'));
+    const dir = testDir('docpipe-kill-');
     const redis = await EmbeddedRedis.start({ dir: join(dir, 'redis') });
     const env = {
       REDIS_URL: redis.url,
@@ -116,6 +116,8 @@ describe('queue faults', () => {
       }
       first.kill('SIGKILL');
       await exited(first);
+      // Mid-batch indeed: most jobs were still to do when the worker died.
+      expect((await queue.getJobCounts('completed')).completed).toBeLessThan(40);
       second = workerProcess(env);
       const { completed, failed } = await settle(queue, 50, 180_000);
       expect(completed).toBe(50);
@@ -142,7 +144,7 @@ describe('queue faults', () => {
   });
 
   it('loses no job when Redis restarts mid-batch (append-only file)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-redis-restart-'));
+    const dir = testDir('docpipe-redis-restart-');
     let redis = await EmbeddedRedis.start({ dir: join(dir, 'redis') });
     const port = redis.port;
     const env = {
@@ -172,6 +174,8 @@ describe('queue faults', () => {
       await redis.stop();
       await sleep(1000);
       redis = await EmbeddedRedis.start({ dir: join(dir, 'redis'), port });
+      // Mid-batch indeed: most jobs were still to do when Redis went down.
+      expect((await queue.getJobCounts('completed')).completed).toBeLessThan(40);
       const { completed, failed } = await settle(queue, 50, 180_000);
       expect(completed).toBe(50);
       expect(failed).toBe(0);
@@ -185,7 +189,7 @@ describe('queue faults', () => {
   });
 
   it('shares the work between two worker processes on one Redis', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docpipe-share-'));
+    const dir = testDir('docpipe-share-');
     const redis = await EmbeddedRedis.start({ dir: join(dir, 'redis') });
     const env = {
       REDIS_URL: redis.url,

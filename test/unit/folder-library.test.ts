@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
 import { FolderLibrary } from '../../src/library/index.js';
 
 function library(): FolderLibrary {
-  const root = mkdtempSync(join(tmpdir(), 'docpipe-library-'));
+  const root = testDir('docpipe-library-');
   mkdirSync(join(root, 'lease', 'v2'), { recursive: true });
   writeFileSync(join(root, 'lease', 'template.docx'), 'one');
   writeFileSync(join(root, 'lease', 'v2', 'template.docx'), 'two');

@@ -1,12 +1,13 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
 import { LocalStorage, checkKey, signUrl, verifySignedUrl } from '../../src/storage/index.js';
 
 describe('local storage', () => {
   it('stores atomically and reads back, leaving no partial files', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'docpipe-storage-'));
+    const root = testDir('docpipe-storage-');
     const storage = new LocalStorage(root);
     expect(
       await storage.put('renders/ab/x.pdf', Buffer.from('%PDF-1.7 data'), 'application/pdf'),
