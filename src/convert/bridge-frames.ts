@@ -1,10 +1,12 @@
 /**
  * Splits what the UNO bridge writes into messages: a JSON line, and when the line announces
  * `bytes`, that many raw bytes right after it (a PDF). Lines that are not JSON objects are
- * skipped, as a bridge's stray output must not break the stream.
+ * skipped, as a bridge's stray output must not break the stream. A large PDF arrives in many
+ * chunks: they are kept as they come and joined once, when the last one is in.
  */
 export class BridgeFrames {
-  private buffered: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private length = 0;
   private header: Record<string, unknown> | undefined;
 
   constructor(
@@ -12,34 +14,56 @@ export class BridgeFrames {
   ) {}
 
   push(chunk: Buffer): void {
-    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
     for (;;) {
       if (this.header) {
         const size = this.header.bytes as number;
-        if (this.buffered.length < size) return;
+        if (this.length < size) return;
         const header = this.header;
-        // A copy: the payload outlives this buffer, which may be large and mostly consumed.
-        const payload = Buffer.from(this.buffered.subarray(0, size));
-        this.buffered = this.buffered.subarray(size);
         this.header = undefined;
-        this.onMessage(header, payload);
+        this.onMessage(header, this.take(size));
         continue;
       }
-      const end = this.buffered.indexOf(0x0a);
+      const end = this.indexOfNewline();
       if (end < 0) return;
-      const line = this.buffered.subarray(0, end).toString('utf8').trim();
-      this.buffered = this.buffered.subarray(end + 1);
-      let header: unknown;
+      const line = this.take(end + 1)
+        .subarray(0, end)
+        .toString('utf8')
+        .trim();
+      let parsed: unknown;
       try {
-        header = JSON.parse(line);
+        parsed = JSON.parse(line);
       } catch {
         continue;
       }
-      if (typeof header !== 'object' || header === null || Array.isArray(header)) continue;
-      const h = header as Record<string, unknown>;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
+      const h = parsed as Record<string, unknown>;
       const size = h.bytes;
       if (typeof size === 'number' && Number.isSafeInteger(size) && size > 0) this.header = h;
       else this.onMessage(h, Buffer.alloc(0));
     }
+  }
+
+  /** Where the first line ends in what is buffered, or -1. */
+  private indexOfNewline(): number {
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const at = chunk.indexOf(0x0a);
+      if (at >= 0) return offset + at;
+      offset += chunk.length;
+    }
+    return -1;
+  }
+
+  /** Removes and returns the first `size` bytes buffered (a copy of its own). */
+  private take(size: number): Buffer {
+    const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    // A copy: the rest of the buffer must not keep a large payload's memory alive, nor the reverse.
+    const taken = Buffer.from(whole.subarray(0, size));
+    const rest = whole.subarray(size);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.length = rest.length;
+    return taken;
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BridgeFrames } from '../../src/convert/bridge-frames.js';
 
 function stream(): Buffer {
@@ -32,6 +32,25 @@ describe('bridge frames', () => {
       for (let i = 0; i < whole.length; i += size) frames.push(whole.subarray(i, i + size));
       expect(got, `chunks of ${size}`).toEqual(expected);
     }
+  });
+
+  it('joins a large document once, not on every chunk', () => {
+    const size = 64 * 1024 * 1024;
+    const got: Buffer[] = [];
+    const frames = new BridgeFrames((_h, p) => got.push(p));
+    frames.push(Buffer.from(`{"id": 1, "ok": true, "bytes": ${size}}\n`));
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    // Joining the whole buffer again for each of 1024 chunks would copy about 32 GiB.
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      for (let sent = 0; sent < size; sent += chunk.length) frames.push(chunk);
+      expect(concat).toHaveBeenCalledTimes(1);
+    } finally {
+      concat.mockRestore();
+    }
+    expect(got).toHaveLength(1);
+    expect(got[0]!.length).toBe(size);
+    expect(got[0]![size - 1]).toBe(7);
   });
 
   it('waits for the rest of a document before giving it out', () => {
