@@ -57,14 +57,15 @@ export function prepareDocument(
       timings: { sniff, harden },
     };
   }
-  t = performance.now();
-  // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing.
-  const filled = fillPackage(pkg, tags, options, { compress: false }).docx;
-  const fill = performance.now() - t;
-  t = performance.now();
   // Filling never changes relationship parts, so the template tells whether there is anything to
   // cut; only then is the filled document parsed again (rare: most documents link nothing).
   const needed = planNeutralization(pkg).neutralized.length > 0;
+  t = performance.now();
+  // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing. Unless
+  // it is parsed again to cut links: then it meets the input limits, which count its real size.
+  const filled = fillPackage(pkg, tags, options, { compress: needed }).docx;
+  const fill = performance.now() - t;
+  t = performance.now();
   const hardened = needed
     ? neutralizeExternalReferences(filled, options.limits)
     : { docx: filled, neutralized: [] };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedLru, type LruLimits } from '../cache/index.js';
+import type { DocxPackage } from './docx-package.js';
 import type { SniffLimits } from './sniff-limits.js';
 import { sniffPackage, type SniffedPackage } from './sniff.js';
 
@@ -11,6 +12,17 @@ const DEFAULT_LIMITS: LruLimits = { maxEntries: 64, maxBytes: 32 * 1024 * 1024 }
  * function of the bytes and the limits, both in the key, and the package it yields is read-only.
  * Only accepted .docx packages are kept: they are what fill reuses. One per thread.
  */
+/**
+ * What keeping a package holds: its archive and every XML part inflated (sniffing inflated and
+ * checked them all, and the archive keeps them). A small upload can inflate to the zip limit, so
+ * its compressed size says nothing of what it costs to keep.
+ */
+function retainedBytes(pkg: DocxPackage): number {
+  let bytes = pkg.archive.byteLength;
+  for (const name of pkg.xmlParts) bytes += pkg.archive.entry(name)?.uncompressedSize ?? 0;
+  return bytes;
+}
+
 export class SniffCache {
   private readonly lru: BoundedLru<SniffedPackage>;
   hits = 0;
@@ -29,7 +41,7 @@ export class SniffCache {
     }
     this.misses++;
     const sniffed = sniffPackage(bytes, limits);
-    if (sniffed.kind === 'docx') this.lru.set(key, sniffed, bytes.byteLength);
+    if (sniffed.kind === 'docx') this.lru.set(key, sniffed, retainedBytes(sniffed.pkg));
     return sniffed;
   }
 

@@ -40,6 +40,22 @@ describe('prepare: sniff, fill and harden in one go', () => {
     expect(documentText(prepared.docx)[0]?.text).toContain('Hello Ida.');
   });
 
+  it('deflates a filled document that is parsed again to cut its links (input limits apply)', () => {
+    // 3 MB of letters deflate to under 2 MB; stored, the filled document would pass a 2 MiB limit.
+    const limits = { ...DEFAULT_SNIFF_LIMITS, maxInputBytes: 2 * 1024 * 1024 };
+    let seed = 11;
+    const value = Array.from({ length: 3_000_000 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return String.fromCharCode(97 + (seed % 26));
+    }).join('');
+    const big = [{ tag: 'name', value, type: 'text' }];
+    const prepared = prepareDocument(linked, big, { limits });
+    if (prepared.input !== 'docx') throw new Error('expected a .docx');
+    expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
+    expect(prepared.docx.length).toBeLessThan(limits.maxInputBytes);
+    expect(documentText(prepared.docx)[0]?.text.length).toBeGreaterThan(3_000_000);
+  });
+
   it('cuts external references of a document given without values', () => {
     const prepared = prepareDocument(linked, [], options);
     if (prepared.input !== 'docx') throw new Error('expected a .docx');

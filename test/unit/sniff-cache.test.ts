@@ -58,8 +58,25 @@ describe('sniff cache', () => {
     expect(cache.misses).toBe(2);
   });
 
+  it('counts what a package inflates to, not its compressed size', () => {
+    // 3 MB of letters deflate to under 2 MB: within a quarter of an 8 MiB budget compressed,
+    // over it inflated, which is what keeping the package holds.
+    let seed = 7;
+    const letters = Array.from({ length: 3_000_000 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return String.fromCharCode(97 + (seed % 26));
+    }).join('');
+    const bulky = buildDocx({ body: para(letters) });
+    expect(bulky.length).toBeLessThan(2 * 1024 * 1024);
+    const cache = new SniffCache({ maxEntries: 64, maxBytes: 8 * 1024 * 1024 });
+    expect(cache.sniffPackage(bulky, DEFAULT_SNIFF_LIMITS).kind).toBe('docx');
+    expect(cache.size).toBe(0);
+    cache.sniffPackage(docx, DEFAULT_SNIFF_LIMITS);
+    expect(cache.size).toBe(1);
+  });
+
   it('keeps only accepted .docx packages, and only within its budget', () => {
-    const cache = new SniffCache({ maxEntries: 4, maxBytes: 4 * docx.length });
+    const cache = new SniffCache({ maxEntries: 4, maxBytes: 4 * 1024 * 1024 });
     cache.sniffPackage(Buffer.from('not a document at all'), DEFAULT_SNIFF_LIMITS);
     expect(cache.size).toBe(0);
     const others = ['A', 'B', 'C', 'D', 'E'].map((l) => buildDocx({ body: para(l) }));
