@@ -56,14 +56,14 @@ export class BridgeFrames {
     return -1;
   }
 
-  /** Removes and returns the first `size` bytes buffered (a copy of its own). */
+  /** Removes and returns the first `size` bytes buffered. */
   private take(size: number): Buffer {
     const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    // A copy: the rest of the buffer must not keep a large payload's memory alive, nor the reverse.
-    const taken = Buffer.from(whole.subarray(0, size));
-    const rest = whole.subarray(size);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.length = rest.length;
-    return taken;
+    // What follows is copied out (it is small: the start of the next message), so that it does
+    // not keep a large payload's memory alive while it waits.
+    const rest = whole.length > size ? Buffer.from(whole.subarray(size)) : undefined;
+    this.chunks = rest ? [rest] : [];
+    this.length = rest?.length ?? 0;
+    return whole.subarray(0, size);
   }
 }

@@ -212,6 +212,8 @@ export class OfficePool implements Converter {
   }
 
   private acquire(healthySince: number): Promise<Slot> {
+    // A retry after close() killed the processes must not wait for one that never comes.
+    if (this.closed) return Promise.reject(new Error('the office pool is closing'));
     const free = this.freeSlot(healthySince);
     if (free) {
       free.inFlight++;

@@ -126,6 +126,19 @@ describe('office pool queueing at the bridge (faked office)', () => {
     }
   });
 
+  it('ends the conversions handed to it when closed, rather than leaving them to wait', async () => {
+    const pool = await OfficePool.start({ ...fake, processes: 1, queueDepth: 2 });
+    const pending = ['documents[0]', 'documents[1]', 'documents[2]'].map((field) =>
+      pool.convert({ docx: doc('sleep 3'), field }),
+    );
+    const settling = Promise.allSettled(pending);
+    await waitUntil(() => pool.stats().waiting === 1);
+    await pool.close();
+    // Each ends at once: this test's 10 s limit is shorter than the 60 s queue deadline.
+    const settled = await settling;
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  }, 10_000);
+
   it('replaces a process due for recycling only once the conversions queued at it are done', async () => {
     const logger = recordingLogger();
     const pool = await OfficePool.start(
