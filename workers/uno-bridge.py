@@ -5,6 +5,7 @@ Protocol, one JSON object per line, a document's bytes right after the line that
   stdin   {"id": 1, "bytes": 3838, "title": "name", "pdfa": false}  then 3838 bytes of .docx
           {"watch": 1234}                                  the office's pid changed
   stdout  {"ready": true, "ms": 812}                      once connected
+          {"id": 1, "started": true}                        as it begins a conversion
           {"id": 1, "ok": true, "ms": 38.2, "bytes": 29083}  then 29083 bytes of PDF
           {"id": 1, "ok": false, "error": "load-failed", "message": "..."}
 Documents travel through the pipes, not through files docpipe writes and reads: the bridge keeps
@@ -236,6 +237,8 @@ def serve(desktop, watched, jobs):
         req["docx"] = stdin.read(req["bytes"])
         if len(req["docx"]) < req["bytes"]:
             return  # docpipe went away in the middle of a document
+        # docpipe arms the conversion's deadline now, and knows it began if the office dies.
+        send({"id": req.get("id"), "started": True})
         t = time.perf_counter()
         pdf = b""
         try:

@@ -43,7 +43,8 @@ interface Pending {
   resolve: (pdf: Buffer) => void;
   reject: (err: OfficeFailure) => void;
   deadlineMs: number;
-  /** Armed when the bridge starts this conversion, not while it waits behind another. */
+  /** Set when the bridge says it began this conversion; its deadline is armed then. */
+  started: boolean;
   timer?: NodeJS.Timeout;
 }
 
@@ -177,9 +178,7 @@ export class OfficeProcess {
       return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone', false));
     const id = this.nextId++;
     return new Promise<Buffer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, deadlineMs });
-      // The bridge works in order: the first of the pending is the one converting.
-      if (this.pending.size === 1) this.arm(id);
+      this.pending.set(id, { resolve, reject, deadlineMs, started: false });
       const { docx, title, pdfa } = job;
       const header = JSON.stringify({ id, bytes: docx.byteLength, title, pdfa });
       this.bridge.stdin!.write(`${header}\n`);
@@ -226,11 +225,28 @@ export class OfficeProcess {
   private markDead(reason: string): void {
     if (this.dead) return;
     this.dead = true;
+    // What the bridge wrote before it died may still be in the pipe: a reply for a conversion
+    // that finished, the word that the next one began. Read to the end first, so that a finished
+    // conversion is not failed and the one under way is told from those that never began.
+    const stdout = this.bridge.stdout;
+    if (stdout && !stdout.destroyed && !stdout.readableEnded) {
+      const settle = () => this.failPending(reason);
+      const timer = setTimeout(settle, 1000);
+      stdout.once('close', () => {
+        clearTimeout(timer);
+        settle();
+      });
+    } else {
+      this.failPending(reason);
+    }
+    for (const listener of this.exitListeners) listener(reason);
+  }
+
+  private failPending(reason: string): void {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      // Only the conversion under way has its deadline armed; the others never began.
       p.reject(
-        p.timer
+        p.started
           ? new OfficeFailure(
               'crashed',
               `the office process ended during the conversion (${reason})`,
@@ -292,6 +308,7 @@ export class OfficeProcess {
       const frames = new BridgeFrames((header, pdf) => {
         const message = header as {
           ready?: boolean;
+          started?: boolean;
           id?: number;
           ok?: boolean;
           error?: string;
@@ -305,6 +322,12 @@ export class OfficeProcess {
         }
         const p = message.id === undefined ? undefined : this.pending.get(message.id);
         if (!p || message.id === undefined) return;
+        if (message.started) {
+          // The bridge began it: its deadline counts from now, not from when it was handed over.
+          p.started = true;
+          if (!this.dead) this.arm(message.id);
+          return;
+        }
         clearTimeout(p.timer);
         this.pending.delete(message.id);
         if (message.ok) {
@@ -315,11 +338,8 @@ export class OfficeProcess {
           const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';
           p.reject(new OfficeFailure(kind, message.message ?? kind));
           // The conversions waiting behind it never begin; they fail as not started.
-          if (kind === 'office-gone') return this.kill('office gone');
+          if (kind === 'office-gone') this.kill('office gone');
         }
-        // The bridge has moved on to the next conversion handed over: its deadline starts now.
-        const next = this.pending.keys().next();
-        if (!next.done) this.arm(next.value);
       });
       this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
     });

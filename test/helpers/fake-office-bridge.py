@@ -29,6 +29,7 @@ while True:
     if "watch" in req:
         continue
     words = stdin.read(req["bytes"]).decode("utf-8", "replace").split()
+    send({"id": req["id"], "started": True})
     for i, word in enumerate(words):
         if word == "crash":
             sys.exit(3)

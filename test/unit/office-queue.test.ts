@@ -126,6 +126,32 @@ describe('office pool queueing at the bridge (faked office)', () => {
     }
   });
 
+  it('reads what the bridge said before it died: a finished conversion keeps its PDF', async () => {
+    // The bridge answers the first, begins the second and dies, all while docpipe is busy: its
+    // exit and its last words arrive together, in no particular order.
+    const logger = recordingLogger();
+    const pool = await OfficePool.start({ ...fake, processes: 1, queueDepth: 2 }, logger);
+    try {
+      const first = pool.convert({ docx: doc('ok'), field: 'documents[0]' });
+      const second = pool.convert({ docx: doc('crash'), field: 'documents[1]' });
+      await waitUntil(() => pool.stats().busy === 1);
+      const until = Date.now() + 500;
+      while (Date.now() < until); // docpipe busy: the bridge gets ahead of it
+      expect((await first).subarray(0, 5).toString()).toBe('%PDF-');
+      await expect(second).rejects.toMatchObject({ slug: 'document-conversion-failed' });
+      const failures = (field: string) =>
+        logger.warnings.filter((w) => (w.obj as { field?: string }).field === field);
+      expect(failures('documents[0]')).toEqual([]);
+      // The crashing document began both times, so it had its one retry and no more.
+      expect(failures('documents[1]').map((w) => (w.obj as { retry: boolean }).retry)).toEqual([
+        true,
+        false,
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('ends the conversions handed to it when closed, rather than leaving them to wait', async () => {
     const pool = await OfficePool.start({ ...fake, processes: 1, queueDepth: 2 });
     const pending = ['documents[0]', 'documents[1]', 'documents[2]'].map((field) =>
