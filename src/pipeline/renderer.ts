@@ -99,6 +99,8 @@ export class Renderer {
     try {
       pages = (await this.deps.engine.checkPdf(pdf, 'document')).pages;
     } catch (err) {
+      // Only a PDF that does not check out is damaged; a failing engine is no reason to render.
+      if (!(err instanceof DocpipeError)) throw err;
       // Damaged in storage (a disk error, a hand edit): rendered again, and overwritten.
       this.logger.warn(
         { key, err: (err as Error).message },
