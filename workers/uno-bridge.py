@@ -19,6 +19,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 
 import uno
@@ -189,34 +190,50 @@ LOAD_PROPS = props(
 def main():
     pipe = sys.argv[1]
     timeout = float(sys.argv[2]) if len(sys.argv) > 2 else 30.0
-    started = time.monotonic()
-    desktop = connect(pipe, timeout)
-    send({"ready": True, "ms": round((time.monotonic() - started) * 1000, 1)})
     watched = [int(a) for a in sys.argv[3:4] if a.isdigit()]
     jobs = sys.argv[4]
-    os.makedirs(jobs, exist_ok=True)
+    # docpipe can die while a conversion hangs or while the office starts: stdin's end is then
+    # not read for a long while. The watch notices the parent is gone within a second.
+    parent = os.getppid()
+    threading.Thread(target=watch_parent, args=(parent, watched, pipe, jobs), daemon=True).start()
     try:
+        started = time.monotonic()
+        desktop = connect(pipe, timeout)
+        os.makedirs(jobs, exist_ok=True)
+        send({"ready": True, "ms": round((time.monotonic() - started) * 1000, 1)})
         serve(desktop, watched, jobs)
     finally:
-        # stdin closed: docpipe is gone (maybe killed). Take the office down with it, so that no
-        # orphaned soffice outlives the process that owned it, and its folder (profile,
-        # temporary files: memory, under /dev/shm) with it; the pool's folder too once empty.
-        for pid in watched:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        office_dir = os.path.dirname(jobs)
-        shutil.rmtree(office_dir, ignore_errors=True)
+        # stdin closed: docpipe is gone (maybe killed).
+        take_down(watched, pipe, jobs)
+
+
+def watch_parent(parent, watched, pipe, jobs):
+    while True:
+        time.sleep(1)
+        if os.getppid() != parent:
+            take_down(watched, pipe, jobs)
+            os._exit(0)
+
+
+def take_down(watched, pipe, jobs):
+    """Takes the office down, so that no orphaned soffice outlives the process that owned it, and
+    its folder (profile, temporary files: memory, under /dev/shm) with it; the pool's folder too
+    once empty, and the office's pipe socket, which LibreOffice leaves in /tmp when killed."""
+    for pid in watched:
         try:
-            # The office's pipe socket: LibreOffice puts it in /tmp and never removes it when killed.
-            os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-        try:
-            os.rmdir(os.path.dirname(office_dir))
-        except OSError:
-            pass
+    office_dir = os.path.dirname(jobs)
+    shutil.rmtree(office_dir, ignore_errors=True)
+    try:
+        os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
+    except OSError:
+        pass
+    try:
+        os.rmdir(os.path.dirname(office_dir))
+    except OSError:
+        pass
 
 
 def serve(desktop, watched, jobs):

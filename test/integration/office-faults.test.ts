@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -144,21 +145,56 @@ describe('office pool faults', () => {
 });
 
 describe('office process ownership', () => {
-  it('takes its office down when the docpipe process that owns it is killed', async () => {
-    const { spawn } = await import('node:child_process');
-    const owner = spawn(
+  /** A docpipe process that owns a one-process pool, printing its office's pid once it is up. */
+  function owner(convert?: string) {
+    const module = JSON.stringify(join(projectRoot(), 'dist/src/convert/index.js'));
+    const work = convert
+      ? `void pool.convert({ docx: (await import('node:fs')).readFileSync(${JSON.stringify(convert)}), field: 'd' }).catch(() => {});`
+      : '';
+    return spawn(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const { OfficePool } = await import(${JSON.stringify(join(projectRoot(), 'dist/src/convert/index.js'))}); const pool = await OfficePool.start({ processes: 1 }); console.log(pool.pids()[0]); setInterval(() => {}, 1000);`,
+        `const { OfficePool } = await import(${module}); const pool = await OfficePool.start({ processes: 1 }); console.log(pool.pids()[0]); ${work} setInterval(() => {}, 1000);`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const pid = await new Promise<number>((resolve, reject) => {
-      owner.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
-      owner.once('exit', () => reject(new Error('the owner exited before its office was up')));
+  }
+
+  async function officePid(child: ChildProcess): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+      child.once('exit', () => reject(new Error('the owner exited before its office was up')));
     });
+  }
+
+  const gone = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  it('takes its office down even when it dies while a conversion hangs', async () => {
+    const parent = owner(join(corpusDir(), 'docx/poi__bug65649.docx'));
+    const pid = await officePid(parent);
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const officeDir = dirname(environ.find((v) => v.startsWith('TMPDIR='))!.slice(7));
+    await sleep(1000);
+    // The office stops answering in the middle of the conversion, then docpipe dies: the
+    // bridge, waiting on the office, never reads the end of its input.
+    signal(pid, 'SIGSTOP');
+    parent.kill('SIGKILL');
+    await waitUntil(() => gone(pid), 10_000);
+    await waitUntil(() => !existsSync(officeDir), 10_000);
+  });
+
+  it('takes its office down when the docpipe process that owns it is killed', async () => {
+    const parent = owner();
+    const pid = await officePid(parent);
     expect(() => process.kill(pid, 0)).not.toThrow();
     // The office's folder: its profile and temporary files, in memory under /dev/shm.
     const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -168,7 +204,7 @@ describe('office process ownership', () => {
     expect(existsSync(join(officeDir, 'profile'))).toBe(true);
     const pipe = oslPipePath(basename(officeDir));
     expect(existsSync(pipe)).toBe(true);
-    owner.kill('SIGKILL');
+    parent.kill('SIGKILL');
     await waitUntil(() => {
       try {
         process.kill(pid, 0);
