@@ -6,6 +6,7 @@ import { OfficePool, oslPipePath } from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
+import { officeDirOf } from '../helpers/office-dir.js';
 import { pdfPages } from '../helpers/pdf-text.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
@@ -181,8 +182,7 @@ describe('office process ownership', () => {
   it('takes its office down even when it dies while a conversion hangs', async () => {
     const parent = owner(join(corpusDir(), 'docx/poi__bug65649.docx'));
     const pid = await officePid(parent);
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    const officeDir = dirname(environ.find((v) => v.startsWith('TMPDIR='))!.slice(7));
+    const officeDir = officeDirOf(pid);
     await sleep(1000);
     // The office stops answering in the middle of the conversion, then docpipe dies: the
     // bridge, waiting on the office, never reads the end of its input.
@@ -197,10 +197,7 @@ describe('office process ownership', () => {
     const pid = await officePid(parent);
     expect(() => process.kill(pid, 0)).not.toThrow();
     // The office's folder: its profile and temporary files, in memory under /dev/shm.
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    const officeDir = dirname(
-      environ.find((v) => v.startsWith('TMPDIR='))!.slice('TMPDIR='.length),
-    );
+    const officeDir = officeDirOf(pid);
     expect(existsSync(join(officeDir, 'profile'))).toBe(true);
     const pipe = oslPipePath(basename(officeDir));
     expect(existsSync(pipe)).toBe(true);

@@ -10,6 +10,7 @@ import {
 import { fillTemplate } from '../../src/fill/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
+import { officeDirOf, officeTempDirOf } from '../helpers/office-dir.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
@@ -122,18 +123,16 @@ describe('office temporary files', () => {
   it("keeps LibreOffice's temporary files beside its profile, not in the system /tmp", async () => {
     const pid = pool.pids()[0]!;
     await pool.convert({ docx: lease, field: 'documents[0]' });
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    const tmpdir = environ.find((v) => v.startsWith('TMPDIR='))?.slice('TMPDIR='.length);
+    const tmpdir = officeTempDirOf(pid);
     expect(tmpdir).toMatch(/docpipe-office-[^/]+\/docpipe-[^/]+\/tmp$/);
     // LibreOffice makes its own folder (luNNNN.tmp) in the one it is given.
-    expect(readdirSync(tmpdir!).some((name) => /^lu.*\.tmp$/.test(name))).toBe(true);
+    expect(readdirSync(tmpdir).some((name) => /^lu.*\.tmp$/.test(name))).toBe(true);
   });
 
   it('leaves nothing behind when closed: folders in /dev/shm, pipe sockets in /tmp', async () => {
     const own = await OfficePool.start({ processes: 1 });
     const pid = own.pids()[0]!;
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    const officeDir = dirname(environ.find((v) => v.startsWith('TMPDIR='))!.slice(7));
+    const officeDir = officeDirOf(pid);
     const pipe = oslPipePath(basename(officeDir));
     expect([existsSync(officeDir), existsSync(pipe)]).toEqual([true, true]);
     await own.close();

@@ -24,15 +24,18 @@ async function waitUntil(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-function recordingLogger(): Logger & { warnings: { obj: object; msg?: string }[] } {
+function recordingLogger() {
   const warnings: { obj: object; msg?: string }[] = [];
-  return {
+  const logger: Logger = {
     debug() {},
     info() {},
     warn: (obj, msg) => warnings.push({ obj, msg }),
     error() {},
-    warnings,
   };
+  /** The failed attempts logged for one document. */
+  const warningsFor = (field: string) =>
+    warnings.filter((w) => (w.obj as { field?: string }).field === field);
+  return Object.assign(logger, { warnings, warningsFor });
 }
 
 describe('office pool queueing at the bridge (faked office)', () => {
@@ -113,9 +116,7 @@ describe('office pool queueing at the bridge (faked office)', () => {
         details: [{ field: 'documents[0]' }],
       });
       expect((await innocent).subarray(0, 5).toString()).toBe('%PDF-');
-      const innocentFailures = logger.warnings.filter(
-        (w) => (w.obj as { field?: string }).field === 'documents[1]',
-      );
+      const innocentFailures = logger.warningsFor('documents[1]');
       expect(innocentFailures.length).toBeGreaterThanOrEqual(1);
       for (const w of innocentFailures) {
         expect(w.msg).toMatch(/before the conversion began/);
@@ -139,14 +140,11 @@ describe('office pool queueing at the bridge (faked office)', () => {
       while (Date.now() < until); // docpipe busy: the bridge gets ahead of it
       expect((await first).subarray(0, 5).toString()).toBe('%PDF-');
       await expect(second).rejects.toMatchObject({ slug: 'document-conversion-failed' });
-      const failures = (field: string) =>
-        logger.warnings.filter((w) => (w.obj as { field?: string }).field === field);
-      expect(failures('documents[0]')).toEqual([]);
+      expect(logger.warningsFor('documents[0]')).toEqual([]);
       // The crashing document began both times, so it had its one retry and no more.
-      expect(failures('documents[1]').map((w) => (w.obj as { retry: boolean }).retry)).toEqual([
-        true,
-        false,
-      ]);
+      expect(
+        logger.warningsFor('documents[1]').map((w) => (w.obj as { retry: boolean }).retry),
+      ).toEqual([true, false]);
     } finally {
       await pool.close();
     }
