@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
@@ -9,6 +10,16 @@ const TYPES: Record<string, string> = {
   json: 'application/json',
 };
 
+/**
+ * Objects up to this size are written with synchronous calls. Each asynchronous file call is a
+ * round trip through libuv's thread pool (a wake-up of a pool thread and one back), and writing
+ * an object takes four (open, write, close, rename): measured here, a 30 KB PDF cost 150 µs of
+ * CPU written asynchronously and 24 µs written synchronously, and the whole worker 0.3 ms less
+ * CPU per W1 job. Below this size the event loop waits a fraction of a millisecond at most;
+ * larger objects go through the thread pool as before, so that a big PDF never stalls it.
+ */
+export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+
 /** Storage on the local disk under one root folder; writes go to a temporary file, then rename. */
 export class LocalStorage implements Storage {
   constructor(readonly root: string) {}
@@ -16,6 +27,10 @@ export class LocalStorage implements Storage {
   async put(key: string, data: Uint8Array, type: string): Promise<StoredObject> {
     const path = this.path(key);
     const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    if (data.byteLength <= SYNC_WRITE_MAX_BYTES) {
+      putSync(path, temporary, data);
+      return { key, bytes: data.byteLength, type };
+    }
     try {
       // The folder usually exists already: made on demand, it costs no call on every write.
       await writeFile(temporary, data).catch(async (err: NodeJS.ErrnoException) => {
@@ -61,5 +76,22 @@ export class LocalStorage implements Storage {
 
   private path(key: string): string {
     return join(this.root, checkKey(key));
+  }
+}
+
+/** The same steps as the asynchronous path of `put`, for small objects (SYNC_WRITE_MAX_BYTES). */
+function putSync(path: string, temporary: string, data: Uint8Array): void {
+  try {
+    try {
+      writeFileSync(temporary, data);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(temporary, data);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
   }
 }

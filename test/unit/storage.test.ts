@@ -1,9 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
 import { LocalStorage, checkKey, signUrl, verifySignedUrl } from '../../src/storage/index.js';
+import { SYNC_WRITE_MAX_BYTES } from '../../src/storage/local-storage.js';
 
 describe('local storage', () => {
   it('stores atomically and reads back, leaving no partial files', async () => {
@@ -25,6 +26,36 @@ describe('local storage', () => {
     await storage.delete('renders/ab/x.pdf');
     expect(await storage.get('renders/ab/x.pdf')).toBeUndefined();
     expect(await storage.stat('renders/ab/x.pdf')).toBeUndefined();
+  });
+
+  // Small objects are written with synchronous calls, larger ones through the thread pool.
+  it.each([
+    ['small', 13],
+    ['at the limit', SYNC_WRITE_MAX_BYTES],
+    ['large', SYNC_WRITE_MAX_BYTES + 1],
+  ])('writes a %s object whole, in a folder made on demand', async (_, size) => {
+    const root = testDir('docpipe-storage-');
+    const storage = new LocalStorage(root);
+    const data = Buffer.alloc(size, 7);
+    data.write('%PDF-');
+    await storage.put('renders/cd/y.pdf', data, 'application/pdf');
+    expect((await storage.get('renders/cd/y.pdf'))?.equals(data)).toBe(true);
+    expect(readdirSync(join(root, 'renders/cd'))).toEqual(['y.pdf']);
+  });
+
+  it.each([
+    ['small', 13],
+    ['large', SYNC_WRITE_MAX_BYTES + 1],
+  ])('leaves no partial file when a %s write fails', async (_, size) => {
+    const root = testDir('docpipe-storage-');
+    const storage = new LocalStorage(root);
+    // A non-empty folder where the object should go: the final rename fails.
+    mkdirSync(join(root, 'renders/ef/z.pdf'), { recursive: true });
+    writeFileSync(join(root, 'renders/ef/z.pdf/inside'), 'x');
+    await expect(
+      storage.put('renders/ef/z.pdf', Buffer.alloc(size, 1), 'application/pdf'),
+    ).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(readdirSync(join(root, 'renders/ef'))).toEqual(['z.pdf']);
   });
 
   it.each([
