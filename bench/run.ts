@@ -112,7 +112,8 @@ const convertRounds = Number(process.env.BENCH_CONVERT_ROUNDS ?? 40);
 if (process.env.BENCH_CONVERT !== '0') {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-'));
   const filledPath = join(work, 'w1-filled.docx');
-  writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
+  const filled = fillTemplate(w1, w1Tags).docx;
+  writeFileSync(filledPath, filled);
   const raw: Record<string, RawLoopResult> = {};
   for (const kind of ['uno', 'uno-frame', 'lok'] as const)
     raw[kind] = await runRawLoop(kind, filledPath, convertRounds, 5);
@@ -240,12 +241,41 @@ async function queueThroughput(
   return { perSecond: (jobs - failed) / seconds, failed };
 }
 
+// The ceiling for the queue: docpipe's office pool alone converting the filled W1, with as many
+// conversions in flight as the worker would give it, and nothing else (no queue, fill, check or
+// storage). What the queue loses against this is what its other work costs.
+async function officePoolThroughput(
+  docx: Buffer,
+  jobs: number,
+  processes: number,
+): Promise<number> {
+  const office = await OfficePool.start({ processes });
+  try {
+    const inFlight = workerConcurrency(processes, DEFAULT_OFFICE_POOL_OPTIONS.queueDepth);
+    const convertAll = async (n: number) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (next++ < n) await office.convert({ docx, field: 'documents[0]' });
+        }),
+      );
+    };
+    await convertAll(Number(process.env.BENCH_POOL_WARMUP ?? 300));
+    const started = performance.now();
+    await convertAll(jobs);
+    return jobs / ((performance.now() - started) / 1000);
+  } finally {
+    await office.close();
+  }
+}
+
 if (process.env.BENCH_QUEUE !== '0') {
   const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
   const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 5);
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-raw-'));
   const filledPath = join(work, 'w1-filled.docx');
-  writeFileSync(filledPath, fillTemplate(w1, w1Tags).docx);
+  const filled = fillTemplate(w1, w1Tags).docx;
+  writeFileSync(filledPath, filled);
   /** `loops` raw loops of one kind side by side, `jobs` documents in all: documents per second. */
   const rawAtOnce = async (kind: RawLoopKind, loops: number, n = jobs) =>
     (
@@ -260,7 +290,14 @@ if (process.env.BENCH_QUEUE !== '0') {
         ),
       )
     ).reduce((sum, l) => sum + 1000 / l.mean, 0);
-  type Run = { queue: number; uno: number; unoFrame: number; lok: number; failed: number };
+  type Run = {
+    queue: number;
+    pool: number;
+    uno: number;
+    unoFrame: number;
+    lok: number;
+    failed: number;
+  };
   const runs: Record<1 | 2, Run[]> = { 1: [], 2: [] };
   for (let r = 0; r < repeats; r++) {
     for (const processes of [2, 1] as const) {
@@ -276,6 +313,7 @@ if (process.env.BENCH_QUEUE !== '0') {
         },
         async () => void (run.unoFrame = await rawAtOnce('uno-frame', processes)),
         async () => void (run.lok = await rawAtOnce('lok', processes)),
+        async () => void (run.pool = await officePoolThroughput(filled, jobs, processes)),
       ];
       for (let i = 0; i < steps.length; i++) await steps[(i + r) % steps.length]!();
       runs[processes].push(run as Run);
@@ -293,11 +331,16 @@ if (process.env.BENCH_QUEUE !== '0') {
     const loops = processes === 1 ? 'alone' : '2 at once';
     const ratioRaw = median(all.map((x) => x.queue / fastestRaw(x)));
     const ratioPlain = median(all.map((x) => x.queue / Math.max(x.uno, x.lok)));
+    const ratioPool = median(all.map((x) => x.pool / fastestRaw(x)));
     throughput.push(
       {
         name: `${jobs} W1 jobs through the queue (${of}), median of ${repeats}`,
         perSecond: median(all.map((x) => x.queue)),
         failed: all.reduce((n, x) => n + x.failed, 0),
+      },
+      {
+        name: `docpipe's office pool alone (${of}; convert only: no queue, fill, check or storage), median`,
+        perSecond: median(all.map((x) => x.pool)),
       },
       {
         name: `raw UNO loop (load, save as PDF), ${loops}, median`,
@@ -314,7 +357,7 @@ if (process.env.BENCH_QUEUE !== '0') {
       {
         name: `ratios, ${of}`,
         perSecond: NaN,
-        note: `queue / fastest raw loop of each run (reused frame included), median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${all.map((x) => (x.queue / fastestRaw(x)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / plain raw loops (new frame per document) = ${ratioPlain.toFixed(2)}`,
+        note: `queue / fastest raw loop of each run (reused frame included), median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${all.map((x) => (x.queue / fastestRaw(x)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / plain raw loops (new frame per document) = ${ratioPlain.toFixed(2)}; office pool alone / fastest raw loop = ${ratioPool.toFixed(2)}`,
       },
     );
   }
