@@ -212,6 +212,11 @@ def main(argv):
         return 0 if ok == len(times) else 1
     finally:
         stop_office(proc)
+        # A stopped soffice leaves its pipe's socket behind; LibreOffice keeps those in /tmp.
+        try:
+            os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
+        except OSError:
+            pass
         shutil.rmtree(work, ignore_errors=True)
 
 
