@@ -29,6 +29,8 @@ const w1Tags = JSON.parse(
   tag: string;
   value: unknown;
 }[];
+/** W1 filled with its fixture's values: what the raw loops and the office pool alone convert. */
+const w1Filled = fillTemplate(w1, w1Tags).docx;
 const corpusPdf = join(root, '..', 'shared', 'corpus', 'pdf', 'gotenberg__image-heavy.pdf');
 let w3: Buffer | undefined;
 try {
@@ -112,8 +114,7 @@ const convertRounds = Number(process.env.BENCH_CONVERT_ROUNDS ?? 40);
 if (process.env.BENCH_CONVERT !== '0') {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-'));
   const filledPath = join(work, 'w1-filled.docx');
-  const filled = fillTemplate(w1, w1Tags).docx;
-  writeFileSync(filledPath, filled);
+  writeFileSync(filledPath, w1Filled);
   const raw: Record<string, RawLoopResult> = {};
   for (const kind of ['uno', 'uno-frame', 'lok'] as const)
     raw[kind] = await runRawLoop(kind, filledPath, convertRounds, 5);
@@ -274,8 +275,7 @@ if (process.env.BENCH_QUEUE !== '0') {
   const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 5);
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-raw-'));
   const filledPath = join(work, 'w1-filled.docx');
-  const filled = fillTemplate(w1, w1Tags).docx;
-  writeFileSync(filledPath, filled);
+  writeFileSync(filledPath, w1Filled);
   /** `loops` raw loops of one kind side by side, `jobs` documents in all: documents per second. */
   const rawAtOnce = async (kind: RawLoopKind, loops: number, n = jobs) =>
     (
@@ -313,7 +313,7 @@ if (process.env.BENCH_QUEUE !== '0') {
         },
         async () => void (run.unoFrame = await rawAtOnce('uno-frame', processes)),
         async () => void (run.lok = await rawAtOnce('lok', processes)),
-        async () => void (run.pool = await officePoolThroughput(filled, jobs, processes)),
+        async () => void (run.pool = await officePoolThroughput(w1Filled, jobs, processes)),
       ];
       for (let i = 0; i < steps.length; i++) await steps[(i + r) % steps.length]!();
       runs[processes].push(run as Run);
