@@ -20,7 +20,9 @@ export interface FillOptions {
    */
   delimiters?: Delimiters;
   /**
-   * Refuse values for tags the template does not have.
+   * Refuse values for tags the template does not have. The renderer also fills a strict
+   * document when no values are given, so that each field it shows must have one (library
+   * documents are always strict: spec 4.4, rule 2).
    * @defaultValue false
    */
   strict?: boolean;

@@ -104,7 +104,7 @@ function missingTags(
   });
   return [...missing].map((tag) => ({
     field: `${tagsField}.${tag}`,
-    message: 'the template needs a value for this tag',
+    message: `${tag} needs a value: the template shows this field`,
   }));
 }
 
@@ -116,5 +116,8 @@ function unusedValues(
   const known = new Set(fields.map((f) => f.tag));
   return [...values.keys()]
     .filter((tag) => !known.has(tag))
-    .map((tag) => ({ field: `${tagsField}.${tag}`, message: 'the template has no such tag' }));
+    .map((tag) => ({
+      field: `${tagsField}.${tag}`,
+      message: `${tag} is not a field of this template (strict mode refuses values it would not show)`,
+    }));
 }

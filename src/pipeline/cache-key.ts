@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import { DocpipeError } from '../errors/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import type { RenderOptions } from './render-types.js';
 
 /** Bumped when the same inputs should give a different PDF (a new engine, say). */
 const PIPELINE_VERSION = 1;
 
-/** JSON with sorted keys, so that equal values always give equal text. */
+/**
+ * JSON with sorted keys, so that equal values always give equal text. Recursive: callers refuse
+ * values nested past MAX_JSON_DEPTH first (renderCacheKey does).
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -29,6 +34,13 @@ export function renderCacheKey(
   converter: string,
 ): string {
   const { field: _field, ...relevant } = options;
+  // Hashed before anything else looks at the values, so the depth is bounded here.
+  if (nestsDeeperThan(tags, MAX_JSON_DEPTH)) {
+    const field = options.field ? `${options.field}.tags` : 'tags';
+    throw new DocpipeError('validation-failed', [
+      { field, message: `nested more than ${MAX_JSON_DEPTH} levels deep; tag values are flat` },
+    ]);
+  }
   const hash = createHash('sha256');
   hash.update(
     `docpipe-render-v${PIPELINE_VERSION}\n${converter}\n${name}\n${canonicalJson(relevant)}\n${canonicalJson(tags ?? [])}\n`,

@@ -26,8 +26,11 @@ function hasTagValues(tags: unknown): boolean {
 }
 
 /**
- * Sniff, fill (when values are given) and neutralize external references, in one go: the steps
- * before conversion run together in one worker thread, so the document crosses threads once.
+ * Sniff, fill and neutralize external references, in one go: the steps before conversion run
+ * together in one worker thread, so the document crosses threads once. A .docx is filled when
+ * values are given, and always in strict mode: a strict document (every library document) is a
+ * template whose every field needs a value, so without values it fails as `validation-failed`
+ * listing each missing field instead of reaching a signer with its placeholders showing.
  */
 export function prepareDocument(
   bytes: Uint8Array,
@@ -46,7 +49,7 @@ export function prepareDocument(
   }
   if (sniffed.kind === 'pdf') return { input: 'pdf', timings: { sniff } };
   const { pkg } = sniffed;
-  if (!hasTagValues(tags)) {
+  if (!hasTagValues(tags) && !options.strict) {
     t = performance.now();
     const cut = neutralizePackage(pkg);
     const harden = performance.now() - t;
@@ -63,7 +66,7 @@ export function prepareDocument(
   t = performance.now();
   // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing. Unless
   // it is parsed again to cut links: then it meets the input limits, which count its real size.
-  const filled = fillPackage(pkg, tags, options, { compress: needed }).docx;
+  const filled = fillPackage(pkg, tags ?? [], options, { compress: needed }).docx;
   const fill = performance.now() - t;
   t = performance.now();
   const hardened = needed

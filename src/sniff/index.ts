@@ -1,6 +1,7 @@
 export { sniff, sniffBytes, sniffPackage, openDocx, type SniffedPackage } from './sniff.js';
 export {
   UNSUPPORTED_REASONS,
+  unsupported,
   type SniffResult,
   type SniffKind,
   type UnsupportedReason,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
 
 const TYPES: Record<string, string> = {
@@ -72,6 +72,11 @@ export class LocalStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  /** The absolute path of a stored object, for people and tools on this machine. */
+  pathOf(key: string): string {
+    return resolve(this.root, checkKey(key));
   }
 
   private path(key: string): string {

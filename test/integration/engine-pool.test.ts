@@ -32,7 +32,10 @@ describe('engine pool (Piscina worker threads)', () => {
           field: 'documents[4].tags[0].type',
           message: 'unknown type "colour" (one of text, number, date, boolean)',
         },
-        { field: 'documents[4].tags.amount', message: 'the template needs a value for this tag' },
+        {
+          field: 'documents[4].tags.amount',
+          message: 'amount needs a value: the template shows this field',
+        },
       ],
     });
     const refused = await pool.fields(Buffer.from('not a document')).catch((e: unknown) => e);

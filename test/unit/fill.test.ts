@@ -172,7 +172,11 @@ describe('fill: every problem in one answer', () => {
       ),
     );
     expect(err.details).toEqual([
-      { field: 'documents[0].tags.extra', message: 'the template has no such tag' },
+      {
+        field: 'documents[0].tags.extra',
+        message:
+          'extra is not a field of this template (strict mode refuses values it would not show)',
+      },
     ]);
   });
 

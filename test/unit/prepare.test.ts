@@ -70,6 +70,35 @@ describe('prepare: sniff, fill and harden in one go', () => {
     expect(Buffer.from(prepared.docx).equals(plain)).toBe(true);
   });
 
+  it('fills a strict document (a library document) without values, so every missing field is named', () => {
+    const two = buildDocx({ body: para('Lejer: {tenant_name}, {tenant_address}. Fast tekst.') });
+    for (const given of [undefined, null, []]) {
+      expect(() =>
+        prepareDocument(two, given, { ...options, strict: true, field: 'documents[0]' }),
+      ).toThrowError(
+        expect.objectContaining({
+          slug: 'validation-failed',
+          details: [
+            expect.objectContaining({ field: 'documents[0].tags.tenant_name' }),
+            expect.objectContaining({ field: 'documents[0].tags.tenant_address' }),
+          ],
+        }),
+      );
+    }
+    // Not strict, a .docx without values is a document of its own: its braces are its text.
+    const loose = prepareDocument(two, [], options);
+    if (loose.input !== 'docx') throw new Error('expected a .docx');
+    expect(documentText(loose.docx)[0]?.text).toContain('{tenant_name}');
+    // Strict with a template that needs nothing: filled, and nothing is missing.
+    const fixed = prepareDocument(buildDocx({ body: para('Fast tekst.') }), [], {
+      ...options,
+      strict: true,
+    });
+    if (fixed.input !== 'docx') throw new Error('expected a .docx');
+    expect(fixed.timings.fill).toBeGreaterThan(0);
+    expect(documentText(fixed.docx)[0]?.text).toBe('Fast tekst.\n');
+  });
+
   it('refuses what is not a PDF or .docx, naming the document', () => {
     expect(() =>
       prepareDocument(Buffer.from('text'), tags, { ...options, field: 'documents[2]' }),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { EnginePool } from '../../pool/index.js';
-import { fillOptionsFrom, printJson, readInput } from '../io.js';
+import { fillOptionsFrom, printJson, readInput, TooLargeInput } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 export function registerFields(program: Command): void {
@@ -21,10 +21,11 @@ export function registerFields(program: Command): void {
     .action(async (template: string, flags: { json?: boolean; delimiters?: string }) => {
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
-      const bytes = await readInput(template);
+      const bytes = await readInput(template, config.limits.maxInputBytes);
       const pool = new EnginePool({ threads: 1, limits: config.limits });
       try {
         await runDocumentCommand(flags.json, async () => {
+          if (bytes instanceof TooLargeInput) throw bytes.toError('template');
           const fields = await pool.fields(bytes, { delimiters: options.delimiters });
           if (flags.json) return printJson(fields);
           if (fields.length === 0) return void process.stdout.write('no fields\n');

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, rename, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
@@ -9,7 +8,15 @@ import { Renderer } from '../../pipeline/index.js';
 import { EnginePool } from '../../pool/index.js';
 import { LocalStorage } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
-import { fillOptionsFrom, printJson, readInput, readJson, type TemplateFlags } from '../io.js';
+import {
+  fillOptionsFrom,
+  printJson,
+  readInput,
+  readJson,
+  TooLargeInput,
+  writeAtomically,
+  type TemplateFlags,
+} from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 interface RenderFlags extends TemplateFlags {
@@ -58,16 +65,17 @@ export function registerRender(program: Command): void {
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
       const [bytes, tags] = await Promise.all([
-        readInput(input),
+        readInput(input, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
       const engine = new EnginePool({ threads: 1, limits: config.limits });
       try {
-        await runDocumentCommand(flags.json, () =>
-          format === '.docx'
+        await runDocumentCommand(flags.json, () => {
+          if (bytes instanceof TooLargeInput) throw bytes.toError();
+          return format === '.docx'
             ? fillOnly(engine, bytes, tags, options, flags)
-            : renderPdf(engine, config, bytes, tags, options, input, flags),
-        );
+            : renderPdf(engine, config, bytes, tags, options, input, flags);
+        });
       } finally {
         await engine.close();
       }
@@ -128,11 +136,17 @@ async function renderPdf(
         pdfa: flags.pdfa,
       },
     );
-    const temporary = `${flags.out}.${process.pid}.tmp`;
-    await copyFile(join(storage.root, result.key), temporary);
-    await rename(temporary, flags.out);
+    const pdf = await storage.get(result.key);
+    if (!pdf) throw new Error(`the stored PDF ${storage.pathOf(result.key)} is gone`);
+    await writeAtomically(flags.out, pdf);
     const ms = Math.round(performance.now() - started);
-    if (flags.json) printJson({ out: flags.out, ...result, ms });
+    if (flags.json)
+      printJson({
+        out: resolve(flags.out),
+        ...result,
+        path: storage.pathOf(result.key),
+        ms,
+      });
     else {
       const source = result.cached ? 'from cache' : `from ${result.input}`;
       process.stdout.write(
@@ -142,11 +156,4 @@ async function renderPdf(
   } finally {
     await converter.close();
   }
-}
-
-/** Write next to the target and rename, so that a reader never sees half a file. */
-async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, path);
 }

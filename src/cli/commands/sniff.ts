@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { EnginePool } from '../../pool/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson, readInput } from '../io.js';
+import { printJson, readInput, TooLargeInput } from '../io.js';
 
 export function registerSniff(program: Command): void {
   program
@@ -23,9 +23,15 @@ export function registerSniff(program: Command): void {
       const pool = new EnginePool({ threads: config.engineThreads, limits: config.limits });
       let status: number = EXIT.ok;
       try {
-        // Read all first so that a missing file is a usage error before any output.
-        const inputs = await Promise.all(files.map((f) => readInput(f)));
-        const results = await Promise.all(inputs.map((bytes) => pool.sniff(bytes)));
+        // Read all first so that a missing file is a usage error before any output; one at a
+        // time, so that many large inputs never hold more than the limit each at once in reads.
+        const inputs = [];
+        for (const file of files) inputs.push(await readInput(file, config.limits.maxInputBytes));
+        const results = await Promise.all(
+          inputs.map((input) =>
+            input instanceof TooLargeInput ? input.toSniff() : pool.sniff(input),
+          ),
+        );
         const width = Math.min(60, Math.max(...files.map((f) => f.length)));
         results.forEach((result, i) => {
           const file = files[i]!;
