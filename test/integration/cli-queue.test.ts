@@ -1,5 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +77,14 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
   });
 
   it('enqueues a library document by id, and names an unknown one', () => {
-    const ok = docpipe('enqueue', '--library', 'welcome-letter', '--json');
+    const ok = docpipe(
+      'enqueue',
+      '--library',
+      'welcome-letter',
+      '--tags',
+      'templates/welcome-letter/fixtures/remote.tags.json',
+      '--json',
+    );
     expect(ok.status).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
     const missing = docpipe('enqueue', '--library', 'no-such-document', '--json');
@@ -78,6 +93,95 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
       error: 'document-not-found',
       details: [{ field: 'documents[0].documentId' }],
     });
+  });
+
+  it('never produces a library document unfilled: without values, every missing field is named', () => {
+    const fields = JSON.parse(
+      docpipe('fields', '--json', 'templates/lease/template.docx').stdout,
+    ) as { tag: string; within: string[] }[];
+    // Fields inside a section need a value only when the section shows; the rest always do.
+    const needed = fields.filter((f) => f.within.length === 0);
+    expect(needed.length).toBeGreaterThan(5);
+    const empty = join(data, 'empty.tags.json');
+    writeFileSync(empty, '[]');
+    for (const tags of [[], ['--tags', empty]]) {
+      const r = docpipe('enqueue', '--library', 'lease', ...tags, '--json');
+      expect(r.status).toBe(1);
+      const failure = JSON.parse(r.stdout) as { error: string; details: { field: string }[] };
+      expect(failure.error).toBe('validation-failed');
+      expect(failure.details.map((d) => d.field)).toEqual(
+        expect.arrayContaining(needed.map((f) => `documents[0].tags.${f.tag}`)),
+      );
+      expect(failure.details.map((d) => d.field)).toContain('documents[0].tags.tenant_name');
+    }
+    // The same rule for a manifest line: a failed line naming the tags, exit 1.
+    const manifest = join(data, 'lease.jsonl');
+    writeFileSync(manifest, '{"documentId": "lease"}\n');
+    const r = docpipe('rerender', manifest);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('validation-failed: 1');
+    expect(r.stdout).toMatch(/FAIL lease: validation-failed: .*tenant_name needs a value/);
+  });
+
+  it('copies the PDF where asked, and says where the stored one is', () => {
+    const out = join(data, 'out', 'lease.pdf');
+    mkdirSync(join(data, 'out'), { recursive: true });
+    const r = docpipe(
+      'enqueue',
+      '--library',
+      'lease',
+      '--tags',
+      'templates/lease/fixtures/basic.tags.json',
+      '--locale',
+      'en',
+      '--out',
+      out,
+      '--json',
+    );
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout) as { path: string; out: string; result: { key: string } };
+    expect(result.out).toBe(out);
+    expect(result.path).toBe(join(data, 'storage', result.result.key));
+    expect(readFileSync(out).equals(readFileSync(result.path))).toBe(true);
+    // --locale reached the worker: English month names instead of the document's Danish ones.
+    const text = spawnSync('pdftotext', [out, '-'], { encoding: 'utf8' }).stdout;
+    expect(text).toMatch(
+      /January|February|March|April|May|June|July|August|September|October|November|December/,
+    );
+    const plain = docpipe(
+      'enqueue',
+      '--library',
+      'lease',
+      '--tags',
+      'templates/lease/fixtures/basic.tags.json',
+    );
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain(join(data, 'storage', 'renders'));
+  });
+
+  it('refuses deeply nested tags and malformed manifests before sending anything: exit 2', () => {
+    const deep = join(data, 'deep.json');
+    writeFileSync(deep, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const nested = docpipe('enqueue', '--library', 'lease', '--tags', deep, '--json');
+    expect(nested.status).toBe(2);
+    expect(nested.stderr).toContain('more than 64 levels deep');
+    const manifest = join(data, 'bad.jsonl');
+    writeFileSync(
+      manifest,
+      [
+        '{"documentId": "lease", "tag": []}',
+        'not json',
+        '{"file": "a.docx", "documentId": "lease"}',
+        '{"versionId": "1"}',
+      ].join('\n'),
+    );
+    const r = docpipe('rerender', manifest);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('has 5 problems; nothing was sent');
+    expect(r.stderr).toContain('bad.jsonl:1: unknown member "tag"');
+    expect(r.stderr).toContain('bad.jsonl:2 is not valid JSON');
+    expect(r.stderr).toContain('bad.jsonl:3: needs "documentId" or "file", not both');
+    expect(r.stderr).toContain('bad.jsonl:4: "versionId" needs "documentId"');
   });
 
   it('re-renders the library with a summary; a rerun resumes instead of rendering again', () => {
@@ -93,19 +197,74 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
 
   it('re-renders a folder of files, counting refused ones by reason, with exit status 1', () => {
     const folder = mkdtempSync(join(tmpdir(), 'docpipe-rerender-'));
-    mkdirSync(join(folder, 'in'));
+    mkdirSync(join(folder, 'in', 'sub'), { recursive: true });
     copyFileSync(join(corpusDir(), 'other', 'jodconverter__test.rtf'), join(folder, 'in', 'a.rtf'));
     copyFileSync(
       join(corpusDir(), 'other', 'file-type__fixture.xlsx'),
       join(folder, 'in', 'b.docx'),
     );
     copyFileSync(join(root, 'templates', 'lease', 'template.docx'), join(folder, 'in', 'c.docx'));
+    copyFileSync(
+      join(corpusDir(), 'pdf', 'tika__testPDF_protected.pdf'),
+      join(folder, 'in', 'd.pdf'),
+    );
+    copyFileSync(
+      join(root, 'templates', 'lease', 'template.docx'),
+      join(folder, 'in', 'sub', 'c.docx'),
+    );
     try {
-      const r = docpipe('rerender', join(folder, 'in'));
+      const r = docpipe('rerender', join(folder, 'in'), '--out-dir', join(folder, 'out'));
       expect(r.status).toBe(1);
-      expect(r.stdout).toMatch(/3 documents in [\d.]+ s: 1 converted, 0 from cache, 2 failed/);
-      expect(r.stdout).toContain('unsupported-file-type: 2');
+      expect(r.stdout).toMatch(/5 documents in [\d.]+ s: \d converted, \d from cache, 3 failed/);
+      expect(r.stdout).toContain('  rtf: 1\n');
+      expect(r.stdout).toContain('  spreadsheet: 1\n');
+      expect(r.stdout).toContain('  encrypted: 1\n');
+      expect(r.stdout).not.toMatch(/^ {2}unsupported-file-type: \d/m);
       expect(r.stdout).toMatch(/FAIL .*b\.docx: unsupported-file-type: spreadsheet/);
+      // Each PDF copied under the document's own path, so equal names in sub-folders stay apart.
+      expect(r.stdout).toContain(`PDFs copied to ${join(folder, 'out')}: 2`);
+      expect(existsSync(join(folder, 'out', 'c.pdf'))).toBe(true);
+      expect(existsSync(join(folder, 'out', 'sub', 'c.pdf'))).toBe(true);
+      const json = docpipe('rerender', join(folder, 'in'), '--json');
+      const report = JSON.parse(json.stdout) as {
+        failedByReason: Record<string, number>;
+        documents: { ok: boolean; path?: string }[];
+      };
+      expect(report.failedByReason).toEqual({ rtf: 1, spreadsheet: 1, encrypted: 1 });
+      const stored = report.documents.filter((d) => d.ok).map((d) => d.path!);
+      expect(stored).toHaveLength(2);
+      for (const path of stored) expect(readFileSync(path).subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('reads manifest paths relative to the manifest; a missing file is a failed line', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'docpipe-manifest-'));
+    mkdirSync(join(folder, 'docs'));
+    copyFileSync(join(root, 'templates', 'lease', 'template.docx'), join(folder, 'docs', 'l.docx'));
+    writeFileSync(
+      join(folder, 'm.jsonl'),
+      '{"file": "docs/l.docx"}\n{"file": "docs/missing.docx"}\n',
+    );
+    try {
+      const r = docpipe('rerender', join(folder, 'm.jsonl'), '--json');
+      expect(r.status).toBe(1);
+      const report = JSON.parse(r.stdout) as {
+        total: number;
+        failed: number;
+        documents: { document: string; ok: boolean; error?: string; message?: string }[];
+      };
+      expect(report).toMatchObject({ total: 2, failed: 1 });
+      expect(report.documents).toEqual([
+        expect.objectContaining({ document: 'docs/l.docx', ok: true }),
+        expect.objectContaining({
+          document: 'docs/missing.docx',
+          ok: false,
+          error: 'validation-failed',
+          message: expect.stringContaining('ENOENT'),
+        }),
+      ]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -199,7 +199,9 @@ async function fileItem(
   config: DocpipeConfig,
 ): Promise<Item> {
   const name = basename(file);
-  const shown = relative(process.cwd(), label) || label;
+  // Short when under the working folder, absolute when not (no ../../ chains).
+  const fromHere = relative(process.cwd(), label);
+  const shown = fromHere && !fromHere.startsWith('..') ? fromHere : label;
   let content: Buffer | TooLargeInput | undefined;
   try {
     content = await readInput(file, config.limits.maxInputBytes);
