@@ -9,6 +9,7 @@ import {
   type Delimiters,
 } from '../fill/index.js';
 import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
+import { LOG_FORMATS, type LogFormat } from '../log/index.js';
 import { projectRoot } from '../pool/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
@@ -32,6 +33,11 @@ export interface DocpipeConfig {
   engineThreads: number | undefined;
   /** `DOCPIPE_LOG_LEVEL`: pino level. @defaultValue 'info' */
   logLevel: string;
+  /**
+   * `DOCPIPE_LOG_FORMAT`: `json` (one object a line, for machines), `pretty` (readable lines),
+   * or `auto` (pretty when stderr is a terminal). @defaultValue 'auto'
+   */
+  logFormat: LogFormat;
   /**
    * `DOCPIPE_MAX_INPUT_BYTES`, `DOCPIPE_ZIP_MAX_ENTRIES`, `DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES`,
    * `DOCPIPE_ZIP_MAX_RATIO`. @defaultValue DEFAULT_SNIFF_LIMITS
@@ -125,6 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const logLevel = env.DOCPIPE_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`DOCPIPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  const logFormat = (env.DOCPIPE_LOG_FORMAT || 'auto') as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat))
+    problems.push(
+      `DOCPIPE_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`,
+    );
   const threadsText = env.DOCPIPE_ENGINE_THREADS;
   const engineThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
 
@@ -183,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     strictTags: strictText === 'true' || strictText === '1',
     engineThreads,
     logLevel,
+    logFormat,
     limits,
     converter: converter as DocpipeConfig['converter'],
     office,

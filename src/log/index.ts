@@ -1,1 +1,1 @@
-export { createLogger, silentLogger, type Logger } from './logger.js';
+export { createLogger, silentLogger, LOG_FORMATS, type LogFormat, type Logger } from './logger.js';

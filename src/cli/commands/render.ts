@@ -116,7 +116,11 @@ async function renderPdf(
   input: string,
   flags: RenderFlags,
 ): Promise<void> {
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const logger = createLogger(
+    config.logLevel === 'info' ? 'warn' : config.logLevel,
+    'docpipe',
+    config.logFormat,
+  );
   const converter = await createConverter(
     config.converter,
     { ...config.office, processes: config.office.processes ?? 1 },
