@@ -54,4 +54,17 @@ export {
   type RenderOptions,
   type RenderResult,
 } from './pipeline/index.js';
+export {
+  DocpipeClient,
+  DocpipeWorker,
+  EmbeddedRedis,
+  type BatchOutcome,
+  type DocpipeClientOptions,
+  type DocpipeWorkerOptions,
+  type DocumentInput,
+  type DocumentJobResult,
+  type JobRenderOptions,
+  type RequestOptions,
+} from './queue/index.js';
+export { FolderLibrary, type DocumentLibrary } from './library/index.js';
 export { createLogger, type Logger } from './log/index.js';
