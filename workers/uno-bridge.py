@@ -1,7 +1,8 @@
 """UNO bridge: drives one warm LibreOffice (soffice --accept on a named pipe) for docpipe.
 
 Protocol, one JSON object per line, a document's bytes right after the line that announces them:
-  argv    pipe-name start-timeout-seconds office-pid jobs-dir
+  argv    pipe-name start-timeout-seconds office-pid jobs-dir socket...
+          (the sockets are the office's in /tmp, removed when docpipe dies: see osl-pipes.ts)
   stdin   {"id": 1, "bytes": 3838, "title": "name", "pdfa": false}  then 3838 bytes of .docx
           {"watch": 1234}                                  the office's pid changed
   stdout  {"ready": true, "ms": 812}                      once connected
@@ -192,10 +193,11 @@ def main():
     timeout = float(sys.argv[2]) if len(sys.argv) > 2 else 30.0
     watched = [int(a) for a in sys.argv[3:4] if a.isdigit()]
     jobs = sys.argv[4]
+    sockets = sys.argv[5:]
     # docpipe can die while a conversion hangs or while the office starts: stdin's end is then
     # not read for a long while. The watch notices the parent is gone within a second.
     parent = os.getppid()
-    threading.Thread(target=watch_parent, args=(parent, watched, pipe, jobs), daemon=True).start()
+    threading.Thread(target=watch_parent, args=(parent, watched, sockets, jobs), daemon=True).start()
     try:
         started = time.monotonic()
         desktop = connect(pipe, timeout)
@@ -204,21 +206,21 @@ def main():
         serve(desktop, watched, jobs)
     finally:
         # stdin closed: docpipe is gone (maybe killed).
-        take_down(watched, pipe, jobs)
+        take_down(watched, sockets, jobs)
 
 
-def watch_parent(parent, watched, pipe, jobs):
+def watch_parent(parent, watched, sockets, jobs):
     while True:
         time.sleep(1)
         if os.getppid() != parent:
-            take_down(watched, pipe, jobs)
+            take_down(watched, sockets, jobs)
             os._exit(0)
 
 
-def take_down(watched, pipe, jobs):
+def take_down(watched, sockets, jobs):
     """Takes the office down, so that no orphaned soffice outlives the process that owned it, and
     its folder (profile, temporary files: memory, under /dev/shm) with it; the pool's folder too
-    once empty, and the office's pipe socket, which LibreOffice leaves in /tmp when killed."""
+    once empty, and the office's pipe sockets, which LibreOffice leaves in /tmp when killed."""
     for pid in watched:
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -226,10 +228,11 @@ def take_down(watched, pipe, jobs):
             pass
     office_dir = os.path.dirname(jobs)
     shutil.rmtree(office_dir, ignore_errors=True)
-    try:
-        os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
-    except OSError:
-        pass
+    for socket in sockets:
+        try:
+            os.unlink(socket)
+        except OSError:
+            pass
     try:
         os.rmdir(os.path.dirname(office_dir))
     except OSError:

@@ -4,9 +4,9 @@ export {
   OfficeProcess,
   OfficeFailure,
   canIsolateNetwork,
-  oslPipePath,
   type OfficeFailureKind,
 } from './office-process.js';
+export { oslPipePath, singleOfficePipeName, officePipeSockets } from './osl-pipes.js';
 export {
   DEFAULT_OFFICE_POOL_OPTIONS,
   fillOfficePoolOptions,

@@ -11,6 +11,7 @@ import {
   officeTempDir,
   writeHardenedProfile,
 } from './office-profile.js';
+import { officePipeSockets } from './osl-pipes.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
 export type OfficeFailureKind =
@@ -85,6 +86,8 @@ export class OfficeProcess {
     readonly id: string,
     readonly isolated: boolean,
     private readonly dir: string,
+    /** Its sockets in /tmp, which a killed office leaves behind (osl-pipes.ts). */
+    readonly sockets: readonly string[],
     private soffice: ChildProcess,
     private readonly bridge: ChildProcess,
     private readonly relaunch: () => ChildProcess,
@@ -111,6 +114,7 @@ export class OfficeProcess {
       `--accept=pipe,name=${id};urp;StarOffice.ComponentContext`,
     ];
     const env = officeEnvironment(dir, allocatorLibrary(options.allocator));
+    const sockets = officePipeSockets(profileUrl, id);
     // unshare execs soffice.bin in place, so the pid (and process group) stay the office's own.
     const [command, commandArgs] = isolated
       ? ['unshare', ['--net', '--', options.sofficePath, ...args]]
@@ -125,6 +129,7 @@ export class OfficeProcess {
         String(options.startTimeoutMs / 1000),
         String(soffice.pid ?? ''),
         join(dir, 'jobs'),
+        ...sockets,
       ],
       {
         detached: true,
@@ -132,7 +137,7 @@ export class OfficeProcess {
         env: { ...officeEnvironment(dir), PYTHONPATH: '/usr/lib/libreoffice/program' },
       },
     );
-    const office = new OfficeProcess(id, isolated, dir, soffice, bridge, launch);
+    const office = new OfficeProcess(id, isolated, dir, sockets, soffice, bridge, launch);
     // A write to a bridge that just died must not crash docpipe: the exit handler replaces it.
     bridge.stdin!.on('error', () => office.kill('UNO bridge pipe closed'));
     try {
@@ -213,9 +218,7 @@ export class OfficeProcess {
   async dispose(): Promise<void> {
     this.kill('disposed');
     await rm(this.dir, { recursive: true, force: true });
-    // The socket of its named pipe: LibreOffice puts it in /tmp whatever TMPDIR says, and a
-    // killed office never removes it.
-    await rm(oslPipePath(this.id), { force: true });
+    await Promise.all(this.sockets.map((socket) => rm(socket, { force: true })));
   }
 
   get workDir(): string {
@@ -344,9 +347,4 @@ export class OfficeProcess {
       this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
     });
   }
-}
-
-/** Where LibreOffice's `--accept=pipe,name=<name>` listens (osl/unx/pipe.cxx). */
-export function oslPipePath(name: string): string {
-  return `/tmp/OSL_PIPE_${process.getuid?.() ?? 0}_${name}`;
 }

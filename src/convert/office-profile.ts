@@ -5,6 +5,14 @@ import { join } from 'node:path';
 /** Nothing listens here: every proxied request LibreOffice makes is refused at once. */
 export const CLOSED_PROXY = { host: '127.0.0.1', port: 9 };
 
+/**
+ * `ftp_proxy` for office processes. libxml2's FTP client (started by xmlsec when LibreOffice
+ * checks a document's signatures on load) takes only an ftp:// proxy: it refuses any other as
+ * "error : Unknown IO error" on stderr and then goes without one. With ftp:// it goes to the
+ * closed port like everything else, and curl, which has no ftp:// proxies, fails closed.
+ */
+export const FTP_PROXY = `ftp://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`;
+
 const item = (path: string, name: string, value: string | number | boolean): string =>
   `<item oor:path="${path}"><prop oor:name="${name}" oor:op="fuse"><value>${String(value)}</value></prop></item>`;
 
@@ -82,7 +90,7 @@ export function officeEnvironment(profileDir: string, preload?: string): NodeJS.
     LANG: 'C.UTF-8',
     http_proxy: proxy,
     https_proxy: proxy,
-    ftp_proxy: proxy,
+    ftp_proxy: FTP_PROXY,
     HTTP_PROXY: proxy,
     HTTPS_PROXY: proxy,
     no_proxy: '',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { officePipeSockets } from '../../src/convert/index.js';
 
 /** The temporary folder an office process was started with (its TMPDIR), from /proc. */
 export function officeTempDirOf(pid: number): string {
@@ -12,4 +13,12 @@ export function officeTempDirOf(pid: number): string {
 /** The folder of an office process: its profile, temporary files and documents in conversion. */
 export function officeDirOf(pid: number): string {
   return dirname(officeTempDirOf(pid));
+}
+
+/**
+ * The sockets in /tmp of the pool's office process whose folder is `officeDir`: the one for its
+ * profile (SingleOfficeIPC_...) and its UNO pipe (named after the folder).
+ */
+export function officeSocketsOf(officeDir: string): string[] {
+  return officePipeSockets(`file://${join(officeDir, 'profile')}`, basename(officeDir));
 }

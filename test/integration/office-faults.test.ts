@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OfficePool, oslPipePath } from '../../src/convert/index.js';
+import { OfficePool } from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
-import { officeDirOf } from '../helpers/office-dir.js';
+import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
 import { pdfPages } from '../helpers/pdf-text.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
@@ -199,8 +199,9 @@ describe('office process ownership', () => {
     // The office's folder: its profile and temporary files, in memory under /dev/shm.
     const officeDir = officeDirOf(pid);
     expect(existsSync(join(officeDir, 'profile'))).toBe(true);
-    const pipe = oslPipePath(basename(officeDir));
-    expect(existsSync(pipe)).toBe(true);
+    // Its sockets in /tmp: the profile's (SingleOfficeIPC_...) and the UNO pipe's.
+    const sockets = officeSocketsOf(officeDir);
+    expect(sockets.map((s) => existsSync(s))).toEqual([true, true]);
     parent.kill('SIGKILL');
     await waitUntil(() => {
       try {
@@ -213,6 +214,6 @@ describe('office process ownership', () => {
     // Nothing of it stays behind to fill /dev/shm, crash after crash.
     await waitUntil(() => !existsSync(officeDir), 10_000);
     expect(existsSync(dirname(officeDir))).toBe(false);
-    expect(existsSync(pipe)).toBe(false);
+    expect(sockets.map((s) => existsSync(s))).toEqual([false, false]);
   });
 });

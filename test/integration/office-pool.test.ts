@@ -1,16 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  OfficePool,
-  allocatorLibrary,
-  canIsolateNetwork,
-  oslPipePath,
-} from '../../src/convert/index.js';
+import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/convert/index.js';
 import { fillTemplate } from '../../src/fill/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
-import { officeDirOf, officeTempDirOf } from '../helpers/office-dir.js';
+import { officeDirOf, officeSocketsOf, officeTempDirOf } from '../helpers/office-dir.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
@@ -133,10 +128,19 @@ describe('office temporary files', () => {
     const own = await OfficePool.start({ processes: 1 });
     const pid = own.pids()[0]!;
     const officeDir = officeDirOf(pid);
-    const pipe = oslPipePath(basename(officeDir));
-    expect([existsSync(officeDir), existsSync(pipe)]).toEqual([true, true]);
+    const sockets = officeSocketsOf(officeDir);
+    expect(sockets).toHaveLength(2);
+    expect([existsSync(officeDir), ...sockets.map((s) => existsSync(s))]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     await own.close();
-    expect([existsSync(dirname(officeDir)), existsSync(pipe)]).toEqual([false, false]);
+    expect([existsSync(dirname(officeDir)), ...sockets.map((s) => existsSync(s))]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
