@@ -58,6 +58,8 @@ export {
   DocpipeClient,
   DocpipeWorker,
   EmbeddedRedis,
+  QueueUnavailableError,
+  isQueueUnavailableError,
   type BatchOutcome,
   type DocpipeClientOptions,
   type DocpipeWorkerOptions,

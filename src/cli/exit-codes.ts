@@ -6,6 +6,8 @@ export const EXIT = {
   failed: 1,
   /** Bad usage: unknown option, missing argument, unreadable input file, invalid JSON. */
   usage: 2,
+  /** The queue is not there: Redis does not answer, or no worker is running. Try again later. */
+  unavailable: 3,
 } as const;
 
 /** A mistake in how docpipe was called, reported on stderr with exit status 2. */

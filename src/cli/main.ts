@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { projectRoot } from '../pool/index.js';
+import { isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerRerender } from './commands/rerender.js';
@@ -26,7 +27,7 @@ const program = new Command('docpipe')
   .exitOverride()
   .addHelpText(
     'after',
-    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage.\nRun "docpipe <command> --help" for each command.',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage, 3 no Redis or no worker.\nRun "docpipe <command> --help" for each command.',
   );
 
 registerSniff(program);
@@ -47,6 +48,9 @@ try {
   } else if (err instanceof UsageError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
+  } else if (isQueueUnavailableError(err)) {
+    process.stderr.write(`docpipe: ${err.message}\n`);
+    process.exitCode = EXIT.unavailable;
   } else {
     throw err;
   }

@@ -1,4 +1,4 @@
-import { writeFile, rm } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
@@ -16,7 +16,6 @@ export const redisUrlFile = (config: DocpipeConfig) => join(config.dataDir, 'red
 /** The Redis to use: REDIS_URL, or the one a running `docpipe start` wrote down. */
 export async function resolveRedisUrl(config: DocpipeConfig): Promise<string | undefined> {
   if (config.redisUrl) return config.redisUrl;
-  const { readFile } = await import('node:fs/promises');
   return (await readFile(redisUrlFile(config), 'utf8').catch(() => '')).trim() || undefined;
 }
 
@@ -24,7 +23,11 @@ export interface Runtime {
   redisUrl: string;
   embedded?: EmbeddedRedis;
   worker: DocpipeWorker;
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
+   * closes the office pool and the engine, and stops the embedded Redis last.
+   */
+  close(graceMs?: number, now?: Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -37,8 +40,15 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
   if (!redisUrl) {
     embedded = await EmbeddedRedis.start({ dir: join(config.dataDir, 'redis') });
     redisUrl = embedded.url;
-    await writeFile(redisUrlFile(config), `${redisUrl}\n`);
-    logger.info({ redisUrl, dir: embedded.dir }, 'embedded Redis started (no REDIS_URL)');
+    logger.info(
+      { redisUrl, dir: embedded.dir, pid: embedded.pid },
+      'embedded Redis started (no REDIS_URL)',
+    );
+    if (embedded.movedFrom !== undefined)
+      logger.warn(
+        { redisUrl, port: embedded.port, lastPort: embedded.movedFrom },
+        `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config)}`,
+      );
   }
   const processes = config.office.processes ?? availableParallelism();
   const engine = new EnginePool({
@@ -67,18 +77,21 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       contract: { maxInlineBytes: config.queue.maxInlineBytes },
       logger,
     });
+    // Written once a worker takes jobs: other commands find Redis through it, and a client that
+    // finds it can expect its jobs to be done.
+    if (embedded) await writeUrlFile(config, redisUrl);
     const started = converter;
     return {
       redisUrl,
       embedded,
       worker,
-      async close(graceMs = 30_000) {
-        await worker.close(graceMs);
+      async close(graceMs = 30_000, now?: Promise<unknown>) {
+        await worker.close(graceMs, now);
         await started.close();
         await engine.close();
         if (embedded) {
-          await embedded.stop();
           await rm(redisUrlFile(config), { force: true });
+          await embedded.stop();
         }
       },
     };
@@ -90,13 +103,27 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
   }
 }
 
-/** A producer client for CLI commands, on the configured or discovered Redis. */
+/** Replaces the URL file whole, so that a client reading it never sees half of it. */
+async function writeUrlFile(config: DocpipeConfig, redisUrl: string): Promise<void> {
+  const file = redisUrlFile(config);
+  await writeFile(`${file}.${process.pid}`, `${redisUrl}\n`);
+  await rename(`${file}.${process.pid}`, file);
+}
+
+/**
+ * A producer client for CLI commands, on the configured or discovered Redis. It gives up when
+ * Redis or every worker is gone for longer than configured, and follows a restarted
+ * `docpipe start` to a new port through the URL file.
+ */
 export async function connectClient(
   config: DocpipeConfig,
   redisUrl: string,
 ): Promise<DocpipeClient> {
   return DocpipeClient.connect({
     redisUrl,
+    unreachableMs: config.queue.clientUnreachableMs,
+    noWorkerMs: config.queue.clientNoWorkerMs,
+    rediscover: () => resolveRedisUrl(config),
     prefix: config.queue.prefix,
     storage: new LocalStorage(join(config.dataDir, 'storage')),
     contract: { maxInlineBytes: config.queue.maxInlineBytes },

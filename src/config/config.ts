@@ -71,6 +71,16 @@ export interface DocpipeConfig {
     /** `DOCPIPE_KEEP_COMPLETED_S`, `DOCPIPE_KEEP_FAILED_S`: how long finished jobs stay. @defaultValue 3600, 86400 */
     keepCompletedSeconds: number;
     keepFailedSeconds: number;
+    /**
+     * `DOCPIPE_CLIENT_UNREACHABLE_MS`: how long `enqueue` and `rerender` wait for a Redis that
+     * does not answer before they give up. @defaultValue 30000
+     */
+    clientUnreachableMs: number;
+    /**
+     * `DOCPIPE_CLIENT_NO_WORKER_MS`: how long they wait while no worker is connected before they
+     * give up. @defaultValue 10000
+     */
+    clientNoWorkerMs: number;
   };
 }
 
@@ -178,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     attempts: int('DOCPIPE_JOB_ATTEMPTS', 3),
     keepCompletedSeconds: int('DOCPIPE_KEEP_COMPLETED_S', 3600),
     keepFailedSeconds: int('DOCPIPE_KEEP_FAILED_S', 86_400),
+    clientUnreachableMs: int('DOCPIPE_CLIENT_UNREACHABLE_MS', 30_000),
+    clientNoWorkerMs: int('DOCPIPE_CLIENT_NO_WORKER_MS', 10_000),
   };
   if (!/^[a-z0-9_-]+$/i.test(queue.prefix))
     problems.push(`DOCPIPE_QUEUE_PREFIX must be letters, digits, - or _ (got "${queue.prefix}")`);

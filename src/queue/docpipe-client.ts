@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FlowProducer, Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
 import type { Storage } from '../storage/index.js';
@@ -15,8 +14,14 @@ import {
   type DocumentSource,
   type JobRenderOptions,
 } from './job-contract.js';
+import { openConnections, type ClientConnections } from './client-connections.js';
+import { JobWaiter, type JobEnd } from './job-waiter.js';
+import { QueueHealth } from './queue-health.js';
 import { queueNames, type QueueNames } from './queue-names.js';
-import { createRedis } from './redis-connection.js';
+import { isQueueUnavailableError, QueueUnavailableError } from './queue-unavailable.js';
+
+/** How often the stored state of every job waited for is read, in case an event was lost. */
+const SWEEP_INTERVAL_MS = 15_000;
 
 /** One document of a batch. `resumed`: an earlier run of the batch had already finished it. */
 export type BatchOutcome =
@@ -62,28 +67,70 @@ export interface DocpipeClientOptions {
   keepFailed?: { age: number; count: number };
   /** @defaultValue 120 000 ms */
   timeoutMs?: number;
+  /**
+   * Waits fail with QueueUnavailableError ('redis-unreachable') when Redis has not answered for
+   * this long. @defaultValue 30 000 ms
+   */
+  unreachableMs?: number;
+  /**
+   * Waits fail with QueueUnavailableError ('no-worker') when no worker has been connected for
+   * this long while Redis answers; a request with no worker refuses after this long, before
+   * queuing anything. @defaultValue 10 000 ms
+   */
+  noWorkerMs?: number;
+  /** How often Redis and its workers are looked at while waiting. @defaultValue 1000 ms */
+  healthIntervalMs?: number;
+  /**
+   * Where Redis is now, asked when it stops answering: `docpipe start` writes its URL down and
+   * moves to another port when its last one was taken. A new URL that answers is switched to
+   * and every wait goes on there. @defaultValue none: the first URL only
+   */
+  rediscover?: () => Promise<string | undefined>;
 }
+
+type FilledClientOptions = Required<Omit<DocpipeClientOptions, 'storage' | 'rediscover'>> &
+  Pick<DocpipeClientOptions, 'storage' | 'rediscover'>;
+
+/** A job this request created, withdrawn when the request gives up before it starts. */
+interface Owned {
+  queue: 'documents' | 'cases';
+  id: string;
+}
+
+/** The request's own deadline passed. */
+class WaitTimeout extends Error {}
 
 /**
  * The producer side, for API servers and batch jobs: enqueue documents and wait for their result
  * or typed failure. Fails fast when Redis is down.
  */
 export class DocpipeClient {
-  private constructor(
-    private readonly options: Required<Omit<DocpipeClientOptions, 'storage'>> & {
-      storage?: Storage;
-    },
-    private readonly names: QueueNames,
-    private readonly connection: Redis,
-    private readonly eventsConnections: Redis[],
-    private readonly documents: Queue,
-    private readonly flows: FlowProducer,
-    private readonly documentEvents: QueueEvents,
-    private readonly caseEvents: QueueEvents,
-  ) {}
+  private readonly documentWaiter: JobWaiter;
+  private readonly caseWaiter: JobWaiter;
+  private readonly health: QueueHealth;
+  private watching = false;
+  private closed = false;
 
+  private constructor(
+    private readonly options: FilledClientOptions,
+    private readonly names: QueueNames,
+    private conn: ClientConnections,
+  ) {
+    const connection = () => this.conn.connection;
+    this.documentWaiter = new JobWaiter((id) => this.conn.documents.toKey(id), connection);
+    this.caseWaiter = new JobWaiter((id) => this.conn.cases.toKey(id), connection);
+    this.documentWaiter.listen(conn.documentEvents);
+    this.caseWaiter.listen(conn.caseEvents);
+    this.health = new QueueHealth(() => this.conn, {
+      unreachableMs: options.unreachableMs,
+      noWorkerMs: options.noWorkerMs,
+      intervalMs: options.healthIntervalMs,
+    });
+  }
+
+  /** Connects, failing fast with QueueUnavailableError ('redis-unreachable') when Redis is down. */
   static async connect(options: DocpipeClientOptions): Promise<DocpipeClient> {
-    const filled = {
+    const filled: FilledClientOptions = {
       prefix: 'docpipe',
       contract: DEFAULT_CONTRACT_LIMITS,
       attempts: 3,
@@ -91,67 +138,35 @@ export class DocpipeClient {
       keepCompleted: { age: 3600, count: 1000 },
       keepFailed: { age: 86_400, count: 5000 },
       timeoutMs: 120_000,
+      unreachableMs: 30_000,
+      noWorkerMs: 10_000,
+      healthIntervalMs: 1000,
       ...options,
     };
+    for (const key of ['timeoutMs', 'unreachableMs', 'noWorkerMs', 'healthIntervalMs'] as const)
+      if (!(filled[key] > 0)) throw new Error(`${key} must be greater than 0`);
     const names = queueNames(filled.prefix);
-    const connection = createRedis(filled.redisUrl, 'producer');
-    try {
-      // Before any queue exists: BullMQ sends commands as soon as one is made, and a producer's
-      // connection has no offline queue to hold them.
-      await connection.connect();
-    } catch (err) {
-      connection.disconnect();
-      throw new Error(`cannot reach Redis at ${filled.redisUrl}: ${(err as Error).message}`);
-    }
-    // Waiting for events blocks a connection; BullMQ wants those to retry for ever.
-    const eventsConnections = [
-      createRedis(filled.redisUrl, 'worker'),
-      createRedis(filled.redisUrl, 'worker'),
-    ];
-    const documents = new Queue(names.documents, { connection, prefix: names.prefix });
-    const flows = new FlowProducer({ connection, prefix: names.prefix });
-    const documentEvents = new QueueEvents(names.documents, {
-      connection: eventsConnections[0]!,
-      prefix: names.prefix,
-    });
-    const caseEvents = new QueueEvents(names.cases, {
-      connection: eventsConnections[1]!,
-      prefix: names.prefix,
-    });
-    // Each job being waited for listens on these (and on its queue's 'closing'); a batch waits
-    // on hundreds at once.
-    for (const emitter of [documentEvents, caseEvents, documents]) emitter.setMaxListeners(0);
-    try {
-      await Promise.all([
-        connection.ping(),
-        documentEvents.waitUntilReady(),
-        caseEvents.waitUntilReady(),
-      ]);
-    } catch (err) {
-      for (const c of [connection, ...eventsConnections]) c.disconnect();
-      throw new Error(`cannot reach Redis at ${filled.redisUrl}: ${(err as Error).message}`);
-    }
-    return new DocpipeClient(
-      filled,
-      names,
-      connection,
-      eventsConnections,
-      documents,
-      flows,
-      documentEvents,
-      caseEvents,
-    );
+    return new DocpipeClient(filled, names, await openConnections(filled.redisUrl, names));
+  }
+
+  /** The Redis this client talks to now (it moves when `rediscover` finds another). */
+  get redisUrl(): string {
+    return this.conn.url;
   }
 
   /** Renders one document; resolves to its result or rejects with its typed failure. */
   async render(document: DocumentInput, request: RequestOptions = {}): Promise<DocumentJobResult> {
     checkIdempotencyKey(request.idempotencyKey);
     const data = await this.jobData([document]);
-    const job = await this.documents.add('document', data[0]!, {
-      ...this.jobOptions(),
-      jobId: request.idempotencyKey,
-    });
-    const finished = await this.wait(job, this.documentEvents, request, [job]);
+    await this.requireWorker();
+    const job = await this.guard(() =>
+      this.conn.documents.add('document', data[0]!, {
+        ...this.jobOptions(),
+        jobId: request.idempotencyKey,
+      }),
+    );
+    const owned: Owned[] = [{ queue: 'documents', id: job.id! }];
+    const finished = await this.wait(owned[0]!, 'documents[0]', request, owned);
     return finished as DocumentJobResult;
   }
 
@@ -167,30 +182,34 @@ export class DocpipeClient {
     checkIdempotencyKey(request.idempotencyKey);
     const data = await this.jobData(documents);
     const key = request.idempotencyKey;
-    const node = await this.flows.add({
-      name: 'case',
-      queueName: this.names.cases,
-      data: { v: JOB_SCHEMA_VERSION, documents: data.length },
-      opts: {
-        jobId: key,
-        removeOnComplete: this.options.keepCompleted,
-        removeOnFail: this.options.keepFailed,
-      },
-      children: data.map((d, i) => ({
-        name: 'document',
-        queueName: this.names.documents,
-        data: d,
+    await this.requireWorker();
+    const node = await this.guard(() =>
+      this.conn.flows.add({
+        name: 'case',
+        queueName: this.names.cases,
+        data: { v: JOB_SCHEMA_VERSION, documents: data.length },
         opts: {
-          ...this.jobOptions(),
-          jobId: key ? `${key}-${i}` : undefined,
-          ignoreDependencyOnFailure: true,
+          jobId: key,
+          removeOnComplete: this.options.keepCompleted,
+          removeOnFail: this.options.keepFailed,
         },
-      })),
-    });
-    const outcome = (await this.wait(node.job, this.caseEvents, request, [
-      node.job,
-      ...(node.children ?? []).map((c) => c.job),
-    ])) as CaseOutcome;
+        children: data.map((d, i) => ({
+          name: 'document',
+          queueName: this.names.documents,
+          data: d,
+          opts: {
+            ...this.jobOptions(),
+            jobId: key ? `${key}-${i}` : undefined,
+            ignoreDependencyOnFailure: true,
+          },
+        })),
+      }),
+    );
+    const owned: Owned[] = [
+      { queue: 'cases', id: node.job.id! },
+      ...(node.children ?? []).map((c) => ({ queue: 'documents' as const, id: c.job.id! })),
+    ];
+    const outcome = (await this.wait(owned[0]!, 'documents', request, owned)) as CaseOutcome;
     if (!outcome.ok) throw DocpipeError.fromFailure(outcome.failure);
     return outcome.results;
   }
@@ -223,23 +242,27 @@ export class DocpipeClient {
         onSettled(index, outcomes[index]);
       }
     }
+    if (toAdd.length > 0) await this.requireWorker();
     const addedAt = Date.now();
-    const jobs = await this.documents.addBulk(
-      toAdd.map((a) => ({
-        name: 'document',
-        data: a.data,
-        opts: { ...this.jobOptions(), jobId: a.jobId },
-      })),
+    const jobs = await this.guard(() =>
+      this.conn.documents.addBulk(
+        toAdd.map((a) => ({
+          name: 'document',
+          data: a.data,
+          opts: { ...this.jobOptions(), jobId: a.jobId },
+        })),
+      ),
     );
     await Promise.all(
       jobs.map(async (job, i) => {
         const { index } = toAdd[i]!;
+        const own: Owned = { queue: 'documents', id: job.id! };
         let outcome: { ok: true; result: DocumentJobResult } | { ok: false; failure: Failure };
         try {
           outcome = {
             ok: true,
-            result: (await this.wait(job, this.documentEvents, request, [
-              job,
+            result: (await this.wait(own, `documents[${index}]`, request, [
+              own,
             ])) as DocumentJobResult,
           };
         } catch (err) {
@@ -248,8 +271,8 @@ export class DocpipeClient {
         }
         // addBulk hands back a job already known under a stable id as if it were new; only the
         // stored job tells whether it finished before this run added it.
-        const finishedOn = await this.connection
-          .hget(this.documents.toKey(job.id!), 'finishedOn')
+        const finishedOn = await this.conn.connection
+          .hget(this.conn.documents.toKey(job.id!), 'finishedOn')
           .catch(() => null);
         outcomes[index] = { ...outcome, resumed: finishedOn !== null && +finishedOn < addedAt };
         onSettled(index, outcomes[index]!);
@@ -258,14 +281,13 @@ export class DocpipeClient {
     return outcomes;
   }
 
+  /** Ends every wait still under way (it rejects) and disconnects. */
   async close(): Promise<void> {
-    await Promise.all([
-      this.documentEvents.close(),
-      this.caseEvents.close(),
-      this.documents.close(),
-      this.flows.close(),
-    ]);
-    for (const c of [this.connection, ...this.eventsConnections]) c.disconnect();
+    this.closed = true;
+    const closing = new Error('the docpipe client was closed');
+    this.documentWaiter.failAll(closing);
+    this.caseWaiter.failAll(closing);
+    await this.conn.close();
   }
 
   private jobOptions(): JobsOptions {
@@ -332,41 +354,150 @@ export class DocpipeClient {
     return { storageKey: key };
   }
 
+  /**
+   * Waits for a job's end, its own deadline, the request's abort, or the queue's end (no Redis,
+   * no worker): whichever comes first. A request that gives up withdraws its jobs that have
+   * not started; an unavailable queue leaves them queued, for a worker that comes back.
+   */
   private async wait(
-    job: Job,
-    events: QueueEvents,
+    job: Owned,
+    field: string,
     request: RequestOptions,
-    owned: Job[],
+    owned: Owned[],
   ): Promise<unknown> {
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
-    const field = (job.data as { field?: string }).field ?? 'documents';
+    const waiter = job.queue === 'cases' ? this.caseWaiter : this.documentWaiter;
+    const handle = waiter.wait(job.id);
+    this.watch();
+    let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new WaitTimeout()), timeoutMs);
       if (!request.signal) return;
       onAbort = () => reject(request.signal!.reason ?? new Error('aborted'));
       if (request.signal.aborted) onAbort();
       else request.signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await Promise.race([job.waitUntilFinished(events, timeoutMs), aborted]);
+      return endValue(await Promise.race([handle.ended, stopped]), field);
     } catch (err) {
-      const message = (err as Error).message ?? '';
-      if (request.signal?.aborted || /timed out before finishing/.test(message)) {
-        // Jobs not started yet are withdrawn; running ones finish and are cleaned up by age.
-        await Promise.all(owned.map((j) => j.remove().catch(() => undefined)));
-        if (request.signal?.aborted) throw err;
-        throw new DocpipeError(
-          'document-conversion-failed',
-          [{ field, message: `no result within ${timeoutMs} ms` }],
-          { retryable: true },
-        );
-      }
-      const failure = failureFromReason(message, field);
-      throw DocpipeError.fromFailure(failure);
+      if (!(err instanceof WaitTimeout) && !request.signal?.aborted) throw err;
+      await this.withdraw(owned);
+      if (request.signal?.aborted) throw err;
+      throw new DocpipeError(
+        'document-conversion-failed',
+        [{ field, message: `no result within ${timeoutMs} ms` }],
+        { retryable: true },
+      );
     } finally {
+      handle.cancel();
+      clearTimeout(timer);
       if (onAbort) request.signal?.removeEventListener('abort', onAbort);
     }
   }
+
+  /** Jobs not started yet are removed; running ones finish and are cleaned up by age. */
+  private async withdraw(owned: Owned[]): Promise<void> {
+    await Promise.all(
+      owned.map((o) =>
+        (o.queue === 'cases' ? this.conn.cases : this.conn.documents)
+          .remove(o.id)
+          .catch(() => undefined),
+      ),
+    );
+  }
+
+  /** Refuses a request before queuing it when no worker would take it. */
+  private async requireWorker(): Promise<void> {
+    await this.guard(() => this.health.requireWorker());
+  }
+
+  /** A call that fails because Redis went away says so, not with ioredis's words. */
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof DocpipeError || isQueueUnavailableError(err)) throw err;
+      if (this.conn.connection.status !== 'ready')
+        throw QueueUnavailableError.unreachable(this.conn.url, undefined, err);
+      throw err;
+    }
+  }
+
+  private get waiting(): number {
+    return this.documentWaiter.size + this.caseWaiter.size;
+  }
+
+  /** Looks at Redis and its workers while anything is waited for. */
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    this.health.reset();
+    void this.watchLoop().finally(() => {
+      this.watching = false;
+      if (!this.closed && this.waiting > 0) this.watch();
+    });
+  }
+
+  private async watchLoop(): Promise<void> {
+    let sweptAt = Date.now();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, this.options.healthIntervalMs));
+      if (this.closed || this.waiting === 0) return;
+      const state = await this.health.look();
+      if (state.kind === 'failed') {
+        this.documentWaiter.failAll(state.error);
+        this.caseWaiter.failAll(state.error);
+        return;
+      }
+      if (state.kind === 'unreachable') {
+        await this.rediscover();
+        continue;
+      }
+      if (state.reconnected || Date.now() - sweptAt > SWEEP_INTERVAL_MS) {
+        sweptAt = Date.now();
+        await Promise.all([this.documentWaiter.sweep(), this.caseWaiter.sweep()]).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  /** Switches to where Redis is now, when `rediscover` names another URL that answers. */
+  private async rediscover(): Promise<void> {
+    const url = await this.options.rediscover?.().catch(() => undefined);
+    if (!url || url === this.conn.url) return;
+    let next: ClientConnections;
+    try {
+      next = await openConnections(url, this.names);
+    } catch {
+      return;
+    }
+    if (this.closed) return void (await next.close());
+    const old = this.conn;
+    this.conn = next;
+    this.documentWaiter.listen(next.documentEvents);
+    this.caseWaiter.listen(next.caseEvents);
+    void old.close();
+  }
+}
+
+/** A job's end as the request's answer: its value, or its typed failure. */
+function endValue(end: JobEnd, field: string): unknown {
+  if (end.ok) return end.value;
+  if ('gone' in end)
+    throw new DocpipeError(
+      'document-conversion-failed',
+      [
+        {
+          field,
+          message:
+            'the job is no longer in Redis (withdrawn, or lost when Redis restarted before saving it); run it again',
+        },
+      ],
+      { retryable: true },
+    );
+  throw DocpipeError.fromFailure(failureFromReason(end.reason, field));
 }
 
 /**

@@ -51,13 +51,30 @@ export class DocpipeWorker {
     private readonly workers: Worker[],
     private readonly connection: Redis,
     private readonly logger: Logger,
+    private readonly running: { jobs: number },
   ) {}
+
+  /** Jobs this worker is running now (documents and case parents). */
+  get activeJobs(): number {
+    return this.running.jobs;
+  }
 
   static async start(options: DocpipeWorkerOptions): Promise<DocpipeWorker> {
     const logger = options.logger ?? silentLogger;
     const connection = createRedis(options.redisUrl, 'worker');
     await checkEvictionPolicy(connection);
     const names = queueNames(options.prefix);
+    const running = { jobs: 0 };
+    const counted =
+      <T>(work: (job: Job) => Promise<T>) =>
+      async (job: Job): Promise<T> => {
+        running.jobs++;
+        try {
+          return await work(job);
+        } finally {
+          running.jobs--;
+        }
+      };
     const deps = {
       renderer: options.renderer,
       storage: options.storage,
@@ -77,7 +94,7 @@ export class DocpipeWorker {
     };
     const documents = new Worker(
       names.documents,
-      async (job: Job) => {
+      counted(async (job: Job) => {
         try {
           const result = await processDocumentJob(job.data, deps);
           logger.info(
@@ -105,40 +122,52 @@ export class DocpipeWorker {
           );
           throw err.retryable ? new Error(reason) : new UnrecoverableError(reason);
         }
-      },
+      }),
       { ...common, concurrency: options.concurrency },
     );
     const cases = new Worker(
       names.cases,
-      async (job: Job) => finishCase(job, deps.renderer, logger),
+      counted(async (job: Job) => finishCase(job, deps.renderer, logger)),
       { ...common, concurrency: options.concurrency },
     );
     for (const w of [documents, cases])
       w.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
     await Promise.all([documents.waitUntilReady(), cases.waitUntilReady()]);
     logger.info({ concurrency: options.concurrency, prefix: names.prefix }, 'worker ready');
-    return new DocpipeWorker([documents, cases], connection, logger);
+    return new DocpipeWorker([documents, cases], connection, logger, running);
   }
 
   /**
-   * Stops taking jobs and lets active ones finish within the grace period; jobs still running
-   * then are left to stall and are picked up again by another worker (or this one, restarted).
+   * Stops taking jobs and lets active ones finish within the grace period, or until `now`
+   * resolves (a second Ctrl-C); jobs still running then are left to stall and are picked up again
+   * by another worker (or this one, restarted).
    */
-  async close(graceMs = 30_000): Promise<void> {
+  async close(graceMs = 30_000, now?: Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const graceful = Promise.all(this.workers.map((w) => w.close()));
-    const timedOut = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
-    );
-    if ((await Promise.race([graceful, timedOut])) === 'timeout') {
-      this.logger.warn(
-        { graceMs },
-        'jobs still running after the grace period; they will be picked up again',
-      );
+    const cutShort = new Promise<'timeout' | 'now'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+      void now?.then(() => resolve('now'));
+    });
+    const ended = await Promise.race([graceful.then(() => 'closed' as const), cutShort]);
+    clearTimeout(timer);
+    if (ended !== 'closed') {
+      const left = this.running.jobs;
+      if (left > 0)
+        this.logger.warn(
+          { jobs: left, graceMs },
+          ended === 'now'
+            ? `stopping now: ${left} jobs still running are left to another worker (or this one, started again)`
+            : `jobs still running after the grace period: ${left}; they are left to another worker (or this one, started again)`,
+        );
+      else
+        this.logger.warn(
+          { graceMs },
+          'the worker did not close in time although no job was running (Redis not answering?)',
+        );
       // Not awaited: BullMQ's close(true) still waits for the graceful close already under way.
       for (const w of this.workers) void w.close(true).catch(() => undefined);
     }
-    clearTimeout(timer);
     this.connection.disconnect();
   }
 }

@@ -20,4 +20,9 @@ export {
   type BatchOutcome,
 } from './docpipe-client.js';
 export { queueNames, type QueueNames } from './queue-names.js';
+export {
+  QueueUnavailableError,
+  isQueueUnavailableError,
+  type UnavailableReason,
+} from './queue-unavailable.js';
 export type { CaseOutcome } from './case-outcome.js';

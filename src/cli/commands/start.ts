@@ -1,17 +1,16 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
-import { createLogger } from '../../log/index.js';
+import { loadConfig, type DocpipeConfig } from '../../config/index.js';
+import { createLogger, type Logger } from '../../log/index.js';
+import { acquireDataLock } from '../data-lock.js';
 import { UsageError } from '../exit-codes.js';
-import { resolveRedisUrl, startRuntime } from '../runtime.js';
+import { resolveRedisUrl, startRuntime, type Runtime } from '../runtime.js';
+import { StopSignals } from '../stop-signals.js';
 
-/** Stop on SIGTERM or SIGINT: no new jobs, active ones get the grace period, then everything closes. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => resolve(signal);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-}
+/**
+ * After a stop, the process ends by itself once nothing holds it; this is how long that may
+ * take before it is ended anyway, with a log line saying so (something was left open: a bug).
+ */
+const EXIT_AFTER_STOP_MS = 5000;
 
 export function registerStart(program: Command): void {
   program
@@ -19,25 +18,30 @@ export function registerStart(program: Command): void {
     .description(
       'run docpipe on embedded defaults: a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
     )
-    .option('--grace <ms>', 'on SIGTERM or SIGINT, how long active jobs may finish', '30000')
+    .option(
+      '--grace <ms>',
+      'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
+      '30000',
+    )
     .addHelpText(
       'after',
-      '\nData (Redis append-only file, stored PDFs) lives under DOCPIPE_DATA_DIR (default ./data).\n' +
+      '\nData (Redis append-only file, stored PDFs) lives under DOCPIPE_DATA_DIR (default ./data);\n' +
+        'one "docpipe start" per data folder (add workers with "docpipe worker").\n' +
+        'Ctrl-C stops taking jobs and lets running ones finish (--grace); Ctrl-C again stops at once.\n' +
         'From a second terminal, while it runs:\n' +
         '  npx docpipe enqueue templates/lease/template.docx --tags templates/lease/fixtures/basic.tags.json --json',
     )
     .action(async (flags: { grace: string }) => {
       const config = loadConfig();
+      const graceMs = parseGrace(flags.grace);
       const logger = createLogger(config.logLevel);
-      const runtime = await startRuntime(config, logger);
-      logger.info(
-        { redisUrl: runtime.redisUrl, dataDir: config.dataDir },
-        'docpipe started; stop with Ctrl-C',
-      );
-      const signal = await untilSignal();
-      logger.info({ signal }, 'stopping: no new jobs, active ones may finish');
-      await runtime.close(Number(flags.grace));
-      logger.info({}, 'stopped');
+      // Before anything else: a second start must not touch the first one's Redis.
+      const lock = await acquireDataLock(config.dataDir);
+      try {
+        await runUntilStopped(config, logger, graceMs, 'docpipe started');
+      } finally {
+        await lock.release();
+      }
     });
 
   program
@@ -45,18 +49,81 @@ export function registerStart(program: Command): void {
     .description(
       'run a worker on a shared Redis (REDIS_URL, or the one a running "docpipe start" uses); run several to share the work',
     )
-    .option('--grace <ms>', 'on SIGTERM or SIGINT, how long active jobs may finish', '30000')
+    .option(
+      '--grace <ms>',
+      'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
+      '30000',
+    )
     .action(async (flags: { grace: string }) => {
       const config = loadConfig();
+      const graceMs = parseGrace(flags.grace);
       const redisUrl = await resolveRedisUrl(config);
       if (!redisUrl)
         throw new UsageError(
           'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
         );
       const logger = createLogger(config.logLevel);
-      const runtime = await startRuntime({ ...config, redisUrl }, logger);
-      const signal = await untilSignal();
-      logger.info({ signal }, 'stopping: no new jobs, active ones may finish');
-      await runtime.close(Number(flags.grace));
+      await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started');
     });
+}
+
+function parseGrace(text: string): number {
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new UsageError(`--grace must be a number of milliseconds, 0 or more (got "${text}")`);
+  return ms;
+}
+
+/**
+ * Runs docpipe until a stop signal: the first stops taking jobs and gives running ones the grace
+ * period, the second stops at once (running jobs are left to stall and are done again later), a
+ * third ends the process on the spot.
+ */
+async function runUntilStopped(
+  config: DocpipeConfig,
+  logger: Logger,
+  graceMs: number,
+  startedMessage: string,
+): Promise<void> {
+  let runtime: Runtime | undefined;
+  const signals = new StopSignals((signal) => {
+    logger.warn({ signal }, 'stopped on the spot: running jobs are done again by the next worker');
+    // SIGTERM, sent before the process ends: Redis still writes its append-only file.
+    void runtime?.embedded?.stop();
+    process.exit(130);
+  });
+  try {
+    runtime = await startRuntime(config, logger);
+    logger.info(
+      { redisUrl: runtime.redisUrl, dataDir: config.dataDir, pid: process.pid },
+      `${startedMessage}; stop with Ctrl-C`,
+    );
+    const signal = await signals.first;
+    logStopping(logger, runtime, signal, graceMs);
+    void signals.second.then((s) =>
+      logger.warn({ signal: s }, 'stopping now: running jobs are not waited for'),
+    );
+    await runtime.close(graceMs, signals.second);
+    logger.info({}, 'stopped');
+  } finally {
+    signals.dispose();
+    // Only an unref'd timer: it fires only if something else still keeps the process alive.
+    setTimeout(() => {
+      logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
+      process.exit(process.exitCode ?? 1);
+    }, EXIT_AFTER_STOP_MS).unref();
+  }
+}
+
+function logStopping(logger: Logger, runtime: Runtime, signal: NodeJS.Signals, graceMs: number) {
+  const jobs = runtime.worker.activeJobs;
+  logger.info(
+    { signal },
+    `stopping: no new jobs${jobs > 0 ? '' : ', none running'}; ${StopSignals.again(signal)} to stop now`,
+  );
+  if (jobs > 0)
+    logger.info(
+      { jobs, graceMs },
+      `jobs still running: ${jobs}, waiting up to ${Math.round(graceMs / 1000)} s`,
+    );
 }

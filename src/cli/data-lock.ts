@@ -1,0 +1,152 @@
+import { readFileSync, unlinkSync } from 'node:fs';
+import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from './exit-codes.js';
+
+/** Who holds a data folder: enough to tell a live holder from a reused process id. */
+interface Holder {
+  pid: number;
+  /** Start time of the process in clock ticks since boot (/proc/<pid>/stat), when known. */
+  startTicks?: number;
+  since: string;
+}
+
+export interface DataLock {
+  readonly file: string;
+  /** Removes the lock if it is still this process's. */
+  release(): Promise<void>;
+}
+
+/** The lock file of `docpipe start` in a data folder. */
+export const dataLockFile = (dataDir: string) => join(dataDir, 'docpipe.lock');
+
+/**
+ * Makes this process the one `docpipe start` on `dataDir`. A second one would stop the first's
+ * embedded Redis (it takes the same append-only file) and leave the first logging connection
+ * errors; so while the holder lives, this refuses with a UsageError saying what to do. A lock
+ * whose holder is dead (killed, machine restarted) is stale and taken over.
+ */
+export async function acquireDataLock(dataDir: string): Promise<DataLock> {
+  await mkdir(dataDir, { recursive: true });
+  const file = dataLockFile(dataDir);
+  const text = `${JSON.stringify(ownHolder())}\n`;
+  // Written whole, then linked into place: link fails if the lock exists, so no reader ever sees
+  // a half-written lock, and of two starts at once exactly one wins.
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await link(tmp, file);
+        return heldLock(file, text);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const found = await readFile(file, 'utf8').catch(() => undefined);
+      if (found === undefined) continue;
+      const holder = parseHolder(found);
+      if (holder && (await isAlive(holder))) throw lockedError(dataDir, holder);
+      await removeStale(file, found);
+    }
+    throw new UsageError(`cannot take ${file}: other processes keep changing it`);
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+function heldLock(file: string, text: string): DataLock {
+  const releaseSync = () => {
+    try {
+      if (readFileSync(file, 'utf8') === text) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  // Also when the process ends through an uncaught error: a stale lock is harmless (the next
+  // start takes it over), but a clean folder is clearer.
+  process.once('exit', releaseSync);
+  return {
+    file,
+    async release() {
+      process.removeListener('exit', releaseSync);
+      releaseSync();
+    },
+  };
+}
+
+/**
+ * Moves the stale lock aside and removes it, unless what was moved is no longer the stale lock
+ * (another start took it over meanwhile): that one is put back.
+ */
+async function removeStale(file: string, stale: string): Promise<void> {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    await rename(file, aside);
+  } catch {
+    return;
+  }
+  if ((await readFile(aside, 'utf8').catch(() => stale)) !== stale)
+    await link(aside, file).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+function lockedError(dataDir: string, holder: Holder): UsageError {
+  return new UsageError(
+    `docpipe start is already running on ${dataDir} (process ${holder.pid}, since ${holder.since}); ` +
+      `this one did not start and left it untouched. Stop that one first (Ctrl-C in its terminal, ` +
+      `or kill ${holder.pid}), or start this one on another folder with DOCPIPE_DATA_DIR. ` +
+      `To add a worker to the running one, use "docpipe worker".`,
+  );
+}
+
+function ownHolder(): Holder {
+  const startTicks = startTicksOf(readStat(process.pid));
+  return {
+    pid: process.pid,
+    ...(startTicks === undefined ? {} : { startTicks }),
+    since: new Date().toISOString(),
+  };
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<Holder>;
+    if (!Number.isSafeInteger(v.pid) || (v.pid ?? 0) <= 0) return undefined;
+    return { pid: v.pid!, startTicks: v.startTicks, since: String(v.since ?? 'an unknown time') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The holder's process still runs: the same id, and (where /proc tells) the same start time, so
+ * that a process that got the id later (after a reboot, in a container where docpipe is always
+ * pid 1) is not taken for it.
+ */
+async function isAlive(holder: Holder): Promise<boolean> {
+  if (holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = readStat(holder.pid);
+  if (stat === undefined || holder.startTicks === undefined) return true;
+  return startTicksOf(stat) === holder.startTicks;
+}
+
+function readStat(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat, counted after the command name, which may hold spaces. */
+function startTicksOf(stat: string | undefined): number | undefined {
+  if (stat === undefined) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[19]);
+  return Number.isSafeInteger(ticks) ? ticks : undefined;
+}

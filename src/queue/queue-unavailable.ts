@@ -1,0 +1,70 @@
+/** Why a producer cannot get its documents done: no Redis to talk to, or nobody taking jobs. */
+export type UnavailableReason = 'redis-unreachable' | 'no-worker';
+
+/**
+ * The queue itself is not there: Redis does not answer, or no worker has been connected to it
+ * for longer than the client waits. Not a document's failure (no slug of the registry fits, and
+ * retrying the same request later may well succeed), so it is its own class; the CLI maps it to
+ * its own exit status. Checked by `name` too, as errors that crossed a boundary lose their class.
+ */
+export class QueueUnavailableError extends Error {
+  override readonly name = 'QueueUnavailableError';
+
+  constructor(
+    readonly reason: UnavailableReason,
+    readonly redisUrl: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** `forMs`: how long it has not answered, when it answered before. */
+  static unreachable(redisUrl: string, forMs?: number, cause?: unknown): QueueUnavailableError {
+    const why = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+    const what =
+      forMs === undefined
+        ? `cannot reach Redis at ${safeUrl(redisUrl)}${why}. `
+        : `Redis at ${safeUrl(redisUrl)} has not answered for ${seconds(forMs)}${why}. `;
+    return new QueueUnavailableError(
+      'redis-unreachable',
+      redisUrl,
+      what +
+        'Start it ("docpipe start" runs its own; with REDIS_URL, that Redis), then run this again; ' +
+        'jobs already queued stay queued.',
+      { cause },
+    );
+  }
+
+  static noWorker(redisUrl: string, forMs: number, enqueued: boolean): QueueUnavailableError {
+    return new QueueUnavailableError(
+      'no-worker',
+      redisUrl,
+      `no worker is running: none has been connected to Redis at ${safeUrl(redisUrl)} for ${seconds(forMs)}. ` +
+        'Start one with "docpipe start" (or "docpipe worker" beside a running one), then run this again; ' +
+        (enqueued ? 'jobs already queued stay queued.' : 'nothing was queued.'),
+    );
+  }
+}
+
+export function isQueueUnavailableError(err: unknown): err is QueueUnavailableError {
+  return (
+    err instanceof QueueUnavailableError ||
+    (err instanceof Error && err.name === 'QueueUnavailableError' && 'reason' in err)
+  );
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A URL with its password left out, fit for a message or a log. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
