@@ -93,6 +93,11 @@ export class LibreOfficeConvertEngine implements Converter {
     return pdf;
   }
 
+  /** The engine's folder: the hardened registry and the folders of conversions under way. */
+  get workDir(): string {
+    return this.dir;
+  }
+
   async close(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
   }
