@@ -1,9 +1,11 @@
+import { previewValue } from './value-preview.js';
+
 /** Accepts JSON booleans and the strings `true` and `false`; nothing else is guessed at. */
 export function parseBooleanValue(value: unknown): boolean | string {
   if (typeof value === 'boolean') return value;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  return 'must be true or false';
+  return `${previewValue(value)} is not true or false`;
 }
 
 export interface BooleanFormat {
@@ -15,6 +17,6 @@ export interface BooleanFormat {
 export function compileBooleanFormat(format: string): BooleanFormat | string {
   const parts = format.split('|');
   if (parts.length !== 2)
-    return 'boolean format must be "text if true|text if false", such as "Ja|Nej"';
+    return `boolean format ${previewValue(format)} must be "text if true|text if false", such as "Ja|Nej"`;
   return { yes: parts[0]!, no: parts[1]! };
 }

@@ -1,4 +1,5 @@
 import { memoizeByString } from './memoize.js';
+import { previewValue } from './value-preview.js';
 /** A calendar date with an optional wall-clock time, already in the output time zone. */
 export interface CalendarDateTime {
   year: number;
@@ -14,30 +15,60 @@ const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
+ * The years a date may fall in. Formats print four-digit years (`YYYY`), and year 0 and before
+ * would need an era that no format prints: such a date would be printed wrong.
+ */
+export const FIRST_YEAR = 1;
+export const LAST_YEAR = 9999;
+
+/**
  * Parses an ISO 8601 date (`2025-03-05`) or date-time. A date-time with an offset (`Z`,
  * `+01:00`) is moved into the output time zone; without one it is taken as wall-clock time.
- * Returns a problem sentence when the value is not such a date.
+ * Returns a problem sentence when the value is not such a date, or when it falls outside the
+ * years 1 to 9999 (`9999-12-31T23:30:00-05:00` is in the year 10000 in Copenhagen).
  */
 export function parseDateValue(value: unknown, timeZone: string): CalendarDateTime | string {
-  if (typeof value !== 'string') return 'must be an ISO 8601 date string such as 2025-03-05';
+  const shown = previewValue(value);
+  if (typeof value !== 'string')
+    return `${shown} is not a date; send an ISO 8601 date string such as 2025-03-05`;
   const m = ISO.exec(value.trim());
-  if (!m) return `"${value}" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)`;
+  if (!m) return `${shown} is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)`;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const hasTime = m[4] !== undefined;
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    return `"${value}" is not a date that exists`;
+    return `${shown} is not a date that exists`;
   }
-  if (hour > 23 || minute > 59 || second > 59) return `"${value}" has an impossible time of day`;
+  if (hour > 23 || minute > 59 || second > 59) return `${shown} has an impossible time of day`;
   const offset = m[7];
-  if (!offset) return { year, month, day, hour, minute, second, hasTime };
-  const instant = Date.parse(value.trim().replace(' ', 'T'));
-  if (Number.isNaN(instant)) return `"${value}" is not a valid date-time`;
-  return { ...inTimeZone(instant, timeZone), hasTime: true };
+  let date: CalendarDateTime = { year, month, day, hour, minute, second, hasTime };
+  if (offset) {
+    const instant = Date.parse(value.trim().replace(' ', 'T'));
+    if (Number.isNaN(instant)) return `${shown} is not a valid date-time`;
+    date = { ...inTimeZone(instant, timeZone), hasTime: true };
+  }
+  if (date.year < FIRST_YEAR || date.year > LAST_YEAR) {
+    return (
+      `${shown} falls in the year ${date.year}${offset ? ` in ${timeZone}` : ''}; ` +
+      `dates must fall in the years ${FIRST_YEAR} to ${LAST_YEAR}`
+    );
+  }
+  return date;
+}
+
+/**
+ * Milliseconds since 1970 of a UTC calendar time, for any year: Date.UTC reads years 0 to 99 as
+ * 1900 to 1999, which would print 0025-03-05 as 1925 and give it 1925's weekday.
+ */
+function utcTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0) {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getTime();
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcTime(year, month + 1, 0)).getUTCDate();
 }
 
 const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -48,6 +79,8 @@ function inTimeZone(instant: number, timeZone: string): Omit<CalendarDateTime, '
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
+      // Years count by era (1 BC, then AD 1); the era tells year 0 and before apart.
+      era: 'short',
       year: 'numeric',
       month: 'numeric',
       day: 'numeric',
@@ -58,11 +91,13 @@ function inTimeZone(instant: number, timeZone: string): Omit<CalendarDateTime, '
     zoneFormatters.set(timeZone, formatter);
   }
   const parts: Record<string, number> = {};
+  let beforeChrist = false;
   for (const p of formatter.formatToParts(instant)) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+    if (p.type === 'era') beforeChrist = p.value === 'BC';
+    else if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
   return {
-    year: parts.year!,
+    year: beforeChrist ? 1 - parts.year! : parts.year!,
     month: parts.month!,
     day: parts.day!,
     hour: parts.hour!,
@@ -122,13 +157,14 @@ export const compileDateFormat: (format: string) => DateFormat | string = memoiz
 
 function compile(format: string): DateFormat | string {
   if (format.trim() === '') return 'date format is empty';
+  const shown = previewValue(format);
   const out: ({ token: DateToken } | { literal: string })[] = [];
   let i = 0;
   while (i < format.length) {
     const c = format[i]!;
     if (c === '[') {
       const close = format.indexOf(']', i + 1);
-      if (close === -1) return `date format has an unclosed "[" at position ${i + 1}`;
+      if (close === -1) return `date format ${shown} has an unclosed "[" at position ${i + 1}`;
       out.push({ literal: format.slice(i + 1, close) });
       i = close + 1;
       continue;
@@ -140,12 +176,12 @@ function compile(format: string): DateFormat | string {
       continue;
     }
     if (/\p{L}/u.test(c)) {
-      return `unknown date token "${c}" at position ${i + 1}; put literal text in [brackets]`;
+      return `date format ${shown} has an unknown token "${c}" at position ${i + 1}; put literal text in [brackets]`;
     }
     out.push({ literal: c });
     i++;
   }
-  if (!out.some((p) => 'token' in p)) return 'date format has no date tokens';
+  if (!out.some((p) => 'token' in p)) return `date format ${shown} has no date tokens`;
   return out;
 }
 
@@ -193,7 +229,7 @@ const pad = (n: number, width: number): string => String(n).padStart(width, '0')
 
 export function formatDate(value: CalendarDateTime, format: DateFormat, locale: string): string {
   const names = localeNames(locale);
-  const weekday = new Date(Date.UTC(value.year, value.month - 1, value.day)).getUTCDay();
+  const weekday = new Date(utcTime(value.year, value.month, value.day)).getUTCDay();
   const hour12 = value.hour % 12 === 0 ? 12 : value.hour % 12;
   let out = '';
   for (const piece of format) {
@@ -260,14 +296,7 @@ export function formatDate(value: CalendarDateTime, format: DateFormat, locale: 
 
 /** Without a format: the locale's long date (`5. marts 2025`), with the time when one was given. */
 export function formatDateDefault(value: CalendarDateTime, locale: string): string {
-  const at = Date.UTC(
-    value.year,
-    value.month - 1,
-    value.day,
-    value.hour,
-    value.minute,
-    value.second,
-  );
+  const at = utcTime(value.year, value.month, value.day, value.hour, value.minute, value.second);
   return new Intl.DateTimeFormat(locale, {
     timeZone: 'UTC',
     dateStyle: 'long',

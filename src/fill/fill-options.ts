@@ -2,6 +2,7 @@ import type { FailureDetail } from '../errors/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits } from '../sniff/index.js';
 import { DEFAULT_LOCALE, checkTimeZone, resolveLocale, type ResolvedLocale } from './locale.js';
 import { DEFAULT_DELIMITERS, type Delimiters } from './template.js';
+import { DEFAULT_VALUE_LIMITS, valueLimitsProblems, type ValueLimits } from './value-limits.js';
 
 export interface FillOptions {
   /**
@@ -33,6 +34,8 @@ export interface FillOptions {
   field?: string;
   /** Sniff and zip limits. @defaultValue DEFAULT_SNIFF_LIMITS */
   limits?: SniffLimits;
+  /** Value sizes and characters; those not given keep their default. @defaultValue DEFAULT_VALUE_LIMITS */
+  values?: Partial<ValueLimits>;
 }
 
 export interface ResolvedFillOptions {
@@ -44,6 +47,7 @@ export interface ResolvedFillOptions {
   tagsField: string;
   templateField: string;
   limits: SniffLimits;
+  values: ValueLimits;
 }
 
 export const DEFAULT_TIME_ZONE = 'Europe/Copenhagen';
@@ -70,6 +74,11 @@ export function resolveFillOptions(options: FillOptions = {}): {
       message: 'start and end delimiters must both be non-empty',
     });
   }
+  const given = Object.entries(options.values ?? {}).filter(([, v]) => v !== undefined);
+  let values: ValueLimits = { ...DEFAULT_VALUE_LIMITS, ...Object.fromEntries(given) };
+  const valueProblems = valueLimitsProblems(values);
+  for (const p of valueProblems) problems.push({ field: `values.${p.key}`, message: p.message });
+  if (valueProblems.length > 0) values = DEFAULT_VALUE_LIMITS;
   return {
     resolved: {
       locale,
@@ -80,6 +89,7 @@ export function resolveFillOptions(options: FillOptions = {}): {
       tagsField: field ? `${field}.tags` : 'tags',
       templateField: field || 'template',
       limits: options.limits ?? DEFAULT_SNIFF_LIMITS,
+      values,
     },
     problems,
   };

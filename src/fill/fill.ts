@@ -50,10 +50,15 @@ function fill(
   compress = true,
 ): FillResult {
   const { resolved, problems: optionProblems } = resolveFillOptions(options);
-  const { values, problems: valueProblems } = resolveTagInputs(tags, resolved, resolved.tagsField);
+  const {
+    values,
+    problems: valueProblems,
+    refused,
+  } = resolveTagInputs(tags, resolved, resolved.tagsField);
   const early = [...optionProblems, ...valueProblems];
-  // Bad options (an empty delimiter, say) must not reach docxtemplater at all.
-  if (optionProblems.length > 0) throw new DocpipeError('validation-failed', early);
+  // Bad options (an empty delimiter, say) must not reach docxtemplater at all, nor a list
+  // refused as a whole: its values were not all read, so every tag would seem missing.
+  if (optionProblems.length > 0 || refused) throw new DocpipeError('validation-failed', early);
 
   const pkg = open(resolved);
   let compiled;

@@ -25,3 +25,11 @@ export {
 } from './tag-input.js';
 export { SUPPORTED_LANGUAGES, DEFAULT_LOCALE } from './locale.js';
 export { type PartKind } from './parts.js';
+export {
+  DEFAULT_VALUE_LIMITS,
+  MAX_TAG_NESTING,
+  VALUE_LIMIT_VARIABLES,
+  valueLimitsProblems,
+  type ValueLimits,
+} from './value-limits.js';
+export { tagListBoundProblems } from './tag-bounds.js';

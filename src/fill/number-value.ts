@@ -1,4 +1,5 @@
 import { memoizeByString } from './memoize.js';
+import { previewValue } from './value-preview.js';
 /** A number as an exact decimal string (`-45250.5`), so that no digit is lost to floating point. */
 export type Decimal = string;
 
@@ -10,22 +11,55 @@ const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
  */
 export function parseNumberValue(value: unknown): Decimal | string {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return 'must be a finite number';
+    if (!Number.isFinite(value)) return `${previewValue(value)} is not a finite number`;
     return numberToDecimal(value);
   }
   if (typeof value === 'string') {
     const trimmed = value.trim();
     if (DECIMAL.test(trimmed)) return trimmed.replace(/^\+/, '');
-    return `"${value}" is not a number; send a JSON number or a decimal string such as 45250.50`;
   }
-  return 'must be a number';
+  return `${previewValue(value)} is not a number; send a JSON number or a decimal string such as 45250.50`;
 }
 
+/**
+ * Most digits before the decimal point a number is printed with. Contract amounts have far
+ * fewer; past this a value is a mistake (1e308 would print 309 digits), and Intl.NumberFormat
+ * prints a decimal string beyond the range of doubles as "∞".
+ */
+export const MAX_INTEGER_DIGITS = 30;
+
+/** Why a number cannot be printed with a format (too many digits), or undefined. */
+export function numberRangeProblem(
+  value: Decimal,
+  format: NumberFormat | undefined,
+): string | undefined {
+  const scaled = format?.percent ? timesHundred(value) : value;
+  const integer = scaled
+    .replace(/^-/, '')
+    .split('.')[0]!
+    .replace(/^0+(?=\d)/, '');
+  if (integer.length <= MAX_INTEGER_DIGITS) return undefined;
+  return (
+    `has ${integer.length} digits before the decimal point${format?.percent ? ' as a percentage' : ''}; ` +
+    `numbers are printed with at most ${MAX_INTEGER_DIGITS}`
+  );
+}
+
+/**
+ * A JSON number as the decimal it was written as: JavaScript's shortest form (`1e+27`) with the
+ * exponent moved into the digits. BigInt(1e27) would give the double's binary expansion,
+ * 1000000000000000013287555072, which is not what was sent.
+ */
 function numberToDecimal(n: number): Decimal {
   const s = String(n);
-  if (!s.includes('e')) return s;
-  if (Number.isInteger(n)) return BigInt(n).toString();
-  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const [, sign = '', lead = '', rest = '', exponent = '0'] = m;
+  const digits = lead + rest;
+  const point = 1 + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Moves the decimal point two places right, exactly: a percent pattern shows 0.125 as 12.5. */
@@ -59,6 +93,7 @@ export const compileNumberFormat: (format: string) => NumberFormat | string =
 
 function compile(pattern: string): NumberFormat | string {
   if (pattern.trim() === '') return 'number format is empty';
+  const p = previewValue(pattern);
   // Split into quoted literals and pattern text first, so that quoted '#' stays text.
   const pieces: { text: string; quoted: boolean }[] = [];
   let i = 0;
@@ -70,7 +105,7 @@ function compile(pattern: string): NumberFormat | string {
         continue;
       }
       const close = pattern.indexOf("'", i + 1);
-      if (close === -1) return `number format has an unclosed quote at position ${i + 1}`;
+      if (close === -1) return `number format ${p} has an unclosed quote at position ${i + 1}`;
       pieces.push({ text: pattern.slice(i + 1, close), quoted: true });
       i = close + 1;
     } else {
@@ -103,22 +138,19 @@ function compile(pattern: string): NumberFormat | string {
         continue;
       }
     }
-    if (/[#0]/.test(text)) return `number format "${pattern}" has more than one number in it`;
+    if (/[#0]/.test(text)) return `number format ${p} has more than one number in it`;
     suffix += text;
   }
-  if (!core) return `number format "${pattern}" has no digits (use 0 or #)`;
+  if (!core) return `number format ${p} has no digits (use 0 or #)`;
   const [intPart = '', fracPart = ''] = core.split('.');
-  if (intPart.endsWith(',')) return `number format "${pattern}" ends its integer part with ","`;
+  if (intPart.endsWith(',')) return `number format ${p} ends its integer part with ","`;
   const intDigits = intPart.replace(/,/g, '');
-  if (/0#/.test(intDigits))
-    return `number format "${pattern}": "#" cannot follow "0" in the integer part`;
-  if (/#0/.test(fracPart))
-    return `number format "${pattern}": "0" cannot follow "#" in the fraction`;
+  if (/0#/.test(intDigits)) return `number format ${p}: "#" cannot follow "0" in the integer part`;
+  if (/#0/.test(fracPart)) return `number format ${p}: "0" cannot follow "#" in the fraction`;
   const minInteger = (intDigits.match(/0/g) ?? []).length;
   const minFraction = (fracPart.match(/0/g) ?? []).length;
   const maxFraction = fracPart.length;
-  if (minInteger > 21 || maxFraction > 20)
-    return `number format "${pattern}" asks for too many digits`;
+  if (minInteger > 21 || maxFraction > 20) return `number format ${p} asks for too many digits`;
   return {
     prefix,
     suffix,

@@ -202,7 +202,7 @@ describe('fill: every problem in one answer', () => {
       'documents[1] The tag beginning with "{first_name and welcome." is unclosed in body (word/document.xml), near "Dear {first_name and welcome.{#loop}never clo…"',
       'documents[1] The loop with tag "loop" is unclosed in body (word/document.xml), near "… {first_name and welcome.{#loop}never closed"',
       'documents[1] The tag ending with "e_no}}" has duplicate close tags in header (word/header1.xml), near "Case {case_no}}"',
-      'documents[1].tags[0].value "bad" is not a number; send a JSON number or a decimal string such as 45250.50',
+      'documents[1].tags[0].value documents[1].tags[0] (x): "bad" is not a number; send a JSON number or a decimal string such as 45250.50',
     ]);
   });
 
