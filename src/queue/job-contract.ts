@@ -1,5 +1,10 @@
 import type { FailureDetail } from '../errors/index.js';
-import type { TagInput } from '../fill/index.js';
+import {
+  DEFAULT_VALUE_LIMITS,
+  tagListBoundProblems,
+  type TagInput,
+  type ValueLimits,
+} from '../fill/index.js';
 import type { RenderResult } from '../pipeline/index.js';
 
 /** Version of the job data; workers refuse versions they do not know. */
@@ -48,6 +53,12 @@ const FIELD_PATH = /^[A-Za-z_][\w]*(\[\d+\])?(\.[A-Za-z_][\w]*(\[\d+\])?)*$/;
 export interface ContractLimits {
   /** Largest inline document, in bytes, before base64. @defaultValue 256 KiB */
   maxInlineBytes: number;
+  /**
+   * Sizes of the tag list and its values, checked before a job enters Redis and again before a
+   * worker does anything with it; fill checks them too, with the same limits.
+   * @defaultValue DEFAULT_VALUE_LIMITS
+   */
+  values?: ValueLimits;
 }
 
 export const DEFAULT_CONTRACT_LIMITS: ContractLimits = { maxInlineBytes: 256 * 1024 };
@@ -79,6 +90,11 @@ export function jobDataProblems(
   sourceProblems(d.source, limits, add);
   if (d.tags !== undefined && !Array.isArray(d.tags))
     add('tags', 'must be an array of {tag, value, type, format}');
+  // Before anything recurses into the values (JSON for Redis, the cache key, the copy to an
+  // engine thread): a value nested 100,000 levels deep would overflow their stacks.
+  problems.push(
+    ...tagListBoundProblems(d.tags, limits.values ?? DEFAULT_VALUE_LIMITS, `${at}.tags`),
+  );
   if (d.options !== undefined) {
     if (typeof d.options !== 'object' || d.options === null || Array.isArray(d.options))
       add('options', 'must be an object');

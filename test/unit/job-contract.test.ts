@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VALUE_LIMITS } from '../../src/fill/index.js';
 import { jobDataProblems } from '../../src/queue/index.js';
 import { failureFromReason, joinFailures } from '../../src/queue/case-outcome.js';
 
@@ -68,6 +69,60 @@ describe('job contract v1', () => {
     expect(jobDataProblems('nope')).toEqual([
       { field: 'job', message: 'job data must be an object' },
     ]);
+  });
+});
+
+describe('job contract: tag values', () => {
+  const deep = (levels: number): unknown => {
+    let value: unknown = 'x';
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  it('refuses a value nested 100,000 levels deep by its tag, before anything recurses into it', () => {
+    const tags = [
+      { tag: 'fine', value: 'v', type: 'text' },
+      { tag: 'deep', value: deep(100_000), type: 'text' },
+    ];
+    const problems = jobDataProblems({ ...good, tags });
+    expect(problems).toEqual([
+      {
+        field: 'documents[2].tags[1].value',
+        message:
+          'documents[2].tags[1] (deep): nested more than 16 levels deep; a value is text, a number, a date or a boolean',
+      },
+    ]);
+    // What the check protects: JSON for Redis would overflow on this job.
+    expect(() => JSON.stringify(tags)).toThrow(RangeError);
+  });
+
+  it('refuses a tag list past the configured sizes, and accepts it within them', () => {
+    const tags = [
+      { tag: 'a', value: 'x'.repeat(600), type: 'text' },
+      { tag: 'b', value: 'y'.repeat(600), type: 'text' },
+    ];
+    const limits = (values: Partial<typeof DEFAULT_VALUE_LIMITS>) => ({
+      maxInlineBytes: 1000,
+      values: { ...DEFAULT_VALUE_LIMITS, ...values },
+    });
+    expect(jobDataProblems({ ...good, tags }, limits({ maxValueChars: 500 }))).toEqual([
+      { field: 'documents[2].tags[0].value', message: expect.stringContaining('600 characters') },
+      { field: 'documents[2].tags[1].value', message: expect.stringContaining('600 characters') },
+    ]);
+    expect(jobDataProblems({ ...good, tags }, limits({ maxTagsChars: 1000 }))).toEqual([
+      {
+        field: 'documents[2].tags[1]',
+        message: expect.stringContaining('(b): the tag list passes its limit of 1000 characters'),
+      },
+    ]);
+    expect(jobDataProblems({ ...good, tags }, limits({ maxTags: 1 }))).toEqual([
+      {
+        field: 'documents[2].tags',
+        message: '2 tags; a list may have at most 1 (DOCPIPE_MAX_TAGS)',
+      },
+    ]);
+    expect(jobDataProblems({ ...good, tags }, limits({}))).toEqual([]);
+    expect(jobDataProblems({ ...good, tags })).toEqual([]);
   });
 });
 
