@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool, canIsolateNetwork, type NetworkIsolation } from '../../src/convert/index.js';
+import {
+  LibreOfficeConvertEngine,
+  OfficePool,
+  canIsolateNetwork,
+  type Converter,
+  type NetworkIsolation,
+} from '../../src/convert/index.js';
 import { neutralizeExternalReferences } from '../../src/harden/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -164,17 +170,26 @@ describe('canary: LibreOffice fetches nothing', () => {
     ['the hardened profile, external references neutralized', 'profile', true],
     ['all layers together', 'namespace', true],
   ];
-  for (const [name, network, neutralize] of layers) {
-    it(`with ${name}: no request, no local file in the PDF`, async () => {
+  // Both converters: each runs LibreOffice hardened in its own way (a warm pool over UNO, a cold
+  // soffice per document through workers/soffice-hardened.sh).
+  const converters: [string, (network: NetworkIsolation) => Promise<Converter>][] = [
+    ['office-pool', (network) => OfficePool.start({ processes: 1, network })],
+    ['libreoffice-convert', (network) => LibreOfficeConvertEngine.start({ network })],
+  ];
+  const cases = converters.flatMap(([converter, start]) =>
+    layers.map(([name, network, neutralize]) => ({ converter, start, name, network, neutralize })),
+  );
+  for (const { converter, start, name, network, neutralize } of cases) {
+    it(`${converter} with ${name}: no request, no local file in the PDF`, async () => {
       if (network === 'namespace' && !(await canIsolateNetwork())) {
         // On hosts without namespaces the profile layer is the whole proof, tested below.
         expect(await canIsolateNetwork()).toBe(false);
         return;
       }
       requests = [];
-      const pool = await OfficePool.start({ processes: 1, network });
+      const pool = await start(network);
       try {
-        const token = `${network}-${neutralize ? 'neutralized' : 'raw'}`;
+        const token = `${converter}-${network}-${neutralize ? 'neutralized' : 'raw'}`;
         const docx = neutralize
           ? neutralizeExternalReferences(canaryDocx(token)).docx
           : canaryDocx(token);
