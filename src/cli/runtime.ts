@@ -54,6 +54,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
   const engine = new EnginePool({
     threads: config.engineThreads ?? engineThreadsBeside(processes),
     limits: config.limits,
+    values: config.values,
   });
   let converter: Converter | undefined;
   try {
@@ -74,7 +75,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       renderer,
       storage,
       library: new FolderLibrary(config.templatesDir),
-      contract: { maxInlineBytes: config.queue.maxInlineBytes },
+      contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
       logger,
     });
     // Written once a worker takes jobs: other commands find Redis through it, and a client that
@@ -126,7 +127,7 @@ export async function connectClient(
     rediscover: () => resolveRedisUrl(config),
     prefix: config.queue.prefix,
     storage: new LocalStorage(join(config.dataDir, 'storage')),
-    contract: { maxInlineBytes: config.queue.maxInlineBytes },
+    contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
     attempts: config.queue.attempts,
     keepCompleted: { age: config.queue.keepCompletedSeconds, count: 1000 },
     keepFailed: { age: config.queue.keepFailedSeconds, count: 5000 },

@@ -6,7 +6,10 @@ import {
   DEFAULT_TIME_ZONE,
   parseDelimiters,
   resolveFillOptions,
+  DEFAULT_VALUE_LIMITS,
+  VALUE_LIMIT_VARIABLES,
   type Delimiters,
+  type ValueLimits,
 } from '../fill/index.js';
 import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
 import { LOG_FORMATS, type LogFormat } from '../log/index.js';
@@ -43,6 +46,11 @@ export interface DocpipeConfig {
    * `DOCPIPE_ZIP_MAX_RATIO`. @defaultValue DEFAULT_SNIFF_LIMITS
    */
   limits: SniffLimits;
+  /**
+   * `DOCPIPE_MAX_VALUE_CHARS`, `DOCPIPE_MAX_TAGS_CHARS`, `DOCPIPE_MAX_TAGS`,
+   * `DOCPIPE_ALLOW_BIDI_CONTROLS`: what tag values may be. @defaultValue DEFAULT_VALUE_LIMITS
+   */
+  values: ValueLimits;
   /** `DOCPIPE_CONVERTER`: `office-pool` (warm LibreOffice over UNO) or `libreoffice-convert`. @defaultValue 'office-pool' */
   converter: 'office-pool' | 'libreoffice-convert';
   /**
@@ -118,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     ratioCheckMinBytes: DEFAULT_SNIFF_LIMITS.ratioCheckMinBytes,
   };
   problems.push(...sniffLimitsProblems(limits));
+  const values = valueLimitsFrom(env, int, problems);
 
   const delimitersText = env.DOCPIPE_DELIMITERS;
   let delimiters: Delimiters = { start: '{', end: '}' };
@@ -208,9 +217,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     logLevel,
     logFormat,
     limits,
+    values,
     converter: converter as DocpipeConfig['converter'],
     office,
     signingSecret,
+  };
+}
+
+function valueLimitsFrom(
+  env: NodeJS.ProcessEnv,
+  int: (name: string, fallback: number) => number,
+  problems: string[],
+): ValueLimits {
+  const bidiName = VALUE_LIMIT_VARIABLES.allowBidiControls;
+  const bidiText = env[bidiName];
+  if (bidiText && !['true', 'false', '1', '0'].includes(bidiText))
+    problems.push(`${bidiName} must be true or false (got "${bidiText}")`);
+  return {
+    maxValueChars: int(VALUE_LIMIT_VARIABLES.maxValueChars, DEFAULT_VALUE_LIMITS.maxValueChars),
+    maxTagsChars: int(VALUE_LIMIT_VARIABLES.maxTagsChars, DEFAULT_VALUE_LIMITS.maxTagsChars),
+    maxTags: int(VALUE_LIMIT_VARIABLES.maxTags, DEFAULT_VALUE_LIMITS.maxTags),
+    allowBidiControls: bidiText === 'true' || bidiText === '1',
   };
 }
 

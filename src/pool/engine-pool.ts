@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { DocpipeError } from '../errors/index.js';
-import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
+import {
+  DEFAULT_VALUE_LIMITS,
+  type FillOptions,
+  type FillResult,
+  type TemplateField,
+  type ValueLimits,
+} from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
 import type { PdfInfo, StampOptions } from '../pdf/index.js';
 import type { Prepared } from '../pipeline/prepare.js';
@@ -18,6 +24,8 @@ export interface EnginePoolOptions {
   threads?: number;
   /** @defaultValue DEFAULT_SNIFF_LIMITS */
   limits?: SniffLimits;
+  /** What tag values may be, for every fill in the pool. @defaultValue DEFAULT_VALUE_LIMITS */
+  values?: ValueLimits;
 }
 
 /**
@@ -27,6 +35,7 @@ export interface EnginePoolOptions {
 export class EnginePool {
   private readonly piscina: Piscina<EngineTask, EngineReply>;
   private readonly limits: SniffLimits;
+  private readonly values: ValueLimits;
 
   constructor(options: EnginePoolOptions = {}) {
     const threads = options.threads ?? availableParallelism();
@@ -34,6 +43,7 @@ export class EnginePool {
       throw new Error(`threads must be a positive integer (got ${String(threads)})`);
     }
     this.limits = options.limits ?? DEFAULT_SNIFF_LIMITS;
+    this.values = options.values ?? DEFAULT_VALUE_LIMITS;
     this.piscina = new Piscina({
       filename: workerFile('engine-task'),
       minThreads: threads,
@@ -52,7 +62,7 @@ export class EnginePool {
       op: 'fill',
       bytes,
       tags,
-      options: { limits: this.limits, ...options },
+      options: { limits: this.limits, values: this.values, ...options },
     })) as {
       docx: Uint8Array;
       fields: TemplateField[];
@@ -77,7 +87,7 @@ export class EnginePool {
       op: 'prepare',
       bytes,
       tags,
-      options: { ...options, limits: this.limits },
+      options: { ...options, limits: this.limits, values: this.values },
     })) as Prepared;
   }
 

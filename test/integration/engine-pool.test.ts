@@ -30,7 +30,8 @@ describe('engine pool (Piscina worker threads)', () => {
       details: [
         {
           field: 'documents[4].tags[0].type',
-          message: 'unknown type "colour" (one of text, number, date, boolean)',
+          message:
+            'documents[4].tags[0] (name): unknown type "colour" (one of text, number, date, boolean)',
         },
         {
           field: 'documents[4].tags.amount',

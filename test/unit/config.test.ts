@@ -11,6 +11,34 @@ describe('config', () => {
       strictTags: false,
     });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.values).toEqual({
+      maxValueChars: 10_000,
+      maxTagsChars: 100_000,
+      maxTags: 1_000,
+      allowBidiControls: false,
+    });
+  });
+
+  it('reads the value limits', () => {
+    expect(
+      loadConfig({
+        DOCPIPE_MAX_VALUE_CHARS: '50000',
+        DOCPIPE_MAX_TAGS_CHARS: '2000000',
+        DOCPIPE_MAX_TAGS: '20',
+        DOCPIPE_ALLOW_BIDI_CONTROLS: 'true',
+      }).values,
+    ).toEqual({
+      maxValueChars: 50_000,
+      maxTagsChars: 2_000_000,
+      maxTags: 20,
+      allowBidiControls: true,
+    });
+    expect(() => loadConfig({ DOCPIPE_ALLOW_BIDI_CONTROLS: 'maybe' })).toThrow(
+      /DOCPIPE_ALLOW_BIDI_CONTROLS must be true or false/,
+    );
+    expect(() => loadConfig({ DOCPIPE_MAX_VALUE_CHARS: '0' })).toThrow(
+      /DOCPIPE_MAX_VALUE_CHARS must be a positive integer/,
+    );
   });
 
   it('reads every variable', () => {

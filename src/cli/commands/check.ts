@@ -33,7 +33,11 @@ export function registerCheck(program: Command): void {
       }
       if (folders.length === 0)
         throw new UsageError(`no template folders (with template.docx) in ${dir}`);
-      const pool = new EnginePool({ threads: config.engineThreads, limits: config.limits });
+      const pool = new EnginePool({
+        threads: config.engineThreads,
+        limits: config.limits,
+        values: config.values,
+      });
       const outcomes: FixtureOutcome[] = [];
       try {
         for (const f of folders) {

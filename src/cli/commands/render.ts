@@ -68,7 +68,7 @@ export function registerRender(program: Command): void {
         readInput(input, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
-      const engine = new EnginePool({ threads: 1, limits: config.limits });
+      const engine = new EnginePool({ threads: 1, limits: config.limits, values: config.values });
       try {
         await runDocumentCommand(flags.json, () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError();

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DocpipeError } from '../../src/errors/index.js';
+import { DEFAULT_VALUE_LIMITS } from '../../src/fill/index.js';
+import { documentText } from '../../src/inspect/index.js';
+import { EnginePool } from '../../src/pool/index.js';
+import { buildDocx, para } from '../helpers/docx-builder.js';
+
+const strict = new EnginePool({ threads: 1 });
+const relaxed = new EnginePool({
+  threads: 1,
+  values: { ...DEFAULT_VALUE_LIMITS, allowBidiControls: true, maxValueChars: 20 },
+});
+afterAll(() => Promise.all([strict.close(), relaxed.close()]));
+
+const template = buildDocx({ body: para('File: {file}') });
+const bidi = [{ tag: 'file', value: 'abc\u202egpj.exe', type: 'text' }];
+const long = [{ tag: 'file', value: 'x'.repeat(21), type: 'text' }];
+
+async function failureOf(work: Promise<unknown>): Promise<DocpipeError> {
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DocpipeError);
+  return err as DocpipeError;
+}
+
+describe("the engine pool's value limits reach fill in its threads", () => {
+  it('refuses bidi controls by default, in fill and in prepare', async () => {
+    for (const work of [strict.fill(template, bidi), strict.prepare(template, bidi)]) {
+      const err = await failureOf(work);
+      expect(err.toFailure()).toEqual({
+        error: 'validation-failed',
+        details: [
+          {
+            field: 'tags[0].value',
+            message:
+              'tags[0] (file): contains a right-to-left override (U+202E) at character 4, which reorders what the signer reads; remove it',
+          },
+        ],
+      });
+    }
+  });
+
+  it('applies the limits it was given, over what a call passes', async () => {
+    const { docx } = await relaxed.fill(template, bidi);
+    expect(documentText(docx)[0]?.text).toBe('File: abc\u202egpj.exe\n');
+    expect((await relaxed.prepare(template, bidi)).input).toBe('docx');
+    const err = await failureOf(
+      relaxed.prepare(template, long, { values: { maxValueChars: 100 } }),
+    );
+    expect(err.details[0]?.message).toContain(
+      'a value may have at most 20 (DOCPIPE_MAX_VALUE_CHARS)',
+    );
+    expect((await strict.fill(template, long)).docx.length).toBeGreaterThan(0);
+  });
+});
