@@ -5,7 +5,10 @@ import {
   allocatorLibrary,
   fillOfficePoolOptions,
   hardenedRegistry,
+  officePipeSockets,
+  singleOfficePipeName,
 } from '../../src/convert/index.js';
+import { officeEnvironment } from '../../src/convert/office-profile.js';
 
 describe('office allocator option', () => {
   it('preloads nothing for system, jemalloc for auto when it is installed, a given path as is', () => {
@@ -62,5 +65,34 @@ describe('hardened office profile', () => {
         String(CLOSED_PROXY.port),
       );
     }
+  });
+});
+
+describe('office environment', () => {
+  it('sends FTP to the closed port with an ftp:// proxy, the only kind libxml2 takes', () => {
+    // With http:// libxml2 printed "error : Unknown IO error" on every load and went direct.
+    const env = officeEnvironment('/dev/shm/x');
+    expect(env.ftp_proxy).toBe(`ftp://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`);
+    expect(env.http_proxy).toBe(`http://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`);
+    expect(env.https_proxy).toBe(`http://${CLOSED_PROXY.host}:${CLOSED_PROXY.port}`);
+  });
+});
+
+describe('office sockets in /tmp', () => {
+  it('names the profile pipe as LibreOffice 7.4 does: MD5 of the URL in UTF-16, bytes in hex without leading zeros', () => {
+    // Seen in /tmp while soffice.bin ran with -env:UserInstallation=file:///tmp/docpipe-osl-vector-0
+    // (MD5 0523b1208b470d3c...: the bytes 05 and 0d lose their zero).
+    expect(singleOfficePipeName('file:///tmp/docpipe-osl-vector-0')).toBe(
+      'SingleOfficeIPC_523b1208b47d3cf467e2ee63b143ac',
+    );
+  });
+
+  it('lists the profile pipe and, for a pool process, its UNO pipe', () => {
+    const uid = process.getuid?.() ?? 0;
+    expect(officePipeSockets('file:///tmp/docpipe-osl-vector-0', 'docpipe-1-ab')).toEqual([
+      `/tmp/OSL_PIPE_${uid}_SingleOfficeIPC_523b1208b47d3cf467e2ee63b143ac`,
+      `/tmp/OSL_PIPE_${uid}_docpipe-1-ab`,
+    ]);
+    expect(officePipeSockets('file:///tmp/docpipe-osl-vector-0')).toHaveLength(1);
   });
 });
