@@ -26,6 +26,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Run from the project root: the UNO bridge (office-pool) and the hardened soffice wrapper
+# (libreoffice-convert, which also needs bash, coreutils' timeout, iconv and unshare: all in the base).
+COPY workers/uno-bridge.py workers/soffice-hardened.sh ./workers/
 COPY templates ./templates
 RUN useradd --system --create-home docpipe && mkdir -p /app/data && chown docpipe /app/data
 USER docpipe
