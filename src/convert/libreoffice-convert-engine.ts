@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +19,8 @@ const convertWithOptions = promisify(libre.convertWithOptions) as (
 ) => Promise<Buffer>;
 
 const PDF_MAGIC = Buffer.from('%PDF-');
+/** The soffice that workers/soffice-hardened.sh runs. */
+const SOFFICE = '/usr/lib/libreoffice/program/soffice';
 /**
  * The wrapper kills soffice at the deadline itself (with its process group, which
  * libreoffice-convert's own timeout would not reach); this later one only catches a wrapper that
@@ -47,6 +50,10 @@ export class LibreOfficeConvertEngine implements Converter {
       options.conversionTimeoutMs ?? DEFAULT_OFFICE_POOL_OPTIONS.conversionTimeoutMs;
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
       throw new Error(`conversionTimeoutMs must be a positive integer (got ${timeoutMs})`);
+    // Else every document would fail as if it were damaged.
+    await access(SOFFICE, constants.X_OK).catch(() => {
+      throw new Error(`libreoffice-convert needs LibreOffice: ${SOFFICE} is missing`);
+    });
     const isolated = await networkNamespace(options.network ?? 'auto');
     const dir = await mkdtemp(join(options.workDir ?? tmpdir(), 'docpipe-lo-convert-'));
     const xcu = join(dir, 'registrymodifications.xcu');
