@@ -17,6 +17,7 @@ same office technique as docpipe, so that the benchmark can show docpipe's own o
 Must run under /usr/bin/python3 (Debian's python3-uno); a pyenv python has no `uno`.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -212,11 +213,15 @@ def main(argv):
         return 0 if ok == len(times) else 1
     finally:
         stop_office(proc)
-        # A stopped soffice leaves its pipe's socket behind; LibreOffice keeps those in /tmp.
-        try:
-            os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), pipe))
-        except OSError:
-            pass
+        # A stopped soffice leaves its pipes' sockets behind in /tmp: the one it accepts on, and
+        # the one named after its profile (as src/convert/osl-pipes.ts computes it).
+        url = uno.systemPathToFileUrl(profile).encode("utf-16-le")
+        single = "SingleOfficeIPC_" + "".join("%x" % b for b in hashlib.md5(url).digest())
+        for name in (pipe, single):
+            try:
+                os.unlink("/tmp/OSL_PIPE_%d_%s" % (os.getuid(), name))
+            except OSError:
+                pass
         shutil.rmtree(work, ignore_errors=True)
 
 
