@@ -49,7 +49,8 @@ describe('prepare: sniff, fill and harden in one go', () => {
       return String.fromCharCode(97 + (seed % 26));
     }).join('');
     const big = [{ tag: 'name', value, type: 'text' }];
-    const prepared = prepareDocument(linked, big, { limits });
+    const values = { maxValueChars: 4_000_000, maxTagsChars: 4_000_000 };
+    const prepared = prepareDocument(linked, big, { limits, values });
     if (prepared.input !== 'docx') throw new Error('expected a .docx');
     expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
     expect(prepared.docx.length).toBeLessThan(limits.maxInputBytes);
