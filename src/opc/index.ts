@@ -1,4 +1,12 @@
-export { decodeXml, hasDoctype, unescapeXml, escapeXml, elementsNamed } from './xml-text.js';
+export {
+  decodeXml,
+  hasDoctype,
+  hasDefiningDoctype,
+  unescapeXml,
+  escapeXml,
+  elementsNamed,
+} from './xml-text.js';
+export { sniffXml, textEncodingOf, type XmlEncoding, type XmlSniff } from './xml-encoding.js';
 export { resolvePartName, extensionOf } from './part-names.js';
 export {
   ContentTypes,

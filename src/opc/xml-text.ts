@@ -1,20 +1,15 @@
+import { textEncodingOf } from './xml-encoding.js';
+
 /**
- * Turns the bytes of an XML part into a string, honouring a UTF-8 or UTF-16 byte order mark
- * (Word writes UTF-8; other producers write UTF-16 now and then).
+ * Turns the bytes of an XML part into a string, in the encoding its byte order mark or its first
+ * bytes show (Word writes UTF-8; other producers write UTF-16 now and then, with or without a
+ * byte order mark). Parts in other encodings never get here: sniffing refuses them.
  */
 export function decodeXml(bytes: Buffer): string {
-  if (bytes.length >= 2) {
-    if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-      return swap16(bytes.subarray(2)).toString('utf16le');
-    // UTF-16 without a BOM still starts with '<' and a zero byte.
-    if (bytes[0] === 0x3c && bytes[1] === 0x00) return bytes.toString('utf16le');
-    if (bytes[0] === 0x00 && bytes[1] === 0x3c) return swap16(bytes).toString('utf16le');
-  }
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return bytes.subarray(3).toString('utf8');
-  }
-  return bytes.toString('utf8');
+  const { encoding, start } = textEncodingOf(bytes);
+  const text = bytes.subarray(start);
+  if (encoding === 'utf-8') return text.toString('utf8');
+  return (encoding === 'utf-16le' ? text : swap16(text)).toString('utf16le');
 }
 
 function swap16(bytes: Buffer): Buffer {
@@ -30,14 +25,8 @@ const DOCTYPE = /<!doctype/i;
  * accept what strict ones would not.
  */
 export function hasDoctype(bytes: Buffer): boolean {
-  // Fast path for UTF-8: look for '<!' and test the next seven bytes without decoding.
-  const utf16 =
-    bytes.length >= 2 &&
-    ((bytes[0] === 0xff && bytes[1] === 0xfe) ||
-      (bytes[0] === 0xfe && bytes[1] === 0xff) ||
-      bytes[0] === 0x00 ||
-      bytes[1] === 0x00);
-  if (utf16) return DOCTYPE.test(decodeXml(bytes));
+  if (textEncodingOf(bytes).encoding !== 'utf-8') return DOCTYPE.test(decodeXml(bytes));
+  // UTF-8: look for '<!' and test the next seven bytes without decoding.
   let at = bytes.indexOf('<!');
   while (at !== -1) {
     if (
@@ -48,6 +37,23 @@ export function hasDoctype(bytes: Buffer): boolean {
     )
       return true;
     at = bytes.indexOf('<!', at + 2);
+  }
+  return false;
+}
+
+/** A DOCTYPE that only names the root: no internal subset, no external identifier. */
+const BARE_DOCTYPE = /^<!doctype\s+[^\s[\]<>'"]+\s*>/i;
+
+/**
+ * Whether a part declares a DOCTYPE that can define or fetch anything: one with an internal
+ * subset (`[...]`, where entities are declared) or an external identifier (`SYSTEM`,
+ * `PUBLIC`). A bare `<!DOCTYPE html>`, as HTML parts carry, defines nothing for any parser.
+ */
+export function hasDefiningDoctype(bytes: Buffer): boolean {
+  if (!hasDoctype(bytes)) return false;
+  const text = decodeXml(bytes);
+  for (const found of text.matchAll(/<!doctype/gi)) {
+    if (!BARE_DOCTYPE.test(text.slice(found.index, found.index + 1024))) return true;
   }
   return false;
 }

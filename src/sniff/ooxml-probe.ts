@@ -5,7 +5,6 @@ import {
   VBA_PROJECT_CONTENT_TYPE,
   decodeXml,
   extensionOf,
-  hasDoctype,
   isOfficeDocumentRelationship,
   isStrictRelationship,
   isXmlContentType,
@@ -14,7 +13,9 @@ import {
 } from '../opc/index.js';
 import { ZipArchive, ZipError, type ZipLimits } from '../zip/index.js';
 import type { DocxPackage } from './docx-package.js';
+import { misdeclaredPart } from './part-usage.js';
 import { unsupported, type UnsupportedSniff } from './sniff-result.js';
+import { readCheckedXml, xmlByContent } from './xml-parts.js';
 
 const PACKAGE_RELATIONSHIPS = '_rels/.rels';
 /** A `mimetype` entry is one short line; anything longer is not one. */
@@ -38,15 +39,15 @@ function classify(archive: ZipArchive): OoxmlProbe {
   if (!archive.has(CONTENT_TYPES_PART)) return classifyPlainZip(archive);
 
   const contentTypesXml = readCheckedXml(archive, CONTENT_TYPES_PART);
-  if (typeof contentTypesXml !== 'string') return contentTypesXml;
-  const contentTypes = ContentTypes.parse(contentTypesXml);
+  if (!Buffer.isBuffer(contentTypesXml)) return contentTypesXml;
+  const contentTypes = ContentTypes.parse(decodeXml(contentTypesXml));
 
   if (!archive.has(PACKAGE_RELATIONSHIPS)) {
     return unsupported('damaged', 'OOXML package without package relationships (_rels/.rels)');
   }
   const relsXml = readCheckedXml(archive, PACKAGE_RELATIONSHIPS);
-  if (typeof relsXml !== 'string') return relsXml;
-  const officeDocument = parseRelationships(relsXml).find(
+  if (!Buffer.isBuffer(relsXml)) return relsXml;
+  const officeDocument = parseRelationships(decodeXml(relsXml)).find(
     (r) => !r.external && isOfficeDocumentRelationship(r.type),
   );
   if (!officeDocument) {
@@ -65,18 +66,13 @@ function classify(archive: ZipArchive): OoxmlProbe {
     archive.entries.some((e) => e.name.toLowerCase().endsWith('vbaproject.bin'));
   if (hasMacros) return unsupported('macro-enabled', 'document contains a VBA macro project');
 
-  const xmlParts = archive.entries
-    .filter(
-      (e) => XML_EXTENSIONS.has(extensionOf(e.name)) || isXmlContentType(contentTypes.of(e.name)),
-    )
-    .map((e) => e.name);
-  for (const part of xmlParts) {
-    const checked = readCheckedXml(archive, part);
-    if (typeof checked !== 'string') return checked;
-  }
-  if (!/wordprocessingml/.test(readCheckedXml(archive, main.name) as string)) {
+  const xmlParts = checkXmlParts(archive, contentTypes);
+  if (!Array.isArray(xmlParts)) return xmlParts;
+  if (!xmlParts.includes(main.name) || !/wordprocessingml/.test(decodeXml(archive.read(main)))) {
     return unsupported('damaged', `main part ${main.name} is not WordprocessingML`);
   }
+  const misdeclared = misdeclaredPart(archive, contentTypes, main.name);
+  if (misdeclared) return misdeclared;
   return {
     kind: 'docx',
     pkg: {
@@ -108,17 +104,26 @@ function refuseMainType(mainType: string, mainName: string): UnsupportedSniff | 
   return unsupported('zip', `OOXML package of type ${mainType}, not a Word document`);
 }
 
-/** Reads an XML part, refusing it on DOCTYPE; returns the refusal instead of the text. */
-function readCheckedXml(archive: ZipArchive, name: string): string | UnsupportedSniff {
-  let bytes: Buffer;
-  try {
-    bytes = archive.read(name);
-  } catch (err) {
-    if (err instanceof ZipError) return unsupported(err.problem, err.message);
-    throw err;
+/**
+ * Every XML part, checked: those whose name or content type says XML, and any other part that is
+ * XML by its content, since a parser that follows a relationship reads a part whatever its name.
+ * Returns their names, or the first refusal.
+ */
+function checkXmlParts(
+  archive: ZipArchive,
+  contentTypes: ContentTypes,
+): string[] | UnsupportedSniff {
+  const xmlParts: string[] = [];
+  for (const entry of archive.entries) {
+    if (entry.name.endsWith('/')) continue;
+    const declared =
+      XML_EXTENSIONS.has(extensionOf(entry.name)) || isXmlContentType(contentTypes.of(entry.name));
+    const checked = declared ? readCheckedXml(archive, entry.name) : xmlByContent(archive, entry);
+    if (checked === undefined) continue;
+    if (!Buffer.isBuffer(checked)) return checked;
+    xmlParts.push(entry.name);
   }
-  if (hasDoctype(bytes)) return unsupported('xml-doctype', `XML part ${name} declares a DOCTYPE`);
-  return decodeXml(bytes);
+  return xmlParts;
 }
 
 function classifyPlainZip(archive: ZipArchive): UnsupportedSniff {
