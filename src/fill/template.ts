@@ -245,8 +245,12 @@ function writeOutput(
     const original = originals.get(entry.name);
     const now = original === undefined ? undefined : zip.file(entry.name)?.asText();
     if (now !== undefined && now !== original) {
-      // Re-encoded as UTF-8; a part that declared UTF-16 must now say so.
-      const text = now.replace(/^(<\?xml[^>]*encoding=["'])UTF-16(["'])/i, '$1UTF-8$2');
+      // Re-encoded as UTF-8; a part that declared UTF-16 (in any spelling sniffing accepts)
+      // must now say so.
+      const text = now.replace(
+        /^(<\?xml[^>]*encoding\s*=\s*["'])utf-?16(?:le|be)?(["'])/i,
+        '$1UTF-8$2',
+      );
       items.push({ name: entry.name, data: Buffer.from(text, 'utf8') });
     } else {
       items.push({ name: entry.name, from: pkg.archive, entry });

@@ -268,3 +268,20 @@ describe('sniffXml, the encoding detection itself', () => {
     expect(decodeXml(Buffer.concat([Buffer.from('efbbbf', 'hex'), Buffer.from(text)]))).toBe(text);
   });
 });
+
+describe('a filled UTF-16 part', () => {
+  it.each(['UTF-16', 'utf-16le', 'UTF16', 'UTF-16BE'])(
+    'is written as UTF-8 declaring UTF-8 when it declared %s, and sniffs again',
+    (declared) => {
+      const prolog = `<?xml version="1.0" encoding = "${declared}"?>`;
+      const text = header('Header {name}', prolog);
+      const bytes = /be$/i.test(declared) ? utf16be(text) : Buffer.from(text, 'utf16le');
+      const docx = withHeaderPart('header1.xml', bytes, HEADER_CT);
+      const filled = fillTemplate(docx, [{ tag: 'name', value: 'Ida', type: 'text' }]).docx;
+      const part = ZipArchive.open(filled).read('word/header1.xml').toString('utf8');
+      expect(part.startsWith('<?xml version="1.0" encoding = "UTF-8"?>')).toBe(true);
+      expect(sniffBytes(filled)).toMatchObject({ kind: 'docx' });
+      expect(documentText(filled).find((p) => p.part === 'header')?.text).toBe('Header Ida\n');
+    },
+  );
+});
