@@ -1,0 +1,168 @@
+import {
+  PDFCatalog,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  type PDFContext,
+  type PDFDocument,
+  type PDFObject,
+} from 'pdf-lib';
+import { countPages } from './page-tree.js';
+import { parseRecordOf, type ParseRecord } from './parser-hooks.js';
+import { PdfDamage } from './pdf-damage.js';
+import { isPdfWhitespace } from './pdf-names.js';
+import { readXrefChain, type XrefChain } from './xref-chain.js';
+
+const ENCRYPT = PDFName.of('Encrypt');
+const ROOT = PDFName.of('Root');
+const LENGTH = PDFName.of('Length');
+
+/**
+ * Holds a PDF that pdf-lib parsed against what poppler and pdf.js read without repairing it,
+ * and returns its page count. pdf-lib parses front to back and mends what it meets (a wrong
+ * /Length, a missing /Root); readers follow startxref, the cross-reference entries and /Length,
+ * and repair, each in its own way, only when those fail. So a PDF passes only when:
+ *
+ * - the cross-reference chain reads (startxref, tables or streams, /Prev, /XRefStm) and every
+ *   entry in use points at the object pdf-lib kept for that number;
+ * - every stream's /Length ends its data where its `endstream` is;
+ * - the newest trailer has no /Encrypt and its /Root is the catalog pdf-lib uses;
+ * - the page tree is a tree of bounded depth whose every /Count is right
+ *   ({@link countPages}).
+ *
+ * Throws {@link PdfDamage} naming the first fault found.
+ */
+export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
+  const { context } = doc;
+  const record = parseRecordOf(context) ?? emptyRecord(context);
+  const chain = readXrefChain(bytes, context);
+  if (chain.trailer.has(ENCRYPT) || doc.isEncrypted)
+    throw new PdfDamage('is encrypted (its trailer has an /Encrypt entry)', 'encrypted');
+  const isListed = listedIn(chain);
+  checkEntries(bytes, chain, record, context);
+  checkListed(context, chain);
+  checkStreamLengths(bytes, record, context, isListed);
+  const root = chain.trailer.get(ROOT);
+  if (!(root instanceof PDFRef)) throw new PdfDamage('its trailer has no /Root reference');
+  const catalog = isListed(root) ? context.lookup(root) : undefined;
+  if (!(catalog instanceof PDFCatalog))
+    throw new PdfDamage(`its trailer's /Root (${String(root)}) is not a catalog`);
+  if (context.trailerInfo.Root !== root)
+    throw new PdfDamage('its trailers name different catalogs as /Root');
+  return countPages(context, catalog, isListed);
+}
+
+/** A file in which pdf-lib found no object at all; objects without a record mean hooks off. */
+function emptyRecord(context: PDFContext): ParseRecord {
+  if (context.enumerateIndirectObjects().length > 0)
+    throw new Error('the parser hooks were off while this PDF was parsed');
+  return { objects: new Map(), streams: [], objectAt: -1, lastAssigned: undefined };
+}
+
+/** Whether readers resolve a reference through the cross-reference entries. */
+function listedIn(chain: XrefChain): (ref: PDFRef) => boolean {
+  return (ref) => {
+    const entry = chain.entries.get(ref.objectNumber);
+    if (entry?.kind === 'offset') return entry.generation === ref.generationNumber;
+    return entry?.kind === 'compressed' && ref.generationNumber === 0;
+  };
+}
+
+function checkEntries(
+  bytes: Buffer,
+  chain: XrefChain,
+  record: ParseRecord,
+  context: PDFContext,
+): void {
+  for (const [number, entry] of chain.entries) {
+    if (entry.kind === 'offset') {
+      const name = `${number} ${entry.generation}`;
+      const parsed = record.objects.get(name);
+      if (!parsed || skipWhitespace(bytes, entry.offset) !== parsed.at)
+        throw new PdfDamage(
+          `its cross-reference entry for object ${name} points at offset ${entry.offset}, ${
+            parsed
+              ? `but the object pdf-lib reads is at ${parsed.at}`
+              : 'where there is no such object'
+          }`,
+        );
+      if (context.lookup(PDFRef.of(number, entry.generation)) !== parsed.object)
+        throw new PdfDamage(`object ${name} is defined more than once`);
+    } else if (entry.kind === 'compressed') {
+      const container = record.objects.get(`${entry.stream} 0`);
+      const inContainer = context.lookup(PDFRef.of(number, 0));
+      if (!container || chain.entries.get(entry.stream)?.kind !== 'offset' || !inContainer)
+        throw new PdfDamage(
+          `its cross-reference entry for object ${number} 0 names object stream ${entry.stream}, which does not hold it`,
+        );
+      const direct = record.objects.get(`${number} 0`);
+      if (direct && direct.at > container.at)
+        throw new PdfDamage(`object ${number} 0 is defined more than once`);
+    }
+  }
+}
+
+/**
+ * Every object pdf-lib holds has an entry: one that has none is found by pdf-lib, not by poppler,
+ * while pdf.js rebuilds its table when a reference leads there. Objects a later update freed
+ * are null to every reader alike, and stay allowed.
+ */
+function checkListed(context: PDFContext, chain: XrefChain): void {
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!chain.entries.has(ref.objectNumber))
+      throw new PdfDamage(
+        `object ${ref.objectNumber} ${ref.generationNumber} is not in its cross-reference table`,
+      );
+  }
+}
+
+/**
+ * A reader takes /Length bytes and expects `endstream` after white-space (poppler, pdf.js); pdf-lib
+ * searches for `endstream` when /Length does not fit. Both read the same data only when /Length,
+ * direct or indirect, ends where only white-space or comments separate it from the keyword.
+ */
+function checkStreamLengths(
+  bytes: Buffer,
+  record: ParseRecord,
+  context: PDFContext,
+  isListed: (ref: PDFRef) => boolean,
+): void {
+  for (const span of record.streams) {
+    let length: PDFObject | undefined = span.dict.get(LENGTH);
+    const where =
+      span.objectAt >= 0 ? `the stream of the object at offset ${span.objectAt}` : 'a stream';
+    if (length instanceof PDFRef) {
+      if (!isListed(length))
+        throw new PdfDamage(`${where} has its /Length in ${String(length)}, which is not listed`);
+      length = context.lookup(length);
+    }
+    const value = length instanceof PDFNumber ? length.asNumber() : NaN;
+    if (!Number.isInteger(value) || value < 0)
+      throw new PdfDamage(`${where} has no valid /Length (${String(length)})`);
+    const end = span.dataStart + value;
+    if (
+      end > span.keywordAt ||
+      skipWhitespaceAndComments(bytes, end, span.keywordAt) !== span.keywordAt
+    )
+      throw new PdfDamage(
+        `${where} says /Length ${value}, but its data ends ${span.keywordAt - span.dataStart} bytes in, at endstream`,
+      );
+  }
+}
+
+function skipWhitespace(bytes: Buffer, at: number): number {
+  while (at < bytes.length && isPdfWhitespace(bytes[at]!)) at++;
+  return at;
+}
+
+/** Past white-space and `%` comments, up to `limit`. */
+function skipWhitespaceAndComments(bytes: Buffer, at: number, limit: number): number {
+  while (at < limit) {
+    const c = bytes[at]!;
+    if (isPdfWhitespace(c)) at++;
+    else if (c === 0x25) {
+      while (at < limit && bytes[at] !== 0x0a && bytes[at] !== 0x0d) at++;
+    } else break;
+  }
+  return at;
+}
