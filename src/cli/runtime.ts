@@ -41,7 +41,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
     embedded = await EmbeddedRedis.start({ dir: join(config.dataDir, 'redis') });
     redisUrl = embedded.url;
     logger.info(
-      { redisUrl, dir: embedded.dir, pid: embedded.pid },
+      { redisUrl, dir: embedded.dir, redisPid: embedded.pid },
       'embedded Redis started (no REDIS_URL)',
     );
     if (embedded.movedFrom !== undefined)

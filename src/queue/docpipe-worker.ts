@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isDocpipeError } from '../errors/index.js';
 import type { DocumentLibrary } from '../library/index.js';
@@ -51,7 +51,7 @@ export class DocpipeWorker {
     private readonly workers: Worker[],
     private readonly connection: Redis,
     private readonly logger: Logger,
-    private readonly running: { jobs: number },
+    private readonly running: Running,
   ) {}
 
   /** Jobs this worker is running now (documents and case parents). */
@@ -64,13 +64,29 @@ export class DocpipeWorker {
     const connection = createRedis(options.redisUrl, 'worker');
     await checkEvictionPolicy(connection);
     const names = queueNames(options.prefix);
-    const running = { jobs: 0 };
+    const running: Running = { jobs: 0, handBack: undefined, handedBack: false };
+    const handBack = new Promise<void>((resolve) => (running.handBack = resolve));
     const counted =
       <T>(work: (job: Job) => Promise<T>) =>
-      async (job: Job): Promise<T> => {
+      async (job: Job, token?: string): Promise<T> => {
         running.jobs++;
         try {
-          return await work(job);
+          const ended = await Promise.race([
+            work(job).then(
+              (value) => ({ value }),
+              (error: unknown) => ({ error }),
+            ),
+            handBack,
+          ]);
+          if (ended === undefined) {
+            // Stopping now: the job goes back to the queue as it was, not as a failed attempt,
+            // and BullMQ never writes to a connection that is closing (it would retry at once,
+            // for ever). What the abandoned work still does is content-addressed and harmless.
+            await job.moveToWait(token);
+            throw new WaitingError();
+          }
+          if ('error' in ended) throw ended.error;
+          return ended.value;
         } finally {
           running.jobs--;
         }
@@ -108,6 +124,8 @@ export class DocpipeWorker {
           );
           return result;
         } catch (err) {
+          // Handed back already: what the office pool's closing did to it is no news.
+          if (running.handedBack) throw err;
           if (!isDocpipeError(err)) {
             logger.error(
               { job: job.id, err: (err as Error).message },
@@ -139,8 +157,8 @@ export class DocpipeWorker {
 
   /**
    * Stops taking jobs and lets active ones finish within the grace period, or until `now`
-   * resolves (a second Ctrl-C); jobs still running then are left to stall and are picked up again
-   * by another worker (or this one, restarted).
+   * resolves (a second Ctrl-C); jobs still running then go back to the queue, as they were, for
+   * another worker (or this one, started again).
    */
   async close(graceMs = 30_000, now?: Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -153,24 +171,33 @@ export class DocpipeWorker {
     clearTimeout(timer);
     if (ended !== 'closed') {
       const left = this.running.jobs;
-      if (left > 0)
-        this.logger.warn(
-          { jobs: left, graceMs },
-          ended === 'now'
-            ? `stopping now: ${left} jobs still running are left to another worker (or this one, started again)`
-            : `jobs still running after the grace period: ${left}; they are left to another worker (or this one, started again)`,
-        );
-      else
-        this.logger.warn(
-          { graceMs },
-          'the worker did not close in time although no job was running (Redis not answering?)',
-        );
-      // Not awaited: BullMQ's close(true) still waits for the graceful close already under way.
-      for (const w of this.workers) void w.close(true).catch(() => undefined);
+      this.logger.warn(
+        { jobs: left, graceMs },
+        left === 0
+          ? 'the worker did not close in time although no job was running (Redis not answering?)'
+          : ended === 'now'
+            ? `stopping now: ${left} running jobs go back to the queue for the next worker`
+            : `jobs still running after the grace period: ${left}; they go back to the queue for the next worker`,
+      );
+      this.running.handedBack = true;
+      this.running.handBack?.();
+      // BullMQ's close waits for the jobs it handed out; handed back, they end at once. A Redis
+      // that does not answer could still hold it: the process must end anyway.
+      await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
     }
     this.connection.disconnect();
   }
 }
+
+/** Jobs running in a worker, and how to hand them back to the queue when stopping now. */
+interface Running {
+  jobs: number;
+  handBack: (() => void) | undefined;
+  handedBack: boolean;
+}
+
+/** How long handing running jobs back to the queue may take before the worker lets go anyway. */
+const HAND_BACK_MS = 5000;
 
 async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise<CaseOutcome> {
   const values = (await job.getChildrenValues()) as Record<string, DocumentJobResult>;

@@ -25,7 +25,8 @@ export type HealthState =
  */
 export class QueueHealth {
   private reachableAt = Date.now();
-  private workerSeenAt = Date.now();
+  /** Never, until a look finds one: a new client must look before it trusts there is one. */
+  private workerSeenAt = 0;
   private down = false;
 
   constructor(

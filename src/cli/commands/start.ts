@@ -95,13 +95,13 @@ async function runUntilStopped(
   try {
     runtime = await startRuntime(config, logger);
     logger.info(
-      { redisUrl: runtime.redisUrl, dataDir: config.dataDir, pid: process.pid },
+      { redisUrl: runtime.redisUrl, dataDir: config.dataDir },
       `${startedMessage}; stop with Ctrl-C`,
     );
     const signal = await signals.first;
     logStopping(logger, runtime, signal, graceMs);
     void signals.second.then((s) =>
-      logger.warn({ signal: s }, 'stopping now: running jobs are not waited for'),
+      logger.warn({ signal: s }, 'stopping now: running jobs go back to the queue'),
     );
     await runtime.close(graceMs, signals.second);
     logger.info({}, 'stopped');

@@ -1,0 +1,137 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TagInput } from '../../src/fill/index.js';
+import { projectRoot } from '../../src/pool/index.js';
+import type { DocumentInput } from '../../src/queue/index.js';
+
+export const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+
+/** The environment of a docpipe command on `dataDir`, frugal with the machine's two cores. */
+export function docpipeEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DOCPIPE_DATA_DIR: dataDir,
+    DOCPIPE_ENGINE_THREADS: '1',
+    DOCPIPE_OFFICE_PROCESSES: '1',
+    ...extra,
+  };
+  delete env.REDIS_URL;
+  return env;
+}
+
+/** A docpipe command run to its end. */
+export function docpipe(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    cwd: projectRoot(),
+    env,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+/**
+ * `docpipe start` as a terminal runs it: in a process group of its own, so that a Ctrl-C
+ * (SIGINT to the whole group) reaches whatever shares its group, as a terminal's would.
+ */
+export class StartedDocpipe {
+  log = '';
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    args: string[] = [],
+  ) {
+    this.child = spawn(process.execPath, [cli, 'start', ...args], {
+      cwd: projectRoot(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.child.stdout!.on('data', (c: Buffer) => (this.log += c.toString()));
+    this.child.stderr!.on('data', (c: Buffer) => (this.log += c.toString()));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async waitFor(text: string, ms = 90_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!this.log.includes(text)) {
+      if (!this.running) throw new Error(`docpipe start ended before "${text}":\n${this.log}`);
+      if (Date.now() > until) throw new Error(`"${text}" not within ${ms} ms:\n${this.log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Ctrl-C in its terminal: SIGINT to its whole process group. */
+  ctrlC(): void {
+    process.kill(-this.pid, 'SIGINT');
+  }
+
+  /** Ends it without warning, leaving what runs in other sessions (its Redis) behind. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** Cleanup after a test: it and the Redis it left, if any. */
+  async killAll(): Promise<void> {
+    await this.kill();
+    const dataDir = this.env.DOCPIPE_DATA_DIR!;
+    try {
+      const pid = redisPid(dataDir);
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('redis-server'))
+        process.kill(pid, 'SIGKILL');
+    } catch {
+      // No Redis left.
+    }
+  }
+
+  /** Log lines as objects (pino's JSON lines). */
+  lines(): { msg: string; [k: string]: unknown }[] {
+    return this.log
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string });
+  }
+}
+
+/** The pid in the embedded Redis's pidfile under `dataDir`. */
+export function redisPid(dataDir: string): number {
+  return Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8').trim());
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The sample lease with a contract number of its own, so that no two documents (and no two test
+ * runs) are answered from the cache.
+ */
+export function leaseDocument(i: number, run: string): DocumentInput {
+  const root = projectRoot();
+  const tags = JSON.parse(
+    readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+  ) as TagInput[];
+  return {
+    name: `Lease ${i}`,
+    content: readFileSync(join(root, 'templates/lease/template.docx')),
+    tags: tags.map((t) => (t.tag === 'contract_no' ? { ...t, value: `${run}-${i}` } : t)),
+  };
+}
