@@ -27,6 +27,15 @@ export async function isPortFree(port: number): Promise<boolean> {
   });
 }
 
+async function freeWithin(port: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await isPortFree(port)) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface EmbeddedRedisOptions {
   /** Where the append-only file lives; it survives restarts, so no job is lost with the process. */
   dir: string;
@@ -40,6 +49,12 @@ export interface EmbeddedRedisOptions {
   /** @defaultValue 10 000 ms */
   startTimeoutMs?: number;
 }
+
+/**
+ * How long the last port may stay taken before the server moves: the connections of a server
+ * that was killed linger a moment (FIN-WAIT) and keep its port from being bound.
+ */
+const LAST_PORT_WAIT_MS = 3000;
 
 /** How long stop() waits after SIGTERM (redis-server flushes its append-only file) before SIGKILL. */
 const STOP_GRACE_MS = 5000;
@@ -79,7 +94,7 @@ export class EmbeddedRedis {
     await stopStale(join(options.dir, 'redis.pid'));
     if (options.port !== undefined) return EmbeddedRedis.launch(options, options.port, undefined);
     const last = await readLastPort(options.dir);
-    if (last !== undefined && (await isPortFree(last))) {
+    if (last !== undefined && (await freeWithin(last, LAST_PORT_WAIT_MS))) {
       try {
         return await EmbeddedRedis.launch(options, last, undefined);
       } catch (err) {

@@ -1,4 +1,9 @@
-export { EmbeddedRedis, freePort, type EmbeddedRedisOptions } from './embedded-redis.js';
+export {
+  EmbeddedRedis,
+  freePort,
+  isPortFree,
+  type EmbeddedRedisOptions,
+} from './embedded-redis.js';
 export { createRedis, checkEvictionPolicy, type ConnectionRole } from './redis-connection.js';
 export {
   JOB_SCHEMA_VERSION,
