@@ -82,8 +82,14 @@ export class DocpipeWorker {
             // Stopping now: the job goes back to the queue as it was, not as a failed attempt,
             // and BullMQ never writes to a connection that is closing (it would retry at once,
             // for ever). What the abandoned work still does is content-addressed and harmless.
-            await job.moveToWait(token);
-            throw new WaitingError();
+            const handedBack = await job.moveToWait(token).then(
+              () => true,
+              () => false,
+            );
+            if (handedBack) throw new WaitingError();
+            // Redis is gone: never settling keeps BullMQ from writing to it; the job stalls
+            // and is picked up again once its lock expires.
+            return new Promise<T>(() => undefined);
           }
           if ('error' in ended) throw ended.error;
           return ended.value;
