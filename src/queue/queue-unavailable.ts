@@ -22,7 +22,10 @@ export class QueueUnavailableError extends Error {
 
   /** `forMs`: how long it has not answered, when it answered before. */
   static unreachable(redisUrl: string, forMs?: number, cause?: unknown): QueueUnavailableError {
-    const why = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+    // A socket's error code says why (ECONNREFUSED: nothing listens); ioredis's own messages
+    // about its connection state ("Stream isn't writeable") say nothing to a user.
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const why = code ? ` (${code})` : '';
     const what =
       forMs === undefined
         ? `cannot reach Redis at ${safeUrl(redisUrl)}${why}. `
