@@ -4,11 +4,13 @@ export const EXIT = {
   ok: 0,
   /** A document failed with a typed failure (or was refused by sniff). */
   failed: 1,
-  /**
-   * Bad usage: unknown option, missing argument, unreadable input file, invalid JSON; also no
-   * queue to use: no Redis answers, or no worker is running.
-   */
+  /** Bad usage: unknown option, missing argument, unreadable input file, invalid JSON, no Redis set. */
   usage: 2,
+  /**
+   * The queue is not there: Redis does not answer, or no worker is running. Apart from bad
+   * usage because a script should retry this one later, and fix the other.
+   */
+  unavailable: 3,
 } as const;
 
 /** A mistake in how docpipe was called, reported on stderr with exit status 2. */

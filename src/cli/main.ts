@@ -27,7 +27,7 @@ const program = new Command('docpipe')
   .exitOverride()
   .addHelpText(
     'after',
-    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage (or no Redis, no worker).\nRun "docpipe <command> --help" for each command.',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue is not there (Redis does not answer, or no worker runs): try again later.\nRun "docpipe <command> --help" for each command.',
   );
 
 registerSniff(program);
@@ -45,13 +45,12 @@ try {
   if (err instanceof CommanderError) {
     // Help and version end with code 0; every other commander error is bad usage.
     process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (
-    err instanceof UsageError ||
-    err instanceof ConfigError ||
-    isQueueUnavailableError(err)
-  ) {
+  } else if (err instanceof UsageError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
+  } else if (isQueueUnavailableError(err)) {
+    process.stderr.write(`docpipe: ${err.message}\n`);
+    process.exitCode = EXIT.unavailable;
   } else {
     throw err;
   }

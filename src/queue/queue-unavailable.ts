@@ -5,7 +5,7 @@ export type UnavailableReason = 'redis-unreachable' | 'no-worker';
  * The queue itself is not there: Redis does not answer, or no worker has been connected to it
  * for longer than the client waits. Not a document's failure (no slug of the registry fits, and
  * retrying the same request later may well succeed), so it is its own class; an API server
- * answers it as its own outage, the CLI with exit status 2 like a missing Redis. Checked by
+ * answers it as its own outage, the CLI with exit status 3 (try again later). Checked by
  * `name` too, as errors that crossed a boundary lose their class.
  */
 export class QueueUnavailableError extends Error {

@@ -262,7 +262,7 @@ describe('a client with nothing to answer it', () => {
     }
   });
 
-  it('enqueue and rerender with no worker say so within the configured time, exit 2, and queue nothing', async () => {
+  it('enqueue and rerender with no worker say so within the configured time, exit 3, and queue nothing', async () => {
     const dir = testDir('docpipe-enqueue-alone-');
     const redis = await EmbeddedRedis.start({ dir: join(dir, 'redis') });
     const env = {
@@ -281,14 +281,14 @@ describe('a client with nothing to answer it', () => {
         '--tags',
         'templates/lease/fixtures/basic.tags.json',
       );
-      expect(one.status).toBe(2);
+      expect(one.status).toBe(3);
       expect(one.stderr).toContain(
         `docpipe: no worker is running: none has been connected to Redis at ${redis.url} for 2 s`,
       );
       expect(one.stderr).toContain('nothing was queued');
       expect(one.ms).toBeLessThan(8000);
       const many = docpipe(env, 'rerender', 'templates/');
-      expect(many.status).toBe(2);
+      expect(many.status).toBe(3);
       expect(many.stderr).toContain('docpipe: no worker is running');
       const counts = await queue.getJobCounts('active', 'completed', 'failed', 'wait', 'delayed');
       expect(Object.values(counts)).toEqual([0, 0, 0, 0, 0]);

@@ -1,7 +1,11 @@
 import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import type { DocumentInput, JobRenderOptions } from '../../queue/index.js';
+import {
+  isQueueUnavailableError,
+  type DocumentInput,
+  type JobRenderOptions,
+} from '../../queue/index.js';
 import { LocalStorage } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
 import {
@@ -53,7 +57,8 @@ export function registerEnqueue(program: Command): void {
       '\nA library document takes its locale, time zone and delimiters from its document.json; the\n' +
         'flags override them. Every field a library document shows needs a value.\n' +
         '\nUses REDIS_URL, or the Redis of a running "docpipe start".\n' +
-        'Exit status: 0 rendered, 1 typed failure, 2 bad usage, no Redis or no worker.',
+        'Exit status: 0 rendered, 1 typed failure, 2 bad usage (or no Redis set), 3 Redis does not answer or no\n' +
+        'worker is running (nothing was queued; try again once one runs).',
     )
     .action(async (input: string | undefined, flags: EnqueueFlags) => {
       if (!input === !flags.library)
@@ -96,7 +101,7 @@ export function registerEnqueue(program: Command): void {
       }
       const storage = new LocalStorage(join(config.dataDir, 'storage'));
       const client = await connectClient(config, redisUrl).catch((err: Error) => {
-        throw new UsageError(err.message);
+        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
       });
       try {
         await runDocumentCommand(flags.json, async () => {

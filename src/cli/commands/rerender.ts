@@ -10,7 +10,11 @@ import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { FolderLibrary } from '../../library/index.js';
 import type { Failure } from '../../errors/index.js';
 import type { TagInput } from '../../fill/index.js';
-import type { BatchOutcome, DocumentInput } from '../../queue/index.js';
+import {
+  isQueueUnavailableError,
+  type BatchOutcome,
+  type DocumentInput,
+} from '../../queue/index.js';
 import { LocalStorage } from '../../storage/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { failureReason, failureText } from '../failure-text.js';
@@ -68,7 +72,8 @@ export function registerRerender(program: Command): void {
         'Unknown members and malformed lines are refused before anything is sent (exit 2); a missing file is a\n' +
         'failed line in the report. Library documents need a value for every field they show.\n' +
         'Job ids are stable: a rerun resumes (jobs still known to Redis are not added again; finished renders come from storage).\n' +
-        'Exit status: 0 when every document rendered, 1 when any failed, 2 on bad usage.',
+        'Exit status: 0 when every document rendered, 1 when any failed, 2 on bad usage, 3 when Redis does not\n' +
+        'answer or no worker runs (what was queued stays queued: run it again to resume).',
     )
     .action(async (source: string, flags: RerenderFlags) => {
       const config = loadConfig();
@@ -81,7 +86,7 @@ export function registerRerender(program: Command): void {
       if (outDir) await mkdir(outDir, { recursive: true });
       const storage = new LocalStorage(join(config.dataDir, 'storage'));
       const client = await connectClient(config, redisUrl).catch((err: Error) => {
-        throw new UsageError(err.message);
+        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
       });
       const bar = new cliProgress.SingleBar(
         {

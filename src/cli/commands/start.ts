@@ -12,6 +12,11 @@ import { StopSignals } from '../stop-signals.js';
  */
 const EXIT_AFTER_STOP_MS = 5000;
 
+interface StartFlags {
+  grace: string;
+  pretty?: boolean;
+}
+
 export function registerStart(program: Command): void {
   program
     .command('start')
@@ -23,6 +28,10 @@ export function registerStart(program: Command): void {
       'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
       '30000',
     )
+    .option(
+      '--pretty',
+      'readable log lines instead of JSON (the default when stderr is a terminal)',
+    )
     .addHelpText(
       'after',
       '\nData (Redis append-only file, stored PDFs) lives under DOCPIPE_DATA_DIR (default ./data);\n' +
@@ -31,10 +40,14 @@ export function registerStart(program: Command): void {
         'From a second terminal, while it runs:\n' +
         '  npx docpipe enqueue templates/lease/template.docx --tags templates/lease/fixtures/basic.tags.json --json',
     )
-    .action(async (flags: { grace: string }) => {
+    .action(async (flags: StartFlags) => {
       const config = loadConfig();
       const graceMs = parseGrace(flags.grace);
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(
+        config.logLevel,
+        'docpipe',
+        flags.pretty ? 'pretty' : config.logFormat,
+      );
       // Before anything else: a second start must not touch the first one's Redis.
       const lock = await acquireDataLock(config.dataDir);
       try {
@@ -54,7 +67,11 @@ export function registerStart(program: Command): void {
       'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
       '30000',
     )
-    .action(async (flags: { grace: string }) => {
+    .option(
+      '--pretty',
+      'readable log lines instead of JSON (the default when stderr is a terminal)',
+    )
+    .action(async (flags: StartFlags) => {
       const config = loadConfig();
       const graceMs = parseGrace(flags.grace);
       const redisUrl = await resolveRedisUrl(config);
@@ -62,7 +79,11 @@ export function registerStart(program: Command): void {
         throw new UsageError(
           'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
         );
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(
+        config.logLevel,
+        'docpipe',
+        flags.pretty ? 'pretty' : config.logFormat,
+      );
       await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started');
     });
 }
