@@ -4,11 +4,11 @@ import {
   PDFNumber,
   PDFPageLeaf,
   PDFPageTree,
-  PDFRawStream,
   PDFRef,
   type PDFContext,
   type PDFDict,
 } from 'pdf-lib';
+import { checkPageContent } from './page-content.js';
 import { PdfDamage } from './pdf-damage.js';
 
 /**
@@ -16,26 +16,6 @@ import { PdfDamage } from './pdf-damage.js';
  * shallow enough for pdf-lib's recursive walks, which the produced-PDF path still uses.
  */
 export const MAX_PAGE_TREE_DEPTH = 64;
-
-/**
- * Filters a page's content may use. The image filters (DCTDecode, JPXDecode, JBIG2Decode,
- * CCITTFaxDecode) are for images only; on page content poppler decodes them anyway (a JBIG2
- * "content" kept pdftotext busy for minutes), and a filter no reader knows leaves it blank.
- */
-const CONTENT_FILTERS = new Set(
-  [
-    'FlateDecode',
-    'Fl',
-    'LZWDecode',
-    'LZW',
-    'ASCIIHexDecode',
-    'AHx',
-    'ASCII85Decode',
-    'A85',
-    'RunLengthDecode',
-    'RL',
-  ].map((name) => PDFName.of(name)),
-);
 
 interface Frame {
   ref: PDFRef;
@@ -47,24 +27,23 @@ interface Frame {
 
 const KIDS = PDFName.of('Kids');
 const COUNT = PDFName.of('Count');
-const CONTENTS = PDFName.of('Contents');
-const FILTER = PDFName.of('Filter');
 
 const tag = (ref: PDFRef) => `${ref.objectNumber} ${ref.generationNumber} R`;
 
 /**
  * Walks the page tree from the catalog's /Pages without recursion, as readers count pages, and
- * returns the number of pages. Damaged: a node reached twice (a cycle, or a page listed twice:
+ * returns the pages in order. Damaged: a node reached twice (a cycle, or a page listed twice:
  * pdf.js refuses both), a tree deeper than {@link MAX_PAGE_TREE_DEPTH}, a kid that is not a
  * reference to a page or a node, a /Count that differs from the pages below it (poppler takes
  * the root's /Count as the page count, pdf.js finds pages through every node's), page content
- * under an image filter, and a reference `isListed` says readers cannot resolve.
+ * that does not decode ({@link checkPageContent}), and a reference `isListed` says readers
+ * cannot resolve.
  */
-export function countPages(
+export function pagesOf(
   context: PDFContext,
   catalog: PDFDict,
   isListed: (ref: PDFRef) => boolean,
-): number {
+): PDFRef[] {
   const rootRef = catalog.get(PDFName.of('Pages'));
   if (!(rootRef instanceof PDFRef)) throw new PdfDamage('its catalog has no /Pages reference');
   const root = resolve(context, rootRef, isListed, 'the catalog');
@@ -73,7 +52,7 @@ export function countPages(
   const onPath = new Set<PDFRef>([rootRef]);
   const seen = new Set<PDFRef>([rootRef]);
   const stack: Frame[] = [frame(rootRef, root)];
-  let total = 0;
+  const pages: PDFRef[] = [];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.next >= top.kids.size()) {
@@ -81,7 +60,6 @@ export function countPages(
       onPath.delete(top.ref);
       checkCount(top);
       if (stack.length > 0) stack[stack.length - 1]!.pages += top.pages;
-      else total = top.pages;
       continue;
     }
     const kidRef = top.kids.get(top.next++);
@@ -96,8 +74,9 @@ export function countPages(
     seen.add(kidRef);
     const kid = resolve(context, kidRef, isListed, `page tree node ${tag(top.ref)}`);
     if (kid instanceof PDFPageLeaf) {
-      checkContents(context, kidRef, kid, isListed);
+      checkPageContent(kidRef, kid, (ref, from) => resolve(context, ref, isListed, from));
       top.pages++;
+      pages.push(kidRef);
     } else if (kid instanceof PDFPageTree) {
       if (stack.length >= MAX_PAGE_TREE_DEPTH)
         throw new PdfDamage(`page tree is deeper than ${MAX_PAGE_TREE_DEPTH} levels`);
@@ -109,8 +88,8 @@ export function countPages(
       );
     }
   }
-  if (total < 1) throw new PdfDamage('has no pages');
-  return total;
+  if (pages.length < 1) throw new PdfDamage('has no pages');
+  return pages;
 }
 
 function frame(ref: PDFRef, node: PDFPageTree): Frame {
@@ -140,27 +119,4 @@ function resolve(
       `${from} refers to ${tag(ref)}, which its cross-reference table does not list`,
     );
   return context.lookup(ref);
-}
-
-function checkContents(
-  context: PDFContext,
-  pageRef: PDFRef,
-  page: PDFPageLeaf,
-  isListed: (ref: PDFRef) => boolean,
-): void {
-  const contents = page.get(CONTENTS);
-  const refs = contents instanceof PDFArray ? contents.asArray() : [contents];
-  for (const ref of refs) {
-    if (!(ref instanceof PDFRef)) continue;
-    const stream = resolve(context, ref, isListed, `page ${tag(pageRef)}`);
-    if (!(stream instanceof PDFRawStream)) continue;
-    const filter = stream.dict.get(FILTER);
-    const filters = filter instanceof PDFArray ? filter.asArray() : [filter];
-    for (const f of filters) {
-      if (f instanceof PDFName && !CONTENT_FILTERS.has(f))
-        throw new PdfDamage(
-          `the content of page ${tag(pageRef)} (${tag(ref)}) is under the filter ${f.decodeText()}, which page content cannot use`,
-        );
-    }
-  }
 }

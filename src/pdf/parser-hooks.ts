@@ -45,6 +45,8 @@ export interface StreamSpan {
 export interface ParseRecord {
   /** By `N G`: the last definition in file order, as pdf-lib keeps it. */
   objects: Map<string, ParsedObject>;
+  /** The first object in the file, where a linearization dictionary would be. */
+  first: ParsedObject | undefined;
   /** Every stream parsed, in file order, also those pdf-lib did not keep. */
   streams: StreamSpan[];
   /** Offset of the object being parsed. */
@@ -65,6 +67,7 @@ function recordFor(context: PDFContext): ParseRecord {
   if (!record) {
     const made: ParseRecord = {
       objects: new Map(),
+      first: undefined,
       streams: [],
       objectAt: -1,
       lastAssigned: undefined,
@@ -141,7 +144,10 @@ const parseName: ParseName = function () {
   return PDFName.of(decodePdfName(raw).replace(/#/g, '#23'));
 };
 
-/** As pdf-lib's parseDictOrStream, remembering where each stream's data and end keyword are. */
+/**
+ * As pdf-lib's parseDictOrStream, remembering where each stream's data and end keyword are, and
+ * never moving backwards on a negative /Length.
+ */
 const parseDictOrStream: ParseDictOrStream = function () {
   const startPos = this.bytes.position();
   const dict = this.parseDict();
@@ -151,7 +157,9 @@ const parseDictOrStream: ParseDictOrStream = function () {
   let end: number;
   const Length = dict.get(LENGTH);
   let keywordAt = -1;
-  if (Length instanceof PDFNumber) {
+  // A negative /Length sent pdf-lib back before the stream, where an earlier `endstream` could
+  // match: it then parsed the same object again and again until memory ran out.
+  if (Length instanceof PDFNumber && Length.asNumber() >= 0) {
     end = start + Length.asNumber();
     this.bytes.moveTo(end);
     this.skipWhitespaceAndComments();
@@ -182,7 +190,9 @@ const parseIndirectObject: ParseIndirectObject = async function () {
   // Object and cross-reference streams are not assigned (an object stream assigns what it
   // holds, under other numbers): for them, lookup would find an older object.
   const object = record.lastAssigned === ref ? this.context.lookup(ref) : undefined;
-  record.objects.set(`${ref.objectNumber} ${ref.generationNumber}`, { at, object });
+  const parsed = { at, object };
+  record.objects.set(`${ref.objectNumber} ${ref.generationNumber}`, parsed);
+  record.first ??= parsed;
   record.objectAt = -1;
   return ref;
 };

@@ -1,5 +1,8 @@
 import {
+  PDFArray,
   PDFCatalog,
+  PDFDict,
+  PDFRawStream,
   PDFName,
   PDFNumber,
   PDFRef,
@@ -7,7 +10,8 @@ import {
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
-import { countPages } from './page-tree.js';
+import { checkLinearization } from './linearization.js';
+import { pagesOf } from './page-tree.js';
 import { parseRecordOf, type ParseRecord } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
 import { isPdfWhitespace } from './pdf-names.js';
@@ -16,6 +20,7 @@ import { readXrefChain, type XrefChain } from './xref-chain.js';
 const ENCRYPT = PDFName.of('Encrypt');
 const ROOT = PDFName.of('Root');
 const LENGTH = PDFName.of('Length');
+const SIZE = PDFName.of('Size');
 
 /**
  * Holds a PDF that pdf-lib parsed against what poppler and pdf.js read without repairing it,
@@ -27,8 +32,8 @@ const LENGTH = PDFName.of('Length');
  *   entry in use points at the object pdf-lib kept for that number;
  * - every stream's /Length ends its data where its `endstream` is;
  * - the newest trailer has no /Encrypt and its /Root is the catalog pdf-lib uses;
- * - the page tree is a tree of bounded depth whose every /Count is right
- *   ({@link countPages}).
+ * - the page tree is a tree of bounded depth whose every /Count is right ({@link pagesOf});
+ * - a linearized file's linearization dictionary agrees with it ({@link checkLinearization}).
  *
  * Throws {@link PdfDamage} naming the first fault found.
  */
@@ -38,9 +43,10 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
   const chain = readXrefChain(bytes, context);
   if (chain.trailer.has(ENCRYPT) || doc.isEncrypted)
     throw new PdfDamage('is encrypted (its trailer has an /Encrypt entry)', 'encrypted');
+  checkSize(chain);
   const isListed = listedIn(chain);
   checkEntries(bytes, chain, record, context);
-  checkListed(context, chain);
+  checkReferences(context, chain);
   checkStreamLengths(bytes, record, context, isListed);
   const root = chain.trailer.get(ROOT);
   if (!(root instanceof PDFRef)) throw new PdfDamage('its trailer has no /Root reference');
@@ -49,14 +55,33 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
     throw new PdfDamage(`its trailer's /Root (${String(root)}) is not a catalog`);
   if (context.trailerInfo.Root !== root)
     throw new PdfDamage('its trailers name different catalogs as /Root');
-  return countPages(context, catalog, isListed);
+  const pages = pagesOf(context, catalog, isListed);
+  checkLinearization(bytes, record, chain, pages);
+  return pages.length;
 }
 
 /** A file in which pdf-lib found no object at all; objects without a record mean hooks off. */
 function emptyRecord(context: PDFContext): ParseRecord {
   if (context.enumerateIndirectObjects().length > 0)
     throw new Error('the parser hooks were off while this PDF was parsed');
-  return { objects: new Map(), streams: [], objectAt: -1, lastAssigned: undefined };
+  return {
+    objects: new Map(),
+    first: undefined,
+    streams: [],
+    objectAt: -1,
+    lastAssigned: undefined,
+  };
+}
+
+/** /Size is one past the highest object number; poppler warns and guesses without it. */
+function checkSize(chain: XrefChain): void {
+  const size = chain.trailer.get(SIZE);
+  const value = size instanceof PDFNumber ? size.asNumber() : NaN;
+  const highest = Math.max(0, ...chain.entries.keys());
+  if (!Number.isInteger(value) || value <= highest)
+    throw new PdfDamage(
+      `its trailer's /Size (${String(size)}) is not one past its highest object number (${highest})`,
+    );
 }
 
 /** Whether readers resolve a reference through the cross-reference entries. */
@@ -103,17 +128,48 @@ function checkEntries(
 }
 
 /**
- * Every object pdf-lib holds has an entry: one that has none is found by pdf-lib, not by poppler,
- * while pdf.js rebuilds its table when a reference leads there. Objects a later update freed
- * are null to every reader alike, and stay allowed.
+ * Every object pdf-lib holds has an entry, and every reference, in any object or the trailer,
+ * leads to one: poppler rebuilds its whole table when it needs an object the table does not
+ * list, and pdf.js when an entry in use points wrong, each in its own way. A reference to an
+ * entry a later update freed is null to every reader alike, and stays allowed.
  */
-function checkListed(context: PDFContext, chain: XrefChain): void {
-  for (const [ref] of context.enumerateIndirectObjects()) {
-    if (!chain.entries.has(ref.objectNumber))
+function checkReferences(context: PDFContext, chain: XrefChain): void {
+  const unresolved = (ref: PDFRef): boolean => {
+    const entry = chain.entries.get(ref.objectNumber);
+    if (entry === undefined) return true;
+    if (entry.kind === 'offset') return entry.generation !== ref.generationNumber;
+    return entry.kind === 'compressed' && ref.generationNumber !== 0;
+  };
+  const objects: [string, PDFObject][] = [['the trailer', chain.trailer]];
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (unresolved(ref))
+      throw new PdfDamage(`object ${tagOf(ref)} is not in its cross-reference table`);
+    objects.push([`object ${tagOf(ref)}`, object]);
+  }
+  for (const [where, object] of objects) {
+    const found = referencesIn(object).find(unresolved);
+    if (found)
       throw new PdfDamage(
-        `object ${ref.objectNumber} ${ref.generationNumber} is not in its cross-reference table`,
+        `${where} refers to ${String(found)}, which its cross-reference table does not list`,
       );
   }
+}
+
+const tagOf = (ref: PDFRef) => `${ref.objectNumber} ${ref.generationNumber}`;
+
+/** The references a value holds, however deep, without recursion. */
+function referencesIn(value: PDFObject): PDFRef[] {
+  const refs: PDFRef[] = [];
+  const stack: PDFObject[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item instanceof PDFRef) refs.push(item);
+    else if (item instanceof PDFRawStream) stack.push(item.dict);
+    else if (item instanceof PDFDict) for (const [, v] of item.entries()) stack.push(v);
+    else if (item instanceof PDFArray)
+      for (let i = 0; i < item.size(); i++) stack.push(item.get(i));
+  }
+  return refs;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface XrefChain {
   entries: Map<number, XrefEntry>;
   /** Object numbers of the cross-reference streams read (pdf-lib parses but keeps none). */
   xrefStreams: Set<number>;
+  /** The section startxref points at: a table or a stream, and the numbers it lists. */
+  newest: { table: boolean; numbers: Set<number> };
 }
 
 /** More sections than any incremental history has; past it the /Prev chain is taken as broken. */
@@ -37,6 +39,7 @@ const STARTXREF = Buffer.from('startxref', 'latin1');
 const XREF = Buffer.from('xref', 'latin1');
 
 interface Section {
+  table: boolean;
   trailer: PDFDict;
   entries: [number, XrefEntry][];
 }
@@ -54,6 +57,7 @@ export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
   const xrefStreams = new Set<number>();
   const visited = new Set<number>();
   let trailer: PDFDict | undefined;
+  let newest: XrefChain['newest'] | undefined;
   let offset: number | undefined = startxref(bytes);
   while (offset !== undefined) {
     if (visited.has(offset)) throw new PdfDamage(`its /Prev chain loops back to offset ${offset}`);
@@ -65,14 +69,18 @@ export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
       for (const [number, entry] of section.entries)
         if (!entries.has(number)) entries.set(number, entry);
     }
-    const newest = sections[0]!.trailer;
-    trailer ??= newest;
-    const prev = newest.get(PDFName.of('Prev'));
+    const latest = sections[0]!.trailer;
+    trailer ??= latest;
+    newest ??= {
+      table: sections[0]!.table,
+      numbers: new Set(sections.flatMap((section) => section.entries.map(([n]) => n))),
+    };
+    const prev = latest.get(PDFName.of('Prev'));
     if (prev !== undefined && !isOffset(prev, bytes))
       throw new PdfDamage(`a trailer's /Prev is not an offset in the file (${String(prev)})`);
     offset = prev === undefined ? undefined : (prev as PDFNumber).asNumber();
   }
-  return { trailer: trailer!, entries, xrefStreams };
+  return { trailer: trailer!, entries, xrefStreams, newest: newest! };
 }
 
 function isOffset(value: PDFObject | undefined, bytes: Buffer): value is PDFNumber {
@@ -164,7 +172,7 @@ function readTable(bytes: Buffer, from: number, parser: ObjectParser): Section {
     throw new PdfDamage(
       `the trailer after its cross-reference table at offset ${from - 4} is not a dictionary`,
     );
-  return { trailer, entries };
+  return { table: true, trailer, entries };
 }
 
 function readStream(
@@ -195,7 +203,7 @@ function readStream(
       `startxref or /Prev points at offset ${offset}, where there is no cross-reference section`,
     );
   xrefStreams.add(Number(header[1]));
-  return { trailer: stream.dict, entries: streamEntries(stream, offset) };
+  return { table: false, trailer: stream.dict, entries: streamEntries(stream, offset) };
 }
 
 function streamEntries(stream: PDFRawStream, offset: number): [number, XrefEntry][] {
