@@ -183,6 +183,7 @@ function checkStreamLengths(
   context: PDFContext,
   isListed: (ref: PDFRef) => boolean,
 ): void {
+  const streams = streamsByDict(context);
   for (const span of record.streams) {
     let length: PDFObject | undefined = span.dict.get(LENGTH);
     const where =
@@ -203,7 +204,21 @@ function checkStreamLengths(
       throw new PdfDamage(
         `${where} says /Length ${value}, but its data ends ${span.keywordAt - span.dataStart} bytes in, at endstream`,
       );
+    // With an indirect /Length, pdf-lib searched for `endstream` and cut the line break before
+    // it, and with it the data's own last byte when that byte is CR or LF (1 stream in 128 of
+    // deflated data): what readers take is the /Length bytes, so the stream holds those.
+    const stream = streams.get(span.dict);
+    if (stream && stream.contents.length !== value)
+      (stream as { contents: Uint8Array }).contents = bytes.subarray(span.dataStart, end);
   }
+}
+
+/** Each parsed stream by its dictionary, which is what the parse record keeps of it. */
+function streamsByDict(context: PDFContext): Map<PDFDict, PDFRawStream> {
+  const streams = new Map<PDFDict, PDFRawStream>();
+  for (const [, object] of context.enumerateIndirectObjects())
+    if (object instanceof PDFRawStream) streams.set(object.dict, object);
+  return streams;
 }
 
 function skipWhitespace(bytes: Buffer, at: number): number {
