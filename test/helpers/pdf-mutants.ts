@@ -55,7 +55,7 @@ function classicTable(text: string): { xrefAt: number; entries: RegExpExecArray[
  * Replaces `remove` bytes at `at` with `insert`. With `keepOffsets`, every cross-reference
  * offset past the edit and startxref move with it (one-section classic files only).
  */
-function edit(
+export function edit(
   base: Buffer,
   at: number,
   remove: number,

@@ -14,7 +14,7 @@ import { pdfjsView, popplerView, type ReaderView } from '../helpers/pdf-readers.
 
 /** Fixed, so a failure reproduces; DOCPIPE_PDF_SEED explores other mutants. */
 const SEED = Number(process.env.DOCPIPE_PDF_SEED ?? 0x5eed_2025);
-const MUTANTS_PER_FILE = Number(process.env.DOCPIPE_PDF_MUTANTS ?? 24);
+const MUTANTS_PER_FILE = Number(process.env.DOCPIPE_PDF_MUTANTS ?? 48);
 
 type Verdict = { accepted: true; pages: number } | { accepted: false; why: string };
 
@@ -103,5 +103,25 @@ describe('what docpipe accepts, poppler and pdf.js open as it is', () => {
     expect(accepted, `seed ${SEED}`).toBeGreaterThan(30);
     expect(refused, `seed ${SEED}`).toBeGreaterThan(100);
     expect(MUTATION_KINDS.length).toBe(12);
+    // Names spelled with escapes are names to every reader: accepted, and they open.
+    expect([...acceptedKinds]).toContain('respell');
   }, 180_000);
+
+  it('readers decode escaped names as docpipe does: a re-spelled /Encrypt still asks for a password', async () => {
+    const row = pdfRows.find((r) => r.file === 'pdf/pdfjs__issue6010_1.pdf')!;
+    const respelled = Buffer.from(
+      readFileSync(row.path)
+        .toString('latin1')
+        .replace(/\/Encrypt(?=[\s<\d])/g, '/E#6ecrypt'),
+      'latin1',
+    );
+    expect(respelled.toString('latin1')).toContain('/E#6ecrypt');
+    const poppler = await popplerView(respelled);
+    expect(poppler).toMatchObject({ ok: false, why: expect.stringMatching(/password/i) });
+    expect(await pdfjsView(respelled)).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/PasswordException/),
+    });
+    expect(await docpipe(respelled)).toEqual({ accepted: false, why: 'sniff: encrypted' });
+  });
 });

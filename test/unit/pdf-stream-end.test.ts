@@ -9,6 +9,7 @@ import {
 } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFastStreamEnd } from '../../src/pdf/index.js';
+import { useParserHooks } from '../../src/pdf/parser-hooks.js';
 import { corpusRows } from '../helpers/corpus.js';
 
 interface Fallback {
@@ -131,5 +132,24 @@ describe("fast end of stream (pdf-lib's fallback done by indexOf)", () => {
     }
     expect(pdfs).toBeGreaterThan(20);
     expect(fallbacks).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("docpipe's parser hooks (decoded names, recorded offsets) change nothing else", () => {
+  afterEach(() => useParserHooks(true));
+
+  it('parses every PDF of the corpus to the same objects as pdf-lib alone', async () => {
+    let pdfs = 0;
+    for (const row of corpusRows()) {
+      const bytes = readFileSync(row.path);
+      if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) continue;
+      pdfs++;
+      useParserHooks(true);
+      const ours = await parse(bytes, true);
+      useParserHooks(false);
+      const theirs = await parse(bytes, true);
+      expect(ours, row.file).toEqual(theirs);
+    }
+    expect(pdfs).toBeGreaterThan(20);
   }, 120_000);
 });
