@@ -1,4 +1,12 @@
-import { PDFArray, PDFDict, PDFName, PDFNumber, type PDFObject, type PDFRef } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  type PDFContext,
+  type PDFObject,
+  type PDFRef,
+} from 'pdf-lib';
 import type { ParseRecord } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
 import type { XrefChain } from './xref-chain.js';
@@ -15,21 +23,27 @@ const ENTRY_BYTES = 20;
  */
 export function checkLinearization(
   bytes: Buffer,
+  context: PDFContext,
   record: ParseRecord,
   chain: XrefChain,
   pages: PDFRef[],
 ): void {
-  const dict = record.first?.object;
+  const first = record.first;
+  const kept =
+    first && record.definedAt.get(`${first.ref.objectNumber} ${first.ref.generationNumber}`);
+  const dict = first && kept === first.at ? context.lookup(first.ref) : undefined;
   if (!(dict instanceof PDFDict)) return;
   const linearized = numberIn(dict, 'Linearized');
   if (linearized === undefined || !(linearized > 0) || numberIn(dict, 'L') !== bytes.length) return;
   const bad = (what: string) => new PdfDamage(`its linearization dictionary ${what}`);
   const n = numberIn(dict, 'N');
   if (n !== pages.length) throw bad(`says /N ${String(n)} pages, but it has ${pages.length}`);
-  const first = numberIn(dict, 'P') ?? 0;
-  const firstPage = pages[first];
+  const firstIndex = numberIn(dict, 'P') ?? 0;
+  const firstPage = pages[firstIndex];
   if (!firstPage || numberIn(dict, 'O') !== firstPage.objectNumber)
-    throw bad(`names object ${String(numberIn(dict, 'O'))} as page ${first + 1}, which is not`);
+    throw bad(
+      `names object ${String(numberIn(dict, 'O'))} as page ${firstIndex + 1}, which is not`,
+    );
   const hints = dict.get(PDFName.of('H'));
   if (!(hints instanceof PDFArray) || (hints.size() !== 2 && hints.size() !== 4))
     throw bad('has no valid /H hint table offsets');

@@ -2,11 +2,11 @@ import {
   PDFName,
   PDFNumber,
   PDFObjectParser,
+  PDFObjectStreamParser,
   PDFParser,
   PDFRawStream,
   type PDFContext,
   type PDFDict,
-  type PDFObject,
   type PDFRef,
 } from 'pdf-lib';
 import { decodePdfName, isNameChar } from './pdf-names.js';
@@ -18,20 +18,13 @@ import { decodePdfName, isNameChar } from './pdf-names.js';
  * - names are decoded in both hex cases (pdf-lib decodes only `#41`-style upper case, so
  *   `/E#6ecrypt` was not /Encrypt to it, and `/R#6fot` was no /Root);
  * - where each top-level object was parsed, and which object that was;
+ * - where the object pdf-lib keeps for each number came from, and what each object stream lists;
  * - where each stream's data starts and where its `endstream` keyword is, so that its /Length
  *   can be held against what a reader that trusts /Length would read.
  *
  * pdf-lib parses a file front to back and ignores cross-reference offsets; readers do the
  * opposite. The records let the check make sure both arrive at the same objects.
  */
-
-/** Where a top-level object was parsed, and the object pdf-lib kept from there. */
-export interface ParsedObject {
-  /** Offset of its `N G obj` header. */
-  at: number;
-  /** The object assigned from there; undefined for object and cross-reference streams. */
-  object: PDFObject | undefined;
-}
 
 /** A stream as pdf-lib parsed it: where its data begins and where its `endstream` sits. */
 export interface StreamSpan {
@@ -43,16 +36,22 @@ export interface StreamSpan {
 }
 
 export interface ParseRecord {
-  /** By `N G`: the last definition in file order, as pdf-lib keeps it. */
-  objects: Map<string, ParsedObject>;
+  /** By `N G`: the offset of its last `N G obj` header in file order. */
+  objects: Map<string, number>;
   /** The first object in the file, where a linearization dictionary would be. */
-  first: ParsedObject | undefined;
+  first: { ref: PDFRef; at: number } | undefined;
   /** Every stream parsed, in file order, also those pdf-lib did not keep. */
   streams: StreamSpan[];
-  /** Offset of the object being parsed. */
+  /** Offset of the header of the top-level object being parsed (-1 before the first). */
   objectAt: number;
-  /** The reference pdf-lib assigned last, to tell assigned objects from stream containers. */
-  lastAssigned: PDFRef | undefined;
+  /**
+   * By `N G`: the offset of the top-level object whose parse gave pdf-lib the object it keeps
+   * (the object itself, or the object stream that holds it). Object and cross-reference streams
+   * are not kept, so they have none.
+   */
+  definedAt: Map<string, number>;
+  /** By the offset of an object stream: the object numbers it lists, in order. */
+  objectStreams: Map<number, number[]>;
 }
 
 const records = new WeakMap<PDFContext, ParseRecord>();
@@ -70,11 +69,12 @@ function recordFor(context: PDFContext): ParseRecord {
       first: undefined,
       streams: [],
       objectAt: -1,
-      lastAssigned: undefined,
+      definedAt: new Map(),
+      objectStreams: new Map(),
     };
     const assign = context.assign.bind(context);
     context.assign = (ref, object) => {
-      made.lastAssigned = ref;
+      made.definedAt.set(`${ref.objectNumber} ${ref.generationNumber}`, made.objectAt);
       assign(ref, object);
     };
     records.set(context, made);
@@ -113,19 +113,26 @@ const SLASH = 0x2f;
 
 type ParseName = (this: ParserInternals) => PDFName;
 type ParseDictOrStream = (this: ParserInternals) => PDFDict | PDFRawStream;
-type ParseIndirectObject = (this: ParserInternals) => Promise<PDFRef>;
+type ParseIndirectObjectHeader = (this: ParserInternals) => PDFRef;
+type ParseOffsetsAndObjectNumbers = (
+  this: ParserInternals,
+) => { objectNumber: number; offset: number }[];
 
 const objectProto = PDFObjectParser.prototype as unknown as {
   parseName: ParseName;
   parseDictOrStream: ParseDictOrStream;
 };
 const documentProto = PDFParser.prototype as unknown as {
-  parseIndirectObject: ParseIndirectObject;
+  parseIndirectObjectHeader: ParseIndirectObjectHeader;
+};
+const objectStreamProto = PDFObjectStreamParser.prototype as unknown as {
+  parseOffsetsAndObjectNumbers: ParseOffsetsAndObjectNumbers;
 };
 const original = {
   parseName: objectProto.parseName,
   parseDictOrStream: objectProto.parseDictOrStream,
-  parseIndirectObject: documentProto.parseIndirectObject,
+  parseIndirectObjectHeader: documentProto.parseIndirectObjectHeader,
+  parseOffsetsAndObjectNumbers: objectStreamProto.parseOffsetsAndObjectNumbers,
 };
 
 /** As pdf-lib's parseName, decoding `#xx` in either case. */
@@ -179,22 +186,31 @@ const parseDictOrStream: ParseDictOrStream = function () {
   return PDFRawStream.of(dict, this.bytes.slice(start, end));
 };
 
-/** As pdf-lib's parseIndirectObject, remembering where each object was and what it became. */
-const parseIndirectObject: ParseIndirectObject = async function () {
+/**
+ * As pdf-lib's parseIndirectObjectHeader, remembering where each object starts. pdf-lib also
+ * calls it to look ahead (past junk, past the header comment), but always at an object it then
+ * parses from there, so what is remembered is where objects are.
+ */
+const parseIndirectObjectHeader: ParseIndirectObjectHeader = function () {
   this.skipWhitespaceAndComments();
   const at = this.bytes.offset();
+  const ref = original.parseIndirectObjectHeader.call(this);
   const record = recordFor(this.context);
-  record.lastAssigned = undefined;
+  record.objects.set(`${ref.objectNumber} ${ref.generationNumber}`, at);
   record.objectAt = at;
-  const ref = await original.parseIndirectObject.call(this);
-  // Object and cross-reference streams are not assigned (an object stream assigns what it
-  // holds, under other numbers): for them, lookup would find an older object.
-  const object = record.lastAssigned === ref ? this.context.lookup(ref) : undefined;
-  const parsed = { at, object };
-  record.objects.set(`${ref.objectNumber} ${ref.generationNumber}`, parsed);
-  record.first ??= parsed;
-  record.objectAt = -1;
+  record.first ??= { ref, at };
   return ref;
+};
+
+/** As pdf-lib's, remembering which objects an object stream lists, in which order. */
+const parseOffsetsAndObjectNumbers: ParseOffsetsAndObjectNumbers = function () {
+  const listed = original.parseOffsetsAndObjectNumbers.call(this);
+  const record = recordFor(this.context);
+  record.objectStreams.set(
+    record.objectAt,
+    listed.map((entry) => entry.objectNumber),
+  );
+  return listed;
 };
 
 /**
@@ -204,5 +220,10 @@ const parseIndirectObject: ParseIndirectObject = async function () {
 export function useParserHooks(on: boolean): void {
   objectProto.parseName = on ? parseName : original.parseName;
   objectProto.parseDictOrStream = on ? parseDictOrStream : original.parseDictOrStream;
-  documentProto.parseIndirectObject = on ? parseIndirectObject : original.parseIndirectObject;
+  documentProto.parseIndirectObjectHeader = on
+    ? parseIndirectObjectHeader
+    : original.parseIndirectObjectHeader;
+  objectStreamProto.parseOffsetsAndObjectNumbers = on
+    ? parseOffsetsAndObjectNumbers
+    : original.parseOffsetsAndObjectNumbers;
 }

@@ -39,6 +39,10 @@ async function load(
           { field, message: `the produced PDF ${message}` },
         ]);
   const buffer = toBuffer(bytes);
+  const encrypted = () => fail('encrypted: is encrypted (its trailer has an /Encrypt entry)');
+  // A given PDF is refused for any trailer with /Encrypt, also one readers would not reach, as
+  // sniffing does; docpipe's own output is scanned only when it fails (on the hot path).
+  if (origin === 'input' && hasEncryptionDictionary(buffer)) throw encrypted();
   let doc: PDFDocument;
   try {
     // Invalid objects are errors, not repairs: a signed document must read the same everywhere.
@@ -53,8 +57,7 @@ async function load(
     });
   } catch (err) {
     // Encrypted data often does not parse; the reason to give is still that it is encrypted.
-    if (hasEncryptionDictionary(buffer))
-      throw fail('encrypted: is encrypted (its trailer has an /Encrypt entry)');
+    if (hasEncryptionDictionary(buffer)) throw encrypted();
     throw fail(`damaged: cannot be parsed (${parseFailure(err)})`);
   }
   try {
@@ -62,8 +65,7 @@ async function load(
   } catch (err) {
     if (!(err instanceof PdfDamage)) throw err;
     // A trailer that cannot be reached (its offsets broken) may still hold /Encrypt.
-    if (err.reason === 'damaged' && hasEncryptionDictionary(buffer))
-      throw fail('encrypted: is encrypted (its trailer has an /Encrypt entry)');
+    if (err.reason === 'damaged' && hasEncryptionDictionary(buffer)) throw encrypted();
     throw fail(`${err.reason}: ${err.message}`);
   }
 }

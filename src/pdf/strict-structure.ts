@@ -45,7 +45,7 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
     throw new PdfDamage('is encrypted (its trailer has an /Encrypt entry)', 'encrypted');
   checkSize(chain);
   const isListed = listedIn(chain);
-  checkEntries(bytes, chain, record, context);
+  checkEntries(bytes, chain, record);
   checkReferences(context, chain);
   checkStreamLengths(bytes, record, context, isListed);
   const root = chain.trailer.get(ROOT);
@@ -56,7 +56,7 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
   if (context.trailerInfo.Root !== root)
     throw new PdfDamage('its trailers name different catalogs as /Root');
   const pages = pagesOf(context, catalog, isListed);
-  checkLinearization(bytes, record, chain, pages);
+  checkLinearization(bytes, context, record, chain, pages);
   return pages.length;
 }
 
@@ -69,7 +69,8 @@ function emptyRecord(context: PDFContext): ParseRecord {
     first: undefined,
     streams: [],
     objectAt: -1,
-    lastAssigned: undefined,
+    definedAt: new Map(),
+    objectStreams: new Map(),
   };
 }
 
@@ -93,35 +94,36 @@ function listedIn(chain: XrefChain): (ref: PDFRef) => boolean {
   };
 }
 
-function checkEntries(
-  bytes: Buffer,
-  chain: XrefChain,
-  record: ParseRecord,
-  context: PDFContext,
-): void {
+function checkEntries(bytes: Buffer, chain: XrefChain, record: ParseRecord): void {
   for (const [number, entry] of chain.entries) {
     if (entry.kind === 'offset') {
       const name = `${number} ${entry.generation}`;
-      const parsed = record.objects.get(name);
-      if (!parsed || skipWhitespace(bytes, entry.offset) !== parsed.at)
+      const header = record.objects.get(name);
+      if (header === undefined || skipWhitespace(bytes, entry.offset) !== header)
         throw new PdfDamage(
           `its cross-reference entry for object ${name} points at offset ${entry.offset}, ${
-            parsed
-              ? `but the object pdf-lib reads is at ${parsed.at}`
+            header !== undefined
+              ? `but the object pdf-lib reads is at ${header}`
               : 'where there is no such object'
           }`,
         );
-      if (context.lookup(PDFRef.of(number, entry.generation)) !== parsed.object)
+      // What pdf-lib keeps under this number came from elsewhere (an earlier copy, when this is
+      // an object stream, or an object stream after it).
+      const defined = record.definedAt.get(name);
+      if (defined !== undefined && defined !== header)
         throw new PdfDamage(`object ${name} is defined more than once`);
     } else if (entry.kind === 'compressed') {
       const container = record.objects.get(`${entry.stream} 0`);
-      const inContainer = context.lookup(PDFRef.of(number, 0));
-      if (!container || chain.entries.get(entry.stream)?.kind !== 'offset' || !inContainer)
+      const listed = container === undefined ? undefined : record.objectStreams.get(container);
+      if (chain.entries.get(entry.stream)?.kind !== 'offset' || !listed)
         throw new PdfDamage(
-          `its cross-reference entry for object ${number} 0 names object stream ${entry.stream}, which does not hold it`,
+          `its cross-reference entry for object ${number} 0 names object stream ${entry.stream}, which is none`,
         );
-      const direct = record.objects.get(`${number} 0`);
-      if (direct && direct.at > container.at)
+      if (listed[entry.index] !== number)
+        throw new PdfDamage(
+          `its cross-reference entry for object ${number} 0 names place ${entry.index} in object stream ${entry.stream}, which holds ${listed[entry.index] === undefined ? 'nothing' : `object ${listed[entry.index]}`} there`,
+        );
+      if (record.definedAt.get(`${number} 0`) !== container)
         throw new PdfDamage(`object ${number} 0 is defined more than once`);
     }
   }

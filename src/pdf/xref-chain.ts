@@ -37,6 +37,7 @@ const MAX_SECTIONS = 4096;
 const STARTXREF_WINDOW = 2048;
 const STARTXREF = Buffer.from('startxref', 'latin1');
 const XREF = Buffer.from('xref', 'latin1');
+const TRAILER = Buffer.from('trailer', 'latin1');
 
 interface Section {
   table: boolean;
@@ -126,36 +127,42 @@ function readSections(
 /** Tokens of a classic table: numbers and the `n`/`f` markers, up to `trailer`. */
 function readTable(bytes: Buffer, from: number, parser: ObjectParser): Section {
   const entries: [number, XrefEntry][] = [];
-  let at = from;
-  const next = (): string => {
-    while (at < bytes.length && isPdfWhitespace(bytes[at]!)) at++;
-    const start = at;
-    while (at < bytes.length && !isPdfWhitespace(bytes[at]!)) at++;
-    return bytes.subarray(start, at).toString('latin1');
-  };
   const malformed = () =>
     new PdfDamage(`its cross-reference table at offset ${from - 4} is malformed`);
-  const integer = (token: string): number => {
-    if (!/^\d{1,10}$/.test(token)) throw malformed();
-    return Number(token);
+  // Read byte by byte: a table has three tokens an object, and strings for each cost more than
+  // the rest of the check.
+  let at = from;
+  const skip = () => {
+    while (at < bytes.length && isPdfWhitespace(bytes[at]!)) at++;
+  };
+  const integer = (): number => {
+    skip();
+    const start = at;
+    let value = 0;
+    while (at < bytes.length && bytes[at]! >= 0x30 && bytes[at]! <= 0x39)
+      value = value * 10 + bytes[at++]! - 0x30;
+    if (at === start || at - start > 10 || (at < bytes.length && !isPdfWhitespace(bytes[at]!)))
+      throw malformed();
+    return value;
   };
   for (;;) {
-    const token = next();
-    if (token === 'trailer') break;
-    if (token.startsWith('trailer')) {
-      at -= token.length - 'trailer'.length;
+    skip();
+    if (bytes.subarray(at, at + TRAILER.length).equals(TRAILER)) {
+      at += TRAILER.length;
       break;
     }
-    const first = integer(token);
-    const count = integer(next());
-    // Each entry takes at least 18 bytes ("0 0 n" separated): a count past that is a lie.
-    if (count * 5 > bytes.length - at) throw malformed();
+    const first = integer();
+    const count = integer();
+    // Each entry takes at least 6 bytes ("0 0 n" and a separator): a count past that is a lie.
+    if (count * 6 > bytes.length - at) throw malformed();
     for (let i = 0; i < count; i++) {
-      const offset = integer(next());
-      const generation = integer(next());
-      const marker = next();
-      if (marker === 'n') entries.push([first + i, { kind: 'offset', offset, generation }]);
-      else if (marker === 'f') entries.push([first + i, { kind: 'free' }]);
+      const offset = integer();
+      const generation = integer();
+      skip();
+      const marker = bytes[at++];
+      if (at < bytes.length && !isPdfWhitespace(bytes[at]!)) throw malformed();
+      if (marker === 0x6e) entries.push([first + i, { kind: 'offset', offset, generation }]);
+      else if (marker === 0x66) entries.push([first + i, { kind: 'free' }]);
       else throw malformed();
     }
   }

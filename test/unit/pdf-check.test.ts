@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { checkPdf, finishProducedPdf } from '../../src/pdf/index.js';
@@ -241,6 +242,55 @@ describe('an accepted PDF reads the same in every reader', () => {
     expect(await verdict(blank)).toBe('accepted');
     const nowhere = patch(pdf, /startxref\s+(\d+)/, (m) => `startxref\n${Number(m[1]) - 4}`);
     expect(await verdict(nowhere)).toMatch(/^damaged: startxref or \/Prev points at offset/);
+  });
+
+  /**
+   * pdf-lib's own object-stream output, with the rows (W [1 2 2]) of its cross-reference stream
+   * changed; that stream is the file's last object, so nothing else moves.
+   */
+  async function withXrefRows(change: (rows: Buffer[]) => void): Promise<Buffer> {
+    const doc = await PDFDocument.create();
+    doc.addPage();
+    doc.addPage();
+    const pdf = Buffer.from(await doc.save({ useObjectStreams: true }));
+    const text = pdf.toString('latin1');
+    const at = Number(/startxref\s+(\d+)/.exec(text.slice(-64))![1]);
+    const m = /\/Length (\d+)[^]*?\/W \[ 1 2 2 \][^]*?stream\n/.exec(text.slice(at))!;
+    const lengthAt = at + m.index + '/Length '.length;
+    const dataAt = at + m.index + m[0].length;
+    const data = inflateSync(pdf.subarray(dataAt, dataAt + Number(m[1])));
+    const rows = Array.from({ length: data.length / 5 }, (_, i) => data.subarray(i * 5, i * 5 + 5));
+    change(rows);
+    const packed = deflateSync(Buffer.concat(rows));
+    return Buffer.concat([
+      pdf.subarray(0, lengthAt),
+      Buffer.from(String(packed.length), 'latin1'),
+      pdf.subarray(lengthAt + m[1]!.length, dataAt),
+      packed,
+      pdf.subarray(dataAt + Number(m[1])),
+    ]);
+  }
+
+  it('refuses cross-reference stream entries that name the wrong place in an object stream', async () => {
+    expect(await verdict(await withXrefRows(() => {}))).toBe('accepted');
+    const swapped = await withXrefRows((rows) => {
+      const compressed = rows.filter((row) => row[0] === 2);
+      expect(compressed.length).toBeGreaterThan(1);
+      const [a, b] = [compressed[0]!, compressed[1]!];
+      const index = a.readUInt16BE(3);
+      a.writeUInt16BE(b.readUInt16BE(3), 3);
+      b.writeUInt16BE(index, 3);
+    });
+    expect(await verdict(swapped)).toMatch(
+      /^damaged: its cross-reference entry for object \d+ 0 names place \d+ in object stream \d+, which holds object \d+ there$/,
+    );
+    const elsewhere = await withXrefRows((rows) => {
+      const row = rows.find((r) => r[0] === 2)!;
+      // The last plain entry is the cross-reference stream itself: no object stream.
+      const plain = rows.findLastIndex((r) => r[0] === 1);
+      row.writeUInt16BE(plain, 1);
+    });
+    expect(await verdict(elsewhere)).toMatch(/names object stream \d+, which is none$/);
   });
 
   it('refuses a second definition of an object that readers never see (the table names the first)', async () => {
