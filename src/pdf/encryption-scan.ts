@@ -35,6 +35,8 @@ function encryptKeyPositions(bytes: Buffer): number[] {
   }
   // An escaped spelling has a '#' followed by two hex digits within the name.
   for (let hash = bytes.indexOf(HASH); hash !== -1; hash = bytes.indexOf(HASH, hash + 1)) {
+    // Most '#' bytes are in compressed data: without two hex digits after them, no escape.
+    if (!isHexDigit(bytes[hash + 1]) || !isHexDigit(bytes[hash + 2])) continue;
     const start = nameStartBefore(bytes, hash);
     if (start === -1) continue;
     let end = hash + 1;
@@ -46,6 +48,12 @@ function encryptKeyPositions(bytes: Buffer): number[] {
     hash = Math.max(hash, end - 1);
   }
   return found;
+}
+
+function isHexDigit(c: number | undefined): boolean {
+  return (
+    c !== undefined && ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66))
+  );
 }
 
 /** The `/` that starts the name a byte belongs to, if it is within reach of one. */

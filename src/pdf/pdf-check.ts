@@ -71,8 +71,6 @@ async function load(
 }
 
 function parseFailure(err: unknown): string {
-  if (err instanceof RangeError && /call stack/i.test(err.message))
-    return 'objects are nested too deeply';
   return String((err as Error)?.message ?? err).slice(0, 200);
 }
 
