@@ -7,6 +7,7 @@ import {
   PDFRef,
   type PDFContext,
   type PDFDict,
+  type PDFObject,
 } from 'pdf-lib';
 import { checkPageContent } from './page-content.js';
 import { PdfDamage } from './pdf-damage.js';
@@ -44,79 +45,94 @@ export function pagesOf(
   catalog: PDFDict,
   isListed: (ref: PDFRef) => boolean,
 ): PDFRef[] {
-  const rootRef = catalog.get(PDFName.of('Pages'));
-  if (!(rootRef instanceof PDFRef)) throw new PdfDamage('its catalog has no /Pages reference');
-  const root = resolve(context, rootRef, isListed, 'the catalog');
-  if (!(root instanceof PDFPageTree))
-    throw new PdfDamage(`its catalog's /Pages (${tag(rootRef)}) is not a page tree node`);
-  const onPath = new Set<PDFRef>([rootRef]);
-  const seen = new Set<PDFRef>([rootRef]);
-  const stack: Frame[] = [frame(rootRef, root)];
-  const pages: PDFRef[] = [];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (top.next >= top.kids.size()) {
-      stack.pop();
-      onPath.delete(top.ref);
-      checkCount(top);
-      if (stack.length > 0) stack[stack.length - 1]!.pages += top.pages;
-      continue;
+  return new PageTreeWalk(context, isListed).walk(catalog);
+}
+
+class PageTreeWalk {
+  private readonly stack: Frame[] = [];
+  /** The nodes from the root to the one being read: meeting one again is a cycle. */
+  private readonly onPath = new Set<PDFRef>();
+  private readonly seen = new Set<PDFRef>();
+  private readonly pages: PDFRef[] = [];
+
+  constructor(
+    private readonly context: PDFContext,
+    private readonly isListed: (ref: PDFRef) => boolean,
+  ) {}
+
+  walk(catalog: PDFDict): PDFRef[] {
+    const rootRef = catalog.get(PDFName.of('Pages'));
+    if (!(rootRef instanceof PDFRef)) throw new PdfDamage('its catalog has no /Pages reference');
+    const root = this.resolve(rootRef, 'the catalog');
+    if (!(root instanceof PDFPageTree))
+      throw new PdfDamage(`its catalog's /Pages (${tag(rootRef)}) is not a page tree node`);
+    this.seen.add(rootRef);
+    this.enter(rootRef, root);
+    while (this.stack.length > 0) {
+      const top = this.stack[this.stack.length - 1]!;
+      if (top.next < top.kids.size()) this.visit(top, top.kids.get(top.next++));
+      else this.leave(top);
     }
-    const kidRef = top.kids.get(top.next++);
+    if (this.pages.length < 1) throw new PdfDamage('has no pages');
+    return this.pages;
+  }
+
+  private visit(parent: Frame, kidRef: PDFObject): void {
+    const from = `page tree node ${tag(parent.ref)}`;
     if (!(kidRef instanceof PDFRef))
-      throw new PdfDamage(`page tree node ${tag(top.ref)} has a kid that is not a reference`);
-    if (onPath.has(kidRef))
+      throw new PdfDamage(`${from} has a kid that is not a reference`);
+    if (this.onPath.has(kidRef))
       throw new PdfDamage(
-        `page tree is cyclic: ${tag(kidRef)} is its own ancestor (a kid of ${tag(top.ref)})`,
+        `page tree is cyclic: ${tag(kidRef)} is its own ancestor (a kid of ${tag(parent.ref)})`,
       );
-    if (seen.has(kidRef))
-      throw new PdfDamage(`page tree holds ${tag(kidRef)} twice (again under ${tag(top.ref)})`);
-    seen.add(kidRef);
-    const kid = resolve(context, kidRef, isListed, `page tree node ${tag(top.ref)}`);
+    if (this.seen.has(kidRef))
+      throw new PdfDamage(`page tree holds ${tag(kidRef)} twice (again under ${tag(parent.ref)})`);
+    this.seen.add(kidRef);
+    const kid = this.resolve(kidRef, from);
     if (kid instanceof PDFPageLeaf) {
-      checkPageContent(kidRef, kid, (ref, from) => resolve(context, ref, isListed, from));
-      top.pages++;
-      pages.push(kidRef);
+      checkPageContent(kidRef, kid, (ref, where) => this.resolve(ref, where));
+      parent.pages++;
+      this.pages.push(kidRef);
     } else if (kid instanceof PDFPageTree) {
-      if (stack.length >= MAX_PAGE_TREE_DEPTH)
+      if (this.stack.length >= MAX_PAGE_TREE_DEPTH)
         throw new PdfDamage(`page tree is deeper than ${MAX_PAGE_TREE_DEPTH} levels`);
-      onPath.add(kidRef);
-      stack.push(frame(kidRef, kid));
+      this.enter(kidRef, kid);
     } else {
       throw new PdfDamage(
-        `page tree node ${tag(top.ref)} has a kid (${tag(kidRef)}) that is neither a page nor a page tree node`,
+        `${from} has a kid (${tag(kidRef)}) that is neither a page nor a page tree node`,
       );
     }
   }
-  if (pages.length < 1) throw new PdfDamage('has no pages');
-  return pages;
-}
 
-function frame(ref: PDFRef, node: PDFPageTree): Frame {
-  const kids = node.get(KIDS);
-  if (!(kids instanceof PDFArray))
-    throw new PdfDamage(`page tree node ${tag(ref)} has no /Kids array`);
-  return { ref, node, kids, next: 0, pages: 0 };
-}
+  private enter(ref: PDFRef, node: PDFPageTree): void {
+    const kids = this.direct(node.get(KIDS), `page tree node ${tag(ref)}`);
+    if (!(kids instanceof PDFArray))
+      throw new PdfDamage(`page tree node ${tag(ref)} has no /Kids array`);
+    this.onPath.add(ref);
+    this.stack.push({ ref, node, kids, next: 0, pages: 0 });
+  }
 
-function checkCount(done: Frame): void {
-  const count = done.node.get(COUNT);
-  const declared = count instanceof PDFNumber ? count.asNumber() : undefined;
-  if (declared !== done.pages)
-    throw new PdfDamage(
-      `page tree node ${tag(done.ref)} says /Count ${count === undefined ? '(none)' : String(count)} but holds ${done.pages} page(s)`,
-    );
-}
+  private leave(done: Frame): void {
+    this.stack.pop();
+    this.onPath.delete(done.ref);
+    const count = this.direct(done.node.get(COUNT), `page tree node ${tag(done.ref)}`);
+    if (!(count instanceof PDFNumber) || count.asNumber() !== done.pages)
+      throw new PdfDamage(
+        `page tree node ${tag(done.ref)} says /Count ${count === undefined ? '(none)' : String(count)} but holds ${done.pages} page(s)`,
+      );
+    if (this.stack.length > 0) this.stack[this.stack.length - 1]!.pages += done.pages;
+  }
 
-function resolve(
-  context: PDFContext,
-  ref: PDFRef,
-  isListed: (ref: PDFRef) => boolean,
-  from: string,
-) {
-  if (!isListed(ref))
-    throw new PdfDamage(
-      `${from} refers to ${tag(ref)}, which its cross-reference table does not list`,
-    );
-  return context.lookup(ref);
+  /** A value, or what a reference to it leads to. */
+  private direct(value: PDFObject | undefined, from: string): PDFObject | undefined {
+    return value instanceof PDFRef ? this.resolve(value, from) : value;
+  }
+
+  private resolve(ref: PDFRef, from: string): PDFObject | undefined {
+    if (!this.isListed(ref))
+      throw new PdfDamage(
+        `${from} refers to ${tag(ref)}, which its cross-reference table does not list`,
+      );
+    return this.context.lookup(ref);
+  }
 }
