@@ -25,8 +25,6 @@ export interface XrefChain {
   trailer: PDFDict;
   /** By object number, the newest entry. */
   entries: Map<number, XrefEntry>;
-  /** Object numbers of the cross-reference streams read (pdf-lib parses but keeps none). */
-  xrefStreams: Set<number>;
   /** The section startxref points at: a table or a stream, and the numbers it lists. */
   newest: { table: boolean; numbers: Set<number> };
 }
@@ -55,7 +53,6 @@ interface ObjectParser {
 export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
   const parser = PDFObjectParser.forBytes(bytes, context) as unknown as ObjectParser;
   const entries = new Map<number, XrefEntry>();
-  const xrefStreams = new Set<number>();
   const visited = new Set<number>();
   let trailer: PDFDict | undefined;
   let newest: XrefChain['newest'] | undefined;
@@ -65,7 +62,7 @@ export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
     if (visited.size >= MAX_SECTIONS)
       throw new PdfDamage(`it has more than ${MAX_SECTIONS} cross-reference sections`);
     visited.add(offset);
-    const sections = readSections(bytes, offset, parser, xrefStreams);
+    const sections = readSections(bytes, offset, parser);
     for (const section of sections) {
       for (const [number, entry] of section.entries)
         if (!entries.has(number)) entries.set(number, entry);
@@ -81,7 +78,7 @@ export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
       throw new PdfDamage(`a trailer's /Prev is not an offset in the file (${String(prev)})`);
     offset = prev === undefined ? undefined : (prev as PDFNumber).asNumber();
   }
-  return { trailer: trailer!, entries, xrefStreams, newest: newest! };
+  return { trailer: trailer!, entries, newest: newest! };
 }
 
 function isOffset(value: PDFObject | undefined, bytes: Buffer): value is PDFNumber {
@@ -103,12 +100,7 @@ function startxref(bytes: Buffer): number {
 }
 
 /** The section at an offset: a table (with the stream a hybrid trailer names) or a stream. */
-function readSections(
-  bytes: Buffer,
-  offset: number,
-  parser: ObjectParser,
-  xrefStreams: Set<number>,
-): Section[] {
+function readSections(bytes: Buffer, offset: number, parser: ObjectParser): Section[] {
   let at = offset;
   while (at < bytes.length && isPdfWhitespace(bytes[at]!)) at++;
   if (bytes.subarray(at, at + XREF.length).equals(XREF)) {
@@ -119,9 +111,9 @@ function readSections(
       throw new PdfDamage(
         `its trailer's /XRefStm is not an offset in the file (${String(hybrid)})`,
       );
-    return [table, readStream(bytes, hybrid.asNumber(), parser, xrefStreams)];
+    return [table, readStream(bytes, hybrid.asNumber(), parser)];
   }
-  return [readStream(bytes, offset, parser, xrefStreams)];
+  return [readStream(bytes, offset, parser)];
 }
 
 /** Tokens of a classic table: numbers and the `n`/`f` markers, up to `trailer`. */
@@ -182,12 +174,7 @@ function readTable(bytes: Buffer, from: number, parser: ObjectParser): Section {
   return { table: true, trailer, entries };
 }
 
-function readStream(
-  bytes: Buffer,
-  offset: number,
-  parser: ObjectParser,
-  xrefStreams: Set<number>,
-): Section {
+function readStream(bytes: Buffer, offset: number, parser: ObjectParser): Section {
   const header = /^\s*(\d+)\s+(\d+)\s+obj/.exec(
     bytes.subarray(offset, offset + 64).toString('latin1'),
   );
@@ -209,7 +196,6 @@ function readStream(
     throw new PdfDamage(
       `startxref or /Prev points at offset ${offset}, where there is no cross-reference section`,
     );
-  xrefStreams.add(Number(header[1]));
   return { table: false, trailer: stream.dict, entries: streamEntries(stream, offset) };
 }
 
