@@ -78,7 +78,9 @@ function emptyRecord(context: PDFContext): ParseRecord {
 function checkSize(chain: XrefChain): void {
   const size = chain.trailer.get(SIZE);
   const value = size instanceof PDFNumber ? size.asNumber() : NaN;
-  const highest = Math.max(0, ...chain.entries.keys());
+  // A loop, not Math.max(...keys): a large table would overflow the call's arguments.
+  let highest = 0;
+  for (const number of chain.entries.keys()) if (number > highest) highest = number;
   if (!Number.isInteger(value) || value <= highest)
     throw new PdfDamage(
       `its trailer's /Size (${String(size)}) is not one past its highest object number (${highest})`,
