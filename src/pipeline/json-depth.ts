@@ -16,7 +16,8 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     if (next === null || typeof next !== 'object') continue;
     if (depth + 1 > max) return true;
     for (const child of Object.values(next as Record<string, unknown>)) {
-      if (child !== null && typeof child === 'object') pending.push({ value: child, depth: depth + 1 });
+      if (child !== null && typeof child === 'object')
+        pending.push({ value: child, depth: depth + 1 });
     }
   }
   return false;
