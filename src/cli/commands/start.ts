@@ -17,12 +17,9 @@ interface StartFlags {
   pretty?: boolean;
 }
 
-export function registerStart(program: Command): void {
-  program
-    .command('start')
-    .description(
-      'run docpipe on embedded defaults: a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
-    )
+/** What `start` and `worker` share: the grace period on a stop, and how logs look. */
+function withRunOptions(command: Command): Command {
+  return command
     .option(
       '--grace <ms>',
       'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
@@ -31,6 +28,13 @@ export function registerStart(program: Command): void {
     .option(
       '--pretty',
       'readable log lines instead of JSON (the default when stderr is a terminal)',
+    );
+}
+
+export function registerStart(program: Command): void {
+  withRunOptions(program.command('start'))
+    .description(
+      'run docpipe on embedded defaults: a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
     )
     .addHelpText(
       'after',
@@ -57,19 +61,9 @@ export function registerStart(program: Command): void {
       }
     });
 
-  program
-    .command('worker')
+  withRunOptions(program.command('worker'))
     .description(
       'run a worker on a shared Redis (REDIS_URL, or the one a running "docpipe start" uses); run several to share the work',
-    )
-    .option(
-      '--grace <ms>',
-      'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
-      '30000',
-    )
-    .option(
-      '--pretty',
-      'readable log lines instead of JSON (the default when stderr is a terminal)',
     )
     .action(async (flags: StartFlags) => {
       const config = loadConfig();
