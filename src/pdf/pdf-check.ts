@@ -1,4 +1,5 @@
 import { PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { DecodeBudget, withDecodeBudget } from './bounded-decode.js';
 import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../errors/index.js';
 import { hasEncryptionDictionary } from './encryption-scan.js';
@@ -6,9 +7,11 @@ import { useParserHooks } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
 import { checkStructure } from './strict-structure.js';
 import { useFastStreamEnd } from './stream-end.js';
+import { useBoundedStructureStreams } from './structure-streams.js';
 
 useFastStreamEnd(true);
 useParserHooks(true);
+useBoundedStructureStreams(true);
 
 export interface PdfInfo {
   pages: number;
@@ -43,25 +46,30 @@ async function load(
   // A given PDF is refused for any trailer with /Encrypt, also one readers would not reach, as
   // sniffing does; docpipe's own output is scanned only when it fails (on the hot path).
   if (origin === 'input' && hasEncryptionDictionary(buffer)) throw encrypted();
+  const budget = new DecodeBudget();
   let doc: PDFDocument;
   try {
     // Invalid objects are errors, not repairs: a signed document must read the same everywhere.
     // Fastest: parse without yielding every 100 objects; checks run in worker threads, where
     // yielding to an event loop buys nothing (25 to 30 percent faster here). Encryption is
     // decided by the structure check, from the trailer readers use.
-    doc = await PDFDocument.load(bytes, {
-      updateMetadata: false,
-      throwOnInvalidObject: true,
-      ignoreEncryption: true,
-      parseSpeed: ParseSpeeds.Fastest,
-    });
+    doc = await withDecodeBudget(budget, () =>
+      PDFDocument.load(bytes, {
+        updateMetadata: false,
+        throwOnInvalidObject: true,
+        ignoreEncryption: true,
+        parseSpeed: ParseSpeeds.Fastest,
+      }),
+    );
   } catch (err) {
     // Encrypted data often does not parse; the reason to give is still that it is encrypted.
     if (hasEncryptionDictionary(buffer)) throw encrypted();
+    // pdf-lib threw its own error over the bomb it was stopped at.
+    if (budget.refused) throw fail(`too-large: ${budget.refused.message}`);
     throw fail(`damaged: cannot be parsed (${parseFailure(err)})`);
   }
   try {
-    return { doc, pages: checkStructure(buffer, doc) };
+    return { doc, pages: withDecodeBudget(budget, () => checkStructure(buffer, doc)) };
   } catch (err) {
     if (!(err instanceof PdfDamage)) throw err;
     // A trailer that cannot be reached (its offsets broken) may still hold /Encrypt.

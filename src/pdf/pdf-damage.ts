@@ -7,8 +7,11 @@ export class PdfDamage extends Error {
 
   constructor(
     message: string,
-    /** `encrypted` when what was found is an encryption dictionary. */
-    readonly reason: 'damaged' | 'encrypted' = 'damaged',
+    /**
+     * `encrypted` when what was found is an encryption dictionary; `too-large` when a stream
+     * inflates past docpipe's limits (as zip bombs are refused).
+     */
+    readonly reason: 'damaged' | 'encrypted' | 'too-large' = 'damaged',
   ) {
     super(message);
   }

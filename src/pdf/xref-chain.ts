@@ -5,10 +5,10 @@ import {
   PDFNumber,
   PDFObjectParser,
   PDFRawStream,
-  decodePDFRawStream,
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
+import { currentDecodeBudget } from './bounded-decode.js';
 import { isPdfWhitespace } from './pdf-names.js';
 import { PdfDamage } from './pdf-damage.js';
 import { unpredict } from './xref-predictor.js';
@@ -196,10 +196,15 @@ function readStream(bytes: Buffer, offset: number, parser: ObjectParser): Sectio
     throw new PdfDamage(
       `startxref or /Prev points at offset ${offset}, where there is no cross-reference section`,
     );
-  return { table: false, trailer: stream.dict, entries: streamEntries(stream, offset) };
+  const objectAt = offset + header[0].search(/\d/);
+  return { table: false, trailer: stream.dict, entries: streamEntries(stream, offset, objectAt) };
 }
 
-function streamEntries(stream: PDFRawStream, offset: number): [number, XrefEntry][] {
+function streamEntries(
+  stream: PDFRawStream,
+  offset: number,
+  objectAt: number,
+): [number, XrefEntry][] {
   const { dict } = stream;
   const bad = (what: string) =>
     new PdfDamage(`its cross-reference stream at offset ${offset} ${what}`);
@@ -215,8 +220,15 @@ function streamEntries(stream: PDFRawStream, offset: number): [number, XrefEntry
   if (!index || index.length % 2 !== 0 || rowWidth === 0) throw bad('has no valid /Index or /Size');
   let data: Uint8Array;
   try {
-    data = unpredict(decodePDFRawStream(stream).decode(), dict, rowWidth);
+    // Bounded, and decoded once: pdf-lib's load decoded this stream through the same budget.
+    const decoded = currentDecodeBudget().decode(
+      stream,
+      `its cross-reference stream at offset ${offset}`,
+      objectAt,
+    );
+    data = unpredict(decoded, dict, rowWidth);
   } catch (err) {
+    if (err instanceof PdfDamage) throw err;
     throw bad(`cannot be decoded (${(err as Error).message.slice(0, 100)})`);
   }
   const rows = index.reduce((sum, n, i) => (i % 2 === 1 ? sum + n : sum), 0);
