@@ -95,7 +95,7 @@ export function currentDecodeBudget(): DecodeBudget {
 }
 
 /** Decoded data of at most `cap` bytes, or undefined when there is more. */
-function decodeUpTo(stream: PDFRawStream, cap: number): Uint8Array | undefined {
+export function decodeUpTo(stream: PDFRawStream, cap: number): Uint8Array | undefined {
   if (isFlateOnly(stream)) {
     try {
       // zlib in C, stopping at the cap, is both the guard and the fast path.

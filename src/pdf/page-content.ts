@@ -1,13 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import {
-  PDFArray,
-  PDFName,
-  PDFRawStream,
-  PDFRef,
-  decodePDFRawStream,
-  type PDFObject,
-  type PDFPageLeaf,
-} from 'pdf-lib';
+import { PDFArray, PDFName, PDFRawStream, PDFRef, type PDFObject, type PDFPageLeaf } from 'pdf-lib';
+import { decodeUpTo } from './bounded-decode.js';
 import { PdfDamage } from './pdf-damage.js';
 
 /**
@@ -75,10 +68,8 @@ function decodes(stream: PDFRawStream, filters: PDFObject[], where: string): voi
   try {
     if (filters.length === 1 && FLATE.has(filters[0] as PDFName))
       inflateSync(stream.contents, { maxOutputLength: MAX_PAGE_CONTENT_BYTES });
-    else if (
-      decodePDFRawStream(stream).getBytes(MAX_PAGE_CONTENT_BYTES + 1).length >
-      MAX_PAGE_CONTENT_BYTES
-    )
+    // Read in steps: getBytes(cap + 1) made pdf-lib allocate a 128 MiB buffer for every stream.
+    else if (decodeUpTo(stream, MAX_PAGE_CONTENT_BYTES) === undefined)
       throw new Error(`inflates past ${MAX_PAGE_CONTENT_BYTES} bytes`);
   } catch (err) {
     const message =
