@@ -61,17 +61,22 @@ export function parseRecordOf(context: PDFContext): ParseRecord | undefined {
   return records.get(context);
 }
 
+/** A record of a parse that has met nothing yet. */
+export function newParseRecord(): ParseRecord {
+  return {
+    objects: new Map(),
+    first: undefined,
+    streams: [],
+    objectAt: -1,
+    definedAt: new Map(),
+    objectStreams: new Map(),
+  };
+}
+
 function recordFor(context: PDFContext): ParseRecord {
   let record = records.get(context);
   if (!record) {
-    const made: ParseRecord = {
-      objects: new Map(),
-      first: undefined,
-      streams: [],
-      objectAt: -1,
-      definedAt: new Map(),
-      objectStreams: new Map(),
-    };
+    const made = newParseRecord();
     const assign = context.assign.bind(context);
     context.assign = (ref, object) => {
       made.definedAt.set(`${ref.objectNumber} ${ref.generationNumber}`, made.objectAt);

@@ -12,7 +12,7 @@ import {
 } from 'pdf-lib';
 import { checkLinearization } from './linearization.js';
 import { pagesOf } from './page-tree.js';
-import { parseRecordOf, type ParseRecord } from './parser-hooks.js';
+import { newParseRecord, parseRecordOf, type ParseRecord } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
 import { isPdfWhitespace } from './pdf-names.js';
 import { readXrefChain, type XrefChain } from './xref-chain.js';
@@ -64,14 +64,7 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
 function emptyRecord(context: PDFContext): ParseRecord {
   if (context.enumerateIndirectObjects().length > 0)
     throw new Error('the parser hooks were off while this PDF was parsed');
-  return {
-    objects: new Map(),
-    first: undefined,
-    streams: [],
-    objectAt: -1,
-    definedAt: new Map(),
-    objectStreams: new Map(),
-  };
+  return newParseRecord();
 }
 
 /** /Size is one past the highest object number; poppler warns and guesses without it. */
