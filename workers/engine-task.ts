@@ -10,6 +10,11 @@ import { prepareDocument } from '../src/pipeline/prepare.js';
 import { checkPdf, finishProducedPdf, type StampOptions } from '../src/pdf/index.js';
 import { sniff, type SniffLimits } from '../src/sniff/index.js';
 
+// pdf-lib writes notes about the PDFs it parses with console.warn ("Parsed number that is too
+// large for some PDF readers"). In this thread they would reach the worker's stderr as raw lines
+// among its JSON logs; what matters about a PDF is what the check decides, and it says so.
+console.warn = () => undefined;
+
 export type EngineTask =
   | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }

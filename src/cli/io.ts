@@ -1,4 +1,5 @@
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { FillOptions } from '../fill/index.js';
 import { parseDelimiters } from '../fill/index.js';
 import type { DocpipeConfig } from '../config/index.js';
@@ -6,6 +7,23 @@ import { DocpipeError } from '../errors/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../pipeline/index.js';
 import { unsupported, type UnsupportedSniff } from '../sniff/index.js';
 import { UsageError } from './exit-codes.js';
+
+/** What a file system error means, in words, with its code for searching. */
+export function errorWords(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    ENOENT: 'no such file or folder',
+    EACCES: 'permission denied',
+    EPERM: 'not permitted',
+    EISDIR: 'it is a folder',
+    ENOTDIR: 'a part of the path is not a folder',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'the file system is read-only',
+    ENXIO: 'not a file that can be read (a socket?)',
+  };
+  if (code && words[code]) return `${words[code]} (${code})`;
+  return code ?? (err as Error).message;
+}
 
 /** An input that passed the size limit: docpipe stopped reading it there. */
 export class TooLargeInput {
@@ -40,10 +58,7 @@ const CHUNK = 1024 * 1024;
  * already over the limit is not read at all.
  */
 export async function readInput(path: string, limit: number): Promise<Buffer | TooLargeInput> {
-  const unreadable = (err: unknown) =>
-    new UsageError(
-      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+  const unreadable = (err: unknown) => new UsageError(`cannot read ${path}: ${errorWords(err)}`);
   let file;
   try {
     file = await open(path, 'r');
@@ -149,12 +164,11 @@ export function fillOptionsFrom(flags: TemplateFlags, config: DocpipeConfig): Fi
 export async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(temporary, data);
     await rename(temporary, path);
   } catch (err) {
     await rm(temporary, { force: true });
-    throw new UsageError(
-      `cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`cannot write ${path}: ${errorWords(err)}`);
   }
 }

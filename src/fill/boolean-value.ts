@@ -5,7 +5,7 @@ export function parseBooleanValue(value: unknown): boolean | string {
   if (typeof value === 'boolean') return value;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  return `${previewValue(value)} is not true or false`;
+  return `${previewValue(value)} is not true or false (give JSON true or false, or "true" or "false")`;
 }
 
 export interface BooleanFormat {

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/pool/index.js';
+import { corpusDir } from '../helpers/corpus.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -128,5 +129,32 @@ describe('CLI inputs past the limits', () => {
     );
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: 'validation-failed' });
+  });
+
+  it('makes the folder an output goes into', () => {
+    const dir = testDir('cli-inputs-');
+    const out = join(dir, 'new', 'folder', 'lease.docx');
+    const r = docpipe(
+      dir,
+      'render',
+      lease,
+      '--tags',
+      join(root, 'templates', 'lease', 'fixtures', 'basic.tags.json'),
+      '--out',
+      out,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it("keeps pdf-lib's notes about a PDF out of stderr, where JSON logs go", () => {
+    const dir = testDir('cli-inputs-');
+    // pdf-lib warns "Parsed number that is too large for some PDF readers" on this one.
+    const pdf = join(corpusDir(), 'pdf', 'pdfjs__REDHAT-1531897-0.pdf');
+    const r = docpipe(dir, 'render', pdf, '--out', join(dir, 'out.pdf'), '--json');
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: 'unsupported-file-type' });
+    expect(r.stderr).toBe('');
   });
 });

@@ -121,7 +121,9 @@ describe('bidi controls: what a signer reads is what was sent', () => {
 
   it('escapes invisible characters when a message shows a value', () => {
     const { problems } = one({ type: 'boolean', value: 'ja\u200f\u0085' });
-    expect(problems[0]?.message).toBe('tags[0] (t): "ja\\u200f\\u0085" is not true or false');
+    expect(problems[0]?.message).toBe(
+      'tags[0] (t): "ja\\u200f\\u0085" is not true or false (give JSON true or false, or "true" or "false")',
+    );
   });
 });
 
@@ -363,7 +365,7 @@ describe('value messages name the TagInput, its tag and its value', () => {
       ctx(),
     );
     expect(r.problems.map((p) => `${p.field} | ${p.message}`)).toEqual([
-      'tags[13].value | tags[13] (pets_allowed): "yes" is not true or false',
+      'tags[13].value | tags[13] (pets_allowed): "yes" is not true or false (give JSON true or false, or "true" or "false")',
       'tags[14].value | tags[14] (rent): "45.250,50" is not a number; send a JSON number or a decimal string such as 45250.50',
       'tags[15].value | tags[15] (start): "tomorrow" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
       'tags[16].value | tags[16] (name): an object is not text; send a string',

@@ -134,7 +134,11 @@ describe('boolean and text values', () => {
       truthy: false,
     });
     expect(one({ type: 'boolean', value: 'yes' }).problems).toEqual([
-      { field: 'tags[0].value', message: 'tags[0] (t): "yes" is not true or false' },
+      {
+        field: 'tags[0].value',
+        message:
+          'tags[0] (t): "yes" is not true or false (give JSON true or false, or "true" or "false")',
+      },
     ]);
     expect(one({ type: 'boolean', value: true, format: 'Ja' }).problems[0]?.field).toBe(
       'tags[0].format',

@@ -66,8 +66,6 @@ export function registerEnqueue(program: Command): void {
       if (flags.out !== undefined && extname(flags.out).toLowerCase() !== '.pdf')
         throw new UsageError('--out must name a .pdf file');
       const config = loadConfig();
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const tags = flags.tags ? ((await readJson(flags.tags)) as DocumentInput['tags']) : undefined;
       // Only what was asked for: a library document's own document.json gives the rest.
       const options: JobRenderOptions = { ...templateFlagsFrom(flags) };
@@ -99,6 +97,9 @@ export function registerEnqueue(program: Command): void {
           options: given,
         };
       }
+      // The document and values are checked first: a typo is named before any missing Redis.
+      const redisUrl = await resolveRedisUrl(config);
+      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const storage = new LocalStorage(join(config.dataDir, 'storage'));
       const client = await connectClient(config, redisUrl).catch((err: Error) => {
         throw isQueueUnavailableError(err) ? err : new UsageError(err.message);

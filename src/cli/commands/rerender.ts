@@ -77,11 +77,12 @@ export function registerRerender(program: Command): void {
     )
     .action(async (source: string, flags: RerenderFlags) => {
       const config = loadConfig();
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
+      // What to render is checked first: a typo in a path is named before any missing Redis.
       const tags = flags.tags ? ((await readJson(flags.tags)) as TagInput[]) : undefined;
       const items = await collect(source, config, tags);
       if (items.length === 0) throw new UsageError(`nothing to render in ${source}`);
+      const redisUrl = await resolveRedisUrl(config);
+      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
       const storage = new LocalStorage(join(config.dataDir, 'storage'));
