@@ -1,4 +1,5 @@
 import { PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { asBuffer } from './as-buffer.js';
 import { DecodeBudget, withDecodeBudget } from './bounded-decode.js';
 import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../errors/index.js';
@@ -20,12 +21,6 @@ export interface PdfInfo {
 /** Where a PDF came from: given by a caller (refused as unsupported) or produced by docpipe. */
 export type PdfOrigin = 'input' | 'produced';
 
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /**
  * Parses a PDF with pdf-lib and holds it to what poppler and pdf.js read
  * ({@link checkStructure}): accepted means every reader opens the same document.
@@ -41,7 +36,7 @@ async function load(
       : new DocpipeError('document-conversion-failed', [
           { field, message: `the produced PDF ${message}` },
         ]);
-  const buffer = toBuffer(bytes);
+  const buffer = asBuffer(bytes);
   const encrypted = () => fail('encrypted: is encrypted (its trailer has an /Encrypt entry)');
   // A given PDF is refused for any trailer with /Encrypt, also one readers would not reach, as
   // sniffing does; docpipe's own output is scanned only when it fails (on the hot path).

@@ -1,4 +1,5 @@
 import { PDFObjectParser, PDFStreamParsingError } from 'pdf-lib';
+import { asBuffer } from './as-buffer.js';
 
 const STREAM = Buffer.from('stream', 'latin1');
 const CR = 0x0d;
@@ -14,9 +15,7 @@ export function findStreamEnd(
   bytes: Uint8Array,
   from: number,
 ): { end: number; after: number } | undefined {
-  const view = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = asBuffer(bytes);
   let nesting = 1;
   let position = from;
   for (;;) {

@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { asBuffer } from '../pdf/as-buffer.js';
 import { DocpipeError } from '../errors/index.js';
 import { hasDoctype } from '../opc/index.js';
 import { CFB_SIGNATURE, probeCfb } from './cfb-probe.js';
@@ -15,12 +16,6 @@ const RTF = Buffer.from('{\\rtf', 'latin1');
 /** How much of a text file is looked at to name it in a refusal. */
 const TEXT_HEAD = 2048;
 
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /**
  * Decides from bytes alone what a document is: `pdf`, `docx`, or `unsupported` with a reason.
  * Never looks at a name or a declared type. Synchronous and allocation-bounded by the limits.
@@ -29,7 +24,7 @@ export function sniffBytes(
   input: Uint8Array,
   limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
 ): SniffResult {
-  const result = classify(toBuffer(input), limits);
+  const result = classify(asBuffer(input), limits);
   return result.kind === 'docx'
     ? { kind: 'docx', mainPart: result.pkg.mainPart, strict: result.pkg.strict }
     : result;
@@ -61,7 +56,7 @@ export function openDocx(
   limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
   field = '',
 ): DocxPackage {
-  const result = classify(toBuffer(input), limits);
+  const result = classify(asBuffer(input), limits);
   if (result.kind === 'docx') return result.pkg;
   const message =
     result.kind === 'pdf'
@@ -79,7 +74,7 @@ export function sniffPackage(
   input: Uint8Array,
   limits: SniffLimits = DEFAULT_SNIFF_LIMITS,
 ): SniffedPackage {
-  return classify(toBuffer(input), limits);
+  return classify(asBuffer(input), limits);
 }
 
 type Classified = SniffedPackage;
