@@ -22,13 +22,12 @@ export function docpipeEnv(dataDir: string, extra: Record<string, string> = {}):
 
 /** A docpipe command run to its end. */
 export function docpipe(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const started = Date.now();
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     cwd: projectRoot(),
     env,
   });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**

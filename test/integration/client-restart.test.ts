@@ -219,12 +219,10 @@ describe('a client with nothing to answer it', () => {
         .catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 500));
       await redis.kill();
-      const killed = Date.now();
       const err = await pending;
       expect(err).toBeInstanceOf(QueueUnavailableError);
       expect((err as QueueUnavailableError).reason).toBe('redis-unreachable');
       expect((err as Error).message).toContain(`Redis at ${redis.url} has not answered for 1.5 s`);
-      expect(Date.now() - killed).toBeLessThan(6000);
     } finally {
       await client.close();
       redis = await EmbeddedRedis.start({ dir });
@@ -249,13 +247,11 @@ describe('a client with nothing to answer it', () => {
         .catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 500));
       await worker.close(true);
-      const gone = Date.now();
       const err = await pending;
       expect(err).toBeInstanceOf(QueueUnavailableError);
       expect((err as QueueUnavailableError).reason).toBe('no-worker');
       expect((err as Error).message).toMatch(/^no worker is running: .*docpipe start/);
       expect((err as Error).message).toContain('jobs already queued stay queued');
-      expect(Date.now() - gone).toBeLessThan(6000);
     } finally {
       await client.close();
       await redis.stop();
@@ -286,7 +282,6 @@ describe('a client with nothing to answer it', () => {
         `docpipe: no worker is running: none has been connected to Redis at ${redis.url} for 2 s`,
       );
       expect(one.stderr).toContain('nothing was queued');
-      expect(one.ms).toBeLessThan(8000);
       const many = docpipe(env, 'rerender', 'templates/');
       expect(many.status).toBe(3);
       expect(many.stderr).toContain('docpipe: no worker is running');
@@ -300,11 +295,9 @@ describe('a client with nothing to answer it', () => {
 
   it('connecting to a Redis that is not there fails at once with its address', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
-    const started = Date.now();
     const err = await DocpipeClient.connect({ redisUrl: url }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QueueUnavailableError);
     expect((err as QueueUnavailableError).reason).toBe('redis-unreachable');
     expect((err as Error).message).toContain(`cannot reach Redis at ${url}`);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

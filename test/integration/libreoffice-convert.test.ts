@@ -13,6 +13,7 @@ import { projectRoot } from '../../src/pool/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';
 import { testDir } from '../helpers/test-dir.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const root = projectRoot();
 const wrapper = join(root, 'workers', 'soffice-hardened.sh');
@@ -24,14 +25,6 @@ const corpus = (file: string) => readFileSync(join(corpusDir(), 'docx', file));
 /** 180 pages: about ten seconds of a cold soffice, long enough to stop mid-conversion. */
 const slow = () => corpus('poi__bug65649.docx');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`${what}: not reached within ${ms} ms`);
-    await sleep(50);
-  }
-}
 
 /** Processes whose command line names `dir`: the soffice of a conversion under way there. */
 function processesIn(dir: string): number[] {
@@ -93,7 +86,7 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
   it('fails what LibreOffice cannot open as document-conversion-failed, at once', async () => {
     // A truncated package, and an encrypted one that must never wait on a password prompt.
     for (const file of ['tika__testWORD_truncated.docx', 'poi__bug53475-password-is-pass.docx']) {
-      const started = Date.now();
+      // It fails on what LibreOffice said, not on the deadline: it did not hang.
       await expect(
         engine.convert({ docx: corpus(file), field: 'documents[2]' }),
       ).rejects.toMatchObject({
@@ -107,8 +100,6 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
           },
         ],
       });
-      // Far from the 60 s deadline: it failed, it did not hang.
-      expect(Date.now() - started).toBeLessThan(30_000);
     }
     expect(await leftIn(engine.workDir)).toEqual(['registrymodifications.xcu']);
   });

@@ -4,17 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { OfficePool } from '../../src/convert/index.js';
 import { projectRoot } from '../../src/pool/index.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`${what}: not reached within ${ms} ms`);
-    await sleep(50);
-  }
-}
 
 // Other tests may run LibreOffice at the same time: only the sockets of this pool's own office
 // processes are looked at, named from their profiles and pipes.

@@ -68,11 +68,10 @@ describe('Redis', () => {
   });
 
   it('lets a producer fail fast when Redis is down', async () => {
-    const started = Date.now();
+    // Fails rather than waits: an offline queue would hold the call until the test's timeout.
     await expect(
       DocpipeClient.connect({ redisUrl: `redis://127.0.0.1:${await freePort()}` }),
     ).rejects.toThrow(/cannot reach Redis/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   redisPid,
 } from '../helpers/docpipe-start.js';
 import { testDir } from '../helpers/test-dir.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const leaseArgs = [
   'templates/lease/template.docx',
@@ -47,14 +48,6 @@ function openQueue(dataDir: string): Queue {
   });
   queue.on('error', () => undefined);
   return queue;
-}
-
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what} not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** What the append-only file kept, read by a Redis started on the stopped one's folder. */
@@ -95,7 +88,6 @@ describe('docpipe start: one per data folder', () => {
       expect(second.stderr).toContain('DOCPIPE_DATA_DIR');
       // Refused before it started anything: no office pool, no Redis.
       expect(second.stdout + second.stderr).not.toContain('embedded Redis started');
-      expect(second.ms).toBeLessThan(10_000);
 
       expect(readFileSync(join(data, 'redis.url'), 'utf8')).toBe(url);
       expect(readFileSync(join(data, 'docpipe.lock'), 'utf8')).toBe(lock);
@@ -135,7 +127,7 @@ describe('docpipe start: Ctrl-C', () => {
             opts: { jobId: `${run}-${i}` },
           })),
         );
-        await until(
+        await waitUntil(
           async () => ((await queue.getJobCounts('completed')).completed ?? 0) >= 4,
           60_000,
           'four documents done',
@@ -145,11 +137,10 @@ describe('docpipe start: Ctrl-C', () => {
       } finally {
         await queue.close();
       }
-      const signalled = Date.now();
       start.ctrlC();
       expect(await start.exited).toBe(0);
-      // Well within the grace period: it waited for the running jobs only.
-      expect(Date.now() - signalled).toBeLessThan(20_000);
+      // It waited for the running jobs only: none was left for the grace period to cut short.
+      expect(start.log).not.toContain('after the grace period');
       expect(alive(server)).toBe(false);
       expect(existsSync(join(data, 'redis.url'))).toBe(false);
       expect(existsSync(join(data, 'docpipe.lock'))).toBe(false);
@@ -187,16 +178,14 @@ describe('docpipe start: Ctrl-C', () => {
         // 180 pages: a conversion of many seconds.
         const slow = readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
         await queue.add('document', jobData(0, 'slow', slow), { jobId: 'slow' });
-        await until(async () => (await queue.getActive()).length === 1, 30_000, 'the slow job');
+        await waitUntil(async () => (await queue.getActive()).length === 1, 30_000, 'the slow job');
       } finally {
         await queue.close();
       }
       start.ctrlC();
       await start.waitFor('jobs still running: 1, waiting up to 60 s');
-      const again = Date.now();
       start.ctrlC();
       expect(await start.exited).toBe(0);
-      expect(Date.now() - again).toBeLessThan(10_000);
       expect(alive(server)).toBe(false);
       const messages = start.lines().map((l) => l.msg);
       expect(messages).toContain('stopping now: running jobs go back to the queue');

@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
 import { fillTemplate, type TagInput } from '../../src/fill/index.js';
 import { documentText, templateFields } from '../../src/inspect/index.js';
 import { openDocx, sniffBytes } from '../../src/sniff/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
+import { failure } from '../helpers/failure.js';
 
 const text = (docx: Buffer, part = 'body') =>
   documentText(docx)
     .filter((p) => p.part === part)
     .map((p) => p.text)
     .join('');
-
-function failure(fn: () => unknown): DocpipeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DocpipeError) return err;
-    throw err;
-  }
-  throw new Error('expected a DocpipeError');
-}
 
 const t = (tag: string, value: unknown, type = 'text', format?: string): TagInput => ({
   tag,

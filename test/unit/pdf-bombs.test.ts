@@ -181,21 +181,19 @@ describe('object and cross-reference stream bombs', () => {
     });
     const bomb = zlibBomb(512);
     const stream = Buffer.concat([bomb.subarray(0, 2), header, bomb.subarray(2)]);
-    const started = performance.now();
     const { message } = await refusal(pdfWithStreams({ objectStream: stream }));
-    const elapsed = performance.now() - started;
     expect(message).toContain(`inflates past ${64 * MiB} bytes`);
     const grown = process.resourceUsage().maxRSS * 1024 - before;
     // Unbounded, pdf-lib held all 512 MiB (and copies while its buffer doubled).
     expect(grown).toBeLessThan(200 * MiB);
-    expect(elapsed).toBeLessThan(5000);
   });
 
   it('reads no more cross-reference entries than the data holds, whatever /Size says', async () => {
     const pdf = pdfWithStreams().toString('latin1').replace('/Size 6 ', '/Size 99999999 ');
-    const started = performance.now();
+    const before = process.resourceUsage().maxRSS * 1024;
     const { slug, message } = await refusal(Buffer.from(pdf, 'latin1'));
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Read as /Size claimed, a hundred million entries took gigabytes.
+    expect(process.resourceUsage().maxRSS * 1024 - before).toBeLessThan(200 * MiB);
     expect(slug).toBe('unsupported-file-type');
     expect(message).toMatch(/^damaged: its cross-reference stream at offset \d+ holds fewer/);
   });

@@ -183,7 +183,7 @@ describe('an accepted PDF reads the same in every reader', () => {
     );
   });
 
-  it('refuses a negative /Length that pointed pdf-lib back at an earlier endstream, quickly', async () => {
+  it('refuses a negative /Length that pointed pdf-lib back at an earlier endstream', async () => {
     // pdf-lib moved back, matched the endstream before, and parsed the same object for ever.
     const pdf = await classicPdf(2);
     const text = pdf.toString('latin1');
@@ -192,9 +192,8 @@ describe('an accepted PDF reads the same in every reader', () => {
     const before = text.lastIndexOf('endstream', m.index);
     expect(before).toBeGreaterThan(0);
     const mutant = edit(pdf, m.index, m[0].length, `${m[1]}-${dataStart - before}${m[3]}`, true);
-    const started = Date.now();
+    // Before the fix this never ended (the test's own timeout ends it now).
     expect(await verdict(mutant)).toMatch(/has no valid \/Length \(-\d+\)/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses an indirect /Length that is wrong', async () => {
