@@ -29,7 +29,7 @@ export {
   type Delimiters,
 } from './fill/index.js';
 export { templateFields, documentText } from './inspect/index.js';
-export { EnginePool, type EnginePoolOptions } from './pool/index.js';
+export { EnginePool, type EnginePoolOptions } from './engine/index.js';
 export { loadConfig, ConfigError, type DocpipeConfig } from './config/index.js';
 export {
   OfficePool,

@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allocatorLibrary } from '../../src/convert/office-profile.js';
-import { projectRoot } from '../../src/pool/worker-file.js';
+import { projectRoot } from '../../src/paths/index.js';
 import type { RawLoopKind, RawLoopResult } from './common.js';
 
 export type { RawLoopKind, RawLoopResult } from './common.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
-import { projectRoot } from '../pool/index.js';
+import { projectRoot } from '../paths/index.js';
 import { isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerEnqueue } from './commands/enqueue.js';

@@ -6,7 +6,7 @@ import { DEFAULT_OFFICE_POOL_OPTIONS, createConverter, type Converter } from '..
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
 import { Renderer } from '../pipeline/index.js';
-import { EnginePool } from '../pool/index.js';
+import { EnginePool } from '../engine/index.js';
 import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
 import { LocalStorage } from '../storage/index.js';
 

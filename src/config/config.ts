@@ -13,7 +13,7 @@ import {
 } from '../fill/index.js';
 import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
 import { LOG_FORMATS, type LogFormat } from '../log/index.js';
-import { projectRoot } from '../pool/index.js';
+import { projectRoot } from '../paths/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import libre from 'libreoffice-convert';
 import { DocpipeError } from '../errors/index.js';
-import { projectRoot } from '../pool/index.js';
+import { projectRoot } from '../paths/index.js';
 import { DEFAULT_OFFICE_POOL_OPTIONS, type OfficePoolOptions } from './convert-options.js';
 import type { ConvertRequest, Converter } from './converter.js';
 import { canIsolateNetwork } from './office-process.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocpipeError } from '../errors/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
-import { projectRoot } from '../pool/index.js';
+import { projectRoot } from '../paths/index.js';
 import {
   fillOfficePoolOptions,
   type FilledOfficePoolOptions,

@@ -6,3 +6,4 @@ export {
   type StampOptions,
 } from './pdf-check.js';
 export { findStreamEnd, useFastStreamEnd } from './stream-end.js';
+export { asBuffer } from './as-buffer.js';

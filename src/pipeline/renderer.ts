@@ -3,15 +3,16 @@ import { DocpipeError } from '../errors/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Converter } from '../convert/converter.js';
+import type { Engine } from './engine.js';
 import { silentLogger, type Logger } from '../log/index.js';
 import { startsAsPdf } from '../sniff/index.js';
-import { projectRoot, type EnginePool } from '../pool/index.js';
+import { projectRoot } from '../paths/index.js';
 import type { Storage } from '../storage/index.js';
 import { renderCacheKey } from './cache-key.js';
 import type { RenderInput, RenderOptions, RenderResult, RenderStep } from './render-types.js';
 
 export interface RendererDeps {
-  engine: EnginePool;
+  engine: Engine;
   converter: Converter;
   storage: Storage;
   logger?: Logger;

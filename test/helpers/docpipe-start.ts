@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TagInput } from '../../src/fill/index.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import type { DocumentInput } from '../../src/queue/index.js';
 
 export const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { OfficePool } from '../../src/convert/index.js';
 import { FolderLibrary } from '../../src/library/index.js';
 import { Renderer } from '../../src/pipeline/index.js';
-import { EnginePool, projectRoot } from '../../src/pool/index.js';
+import { EnginePool } from '../../src/engine/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import {
   DocpipeClient,
   DocpipeWorker,

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import {
   DocpipeClient,
   EmbeddedRedis,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/errors/index.js';
-import { EnginePool } from '../../src/pool/index.js';
+import { EnginePool } from '../../src/engine/index.js';
 import { documentText } from '../../src/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 

@@ -9,7 +9,7 @@ import {
   officePipeSockets,
 } from '../../src/convert/index.js';
 import { fillTemplate } from '../../src/fill/index.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';
 import { testDir } from '../helpers/test-dir.js';

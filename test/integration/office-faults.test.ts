@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfficePool } from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
 import { pdfPages } from '../helpers/pdf-text.js';

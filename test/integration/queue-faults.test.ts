@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import {
   EmbeddedRedis,
   JOB_SCHEMA_VERSION,

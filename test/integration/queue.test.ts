@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/errors/index.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import {
   DocpipeClient,
   EmbeddedRedis,

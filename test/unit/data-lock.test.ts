@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { acquireDataLock, dataLockFile } from '../../src/cli/data-lock.js';
 import { UsageError } from '../../src/cli/exit-codes.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /** Another process holding the lock of `dir`, as a running `docpipe start` would (built module). */

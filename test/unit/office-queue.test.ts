@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfficePool, type OfficePoolOptions } from '../../src/convert/index.js';
 import type { Logger } from '../../src/log/index.js';
-import { projectRoot } from '../../src/pool/index.js';
+import { projectRoot } from '../../src/paths/index.js';
 
 // The office pool with its office faked (test/helpers): the "python" it starts is a script that
 // speaks the bridge's protocol and does what each document says, so queueing, deadlines and

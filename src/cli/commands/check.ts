@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { checkFixture, findTemplateFolders, type FixtureOutcome } from '../../check/index.js';
 import { loadConfig } from '../../config/index.js';
-import { EnginePool } from '../../pool/index.js';
+import { EnginePool } from '../../engine/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { printJson } from '../io.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { EnginePool } from '../../pool/index.js';
+import { EnginePool } from '../../engine/index.js';
 import { fillOptionsFrom, printJson, readInput, TooLargeInput } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 

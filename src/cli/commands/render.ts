@@ -5,7 +5,7 @@ import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
 import { createLogger } from '../../log/index.js';
 import { Renderer } from '../../pipeline/index.js';
-import { EnginePool } from '../../pool/index.js';
+import { EnginePool } from '../../engine/index.js';
 import { LocalStorage } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
 import {

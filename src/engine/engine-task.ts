@@ -1,0 +1,54 @@
+/**
+ * The engine's task protocol: what an engine thread is asked (`EngineTask`) and answers
+ * (`EngineReply`). Typed failures come back as data (`{error, details}`), since error classes do
+ * not survive the thread boundary; the caller rebuilds them with `DocpipeError.fromFailure`.
+ */
+import { isDocpipeError, type Failure } from '../errors/index.js';
+import { fillTemplate, type FillOptions } from '../fill/index.js';
+import { templateFields, type FieldsOptions } from '../inspect/index.js';
+import { prepareDocument } from './prepare.js';
+import { checkPdf, finishProducedPdf, type StampOptions } from '../pdf/index.js';
+import { sniff, type SniffLimits } from '../sniff/index.js';
+
+export type EngineTask =
+  | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
+  | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }
+  | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions }
+  | {
+      op: 'prepare';
+      bytes: Uint8Array;
+      tags: unknown;
+      options: FillOptions & { limits: SniffLimits };
+    }
+  | { op: 'check-pdf'; bytes: Uint8Array; field: string }
+  | { op: 'finish-pdf'; bytes: Uint8Array; field: string; stamp: StampOptions; pdfa: boolean };
+
+export type EngineReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
+
+/** Runs one task where it is called: in an engine thread, or in-thread for `InlineEngine`. */
+export async function runEngineTask(task: EngineTask): Promise<EngineReply> {
+  try {
+    switch (task.op) {
+      case 'sniff':
+        return { ok: true, value: await sniff(task.bytes, task.limits) };
+      case 'fill': {
+        const { docx, fields } = fillTemplate(task.bytes, task.tags, task.options);
+        return { ok: true, value: { docx, fields } };
+      }
+      case 'fields':
+        return { ok: true, value: templateFields(task.bytes, task.options) };
+      case 'prepare':
+        return { ok: true, value: prepareDocument(task.bytes, task.tags, task.options) };
+      case 'check-pdf':
+        return { ok: true, value: await checkPdf(task.bytes, task.field, 'input') };
+      case 'finish-pdf':
+        return {
+          ok: true,
+          value: await finishProducedPdf(task.bytes, task.field, task.stamp, task.pdfa),
+        };
+    }
+  } catch (err) {
+    if (isDocpipeError(err)) return { ok: false, failure: err.toFailure() };
+    throw err;
+  }
+}

@@ -1,0 +1,94 @@
+import { DocpipeError } from '../errors/index.js';
+import {
+  DEFAULT_VALUE_LIMITS,
+  type FillOptions,
+  type FillResult,
+  type TemplateField,
+  type ValueLimits,
+} from '../fill/index.js';
+import type { FieldsOptions } from '../inspect/index.js';
+import { asBuffer, type PdfInfo, type StampOptions } from '../pdf/index.js';
+import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
+import type { EngineReply, EngineTask } from './engine-task.js';
+import type { Prepared } from './prepare.js';
+
+export interface EngineLimits {
+  /** @defaultValue DEFAULT_SNIFF_LIMITS */
+  limits?: SniffLimits;
+  /** What tag values may be, for every fill of this engine. @defaultValue DEFAULT_VALUE_LIMITS */
+  values?: ValueLimits;
+}
+
+/**
+ * The engine's calls as tasks of its protocol. Where a task runs is the subclass's choice; the
+ * replies cross back as data and typed failures are rebuilt from `{error, details}`, so a caller
+ * sees the same results and errors from a thread pool as from its own thread.
+ */
+export abstract class TaskEngine {
+  protected readonly limits: SniffLimits;
+  protected readonly values: ValueLimits;
+
+  protected constructor(options: EngineLimits) {
+    this.limits = options.limits ?? DEFAULT_SNIFF_LIMITS;
+    this.values = options.values ?? DEFAULT_VALUE_LIMITS;
+  }
+
+  /** Runs one task and answers its reply. */
+  protected abstract execute(task: EngineTask): Promise<EngineReply>;
+
+  abstract close(): Promise<void>;
+
+  async sniff(bytes: Uint8Array): Promise<SniffResult> {
+    return (await this.run({ op: 'sniff', bytes, limits: this.limits })) as SniffResult;
+  }
+
+  async fill(bytes: Uint8Array, tags: unknown, options: FillOptions = {}): Promise<FillResult> {
+    const value = (await this.run({
+      op: 'fill',
+      bytes,
+      tags,
+      options: { limits: this.limits, values: this.values, ...options },
+    })) as { docx: Uint8Array; fields: TemplateField[] };
+    return { docx: asBuffer(value.docx), fields: value.fields };
+  }
+
+  async fields(bytes: Uint8Array, options: FieldsOptions = {}): Promise<TemplateField[]> {
+    return (await this.run({
+      op: 'fields',
+      bytes,
+      options: { limits: this.limits, ...options },
+    })) as TemplateField[];
+  }
+
+  async prepare(bytes: Uint8Array, tags: unknown, options: FillOptions = {}): Promise<Prepared> {
+    return (await this.run({
+      op: 'prepare',
+      bytes,
+      tags,
+      options: { ...options, limits: this.limits, values: this.values },
+    })) as Prepared;
+  }
+
+  async checkPdf(bytes: Uint8Array, field: string): Promise<PdfInfo> {
+    return (await this.run({ op: 'check-pdf', bytes, field })) as PdfInfo;
+  }
+
+  async finishPdf(
+    bytes: Uint8Array,
+    field: string,
+    stamp: StampOptions,
+    pdfa: boolean,
+  ): Promise<{ pdf: Buffer; pages: number }> {
+    const value = (await this.run({ op: 'finish-pdf', bytes, field, stamp, pdfa })) as {
+      pdf: Uint8Array;
+      pages: number;
+    };
+    return { pdf: asBuffer(value.pdf), pages: value.pages };
+  }
+
+  private async run(task: EngineTask): Promise<unknown> {
+    const reply = await this.execute(task);
+    if (!reply.ok) throw DocpipeError.fromFailure(reply.failure);
+    return reply.value;
+  }
+}

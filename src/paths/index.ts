@@ -1,0 +1,1 @@
+export { projectRoot, workerFile } from './paths.js';

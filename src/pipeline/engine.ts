@@ -1,0 +1,28 @@
+import type { Prepared } from '../engine/index.js';
+import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
+import type { FieldsOptions } from '../inspect/index.js';
+import type { PdfInfo, StampOptions } from '../pdf/index.js';
+import type { SniffResult } from '../sniff/index.js';
+
+/**
+ * What the pipeline needs from the engine: the CPU-bound steps around conversion. The renderer
+ * depends on this, not on where the steps run: `EnginePool` runs them in worker threads,
+ * `InlineEngine` in the caller's thread (tests, and tools that render one document).
+ */
+export interface Engine {
+  sniff(bytes: Uint8Array): Promise<SniffResult>;
+  fill(bytes: Uint8Array, tags: unknown, options?: FillOptions): Promise<FillResult>;
+  fields(bytes: Uint8Array, options?: FieldsOptions): Promise<TemplateField[]>;
+  /** Sniff, fill (with values) and harden in one step: the pipeline's first steps. */
+  prepare(bytes: Uint8Array, tags: unknown, options?: FillOptions): Promise<Prepared>;
+  /** The check of a given PDF: parses, has pages, not encrypted, opens in every reader. */
+  checkPdf(bytes: Uint8Array, field: string): Promise<PdfInfo>;
+  /** Checks a produced PDF and writes its Title and Producer (not for PDF/A). */
+  finishPdf(
+    bytes: Uint8Array,
+    field: string,
+    stamp: StampOptions,
+    pdfa: boolean,
+  ): Promise<{ pdf: Buffer; pages: number }>;
+  close(): Promise<void>;
+}
