@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { createEngine } from '../../app/index.js';
 import { checkFixture, findTemplateFolders, type FixtureOutcome } from '../../check/index.js';
 import { loadConfig } from '../../config/index.js';
-import { EnginePool } from '../../engine/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { printJson } from '../io.js';
 
@@ -33,11 +33,7 @@ export function registerCheck(program: Command): void {
       }
       if (folders.length === 0)
         throw new UsageError(`no template folders (with template.docx) in ${dir}`);
-      const pool = new EnginePool({
-        threads: config.engineThreads,
-        limits: config.limits,
-        values: config.values,
-      });
+      const pool = createEngine(config);
       const outcomes: FixtureOutcome[] = [];
       try {
         for (const f of folders) {

@@ -1,4 +1,4 @@
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import {
@@ -6,7 +6,6 @@ import {
   type DocumentInput,
   type JobRenderOptions,
 } from '../../queue/index.js';
-import { LocalStorage } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
 import {
   printJson,
@@ -18,7 +17,7 @@ import {
   type TemplateFlags,
 } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
-import { connectClient, resolveRedisUrl } from '../runtime.js';
+import { connectClient, openStorage, resolveRedisUrl } from '../../app/index.js';
 
 interface EnqueueFlags extends TemplateFlags {
   tags?: string;
@@ -100,7 +99,7 @@ export function registerEnqueue(program: Command): void {
       // The document and values are checked first: a typo is named before any missing Redis.
       const redisUrl = await resolveRedisUrl(config);
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
-      const storage = new LocalStorage(join(config.dataDir, 'storage'));
+      const storage = openStorage(config);
       const client = await connectClient(config, redisUrl).catch((err: Error) => {
         throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
       });

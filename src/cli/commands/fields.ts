@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { createEngine } from '../../app/index.js';
 import { loadConfig } from '../../config/index.js';
-import { EnginePool } from '../../engine/index.js';
 import { fillOptionsFrom, printJson, readInput, TooLargeInput } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 
@@ -22,7 +22,7 @@ export function registerFields(program: Command): void {
       const config = loadConfig();
       const options = fillOptionsFrom(flags, config);
       const bytes = await readInput(template, config.limits.maxInputBytes);
-      const pool = new EnginePool({ threads: 1, limits: config.limits });
+      const pool = createEngine(config, 1);
       try {
         await runDocumentCommand(flags.json, async () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError('template');

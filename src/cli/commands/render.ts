@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { createEngine, openStorage } from '../../app/index.js';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
 import { createLogger } from '../../log/index.js';
 import { Renderer } from '../../pipeline/index.js';
-import { EnginePool } from '../../engine/index.js';
-import { LocalStorage } from '../../storage/index.js';
+import type { Engine } from '../../pipeline/index.js';
 import { UsageError } from '../exit-codes.js';
 import {
   fillOptionsFrom,
@@ -68,7 +68,7 @@ export function registerRender(program: Command): void {
         readInput(input, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
-      const engine = new EnginePool({ threads: 1, limits: config.limits, values: config.values });
+      const engine = createEngine(config, 1);
       try {
         await runDocumentCommand(flags.json, () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError();
@@ -83,7 +83,7 @@ export function registerRender(program: Command): void {
 }
 
 async function fillOnly(
-  engine: EnginePool,
+  engine: Engine,
   bytes: Buffer,
   tags: unknown,
   options: ReturnType<typeof fillOptionsFrom>,
@@ -108,7 +108,7 @@ async function fillOnly(
 }
 
 async function renderPdf(
-  engine: EnginePool,
+  engine: Engine,
   config: DocpipeConfig,
   bytes: Buffer,
   tags: unknown,
@@ -127,7 +127,7 @@ async function renderPdf(
     logger,
     true,
   );
-  const storage = new LocalStorage(join(config.dataDir, 'storage'));
+  const storage = openStorage(config);
   try {
     const started = performance.now();
     const renderer = new Renderer({ engine, converter, storage, logger });

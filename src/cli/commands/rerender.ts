@@ -15,7 +15,7 @@ import {
   type BatchOutcome,
   type DocumentInput,
 } from '../../queue/index.js';
-import { LocalStorage } from '../../storage/index.js';
+import type { LocalStorage } from '../../storage/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { failureReason, failureText } from '../failure-text.js';
 import {
@@ -26,7 +26,7 @@ import {
   TooLargeInput,
   writeAtomically,
 } from '../io.js';
-import { connectClient, resolveRedisUrl } from '../runtime.js';
+import { connectClient, openStorage, resolveRedisUrl } from '../../app/index.js';
 
 interface Item {
   /** How the report names it: a library id or a path. */
@@ -85,7 +85,7 @@ export function registerRerender(program: Command): void {
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
-      const storage = new LocalStorage(join(config.dataDir, 'storage'));
+      const storage = openStorage(config);
       const client = await connectClient(config, redisUrl).catch((err: Error) => {
         throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
       });

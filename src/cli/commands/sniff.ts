@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { createEngine } from '../../app/index.js';
 import { loadConfig } from '../../config/index.js';
-import { EnginePool } from '../../engine/index.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson, readInput, TooLargeInput } from '../io.js';
 
@@ -20,7 +20,7 @@ export function registerSniff(program: Command): void {
     )
     .action(async (files: string[], flags: { json?: boolean }) => {
       const config = loadConfig();
-      const pool = new EnginePool({ threads: config.engineThreads, limits: config.limits });
+      const pool = createEngine(config);
       let status: number = EXIT.ok;
       try {
         // Read all first so that a missing file is a usage error before any output; one at a

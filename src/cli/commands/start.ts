@@ -3,7 +3,7 @@ import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createLogger, type Logger } from '../../log/index.js';
 import { acquireDataLock } from '../data-lock.js';
 import { UsageError } from '../exit-codes.js';
-import { resolveRedisUrl, startRuntime, type Runtime } from '../runtime.js';
+import { resolveRedisUrl, startRuntime, type Runtime } from '../../app/index.js';
 import { StopSignals } from '../stop-signals.js';
 
 /**

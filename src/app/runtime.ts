@@ -1,4 +1,3 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
@@ -6,18 +5,10 @@ import { DEFAULT_OFFICE_POOL_OPTIONS, createConverter, type Converter } from '..
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
 import { Renderer } from '../pipeline/index.js';
-import { EnginePool } from '../engine/index.js';
-import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
-import { LocalStorage } from '../storage/index.js';
-
-/** Where `docpipe start` writes the URL of its embedded Redis, for commands in other terminals. */
-export const redisUrlFile = (config: DocpipeConfig) => join(config.dataDir, 'redis.url');
-
-/** The Redis to use: REDIS_URL, or the one a running `docpipe start` wrote down. */
-export async function resolveRedisUrl(config: DocpipeConfig): Promise<string | undefined> {
-  if (config.redisUrl) return config.redisUrl;
-  return (await readFile(redisUrlFile(config), 'utf8').catch(() => '')).trim() || undefined;
-}
+import { DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
+import { createEngine } from './engine.js';
+import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
+import { openStorage } from './storage.js';
 
 export interface Runtime {
   redisUrl: string;
@@ -51,15 +42,11 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       );
   }
   const processes = config.office.processes ?? availableParallelism();
-  const engine = new EnginePool({
-    threads: config.engineThreads ?? engineThreadsBeside(processes),
-    limits: config.limits,
-    values: config.values,
-  });
+  const engine = createEngine(config, config.engineThreads ?? engineThreadsBeside(processes));
   let converter: Converter | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
-    const storage = new LocalStorage(join(config.dataDir, 'storage'));
+    const storage = openStorage(config);
     const renderer = new Renderer({ engine, converter, storage, logger });
     const worker = await DocpipeWorker.start({
       redisUrl,
@@ -91,7 +78,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
         await started.close();
         await engine.close();
         if (embedded) {
-          await rm(redisUrlFile(config), { force: true });
+          await removeUrlFile(config);
           await embedded.stop();
         }
       },
@@ -102,34 +89,4 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
     await embedded?.stop();
     throw err;
   }
-}
-
-/** Replaces the URL file whole, so that a client reading it never sees half of it. */
-async function writeUrlFile(config: DocpipeConfig, redisUrl: string): Promise<void> {
-  const file = redisUrlFile(config);
-  await writeFile(`${file}.${process.pid}`, `${redisUrl}\n`);
-  await rename(`${file}.${process.pid}`, file);
-}
-
-/**
- * A producer client for CLI commands, on the configured or discovered Redis. It gives up when
- * Redis or every worker is gone for longer than configured, and follows a restarted
- * `docpipe start` to a new port through the URL file.
- */
-export async function connectClient(
-  config: DocpipeConfig,
-  redisUrl: string,
-): Promise<DocpipeClient> {
-  return DocpipeClient.connect({
-    redisUrl,
-    unreachableMs: config.queue.clientUnreachableMs,
-    noWorkerMs: config.queue.clientNoWorkerMs,
-    rediscover: () => resolveRedisUrl(config),
-    prefix: config.queue.prefix,
-    storage: new LocalStorage(join(config.dataDir, 'storage')),
-    contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
-    attempts: config.queue.attempts,
-    keepCompleted: { age: config.queue.keepCompletedSeconds, count: 1000 },
-    keepFailed: { age: config.queue.keepFailedSeconds, count: 5000 },
-  });
 }

@@ -1,0 +1,27 @@
+import type { DocpipeConfig } from '../config/index.js';
+import { DocpipeClient } from '../queue/index.js';
+import { resolveRedisUrl } from './redis-url.js';
+import { openStorage } from './storage.js';
+
+/**
+ * A producer client for CLI commands, on the configured or discovered Redis. It gives up when
+ * Redis or every worker is gone for longer than configured, and follows a restarted
+ * `docpipe start` to a new port through the URL file.
+ */
+export async function connectClient(
+  config: DocpipeConfig,
+  redisUrl: string,
+): Promise<DocpipeClient> {
+  return DocpipeClient.connect({
+    redisUrl,
+    unreachableMs: config.queue.clientUnreachableMs,
+    noWorkerMs: config.queue.clientNoWorkerMs,
+    rediscover: () => resolveRedisUrl(config),
+    prefix: config.queue.prefix,
+    storage: openStorage(config),
+    contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
+    attempts: config.queue.attempts,
+    keepCompleted: { age: config.queue.keepCompletedSeconds, count: 1000 },
+    keepFailed: { age: config.queue.keepFailedSeconds, count: 5000 },
+  });
+}
