@@ -1,3 +1,5 @@
+import { InputError } from '../files/index.js';
+
 /** What the docpipe command's exit status means. Scripts branch on these. */
 export const EXIT = {
   /** Everything asked for succeeded. */
@@ -13,7 +15,10 @@ export const EXIT = {
   unavailable: 3,
 } as const;
 
-/** A mistake in how docpipe was called, reported on stderr with exit status 2. */
-export class UsageError extends Error {
+/**
+ * A mistake in how docpipe was called, reported on stderr with exit status 2, as every
+ * `InputError` (an unreadable file, a malformed manifest) is.
+ */
+export class UsageError extends InputError {
   override readonly name = 'UsageError';
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
+import { InputError } from '../files/index.js';
 import { projectRoot } from '../paths/index.js';
 import { isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
@@ -12,7 +13,7 @@ import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
 import { registerSniff } from './commands/sniff.js';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
 
 const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
   version: string;
@@ -45,7 +46,7 @@ try {
   if (err instanceof CommanderError) {
     // Help and version end with code 0; every other commander error is bad usage.
     process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (err instanceof UsageError || err instanceof ConfigError) {
+  } else if (err instanceof InputError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
   } else if (isQueueUnavailableError(err)) {

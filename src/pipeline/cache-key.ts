@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DocpipeError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../fill/json-depth.js';
 import type { RenderOptions } from './render-types.js';
 
 /** Bumped when the same inputs should give a different PDF (a new engine, say). */

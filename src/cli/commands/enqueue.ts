@@ -7,15 +7,8 @@ import {
   type JobRenderOptions,
 } from '../../queue/index.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  printJson,
-  readInput,
-  readJson,
-  templateFlagsFrom,
-  TooLargeInput,
-  writeAtomically,
-  type TemplateFlags,
-} from '../io.js';
+import { printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
+import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 import { connectClient, openStorage, resolveRedisUrl } from '../../app/index.js';
 

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createEngine } from '../../app/index.js';
 import { loadConfig } from '../../config/index.js';
-import { fillOptionsFrom, printJson, readInput, TooLargeInput } from '../io.js';
+import { fillOptionsFrom, printJson } from '../io.js';
+import { readInput, TooLargeInput } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 export function registerFields(program: Command): void {

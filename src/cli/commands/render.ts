@@ -8,15 +8,8 @@ import { createLogger } from '../../log/index.js';
 import { Renderer } from '../../pipeline/index.js';
 import type { Engine } from '../../pipeline/index.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  fillOptionsFrom,
-  printJson,
-  readInput,
-  readJson,
-  TooLargeInput,
-  writeAtomically,
-  type TemplateFlags,
-} from '../io.js';
+import { fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
+import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 interface RenderFlags extends TemplateFlags {

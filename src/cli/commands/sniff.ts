@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { createEngine } from '../../app/index.js';
 import { loadConfig } from '../../config/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson, readInput, TooLargeInput } from '../io.js';
+import { printJson } from '../io.js';
+import { readInput, TooLargeInput } from '../../files/index.js';
 
 export function registerSniff(program: Command): void {
   program
