@@ -57,9 +57,20 @@ export class DocpipeError extends Error {
     return failure;
   }
 
-  /** Rebuilds the class from the wire form, for failures that crossed a thread or process. */
+  /**
+   * Rebuilds the class from the wire form, for failures that crossed a thread, a process or the
+   * queue. Anything that is not a failure of the registry (an unknown slug, details without a
+   * field or message) is refused with a plain Error: it is a bug on the sending side, not a
+   * failure to report as typed.
+   */
   static fromFailure(failure: Failure): DocpipeError {
-    return new DocpipeError(failure.error, failure.details, { retryable: failure.retryable });
+    const problem = failureProblem(failure);
+    if (problem !== undefined) throw new TypeError(`not a docpipe failure: ${problem}`);
+    return new DocpipeError(
+      failure.error,
+      failure.details.map((d) => ({ field: d.field, message: d.message })),
+      { retryable: failure.retryable },
+    );
   }
 }
 
@@ -72,33 +83,42 @@ function summarize(slug: FailureSlug, details: FailureDetail[]): string {
 
 /** Checks the shape of a failure that arrived from another thread, process or the queue. */
 export function isFailure(value: unknown): value is Failure {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as { error?: unknown; details?: unknown };
-  return (
-    isFailureSlug(v.error) &&
-    Array.isArray(v.details) &&
-    v.details.every(
-      (d: unknown) =>
-        typeof d === 'object' &&
-        d !== null &&
-        typeof (d as FailureDetail).field === 'string' &&
-        typeof (d as FailureDetail).message === 'string',
-    )
+  return failureProblem(value) === undefined;
+}
+
+/** What keeps `value` from being a failure of the registry, in words; undefined if nothing. */
+export function failureProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'not an object';
+  const v = value as { error?: unknown; details?: unknown; retryable?: unknown };
+  if (!isFailureSlug(v.error)) return `unknown slug ${JSON.stringify(v.error) ?? 'undefined'}`;
+  if (v.retryable !== undefined && typeof v.retryable !== 'boolean')
+    return 'retryable is not a boolean';
+  return detailsProblem(v.details);
+}
+
+function detailsProblem(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return 'details is not a list';
+  const bad = details.findIndex(
+    (d: unknown) =>
+      typeof d !== 'object' ||
+      d === null ||
+      typeof (d as FailureDetail).field !== 'string' ||
+      typeof (d as FailureDetail).message !== 'string',
   );
+  return bad < 0 ? undefined : `details[${bad}] has no field and message`;
 }
 
 /**
- * Errors from other threads lose their class (see BullMQ's worker), so this checks the name and
- * the shape as well as `instanceof`.
+ * Only a real failure: a DocpipeError whose slug is in the registry and whose details are well
+ * formed. An error that crossed a thread or process has lost its class and its slug (structured
+ * cloning keeps only name, message and stack), so failures cross as `toFailure()` and come back
+ * through `DocpipeError.fromFailure`; an object that merely says it is a DocpipeError is not one.
  */
 export function isDocpipeError(err: unknown): err is DocpipeError {
-  if (err instanceof DocpipeError) return true;
   return (
-    typeof err === 'object' &&
-    err !== null &&
-    (err as { name?: unknown }).name === 'DocpipeError' &&
-    isFailureSlug((err as { slug?: unknown }).slug) &&
-    Array.isArray((err as { details?: unknown }).details)
+    err instanceof DocpipeError &&
+    isFailureSlug(err.slug) &&
+    detailsProblem(err.details) === undefined
   );
 }
 

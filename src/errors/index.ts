@@ -2,6 +2,7 @@ export { FAILURES, isFailureSlug, type FailureSlug, type FailureSpec } from './r
 export {
   DocpipeError,
   isDocpipeError,
+  failureProblem,
   isFailure,
   withFieldPrefix,
   type Failure,
