@@ -5,6 +5,13 @@ import { decodeXml, escapeXml } from '../opc/index.js';
 import type { DocxPackage } from '../sniff/index.js';
 import { writeZip, type ZipItem } from '../zip/index.js';
 import {
+  allowRenderAgain,
+  checkDocxtemplaterInternals,
+  compiledFiles,
+  filesOfContentType,
+  type CompiledFiles,
+} from './docxtemplater-internals.js';
+import {
   isTemplateError,
   templateProblemDetails,
   templateProblems,
@@ -14,7 +21,6 @@ import {
   CURRENT_SCOPE_TAG,
   collectFields,
   walkTags,
-  type CompiledPart,
   type TemplateField,
 } from './template-fields.js';
 import { normalizeTagName, type ResolvedTag } from './tag-input.js';
@@ -24,13 +30,15 @@ export interface Delimiters {
   end: string;
 }
 
+checkDocxtemplaterInternals();
+
 export const DEFAULT_DELIMITERS: Readonly<Delimiters> = Object.freeze({ start: '{', end: '}' });
 
 /** A template compiled once; render it with values (as often as needed), or read its fields. */
 export interface CompiledTemplate {
   readonly pkg: DocxPackage;
   readonly fields: TemplateField[];
-  readonly compiled: Record<string, { postparsed: CompiledPart[] }>;
+  readonly compiled: CompiledFiles;
   /**
    * What keeping this template costs, in bytes: the XML docxtemplater holds plus the archive it
    * copies binary parts from.
@@ -42,10 +50,7 @@ export interface CompiledTemplate {
    */
   /** The filled .docx; with `compress` false its changed parts are stored, not deflated. */
   render(values: Map<string, ResolvedTag>, field: string, compress?: boolean): Buffer;
-  /**
-   * False once a render failed (it may have left state behind), or after a render when this
-   * docxtemplater cannot render again: the template must then be compiled again.
-   */
+  /** False once a render failed (it may have left state behind): compile the template again. */
   readonly reusable: boolean;
 }
 
@@ -102,8 +107,7 @@ export function compileTemplate(
       field,
     );
   }
-  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: CompiledPart[] }> })
-    .compiled;
+  const compiled = compiledFiles(doc);
   const empty = emptyTags(compiled, pkg, originals);
   if (empty.length > 0) throw new TemplateBrokenError(empty, field);
   const fields = collectFields(compiled, pkg);
@@ -115,11 +119,14 @@ export function compileTemplate(
     compiled,
     retainedBytes,
     get reusable() {
-      return reusable && (!rendered || canRearm(doc));
+      return reusable;
     },
     render(values, renderField, compress = true) {
       if (!this.reusable) throw new Error('this compiled template must be compiled again');
-      if (rendered) rearm(doc);
+      // render() writes every templated file afresh from the compiled parts; only a flag
+      // refuses a second call. The corpus test fills every template cached and afresh and
+      // compares the bytes (test/integration/corpus-templates.test.ts).
+      if (rendered) allowRenderAgain(doc);
       rendered = true;
       state.values = values;
       try {
@@ -140,22 +147,6 @@ export function compileTemplate(
   };
 }
 
-/**
- * Lets docxtemplater render a compiled template again. Its render() walks the compiled parts and
- * writes each templated part into the zip afresh, leaving the compiled parts as they were; only
- * a flag refuses a second call. The test suite renders every corpus template twice with
- * different values and compares each output with a freshly compiled one, byte for byte, so a
- * docxtemplater upgrade that breaks this fails there. Pinned to docxtemplater 3.x's field name:
- * without it, no reuse (the caller compiles again).
- */
-function canRearm(doc: Docxtemplater): boolean {
-  return typeof (doc as unknown as { rendered?: unknown }).rendered === 'boolean';
-}
-
-function rearm(doc: Docxtemplater): void {
-  (doc as unknown as { rendered: boolean }).rendered = false;
-}
-
 const ENDNOTES_CONTENT_TYPE =
   'application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml';
 
@@ -166,13 +157,8 @@ const ENDNOTES_CONTENT_TYPE =
 function endnotesModule(): Docxtemplater.DXT.Module {
   return {
     name: 'DocpipeEndnotesModule',
-    getFileType({
-      doc,
-    }: {
-      doc: { invertedContentTypes?: Record<string, string[]>; targets: string[] };
-    }) {
-      for (const target of doc.invertedContentTypes?.[ENDNOTES_CONTENT_TYPE] ?? [])
-        doc.targets.push(target);
+    getFileType({ doc }: { doc: Docxtemplater }) {
+      for (const target of filesOfContentType(doc, ENDNOTES_CONTENT_TYPE)) doc.targets.push(target);
       return undefined;
     },
   } as Docxtemplater.DXT.Module;
@@ -180,7 +166,7 @@ function endnotesModule(): Docxtemplater.DXT.Module {
 
 /** `{}` or `{ }` names nothing; docxtemplater accepts it, a template author meant something. */
 function emptyTags(
-  compiled: Record<string, { postparsed: CompiledPart[] }>,
+  compiled: CompiledFiles,
   pkg: DocxPackage,
   originals: Map<string, string>,
 ): TemplateProblem[] {
