@@ -19,8 +19,9 @@ function retainedBytes(pkg: DocxPackage): number {
 
 /**
  * Accepted .docx packages by content, so that a library template is sniffed once rather than on
- * every render (W1: 0.17 ms of the 1.1 ms a render spends before conversion). Sniffing is a pure
- * function of the bytes and the limits, both in the key, and the package it yields is read-only.
+ * every render (what that saves a render: docs/decisions.md, "Caches in each engine thread").
+ * Sniffing is a pure function of the bytes and the limits, both in the key, and the package it
+ * yields is read-only.
  * Only accepted .docx packages are kept: they are what fill reuses. One per thread.
  */
 export class SniffCache {

@@ -13,9 +13,9 @@ const TYPES: Record<string, string> = {
 /**
  * Objects up to this size are written with synchronous calls. Each asynchronous file call is a
  * round trip through libuv's thread pool (a wake-up of a pool thread and one back), and writing
- * an object takes four (open, write, close, rename): measured here, a 30 KB PDF cost 150 µs of
- * CPU written asynchronously and 24 µs written synchronously, and the whole worker 0.3 ms less
- * CPU per W1 job. Below this size the event loop waits a fraction of a millisecond at most;
+ * an object takes four (open, write, close, rename), so synchronous writes cost a small object
+ * several times less CPU (measured in docs/decisions.md, "Synchronous writes for small objects").
+ * Below this size the event loop waits only briefly;
  * larger objects go through the thread pool as before, so that a big PDF never stalls it.
  */
 export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
