@@ -1,0 +1,185 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  batchJobId,
+  collectBatch,
+  copyBatchOut,
+  summarizeBatch,
+  type BatchItem,
+} from '../../src/batch/index.js';
+import { InputError } from '../../src/files/index.js';
+import { projectRoot } from '../../src/paths/index.js';
+import type { BatchOutcome } from '../../src/queue/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
+import { testDir } from '../helpers/test-dir.js';
+
+const templates = join(projectRoot(), 'templates');
+const limits = { templatesDir: templates, maxInputBytes: 1000 };
+
+async function inputError(promise: Promise<unknown>): Promise<InputError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('batch sources', () => {
+  it('renders the configured library by reference, with each document’s first fixture', async () => {
+    const items = await collectBatch(templates, limits, undefined);
+    expect(items.map((i) => i.label)).toEqual(['lease', 'welcome-letter']);
+    const lease = items[0]!;
+    const fixture = JSON.parse(
+      readFileSync(join(templates, 'lease/fixtures/basic.tags.json'), 'utf8'),
+    ) as unknown;
+    expect(lease.document).toMatchObject({ documentId: 'lease', tags: fixture });
+    expect(lease.document.content).toBeUndefined();
+    expect(lease.jobId).toMatch(/^rerender-[0-9a-f]{40}$/);
+  });
+
+  it('sends another folder of templates by content, strict', async () => {
+    const items = await collectBatch(templates, { ...limits, templatesDir: '/elsewhere' }, []);
+    expect(items).toHaveLength(2);
+    expect(items[0]!.document.content).toEqual(
+      readFileSync(join(templates, 'lease/template.docx')),
+    );
+    expect(items[0]!.document.options).toMatchObject({ strict: true });
+  });
+
+  it('reads a folder of files; one past the size limit is a failed line, not read', async () => {
+    const dir = testDir('batch-files');
+    mkdirSync(join(dir, 'a'));
+    writeFileSync(join(dir, 'a', 'small.pdf'), '%PDF-1.7 small');
+    writeFileSync(join(dir, 'big.docx'), Buffer.alloc(1001));
+    writeFileSync(join(dir, 'README.md'), 'not a document');
+    const items = await collectBatch(dir, limits, undefined);
+    expect(items.map((i) => [i.outName, i.failure?.error])).toEqual([
+      [join('a', 'small'), undefined],
+      ['big', 'unsupported-file-type'],
+    ]);
+    expect(items[1]!.failure!.details[0]!.message).toMatch(/^too-large: more than the limit/);
+  });
+
+  it('lists every problem of a manifest at once, with its line, and sends nothing', async () => {
+    const dir = testDir('batch-manifest');
+    const manifest = join(dir, 'manifest.jsonl');
+    writeFileSync(
+      manifest,
+      [
+        '{"documentId":"lease"}',
+        '{"file":"a.pdf","documentId":"lease"}',
+        'not json',
+        '',
+        '{"file":"a.pdf","colour":"red","tags":{}}',
+      ].join('\n'),
+    );
+    const err = await inputError(collectBatch(manifest, limits, undefined));
+    expect(err.message.split('\n')).toEqual([
+      `${manifest} has 4 problems; nothing was sent:`,
+      `  ${manifest}:2: needs "documentId" or "file", not both`,
+      expect.stringMatching(new RegExp(`^  ${manifest}:3 is not valid JSON`)),
+      `  ${manifest}:5: unknown member "colour" (known: documentId, versionId, file, name, tags)`,
+      `  ${manifest}:5: "tags" must be an array`,
+    ]);
+  });
+
+  it('reads manifest files relative to the manifest; a missing one is a failed line', async () => {
+    const dir = testDir('batch-manifest');
+    writeFileSync(join(dir, 'a.pdf'), '%PDF-1.7 a');
+    const manifest = join(dir, 'manifest.jsonl');
+    writeFileSync(manifest, '{"file":"a.pdf","name":"A"}\n{"file":"gone.pdf"}\n');
+    const items = await collectBatch(manifest, limits, undefined);
+    expect(items.map((i) => [i.label, i.document.name, i.failure?.error])).toEqual([
+      ['a.pdf', 'A', undefined],
+      ['gone.pdf', 'gone.pdf', 'validation-failed'],
+    ]);
+    expect(items[1]!.failure!.details[0]!.message).toMatch(/no such file or folder \(ENOENT\)/);
+  });
+});
+
+describe('batch job ids', () => {
+  it('are the same for the same document and differ when anything in it differs', () => {
+    const doc = { name: 'a', content: Buffer.from('x'), tags: [] };
+    expect(batchJobId(doc)).toBe(batchJobId({ ...doc, content: Buffer.from('x') }));
+    expect(batchJobId(doc)).not.toBe(batchJobId({ ...doc, content: Buffer.from('y') }));
+    expect(batchJobId(doc)).not.toBe(batchJobId({ ...doc, name: 'b' }));
+    const byRef = { name: 'a', documentId: 'lease' };
+    expect(batchJobId(byRef, Buffer.from('v1'))).not.toBe(batchJobId(byRef, Buffer.from('v2')));
+  });
+});
+
+describe('batch report and copies', () => {
+  const item = (label: string, outName = label): BatchItem => ({
+    label,
+    outName,
+    document: { name: label },
+    jobId: `id-${label}`,
+  });
+  const rendered = (key: string, cached: boolean, resumed = false): BatchOutcome =>
+    ({
+      ok: true,
+      resumed,
+      result: {
+        kind: 'stored',
+        result: { key, type: 'pdf', bytes: 3, sha256: '', pages: 2, input: 'docx', cached },
+      },
+    }) as BatchOutcome;
+
+  it('counts each document once, failures by their real reason', () => {
+    const storage = new LocalStorage(testDir('batch-report'));
+    const items = ['a', 'b', 'c', 'd', 'e'].map((l) => item(l));
+    const outcomes: BatchOutcome[] = [
+      rendered('renders/aa/a.pdf', false),
+      rendered('renders/bb/b.pdf', true),
+      rendered('renders/cc/c.pdf', false, true),
+      {
+        ok: false,
+        resumed: false,
+        failure: {
+          error: 'unsupported-file-type',
+          details: [{ field: 'documents[3]', message: 'encrypted: the PDF is encrypted' }],
+        },
+      },
+      {
+        ok: false,
+        resumed: false,
+        failure: {
+          error: 'validation-failed',
+          details: [{ field: 'documents[4].tags.x', message: 'needs a value' }],
+        },
+      },
+    ];
+    const report = summarizeBatch(items, outcomes, 2500, storage);
+    expect(report).toMatchObject({
+      total: 5,
+      converted: 1,
+      fromCache: 1,
+      fromEarlierRun: 1,
+      failed: 2,
+      failedByReason: { encrypted: 1, 'validation-failed': 1 },
+      seconds: 2.5,
+    });
+    expect(report.documents[4]).toMatchObject({ ok: false, message: 'x: needs a value' });
+    expect(report.documents[0]!.path).toBe(storage.pathOf('renders/aa/a.pdf'));
+  });
+
+  it('copies PDFs under their names inside the folder; names that meet get -2', async () => {
+    const storage = new LocalStorage(testDir('batch-storage'));
+    const key = `renders/ab/${'ab'.repeat(32)}.pdf`;
+    await storage.put(key, Buffer.from('%PDF-1.7 stored'), 'application/pdf');
+    const items = [item('x', '../../etc/passwd'), item('y', 'etc/passwd'), item('z', '..')];
+    const outcomes = items.map(() => rendered(key, false));
+    const report = summarizeBatch(items, outcomes, 1, storage);
+    const out = testDir('batch-out');
+    await copyBatchOut(report, items, storage, out);
+    expect(report.documents.map((d) => d.out)).toEqual([
+      join(out, 'etc/passwd.pdf'),
+      join(out, 'etc/passwd-2.pdf'),
+      join(out, 'document.pdf'),
+    ]);
+    expect(readFileSync(join(out, 'etc/passwd-2.pdf'), 'utf8')).toBe('%PDF-1.7 stored');
+  });
+});
