@@ -118,15 +118,24 @@ describe('batch report and copies', () => {
     document: { name: label },
     jobId: `id-${label}`,
   });
-  const rendered = (key: string, cached: boolean, resumed = false): BatchOutcome =>
-    ({
-      ok: true,
-      resumed,
+  const rendered = (key: string, cached: boolean, resumed = false): BatchOutcome => ({
+    ok: true,
+    resumed,
+    result: {
+      field: 'documents[0]',
+      kind: 'rendered',
       result: {
-        kind: 'stored',
-        result: { key, type: 'pdf', bytes: 3, sha256: '', pages: 2, input: 'docx', cached },
+        key,
+        type: 'pdf',
+        bytes: 3,
+        sha256: '',
+        pages: 2,
+        input: 'docx',
+        cached,
+        timings: {},
       },
-    }) as BatchOutcome;
+    },
+  });
 
   it('counts each document once, failures by their real reason', () => {
     const storage = new LocalStorage(testDir('batch-report'));
