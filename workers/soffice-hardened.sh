@@ -18,7 +18,8 @@ set -uo pipefail
 : "${DOCPIPE_HARDENED_XCU:?path of the hardened registrymodifications.xcu}"
 : "${DOCPIPE_CONVERT_TIMEOUT:?seconds one conversion may take}"
 : "${DOCPIPE_ENGINE_DIR:?the engine folder, removed if docpipe dies}"
-SOFFICE=${DOCPIPE_SOFFICE:-/usr/lib/libreoffice/program/soffice}
+: "${DOCPIPE_SOFFICE:?path of the soffice to run}"
+SOFFICE=$DOCPIPE_SOFFICE
 
 profile_url='' outdir='' format='' previous=''
 for arg in "$@"; do

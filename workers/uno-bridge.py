@@ -1,6 +1,8 @@
 """UNO bridge: drives one warm LibreOffice (soffice --accept on a named pipe) for docpipe.
 
-Protocol, one JSON object per line, a document's bytes right after the line that announces them:
+Protocol, one JSON object per line, a document's bytes right after the line that announces them
+(every message is declared, and each reply checked, in src/convert/bridge-protocol.ts: change both
+together):
   argv    pipe-name start-timeout-seconds office-pid jobs-dir socket...
           (the sockets are the office's in /tmp, removed when docpipe dies: see osl-pipes.ts)
   stdin   {"id": 1, "bytes": 3838, "title": "name", "pdfa": false}  then 3838 bytes of .docx
@@ -8,7 +10,8 @@ Protocol, one JSON object per line, a document's bytes right after the line that
   stdout  {"ready": true, "ms": 812}                      once connected
           {"id": 1, "started": true}                        as it begins a conversion
           {"id": 1, "ok": true, "ms": 38.2, "bytes": 29083}  then 29083 bytes of PDF
-          {"id": 1, "ok": false, "error": "load-failed", "message": "..."}
+          {"id": 1, "ok": false, "error": "load-failed", "message": "...", "ms": 3.1, "bytes": 0}
+                  error: load-failed, convert-failed, or office-gone (the office was disposed)
 Documents travel through the pipes, not through files docpipe writes and reads: the bridge keeps
 them in jobs-dir only while LibreOffice needs them, with plain system calls, where docpipe's file
 calls each cost a round trip through its thread pool. Requests are served in order; several can
@@ -87,11 +90,11 @@ class Frames:
 
     Loading into a new frame ("_blank") builds its window and UI elements for each document; in
     LibreOffice 7.4 every one of those windows resolves a module path through dladdr() over the
-    whole of libmergedlo's symbol table. Measured here, reusing the frame cut the office's CPU per
-    W1 conversion by about 13% (64 to 56 ms), and taking its layout manager away (no toolbars,
-    menus or docking areas, which nobody sees) another 10%: 62 to 50 ms in all, with the same PDF
-    text. Only the frame is shared: each document is detached from it and closed after its
-    conversion, and after any failure the frame is thrown away.
+    whole of libmergedlo's symbol table. Reusing the frame, without its layout manager (no
+    toolbars, menus or docking areas, which nobody sees), saves a good part of the office's CPU
+    per conversion: see docs/decisions.md#one-reused-frame-without-a-layout-manager. Only the
+    frame is shared: each document is detached from it and closed after its conversion, and after
+    any failure the frame is thrown away.
     """
 
     def __init__(self, desktop):

@@ -8,7 +8,7 @@ export type NetworkIsolation = 'auto' | 'namespace' | 'profile';
 export interface OfficePoolOptions {
   /**
    * Office processes. LibreOffice converts one document at a time per process and uses one core
-   * while it does.
+   * while it does. For libreoffice-convert: the cold soffice runs at once; more conversions wait.
    * @defaultValue os.availableParallelism()
    */
   processes?: number;
@@ -20,20 +20,22 @@ export interface OfficePoolOptions {
   conversionTimeoutMs?: number;
   /** How long a fresh office process may take to accept connections. @defaultValue 30 000 ms */
   startTimeoutMs?: number;
-  /** How long a request may wait for a free process before it fails. @defaultValue 60 000 ms */
+  /**
+   * How long a request may wait for a free process (for libreoffice-convert, for its turn) before
+   * it fails. @defaultValue 60 000 ms
+   */
   queueTimeoutMs?: number;
   /**
    * Conversions after which a process is replaced, against slow leaks that stay under
-   * `maxRssBytes`. Not too often: a restart takes 0.9 s (0.75 s of it CPU) in which the process
-   * converts nothing; every 200 conversions, that was a seventh of a process's time. On
-   * this machine, 1500 W1 conversions in one process kept it at 172 MiB and 26 ms each.
+   * `maxRssBytes`. Not too often: a process converts nothing while it restarts, and memory
+   * stays flat over many conversions (docs/decisions.md#recycling).
    * @defaultValue 2000
    */
   maxConversionsPerProcess?: number;
   /**
    * Conversions handed to one process at once: the one it converts and the rest waiting in its
    * bridge, which starts the next the moment the last is written, without a round trip through
-   * docpipe (about 5% more documents a second on this machine). Only when every process is busy
+   * docpipe (docs/decisions.md#queue-depth-at-the-bridge). Only when every process is busy
    * does a conversion queue behind another; 1 turns this off, so that a conversion never waits
    * behind a long one while another process frees up.
    * @defaultValue 2
@@ -56,7 +58,8 @@ export interface OfficePoolOptions {
   /**
    * The malloc soffice.bin runs with: `auto` preloads jemalloc when it is installed (Debian's
    * libjemalloc2), `system` keeps glibc's, anything else is the path of a malloc library to
-   * preload. LibreOffice spends about a tenth of a conversion in glibc's malloc and free.
+   * preload. LibreOffice spends a good part of a conversion in malloc and free
+   * (docs/decisions.md#jemalloc).
    * @defaultValue 'auto'
    */
   allocator?: string;
@@ -79,6 +82,26 @@ export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<
   allocator: 'auto',
 });
 
+/** The office options that libreoffice-convert uses; the others concern warm processes only. */
+export type LibreOfficeConvertOptions = Pick<
+  OfficePoolOptions,
+  'processes' | 'conversionTimeoutMs' | 'queueTimeoutMs' | 'network' | 'workDir'
+>;
+
+export type FilledLibreOfficeConvertOptions = Required<LibreOfficeConvertOptions>;
+
+/**
+ * libreoffice-convert's defaults, the office pool's own: `processes` bounds the soffice runs at
+ * once as it bounds the pool's processes, and the deadlines mean the same.
+ */
+export const DEFAULT_LIBREOFFICE_CONVERT_OPTIONS: Readonly<
+  Omit<FilledLibreOfficeConvertOptions, 'processes' | 'workDir'>
+> = Object.freeze({
+  conversionTimeoutMs: DEFAULT_OFFICE_POOL_OPTIONS.conversionTimeoutMs,
+  queueTimeoutMs: DEFAULT_OFFICE_POOL_OPTIONS.queueTimeoutMs,
+  network: DEFAULT_OFFICE_POOL_OPTIONS.network,
+});
+
 /** Fills defaults and checks every option, reporting every problem together. */
 export function fillOfficePoolOptions(
   options: OfficePoolOptions,
@@ -88,21 +111,19 @@ export function fillOfficePoolOptions(
     ...DEFAULT_OFFICE_POOL_OPTIONS,
     processes: availableParallelism(),
     workDir: tmp,
-    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+    ...defined(options),
   };
-  const problems: string[] = [];
-  for (const key of [
-    'processes',
-    'conversionTimeoutMs',
-    'startTimeoutMs',
-    'queueTimeoutMs',
-    'maxConversionsPerProcess',
-    'queueDepth',
-    'maxRssBytes',
-  ] as const) {
-    if (!Number.isSafeInteger(filled[key]) || filled[key] <= 0)
-      problems.push(`${key} must be a positive integer (got ${String(filled[key])})`);
-  }
+  const problems = [
+    ...positiveIntegerProblems(filled, [
+      'processes',
+      'conversionTimeoutMs',
+      'startTimeoutMs',
+      'queueTimeoutMs',
+      'maxConversionsPerProcess',
+      'queueDepth',
+      'maxRssBytes',
+    ]),
+  ];
   if (
     !['auto', 'system'].includes(filled.allocator) &&
     !(isAbsolute(filled.allocator) && existsSync(filled.allocator))
@@ -111,8 +132,53 @@ export function fillOfficePoolOptions(
     problems.push(
       `allocator must be auto, system or the path of an existing malloc library (got ${filled.allocator})`,
     );
-  if (!['auto', 'namespace', 'profile'].includes(filled.network))
-    problems.push(`network must be auto, namespace or profile (got ${filled.network})`);
+  problems.push(...networkProblems(filled.network));
   if (problems.length > 0) throw new Error(`invalid office pool options: ${problems.join('; ')}`);
   return filled;
+}
+
+/**
+ * Fills libreoffice-convert's defaults and checks its options, reporting every problem together.
+ * Takes the whole office options (the configuration has one set) and keeps what it uses.
+ */
+export function fillLibreOfficeConvertOptions(
+  options: OfficePoolOptions,
+  tmp: string,
+): FilledLibreOfficeConvertOptions {
+  const { processes, conversionTimeoutMs, queueTimeoutMs, network, workDir } = options;
+  const filled: FilledLibreOfficeConvertOptions = {
+    ...DEFAULT_LIBREOFFICE_CONVERT_OPTIONS,
+    processes: availableParallelism(),
+    workDir: tmp,
+    ...defined({ processes, conversionTimeoutMs, queueTimeoutMs, network, workDir }),
+  };
+  const problems = [
+    ...positiveIntegerProblems(filled, ['processes', 'conversionTimeoutMs', 'queueTimeoutMs']),
+    ...networkProblems(filled.network),
+  ];
+  if (problems.length > 0)
+    throw new Error(`invalid libreoffice-convert options: ${problems.join('; ')}`);
+  return filled;
+}
+
+/** The options given, without those left undefined (which take their default). */
+function defined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}
+
+function positiveIntegerProblems<K extends string>(
+  values: Record<K, unknown>,
+  keys: readonly K[],
+): string[] {
+  return keys
+    .filter((key) => !Number.isSafeInteger(values[key]) || (values[key] as number) <= 0)
+    .map((key) => `${key} must be a positive integer (got ${String(values[key])})`);
+}
+
+function networkProblems(network: string): string[] {
+  return ['auto', 'namespace', 'profile'].includes(network)
+    ? []
+    : [`network must be auto, namespace or profile (got ${network})`];
 }

@@ -6,10 +6,16 @@ import { promisify } from 'node:util';
 import libre from 'libreoffice-convert';
 import { DocpipeError } from '../errors/index.js';
 import { projectRoot } from '../paths/index.js';
-import { DEFAULT_OFFICE_POOL_OPTIONS, type OfficePoolOptions } from './convert-options.js';
+import { startsAsPdf } from '../sniff/index.js';
+import {
+  fillLibreOfficeConvertOptions,
+  type FilledLibreOfficeConvertOptions,
+  type OfficePoolOptions,
+} from './convert-options.js';
 import type { ConvertRequest, Converter } from './converter.js';
-import { canIsolateNetwork } from './office-process.js';
+import { usesNetworkNamespace } from './network-isolation.js';
 import { hardenedRegistry, officeEnvironment } from './office-profile.js';
+import { TurnTimeout, Turns } from './turns.js';
 
 const convertWithOptions = promisify(libre.convertWithOptions) as (
   document: Buffer,
@@ -18,7 +24,6 @@ const convertWithOptions = promisify(libre.convertWithOptions) as (
   options: Record<string, unknown>,
 ) => Promise<Buffer>;
 
-const PDF_MAGIC = Buffer.from('%PDF-');
 /** The soffice that workers/soffice-hardened.sh runs. */
 const SOFFICE = '/usr/lib/libreoffice/program/soffice';
 /**
@@ -29,10 +34,11 @@ const SOFFICE = '/usr/lib/libreoffice/program/soffice';
 const BACKSTOP_MS = 10_000;
 
 /**
- * libreoffice-convert behind the Converter interface: a cold soffice per document (about 1 s
- * each here), hardened like the pool and supervised by workers/soffice-hardened.sh, which also
- * decides success by the file soffice wrote. Kept for comparison in benchmarks and as a fallback;
- * no PDF/A.
+ * libreoffice-convert behind the Converter interface: a cold soffice per document (far slower
+ * than the warm pool: docs/decisions.md#libreoffice-convert), hardened like the pool and
+ * supervised by workers/soffice-hardened.sh, which also decides success by the file soffice
+ * wrote. At most `processes` run at once, as the pool runs as many office processes. Kept for
+ * comparison in benchmarks and as a fallback; no PDF/A.
  */
 export class LibreOfficeConvertEngine implements Converter {
   readonly name = 'libreoffice-convert';
@@ -41,21 +47,22 @@ export class LibreOfficeConvertEngine implements Converter {
     /** Holds the hardened registry and, per conversion, libreoffice-convert's folders. */
     private readonly dir: string,
     private readonly env: NodeJS.ProcessEnv,
-    private readonly timeoutMs: number,
+    private readonly options: FilledLibreOfficeConvertOptions,
+    private readonly turns: Turns,
   ) {}
 
-  /** Uses `conversionTimeoutMs`, `network` and `workDir` of the office options. */
+  /**
+   * Uses `processes`, `conversionTimeoutMs`, `queueTimeoutMs`, `network` and `workDir` of the
+   * office options (LibreOfficeConvertOptions).
+   */
   static async start(options: OfficePoolOptions = {}): Promise<LibreOfficeConvertEngine> {
-    const timeoutMs =
-      options.conversionTimeoutMs ?? DEFAULT_OFFICE_POOL_OPTIONS.conversionTimeoutMs;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
-      throw new Error(`conversionTimeoutMs must be a positive integer (got ${timeoutMs})`);
+    const filled = fillLibreOfficeConvertOptions(options, tmpdir());
     // Else every document would fail as if it were damaged.
     await access(SOFFICE, constants.X_OK).catch(() => {
       throw new Error(`libreoffice-convert needs LibreOffice: ${SOFFICE} is missing`);
     });
-    const isolated = await networkNamespace(options.network ?? 'auto');
-    const dir = await mkdtemp(join(options.workDir ?? tmpdir(), 'docpipe-lo-convert-'));
+    const isolated = await usesNetworkNamespace(filled.network);
+    const dir = await mkdtemp(join(filled.workDir, 'docpipe-lo-convert-'));
     const xcu = join(dir, 'registrymodifications.xcu');
     await writeFile(xcu, hardenedRegistry());
     // Only what soffice needs, as for the pool's processes: docpipe's own environment (storage
@@ -64,20 +71,36 @@ export class LibreOfficeConvertEngine implements Converter {
       ...officeEnvironment(dir),
       DOCPIPE_HARDENED_XCU: xcu,
       DOCPIPE_ENGINE_DIR: dir,
-      DOCPIPE_CONVERT_TIMEOUT: String(timeoutMs / 1000),
+      DOCPIPE_SOFFICE: SOFFICE,
+      DOCPIPE_CONVERT_TIMEOUT: String(filled.conversionTimeoutMs / 1000),
       DOCPIPE_NETNS: isolated ? '1' : '0',
     };
-    return new LibreOfficeConvertEngine(dir, env, timeoutMs);
+    const turns = new Turns(filled.processes, filled.queueTimeoutMs);
+    return new LibreOfficeConvertEngine(dir, env, filled, turns);
   }
 
   async convert(request: ConvertRequest): Promise<Buffer> {
+    try {
+      return await this.turns.run(() => this.convertNow(request));
+    } catch (err) {
+      if (!(err instanceof TurnTimeout)) throw err;
+      // As the pool's: a busy converter is worth asking again later.
+      const message = `the converter is busy: no soffice run was free within ${err.waitMs} ms`;
+      throw new DocpipeError('document-conversion-failed', [{ field: request.field, message }], {
+        cause: err,
+        retryable: true,
+      });
+    }
+  }
+
+  private async convertNow(request: ConvertRequest): Promise<Buffer> {
     let pdf: Buffer;
     try {
       pdf = await convertWithOptions(Buffer.from(request.docx), 'pdf', 'writer_pdf_Export', {
         sofficeBinaryPaths: [join(projectRoot(), 'workers', 'soffice-hardened.sh')],
         execOptions: {
           env: this.env,
-          timeout: this.timeoutMs + BACKSTOP_MS,
+          timeout: this.options.conversionTimeoutMs + BACKSTOP_MS,
           killSignal: 'SIGKILL',
         },
         tmpOptions: { tmpdir: this.dir },
@@ -88,7 +111,7 @@ export class LibreOfficeConvertEngine implements Converter {
     } catch (err) {
       throw this.failed(request.field, err as Error);
     }
-    if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
+    if (!startsAsPdf(pdf)) {
       throw new DocpipeError('document-conversion-failed', [
         {
           field: request.field,
@@ -106,6 +129,7 @@ export class LibreOfficeConvertEngine implements Converter {
   }
 
   async close(): Promise<void> {
+    this.turns.close('the libreoffice-convert engine is closing');
     await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -117,20 +141,9 @@ export class LibreOfficeConvertEngine implements Converter {
       .replace(/\s*\n\s*/g, '; ');
     const message =
       err.killed || /did not finish within/.test(said)
-        ? `the conversion did not finish within ${this.timeoutMs} ms and was stopped; ` +
+        ? `the conversion did not finish within ${this.options.conversionTimeoutMs} ms and was stopped; ` +
           'a document this slow needs a larger DOCPIPE_CONVERSION_TIMEOUT_MS'
         : `LibreOffice could not convert the document (damaged, encrypted or not a Word document): ${said.slice(0, 300)}`;
     return new DocpipeError('document-conversion-failed', [{ field, message }], { cause: err });
   }
-}
-
-/** Whether to convert in a network namespace, as the pool decides for its processes. */
-async function networkNamespace(network: string): Promise<boolean> {
-  if (network === 'profile') return false;
-  const can = await canIsolateNetwork();
-  if (!can && network === 'namespace')
-    throw new Error(
-      'network: namespace was asked for, but this host cannot create network namespaces (unshare --net)',
-    );
-  return can;
 }

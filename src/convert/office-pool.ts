@@ -5,18 +5,15 @@ import { join } from 'node:path';
 import { DocpipeError } from '../errors/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
 import { projectRoot } from '../paths/index.js';
+import { startsAsPdf } from '../sniff/index.js';
 import {
   fillOfficePoolOptions,
   type FilledOfficePoolOptions,
   type OfficePoolOptions,
 } from './convert-options.js';
 import type { ConvertRequest, Converter } from './converter.js';
-import {
-  OfficeFailure,
-  OfficeProcess,
-  canIsolateNetwork,
-  type ConvertJob,
-} from './office-process.js';
+import { usesNetworkNamespace } from './network-isolation.js';
+import { OfficeFailure, OfficeProcess, type ConvertJob } from './office-process.js';
 
 interface Slot {
   index: number;
@@ -42,7 +39,6 @@ interface Waiter {
 /** Restart backoff after failed starts: 0.1 s doubling up to 5 s, so a crash loop cannot spin. */
 const RESTART_BACKOFF_MS = (failures: number) =>
   Math.min(5000, 100 * 2 ** Math.max(0, failures - 1));
-const PDF_MAGIC = Buffer.from('%PDF-');
 /** Attempts of one conversion at most, counting those that failed before they started. */
 const MAX_ATTEMPTS = 4;
 
@@ -91,15 +87,7 @@ export class OfficePool implements Converter {
   ): Promise<OfficePool> {
     const base = await mkdtemp(join(options.workDir ?? defaultWorkDir(), 'docpipe-office-'));
     const filled = fillOfficePoolOptions({ ...options, workDir: base }, base);
-    let isolated = false;
-    if (filled.network !== 'profile') {
-      isolated = await canIsolateNetwork();
-      if (!isolated && filled.network === 'namespace') {
-        throw new Error(
-          'network: namespace was asked for, but this host cannot create network namespaces (unshare --net)',
-        );
-      }
-    }
+    const isolated = await usesNetworkNamespace(filled.network);
     logger.info(
       { isolation: isolated ? 'namespace' : 'profile', processes: filled.processes },
       isolated
@@ -172,7 +160,7 @@ export class OfficePool implements Converter {
         request.field,
         new OfficeFailure('convert-failed', 'LibreOffice wrote no PDF'),
       );
-    if (!pdf.subarray(0, 5).equals(PDF_MAGIC)) {
+    if (!startsAsPdf(pdf)) {
       throw conversionFailed(
         request.field,
         new OfficeFailure('convert-failed', 'LibreOffice wrote something that is not a PDF'),
@@ -241,7 +229,11 @@ export class OfficePool implements Converter {
   private release(slot: Slot): void {
     slot.inFlight--;
     const office = slot.process;
-    if (office?.alive) {
+    // A process that died with all its conversions answered (their replies were still in the
+    // pipe) has nobody else to replace it: its exit came while they were in flight.
+    if (office && !office.alive && slot.inFlight === 0)
+      this.replace(slot, 'office process exited after answering its conversions');
+    else if (office?.alive) {
       if (!slot.retiring) {
         const rss = office.rssBytes() ?? 0;
         if (office.conversions >= this.options.maxConversionsPerProcess) {
@@ -319,6 +311,7 @@ export class OfficePool implements Converter {
         this.options,
         join(projectRoot(), 'workers', 'uno-bridge.py'),
         this.isolated,
+        this.logger,
       );
       if (this.closed) {
         await office.dispose();
@@ -327,7 +320,8 @@ export class OfficePool implements Converter {
       slot.process = office;
       slot.failedStarts = 0;
       office.onExit((why) => {
-        // A process that dies while idle is replaced at once; a busy one is replaced by attempt().
+        // Called once per process. One that dies while idle is replaced at once; a busy one by
+        // attempt() when a conversion fails with it, or by release() when none did.
         if (!this.closed && slot.process === office && slot.inFlight === 0)
           this.replace(slot, `office process exited while idle (${why})`);
       });

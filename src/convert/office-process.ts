@@ -3,7 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { silentLogger, type Logger } from '../log/index.js';
 import { BridgeFrames } from './bridge-frames.js';
+import {
+  BridgeProtocolError,
+  encodeRequest,
+  parseReply,
+  type BridgeFailureKind,
+  type BridgeReply,
+  type BridgeRequest,
+  type ConvertedReply,
+  type FailedReply,
+} from './bridge-protocol.js';
 import type { FilledOfficePoolOptions } from './convert-options.js';
 import {
   allocatorLibrary,
@@ -14,8 +25,7 @@ import {
 import { officePipeSockets } from './osl-pipes.js';
 
 /** Why an attempt failed; `timeout`, `crashed` and `office-gone` are the process's fault and retried. */
-export type OfficeFailureKind =
-  'timeout' | 'crashed' | 'office-gone' | 'load-failed' | 'convert-failed' | 'queue-timeout';
+export type OfficeFailureKind = BridgeFailureKind | 'timeout' | 'crashed' | 'queue-timeout';
 
 export class OfficeFailure extends Error {
   override readonly name = 'OfficeFailure';
@@ -51,22 +61,19 @@ interface Pending {
 
 /** soffice.bin's exit code for "restart me", after it set up a new user profile. */
 const RESTART_REQUESTED = 81;
-
-/** Decides once whether this host can give a process a network namespace without interfaces. */
-let namespaceSupport: Promise<boolean> | undefined;
-export function canIsolateNetwork(): Promise<boolean> {
-  namespaceSupport ??= new Promise((resolve) => {
-    const probe = spawn('unshare', ['--net', '--', 'true'], { stdio: 'ignore' });
-    probe.on('error', () => resolve(false));
-    probe.on('exit', (code) => resolve(code === 0));
-  });
-  return namespaceSupport;
-}
+/**
+ * How long a dead bridge's last output is waited for. Its stdout closes as soon as the kill lands;
+ * this only bounds a pipe that something else still holds open.
+ */
+const LAST_WORDS_MS = 1000;
+/** How much of the bridge's stderr is kept, to say why a start failed. */
+const STDERR_TAIL_CHARS = 2000;
 
 /**
  * One warm LibreOffice: soffice.bin listening on a private named pipe, with its own process group
- * and a freshly written hardened profile, driven by a python3-uno bridge. Converts one document
- * at a time, in the order given; more can wait in the bridge. Killing it kills both process groups.
+ * and a freshly written hardened profile, driven by a python3-uno bridge (bridge-protocol.ts).
+ * Converts one document at a time, in the order given; more can wait in the bridge. It ends once,
+ * by whichever cause comes first (end()); ending kills both process groups.
  */
 export class OfficeProcess {
   conversions = 0;
@@ -79,8 +86,13 @@ export class OfficeProcess {
   healthyAt = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private dead = false;
+  /** The first cause of its end; set once, and never cleared. */
+  private endedBy: string | undefined;
   private readonly exitListeners: ((reason: string) => void)[] = [];
+  /** Settles start(): set from the start until the bridge is ready or the process ends. */
+  private starting?: { resolve: () => void; reject: (err: OfficeFailure) => void };
+  private stderrTail = '';
+  private relaunched = false;
 
   private constructor(
     readonly id: string,
@@ -91,12 +103,14 @@ export class OfficeProcess {
     private soffice: ChildProcess,
     private readonly bridge: ChildProcess,
     private readonly relaunch: () => ChildProcess,
+    private readonly logger: Logger,
   ) {}
 
   static async start(
     options: FilledOfficePoolOptions,
     bridgeScript: string,
     isolated: boolean,
+    logger: Logger = silentLogger,
   ): Promise<OfficeProcess> {
     const id = `docpipe-${process.pid}-${randomBytes(4).toString('hex')}`;
     const dir = join(options.workDir, id);
@@ -137,11 +151,11 @@ export class OfficeProcess {
         env: { ...officeEnvironment(dir), PYTHONPATH: '/usr/lib/libreoffice/program' },
       },
     );
-    const office = new OfficeProcess(id, isolated, dir, sockets, soffice, bridge, launch);
-    // A write to a bridge that just died must not crash docpipe: the exit handler replaces it.
-    bridge.stdin!.on('error', () => office.kill('UNO bridge pipe closed'));
+    const office = new OfficeProcess(id, isolated, dir, sockets, soffice, bridge, launch, logger);
+    const ready = office.waitReady(options.startTimeoutMs);
+    office.watch();
     try {
-      await office.waitReady(options.startTimeoutMs);
+      await ready;
     } catch (err) {
       // A start that failed leaves no profile behind (it lives in memory, under /dev/shm).
       await office.dispose();
@@ -155,9 +169,10 @@ export class OfficeProcess {
   }
 
   get alive(): boolean {
-    return !this.dead;
+    return this.endedBy === undefined;
   }
 
+  /** Called once, when the process ends, with the first cause. */
   onExit(listener: (reason: string) => void): void {
     this.exitListeners.push(listener);
   }
@@ -179,39 +194,18 @@ export class OfficeProcess {
    * handed over before it); past it the process is killed.
    */
   convert(job: ConvertJob, deadlineMs: number): Promise<Buffer> {
-    if (this.dead)
+    if (!this.alive)
       return Promise.reject(new OfficeFailure('office-gone', 'the office process is gone', false));
     const id = this.nextId++;
     return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, deadlineMs, started: false });
-      const { docx, title, pdfa } = job;
-      const header = JSON.stringify({ id, bytes: docx.byteLength, title, pdfa });
-      this.bridge.stdin!.write(`${header}\n`);
-      this.bridge.stdin!.write(docx);
+      this.send({ kind: 'convert', id, ...job });
     });
   }
 
-  private arm(id: number): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    p.timer = setTimeout(() => {
-      this.pending.delete(id);
-      this.kill(`conversion passed its ${p.deadlineMs} ms deadline`);
-      p.reject(new OfficeFailure('timeout', `conversion passed its ${p.deadlineMs} ms deadline`));
-    }, p.deadlineMs);
-  }
-
-  /** Kills soffice and the bridge with their whole process groups. Safe to call more than once. */
+  /** Ends the process (kills both process groups), unless it has ended already. */
   kill(reason = 'killed'): void {
-    for (const child of [this.soffice, this.bridge]) {
-      if (child.pid === undefined) continue;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    this.markDead(reason);
+    this.end(reason);
   }
 
   /** Kills the process and removes its profile and files. */
@@ -225,24 +219,50 @@ export class OfficeProcess {
     return this.dir;
   }
 
-  private markDead(reason: string): void {
-    if (this.dead) return;
-    this.dead = true;
-    // What the bridge wrote before it died may still be in the pipe: a reply for a conversion
-    // that finished, the word that the next one began. Read to the end first, so that a finished
-    // conversion is not failed and the one under way is told from those that never began.
-    const stdout = this.bridge.stdout;
-    if (stdout && !stdout.destroyed && !stdout.readableEnded) {
-      const settle = () => this.failPending(reason);
-      const timer = setTimeout(settle, 1000);
-      stdout.once('close', () => {
-        clearTimeout(timer);
-        settle();
-      });
-    } else {
-      this.failPending(reason);
+  /**
+   * The one way a process ends, whatever notices first: soffice's exit, the bridge's exit or its
+   * broken pipe, a deadline, a reply outside the protocol, the office gone, kill() or dispose().
+   * The first cause kills both process groups, fails the start or what is pending, and tells the
+   * listeners, once; the causes that follow from the same death are only logged.
+   */
+  private end(cause: string): void {
+    if (this.endedBy !== undefined) {
+      this.logger.debug(
+        { officePid: this.pid, cause, endedBy: this.endedBy },
+        'office process had already ended; later cause ignored',
+      );
+      return;
     }
-    for (const listener of this.exitListeners) listener(reason);
+    this.endedBy = cause;
+    for (const child of [this.soffice, this.bridge]) {
+      if (child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    this.failStart(cause);
+    this.afterLastWords(() => this.failPending(cause));
+    for (const listener of this.exitListeners) listener(cause);
+  }
+
+  /**
+   * What the bridge wrote before it died may still be in the pipe: a reply for a conversion that
+   * finished, the word that the next one began. Read to the end first, so that a finished
+   * conversion is not failed and the one under way is told from those that never began.
+   */
+  private afterLastWords(then: () => void): void {
+    const stdout = this.bridge.stdout;
+    if (!stdout || stdout.destroyed || stdout.readableEnded) {
+      then();
+      return;
+    }
+    const timer = setTimeout(then, LAST_WORDS_MS);
+    stdout.once('close', () => {
+      clearTimeout(timer);
+      then();
+    });
   }
 
   private failPending(reason: string): void {
@@ -262,89 +282,130 @@ export class OfficeProcess {
       );
       this.pending.delete(id);
     }
-    for (const listener of this.exitListeners) listener(reason);
+  }
+
+  private failStart(cause: string): void {
+    const starting = this.starting;
+    this.starting = undefined;
+    const said = this.stderrTail.trim().split('\n').pop();
+    starting?.reject(new OfficeFailure('crashed', said ? `${cause}: ${said}` : cause));
   }
 
   private waitReady(timeoutMs: number): Promise<void> {
-    let stderr = '';
-    this.bridge.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.kill('start timeout');
+        this.starting = undefined;
+        this.end('start timeout');
         reject(new OfficeFailure('crashed', `office process not ready within ${timeoutMs} ms`));
       }, timeoutMs);
-      const fail = (what: string) => {
-        clearTimeout(timer);
-        this.kill(what);
-        reject(
-          new OfficeFailure(
-            'crashed',
-            `${what}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
-          ),
-        );
-      };
-      let relaunched = false;
-      const watch = (soffice: ChildProcess) => {
-        soffice.on('exit', (code, signal) => {
-          // 81: soffice.bin initialised the fresh profile and asks to be started again (the
-          // soffice wrapper script would do this). The bridge keeps trying to connect meanwhile.
-          if (code === RESTART_REQUESTED && !relaunched && !this.dead) {
-            relaunched = true;
-            this.soffice = this.relaunch();
-            this.bridge.stdin!.write(`${JSON.stringify({ watch: this.soffice.pid })}\n`);
-            watch(this.soffice);
-            return;
-          }
-          this.kill(`soffice exited (${signal ?? code})`);
-          fail(`soffice exited (${signal ?? code})`);
-        });
-        soffice.on('error', (err) => fail(`soffice did not start: ${err.message}`));
-      };
-      watch(this.soffice);
-      this.bridge.on('error', (err) => fail(`UNO bridge did not start: ${err.message}`));
-      this.bridge.on('exit', (code, signal) => {
-        this.kill(`UNO bridge exited (${signal ?? code})`);
-        fail(`UNO bridge exited (${signal ?? code})`);
-      });
-      const frames = new BridgeFrames((header, pdf) => {
-        const message = header as {
-          ready?: boolean;
-          started?: boolean;
-          id?: number;
-          ok?: boolean;
-          error?: string;
-          message?: string;
-        };
-        if (message.ready) {
-          this.healthyAt = performance.now();
+      this.starting = {
+        resolve: () => {
           clearTimeout(timer);
           resolve();
-          return;
-        }
-        const p = message.id === undefined ? undefined : this.pending.get(message.id);
-        if (!p || message.id === undefined) return;
-        if (message.started) {
-          // The bridge began it: its deadline counts from now, not from when it was handed over.
-          p.started = true;
-          if (!this.dead) this.arm(message.id);
-          return;
-        }
-        clearTimeout(p.timer);
-        this.pending.delete(message.id);
-        if (message.ok) {
-          this.conversions++;
-          this.healthyAt = performance.now();
-          p.resolve(pdf);
-        } else {
-          const kind = (message.error as OfficeFailureKind | undefined) ?? 'convert-failed';
-          p.reject(new OfficeFailure(kind, message.message ?? kind));
-          // The conversions waiting behind it never begin; they fail as not started.
-          if (kind === 'office-gone') this.kill('office gone');
-        }
-      });
-      this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
     });
+  }
+
+  /** Every cause of an end, and the bridge's replies, for the process's whole life. */
+  private watch(): void {
+    this.bridge.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    });
+    this.watchOffice(this.soffice);
+    this.bridge.on('error', (err) => this.end(`UNO bridge did not start: ${err.message}`));
+    this.bridge.on('exit', (code, signal) => this.end(`UNO bridge exited (${signal ?? code})`));
+    // A write to a bridge that just died must not crash docpipe.
+    this.bridge.stdin!.on('error', () => this.end('UNO bridge pipe closed'));
+    const frames = new BridgeFrames((header, payload) => this.receive(header, payload));
+    this.bridge.stdout!.on('data', (chunk: Buffer) => frames.push(chunk));
+  }
+
+  private watchOffice(soffice: ChildProcess): void {
+    soffice.on('exit', (code, signal) => {
+      // 81: soffice.bin initialised the fresh profile and asks to be started again (the soffice
+      // wrapper script would do this). The bridge keeps trying to connect meanwhile.
+      if (code === RESTART_REQUESTED && !this.relaunched && this.alive) {
+        this.relaunched = true;
+        this.soffice = this.relaunch();
+        if (this.soffice.pid !== undefined) this.send({ kind: 'watch', pid: this.soffice.pid });
+        this.watchOffice(this.soffice);
+        return;
+      }
+      this.end(`soffice exited (${signal ?? code})`);
+    });
+    soffice.on('error', (err) => this.end(`soffice did not start: ${err.message}`));
+  }
+
+  private send(request: BridgeRequest): void {
+    for (const chunk of encodeRequest(request)) this.bridge.stdin!.write(chunk);
+  }
+
+  private receive(header: Record<string, unknown>, payload: Buffer): void {
+    let reply: BridgeReply;
+    try {
+      reply = parseReply(header, payload);
+    } catch (err) {
+      if (!(err instanceof BridgeProtocolError)) throw err;
+      // A bridge that says what it should not cannot be trusted with the next document either.
+      this.end(err.message);
+      return;
+    }
+    switch (reply.kind) {
+      case 'ready':
+        this.healthyAt = performance.now();
+        this.starting?.resolve();
+        this.starting = undefined;
+        return;
+      case 'started':
+        return this.began(reply.id);
+      case 'converted':
+        return this.converted(reply);
+      case 'failed':
+        return this.failed(reply);
+    }
+  }
+
+  private began(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    p.started = true;
+    // The bridge began it: its deadline counts from now, not from when it was handed over.
+    if (!this.alive) return;
+    p.timer = setTimeout(() => {
+      this.pending.delete(id);
+      const why = `conversion passed its ${p.deadlineMs} ms deadline`;
+      this.end(why);
+      p.reject(new OfficeFailure('timeout', why));
+    }, p.deadlineMs);
+  }
+
+  private converted(reply: ConvertedReply): void {
+    const p = this.answered(reply.id);
+    if (!p) return;
+    this.conversions++;
+    this.healthyAt = performance.now();
+    p.resolve(reply.pdf);
+  }
+
+  private failed(reply: FailedReply): void {
+    const p = this.answered(reply.id);
+    if (!p) return;
+    p.reject(new OfficeFailure(reply.error, reply.message));
+    // The conversions waiting behind it never begin; they fail as not started.
+    if (reply.error === 'office-gone') this.end('office gone');
+  }
+
+  /** Takes the answered conversion off the pending list; undefined for one already settled. */
+  private answered(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    if (!p) return undefined;
+    clearTimeout(p.timer);
+    this.pending.delete(id);
+    return p;
   }
 }
