@@ -29,7 +29,12 @@ export {
   type Delimiters,
 } from './fill/index.js';
 export { templateFields, documentText } from './inspect/index.js';
-export { EnginePool, type EnginePoolOptions } from './engine/index.js';
+export {
+  EnginePool,
+  InlineEngine,
+  type EngineLimits,
+  type EnginePoolOptions,
+} from './engine/index.js';
 export { loadConfig, ConfigError, type DocpipeConfig } from './config/index.js';
 export {
   OfficePool,
@@ -50,6 +55,8 @@ export {
 } from './storage/index.js';
 export {
   Renderer,
+  type Engine,
+  type RendererDeps,
   type RenderInput,
   type RenderOptions,
   type RenderResult,
