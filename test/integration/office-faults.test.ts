@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
+import {
+  OfficePool,
+  OfficeProcess,
+  canIsolateNetwork,
+  fillOfficePoolOptions,
+} from '../../src/convert/index.js';
 import { isDocpipeError } from '../../src/errors/index.js';
+import type { Logger } from '../../src/log/index.js';
 import { projectRoot } from '../../src/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
@@ -140,6 +147,91 @@ describe('office pool faults', () => {
       for (const pdf of after) expect(await pdfPages(pdf)).toBe(2);
     } finally {
       killing = false;
+      await pool.close();
+    }
+  });
+});
+
+/** A logger that keeps every line, to count what happened. */
+function recordingLogger() {
+  const lines: { level: string; obj: object; msg: string }[] = [];
+  const at =
+    (level: string) =>
+    (obj: object, msg = '') =>
+      lines.push({ level, obj, msg });
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+  };
+  /** The later causes of an end that were ignored, by the office's pid. */
+  const ignored = (pid: number | undefined) =>
+    lines
+      .filter((l) => l.msg.startsWith('office process had already ended'))
+      .map((l) => l.obj as { officePid?: number; cause: string })
+      .filter((o) => o.officePid === pid)
+      .map((o) => o.cause);
+  return Object.assign(logger, { lines, ignored });
+}
+
+describe('office process death', () => {
+  it('ends once when soffice is killed: one exit call, the later causes ignored', async () => {
+    const logger = recordingLogger();
+    const work = mkdtempSync(join(tmpdir(), 'docpipe-office-death-'));
+    const office = await OfficeProcess.start(
+      fillOfficePoolOptions({ processes: 1 }, work),
+      join(projectRoot(), 'workers', 'uno-bridge.py'),
+      await canIsolateNetwork(),
+      logger,
+    );
+    const exits: string[] = [];
+    office.onExit((reason) => exits.push(reason));
+    try {
+      signal(office.pid, 'SIGKILL');
+      // soffice's exit ends it; the bridge it takes down exits after, and that is ignored.
+      await waitUntil(
+        () => logger.ignored(office.pid).includes('UNO bridge exited (SIGKILL)'),
+        10_000,
+      );
+      // Past the wait for the bridge's last words, when pending conversions are failed.
+      await sleep(1500);
+      expect(exits).toEqual(['soffice exited (SIGKILL)']);
+      expect(office.alive).toBe(false);
+      office.kill('killed again');
+      await office.dispose();
+      expect(exits).toHaveLength(1);
+      expect(logger.ignored(office.pid)).toEqual([
+        'UNO bridge exited (SIGKILL)',
+        'killed again',
+        'disposed',
+      ]);
+    } finally {
+      await office.dispose();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces an office process whose soffice is killed exactly once', async () => {
+    const logger = recordingLogger();
+    const pool = await OfficePool.start({ processes: 1 }, logger);
+    try {
+      const victim = pool.pids()[0]!;
+      signal(victim, 'SIGKILL');
+      await waitUntil(() => pool.stats().ready === 1 && !pool.pids().includes(victim), 30_000);
+      await waitUntil(() => logger.ignored(victim).includes('UNO bridge exited (SIGKILL)'), 10_000);
+      await sleep(1500);
+      expect(pool.stats().restarts).toBe(1);
+      const replacements = logger.lines.filter((l) => l.msg.startsWith('replacing office process'));
+      expect(replacements).toEqual([
+        {
+          level: 'info',
+          obj: expect.objectContaining({ officePid: victim }),
+          msg: 'replacing office process: office process exited while idle (soffice exited (SIGKILL))',
+        },
+      ]);
+      expect(await pdfPages(await pool.convert({ docx: lease, field: 'documents[0]' }))).toBe(2);
+    } finally {
       await pool.close();
     }
   });
