@@ -1,14 +1,19 @@
 import {
   PDFName,
   PDFNumber,
-  PDFObjectParser,
-  PDFObjectStreamParser,
-  PDFParser,
   PDFRawStream,
   type PDFContext,
   type PDFDict,
   type PDFRef,
 } from 'pdf-lib';
+import {
+  patchPoints,
+  pdfLibOriginals as original,
+  type ParseDictOrStream,
+  type ParseIndirectObjectHeader,
+  type ParseName,
+  type ParseOffsetsAndObjectNumbers,
+} from './pdf-lib-internals.js';
 import { decodePdfName, isNameChar } from './pdf-names.js';
 
 /**
@@ -88,25 +93,6 @@ function recordFor(context: PDFContext): ParseRecord {
   return record;
 }
 
-/** The parts of pdf-lib's parsers the hooks use; not in its type declarations. */
-interface ParserInternals {
-  context: PDFContext;
-  bytes: {
-    offset(): number;
-    moveTo(offset: number): void;
-    peek(): number;
-    next(): number;
-    assertNext(expected: number): number;
-    done(): boolean;
-    position(): unknown;
-    slice(start: number, end: number): Uint8Array;
-  };
-  skipWhitespaceAndComments(): void;
-  matchKeyword(keyword: number[]): boolean;
-  parseDict(): PDFDict;
-  findEndOfStreamFallback(startPos: unknown): number;
-}
-
 const keyword = (text: string) => [...Buffer.from(text, 'latin1')];
 /** The spellings pdf-lib accepts after `stream`, longest first, as it tries them. */
 const STREAM_KEYWORDS = ['stream \r\n', 'stream\r\n', 'stream\r', 'stream\n', 'stream'].map(
@@ -115,30 +101,6 @@ const STREAM_KEYWORDS = ['stream \r\n', 'stream\r\n', 'stream\r', 'stream\n', 's
 const ENDSTREAM = keyword('endstream');
 const LENGTH = PDFName.of('Length');
 const SLASH = 0x2f;
-
-type ParseName = (this: ParserInternals) => PDFName;
-type ParseDictOrStream = (this: ParserInternals) => PDFDict | PDFRawStream;
-type ParseIndirectObjectHeader = (this: ParserInternals) => PDFRef;
-type ParseOffsetsAndObjectNumbers = (
-  this: ParserInternals,
-) => { objectNumber: number; offset: number }[];
-
-const objectProto = PDFObjectParser.prototype as unknown as {
-  parseName: ParseName;
-  parseDictOrStream: ParseDictOrStream;
-};
-const documentProto = PDFParser.prototype as unknown as {
-  parseIndirectObjectHeader: ParseIndirectObjectHeader;
-};
-const objectStreamProto = PDFObjectStreamParser.prototype as unknown as {
-  parseOffsetsAndObjectNumbers: ParseOffsetsAndObjectNumbers;
-};
-const original = {
-  parseName: objectProto.parseName,
-  parseDictOrStream: objectProto.parseDictOrStream,
-  parseIndirectObjectHeader: documentProto.parseIndirectObjectHeader,
-  parseOffsetsAndObjectNumbers: objectStreamProto.parseOffsetsAndObjectNumbers,
-};
 
 /** As pdf-lib's parseName, decoding `#xx` in either case. */
 const parseName: ParseName = function () {
@@ -223,12 +185,13 @@ const parseOffsetsAndObjectNumbers: ParseOffsetsAndObjectNumbers = function () {
  * compare pdf-lib's parse with and without them.
  */
 export function useParserHooks(on: boolean): void {
-  objectProto.parseName = on ? parseName : original.parseName;
-  objectProto.parseDictOrStream = on ? parseDictOrStream : original.parseDictOrStream;
-  documentProto.parseIndirectObjectHeader = on
+  const { objectParser, documentParser, objectStreamParser } = patchPoints;
+  objectParser.parseName = on ? parseName : original.parseName;
+  objectParser.parseDictOrStream = on ? parseDictOrStream : original.parseDictOrStream;
+  documentParser.parseIndirectObjectHeader = on
     ? parseIndirectObjectHeader
     : original.parseIndirectObjectHeader;
-  objectStreamProto.parseOffsetsAndObjectNumbers = on
+  objectStreamParser.parseOffsetsAndObjectNumbers = on
     ? parseOffsetsAndObjectNumbers
     : original.parseOffsetsAndObjectNumbers;
 }

@@ -9,7 +9,9 @@ import { PdfDamage } from './pdf-damage.js';
 import { checkStructure } from './strict-structure.js';
 import { useFastStreamEnd } from './stream-end.js';
 import { useBoundedStructureStreams } from './structure-streams.js';
+import { checkPdfLibInternals } from './pdf-lib-internals.js';
 
+checkPdfLibInternals();
 useFastStreamEnd(true);
 useParserHooks(true);
 useBoundedStructureStreams(true);

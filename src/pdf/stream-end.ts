@@ -1,5 +1,6 @@
-import { PDFObjectParser, PDFStreamParsingError } from 'pdf-lib';
+import { PDFStreamParsingError } from 'pdf-lib';
 import { asBuffer } from './as-buffer.js';
+import { patchPoints, pdfLibOriginals, type FindEndOfStreamFallback } from './pdf-lib-internals.js';
 
 const STREAM = Buffer.from('stream', 'latin1');
 const CR = 0x0d;
@@ -43,26 +44,12 @@ export function findStreamEnd(
   }
 }
 
-interface ParserInternals {
-  bytes: {
-    bytes: Uint8Array;
-    offset(): number;
-    moveTo(offset: number): void;
-  };
-}
-
-type Fallback = (this: ParserInternals, startPos: unknown) => number;
-const proto = PDFObjectParser.prototype as unknown as { findEndOfStreamFallback: Fallback };
-const pdfLibFallback = proto.findEndOfStreamFallback;
-
-const fastFallback: Fallback = function (startPos) {
+const fastFallback: FindEndOfStreamFallback = function (startPos) {
   const stream = this.bytes;
   const found = findStreamEnd(stream.bytes, stream.offset());
   if (!found) {
     stream.moveTo(stream.bytes.length);
-    throw new PDFStreamParsingError(
-      startPos as ConstructorParameters<typeof PDFStreamParsingError>[0],
-    );
+    throw new PDFStreamParsingError(startPos);
   }
   stream.moveTo(found.after);
   return found.end;
@@ -77,5 +64,7 @@ const fastFallback: Fallback = function (startPos) {
  * which test/unit/pdf-stream-end.test.ts checks against pdf-lib's own on every PDF of the corpus.
  */
 export function useFastStreamEnd(fast: boolean): void {
-  proto.findEndOfStreamFallback = fast ? fastFallback : pdfLibFallback;
+  patchPoints.objectParser.findEndOfStreamFallback = fast
+    ? fastFallback
+    : pdfLibOriginals.findEndOfStreamFallback;
 }

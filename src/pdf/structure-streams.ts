@@ -1,22 +1,20 @@
 import { PDFName, PDFObjectStreamParser, PDFRawStream, PDFXRefStreamParser } from 'pdf-lib';
 import { currentDecodeBudget } from './bounded-decode.js';
 import { parseRecordOf } from './parser-hooks.js';
+import {
+  patchPoints,
+  pdfLibOriginals,
+  type ObjectStreamForStream,
+  type XrefStreamForStream,
+} from './pdf-lib-internals.js';
 
 const FILTER = PDFName.of('Filter');
 const DECODE_PARMS = PDFName.of('DecodeParms');
 
-type ForObjectStream = (stream: PDFRawStream, shouldWaitForTick?: () => boolean) => unknown;
-type ForXrefStream = (stream: PDFRawStream) => XrefParserInternals;
-
-/** The parts of pdf-lib's cross-reference stream parser used here; not in its declarations. */
-interface XrefParserInternals {
-  subsections: { firstObjectNumber: number; length: number }[];
-  byteWidths: number[];
-}
-
-const objectStreams = PDFObjectStreamParser as unknown as { forStream: ForObjectStream };
-const xrefStreams = PDFXRefStreamParser as unknown as { forStream: ForXrefStream };
-const original = { objectStream: objectStreams.forStream, xrefStream: xrefStreams.forStream };
+const original = {
+  objectStream: pdfLibOriginals.objectStreamForStream,
+  xrefStream: pdfLibOriginals.xrefStreamForStream,
+};
 
 /**
  * The stream decoded within the check's budget, as a stream without filters, so that pdf-lib
@@ -33,7 +31,7 @@ function decodedForPdfLib(stream: PDFRawStream, kind: string): PDFRawStream {
   return PDFRawStream.of(dict, bytes);
 }
 
-const forObjectStream: ForObjectStream = (stream, shouldWaitForTick) =>
+const forObjectStream: ObjectStreamForStream = (stream, shouldWaitForTick) =>
   original.objectStream.call(
     PDFObjectStreamParser,
     decodedForPdfLib(stream, 'object stream'),
@@ -45,7 +43,7 @@ const forObjectStream: ForObjectStream = (stream, shouldWaitForTick) =>
  * `undefined` bytes): `/Size 100000000` over a few bytes made a hundred million entries.
  * Nothing uses them (only the stream's trailer keys count), so it reads what the data holds.
  */
-const forXrefStream: ForXrefStream = (stream) => {
+const forXrefStream: XrefStreamForStream = (stream) => {
   const decoded = decodedForPdfLib(stream, 'cross-reference stream');
   const parser = original.xrefStream.call(PDFXRefStreamParser, decoded);
   const rowWidth = parser.byteWidths.reduce((sum, width) => sum + Math.max(0, width), 0);
@@ -64,6 +62,6 @@ const forXrefStream: ForXrefStream = (stream) => {
  * exports, which its document parser calls through, so in whichever build is imported.
  */
 export function useBoundedStructureStreams(on: boolean): void {
-  objectStreams.forStream = on ? forObjectStream : original.objectStream;
-  xrefStreams.forStream = on ? forXrefStream : original.xrefStream;
+  patchPoints.objectStreamParserClass.forStream = on ? forObjectStream : original.objectStream;
+  patchPoints.xrefStreamParserClass.forStream = on ? forXrefStream : original.xrefStream;
 }

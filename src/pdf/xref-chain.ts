@@ -3,12 +3,12 @@ import {
   PDFDict,
   PDFName,
   PDFNumber,
-  PDFObjectParser,
   PDFRawStream,
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
 import { currentDecodeBudget } from './bounded-decode.js';
+import { objectParserFor, type ObjectParserInternals } from './pdf-lib-internals.js';
 import { isPdfWhitespace } from './pdf-names.js';
 import { PdfDamage } from './pdf-damage.js';
 import { unpredict } from './xref-predictor.js';
@@ -43,15 +43,11 @@ interface Section {
   entries: [number, XrefEntry][];
 }
 
-interface ObjectParser {
-  bytes: { moveTo(offset: number): void; offset(): number };
-  skipWhitespaceAndComments(): void;
-  parseObject(): PDFObject;
-}
+type ObjectParser = Pick<ObjectParserInternals, 'bytes' | 'parseObject'>;
 
 /** Reads the chain as poppler and pdf.js do without repairing; any fault is {@link PdfDamage}. */
 export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
-  const parser = PDFObjectParser.forBytes(bytes, context) as unknown as ObjectParser;
+  const parser = objectParserFor(bytes, context);
   const entries = new Map<number, XrefEntry>();
   const visited = new Set<number>();
   let trailer: PDFDict | undefined;
