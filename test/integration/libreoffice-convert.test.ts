@@ -104,6 +104,35 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
     expect(await leftIn(engine.workDir)).toEqual(['registrymodifications.xcu']);
   });
 
+  it('runs at most `processes` soffice at once; one that waits past queueTimeoutMs is busy', async () => {
+    const one = await LibreOfficeConvertEngine.start({ processes: 1, queueTimeoutMs: 500 });
+    try {
+      const first = one.convert({ docx: lease, field: 'documents[0]' });
+      const second = one.convert({ docx: lease, field: 'documents[1]' });
+      // A cold soffice takes about a second: the second still waits for its turn after 500 ms.
+      const busy = await second.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(busy).toMatchObject({
+        slug: 'document-conversion-failed',
+        details: [
+          {
+            field: 'documents[1]',
+            message: 'the converter is busy: no soffice run was free within 500 ms',
+          },
+        ],
+      });
+      // Worth asking again later, as the pool's busy failure.
+      expect((busy as { retryable: boolean }).retryable).toBe(true);
+      expect(await pdfPages(await first)).toBe(2);
+      // Its turn is free again.
+      expect(await pdfPages(await one.convert({ docx: lease, field: 'documents[2]' }))).toBe(2);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('stops a conversion at its deadline with all its processes, and leaves nothing behind', async () => {
     const short = await LibreOfficeConvertEngine.start({ conversionTimeoutMs: 4000 });
     const dir = short.workDir;
