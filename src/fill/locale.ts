@@ -43,7 +43,8 @@ function resolveLocaleOnce(tag: string): ResolvedLocale | string {
 
 /**
  * Checks an IANA time zone name; returns a problem sentence when unknown. Memoized: building a
- * DateTimeFormat to ask costs about 0.1 ms, and every fill asks.
+ * DateTimeFormat to ask is slow next to a fill, and every fill asks (docs/decisions.md, "Caches
+ * in each engine thread").
  */
 export const checkTimeZone = memoizeByString((timeZone: string): string | undefined => {
   try {

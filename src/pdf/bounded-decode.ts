@@ -13,12 +13,11 @@ export interface StructureDecodeLimits {
 
 /**
  * Object streams hold a PDF's small objects (dictionaries, not page content or images) and
- * cross-reference streams a few bytes per object: the largest in the corpus decode to a few
- * hundred KiB, and a few MiB is already a very large document. 64 MiB per stream is the limit
- * page content has (MAX_PAGE_CONTENT_BYTES); 256 MiB per PDF is what a whole .docx may inflate
- * to (DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES' default), so a PDF of many streams each under the
- * first costs no more than a zip bomb is allowed to. pdf-lib would otherwise decode them all
- * in full while loading: 306 KB of zlib became 300 MB in 1.6 s.
+ * cross-reference streams a few bytes per object, so real ones stay far below these. Per stream:
+ * the limit page content has (MAX_PAGE_CONTENT_BYTES); per PDF: what a whole .docx may inflate to
+ * (DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES' default), so a PDF of many streams each under the first
+ * costs no more than a zip bomb is allowed to. pdf-lib would otherwise decode them all in full
+ * while loading. Sizes measured: docs/decisions.md, "Decoding limits in the PDF check".
  */
 export const DEFAULT_STRUCTURE_DECODE_LIMITS: Readonly<StructureDecodeLimits> = Object.freeze({
   perStream: 64 * 1024 * 1024,

@@ -68,7 +68,8 @@ function decodes(stream: PDFRawStream, filters: PDFObject[], where: string): voi
   try {
     if (filters.length === 1 && FLATE.has(filters[0] as PDFName))
       inflateSync(stream.contents, { maxOutputLength: MAX_PAGE_CONTENT_BYTES });
-    // Read in steps: getBytes(cap + 1) made pdf-lib allocate a 128 MiB buffer for every stream.
+    // Read in steps: getBytes(cap + 1) made pdf-lib allocate twice the limit for every stream
+    // (docs/decisions.md, "Decoding limits in the PDF check").
     else if (decodeUpTo(stream, MAX_PAGE_CONTENT_BYTES) === undefined)
       throw new Error(`inflates past ${MAX_PAGE_CONTENT_BYTES} bytes`);
   } catch (err) {

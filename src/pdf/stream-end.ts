@@ -58,10 +58,11 @@ const fastFallback: FindEndOfStreamFallback = function (startPos) {
 /**
  * LibreOffice writes the length of its content and font streams as an indirect object that
  * follows the stream (`/Length 12 0 R`), so pdf-lib cannot use it while parsing and falls back
- * to finding `endstream` one byte at a time through a JavaScript keyword matcher: about two
- * thirds of the time of loading a produced PDF. With `fast` (the default once pdf-check is
- * loaded), that fallback is the same search done by Buffer.indexOf; the results are the same,
- * which test/unit/pdf-stream-end.test.ts checks against pdf-lib's own on every PDF of the corpus.
+ * to finding `endstream` one byte at a time through a JavaScript keyword matcher, most of the
+ * time of loading a produced PDF (docs/decisions.md, "pdf-lib's fastest parse"). With `fast`
+ * (the default once pdf-check is loaded), that fallback is the same search done by
+ * Buffer.indexOf; the results are the same, which test/unit/pdf-stream-end.test.ts checks
+ * against pdf-lib's own on every PDF of the corpus.
  */
 export function useFastStreamEnd(fast: boolean): void {
   patchPoints.objectParser.findEndOfStreamFallback = fast
