@@ -1,5 +1,5 @@
 import type { DocpipeConfig } from '../config/index.js';
-import { DocpipeClient } from '../queue/index.js';
+import { DEFAULT_CLIENT_OPTIONS, DocpipeClient } from '../queue/index.js';
 import { resolveRedisUrl } from './redis-url.js';
 import { openStorage } from './storage.js';
 
@@ -21,7 +21,10 @@ export async function connectClient(
     storage: openStorage(config),
     contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
     attempts: config.queue.attempts,
-    keepCompleted: { age: config.queue.keepCompletedSeconds, count: 1000 },
-    keepFailed: { age: config.queue.keepFailedSeconds, count: 5000 },
+    keepCompleted: {
+      ...DEFAULT_CLIENT_OPTIONS.keepCompleted,
+      age: config.queue.keepCompletedSeconds,
+    },
+    keepFailed: { ...DEFAULT_CLIENT_OPTIONS.keepFailed, age: config.queue.keepFailedSeconds },
   });
 }

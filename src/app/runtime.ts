@@ -5,7 +5,7 @@ import { DEFAULT_OFFICE_POOL_OPTIONS, createConverter, type Converter } from '..
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
 import { Renderer } from '../pipeline/index.js';
-import { DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
+import { DEFAULT_CLOSE_GRACE_MS, DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
 import { createEngine } from './engine.js';
 import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
 import { openStorage } from './storage.js';
@@ -73,7 +73,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       redisUrl,
       embedded,
       worker,
-      async close(graceMs = 30_000, now?: Promise<unknown>) {
+      async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await worker.close(graceMs, now);
         await started.close();
         await engine.close();

@@ -13,6 +13,11 @@ import {
 } from '../fill/index.js';
 import { DEFAULT_SNIFF_LIMITS, sniffLimitsProblems, type SniffLimits } from '../sniff/index.js';
 import { LOG_FORMATS, type LogFormat } from '../log/index.js';
+import {
+  DEFAULT_CLIENT_OPTIONS,
+  DEFAULT_CONTRACT_LIMITS,
+  DEFAULT_WORKER_OPTIONS,
+} from '../queue/index.js';
 import { projectRoot } from '../paths/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
@@ -64,29 +69,32 @@ export interface DocpipeConfig {
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
   queue: {
-    /** `DOCPIPE_QUEUE_PREFIX`: keeps installations on one Redis apart. @defaultValue 'docpipe' */
+    /** `DOCPIPE_QUEUE_PREFIX`: keeps installations on one Redis apart. @defaultValue DEFAULT_WORKER_OPTIONS.prefix ('docpipe') */
     prefix: string;
     /** `DOCPIPE_WORKER_CONCURRENCY`. @defaultValue {@link workerConcurrency} */
     concurrency: number | undefined;
-    /** `DOCPIPE_LOCK_DURATION_MS`: job lock, renewed at half. @defaultValue 60000 */
+    /** `DOCPIPE_LOCK_DURATION_MS`: job lock, renewed at half. @defaultValue DEFAULT_WORKER_OPTIONS.lockDurationMs */
     lockDurationMs: number;
-    /** `DOCPIPE_STALLED_INTERVAL_MS`: how often a dead worker's jobs are looked for. @defaultValue 30000 */
+    /** `DOCPIPE_STALLED_INTERVAL_MS`: how often a dead worker's jobs are looked for. @defaultValue DEFAULT_WORKER_OPTIONS.stalledIntervalMs */
     stalledIntervalMs: number;
-    /** `DOCPIPE_MAX_INLINE_BYTES`: largest document sent inside a job. @defaultValue 262144 */
+    /** `DOCPIPE_MAX_INLINE_BYTES`: largest document sent inside a job. @defaultValue DEFAULT_CONTRACT_LIMITS.maxInlineBytes */
     maxInlineBytes: number;
-    /** `DOCPIPE_JOB_ATTEMPTS`: tries of a job whose failure is transient. @defaultValue 3 */
+    /** `DOCPIPE_JOB_ATTEMPTS`: tries of a job whose failure is transient. @defaultValue DEFAULT_CLIENT_OPTIONS.attempts */
     attempts: number;
-    /** `DOCPIPE_KEEP_COMPLETED_S`, `DOCPIPE_KEEP_FAILED_S`: how long finished jobs stay. @defaultValue 3600, 86400 */
+    /**
+     * `DOCPIPE_KEEP_COMPLETED_S`, `DOCPIPE_KEEP_FAILED_S`: how long finished jobs stay.
+     * @defaultValue DEFAULT_CLIENT_OPTIONS.keepCompleted.age, DEFAULT_CLIENT_OPTIONS.keepFailed.age
+     */
     keepCompletedSeconds: number;
     keepFailedSeconds: number;
     /**
      * `DOCPIPE_CLIENT_UNREACHABLE_MS`: how long `enqueue` and `rerender` wait for a Redis that
-     * does not answer before they give up. @defaultValue 30000
+     * does not answer before they give up. @defaultValue DEFAULT_CLIENT_OPTIONS.unreachableMs
      */
     clientUnreachableMs: number;
     /**
      * `DOCPIPE_CLIENT_NO_WORKER_MS`: how long they wait while no worker is connected before they
-     * give up. @defaultValue 10000
+     * give up. @defaultValue DEFAULT_CLIENT_OPTIONS.noWorkerMs
      */
     clientNoWorkerMs: number;
   };
@@ -189,16 +197,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
     problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
   const queue = {
-    prefix: env.DOCPIPE_QUEUE_PREFIX || 'docpipe',
+    prefix: env.DOCPIPE_QUEUE_PREFIX || DEFAULT_WORKER_OPTIONS.prefix,
     concurrency: optionalInt('DOCPIPE_WORKER_CONCURRENCY'),
-    lockDurationMs: int('DOCPIPE_LOCK_DURATION_MS', 60_000),
-    stalledIntervalMs: int('DOCPIPE_STALLED_INTERVAL_MS', 30_000),
-    maxInlineBytes: int('DOCPIPE_MAX_INLINE_BYTES', 256 * 1024),
-    attempts: int('DOCPIPE_JOB_ATTEMPTS', 3),
-    keepCompletedSeconds: int('DOCPIPE_KEEP_COMPLETED_S', 3600),
-    keepFailedSeconds: int('DOCPIPE_KEEP_FAILED_S', 86_400),
-    clientUnreachableMs: int('DOCPIPE_CLIENT_UNREACHABLE_MS', 30_000),
-    clientNoWorkerMs: int('DOCPIPE_CLIENT_NO_WORKER_MS', 10_000),
+    lockDurationMs: int('DOCPIPE_LOCK_DURATION_MS', DEFAULT_WORKER_OPTIONS.lockDurationMs),
+    stalledIntervalMs: int('DOCPIPE_STALLED_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.stalledIntervalMs),
+    maxInlineBytes: int('DOCPIPE_MAX_INLINE_BYTES', DEFAULT_CONTRACT_LIMITS.maxInlineBytes),
+    attempts: int('DOCPIPE_JOB_ATTEMPTS', DEFAULT_CLIENT_OPTIONS.attempts),
+    keepCompletedSeconds: int('DOCPIPE_KEEP_COMPLETED_S', DEFAULT_CLIENT_OPTIONS.keepCompleted.age),
+    keepFailedSeconds: int('DOCPIPE_KEEP_FAILED_S', DEFAULT_CLIENT_OPTIONS.keepFailed.age),
+    clientUnreachableMs: int('DOCPIPE_CLIENT_UNREACHABLE_MS', DEFAULT_CLIENT_OPTIONS.unreachableMs),
+    clientNoWorkerMs: int('DOCPIPE_CLIENT_NO_WORKER_MS', DEFAULT_CLIENT_OPTIONS.noWorkerMs),
   };
   if (!/^[a-z0-9_-]+$/i.test(queue.prefix))
     problems.push(`DOCPIPE_QUEUE_PREFIX must be letters, digits, - or _ (got "${queue.prefix}")`);
@@ -245,8 +253,7 @@ function valueLimitsFrom(
  * Engine threads for a worker whose office pool has `officeProcesses` processes: one per four.
  * Sniff, fill and the PDF check take about a twentieth of a conversion's time, so one thread keeps
  * four office processes fed; more threads only add isolates to warm up and collect, which cost
- * CPU the office processes need. Measured here with 2 office processes on 2 cores: 2 threads used
- * 0.5 ms more CPU per document than 1, at the same throughput.
+ * CPU the office processes need (measured: docs/decisions.md, Engine threads).
  */
 export function engineThreadsBeside(officeProcesses: number): number {
   return Math.max(1, Math.ceil(officeProcesses / 4));
@@ -255,8 +262,7 @@ export function engineThreadsBeside(officeProcesses: number): number {
 /**
  * Jobs a worker runs at once: enough to fill every office process and its bridge's queue
  * (`queueDepth`), and one more per process whose sniff and fill run meanwhile, so LibreOffice
- * never waits for them. Measured with 2 processes and depth 2: 6 jobs at once did about 3% more
- * documents a second than 4.
+ * never waits for them (measured: docs/decisions.md, Worker concurrency).
  */
 export function workerConcurrency(officeProcesses: number, queueDepth: number): number {
   return officeProcesses * (queueDepth + 1);

@@ -21,6 +21,19 @@ export function failureFromReason(reason: string | undefined, field: string): Fa
 }
 
 /**
+ * Reads a case job's return value, which crossed the queue as JSON: a failure counts only when
+ * it has the wire form (`isFailure`); anything else is an internal error, worth retrying.
+ */
+export function readCaseOutcome(value: unknown, field: string): CaseOutcome {
+  const v = value as { ok?: unknown; results?: unknown; failure?: unknown } | null;
+  if (v?.ok === true && Array.isArray(v.results))
+    return { ok: true, results: v.results as DocumentJobResult[] };
+  if (v?.ok === false && isFailure(v.failure)) return { ok: false, failure: v.failure };
+  const seen = JSON.stringify(value) ?? 'nothing';
+  return { ok: false, failure: failureFromReason(`a case ended with ${seen}`, field) };
+}
+
+/**
  * Joins failures of several documents into one answer. Its slug is the first failing document's
  * (documents in order); its details are every failing document's.
  */

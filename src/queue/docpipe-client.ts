@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { JobsOptions } from 'bullmq';
+import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
-import type { Storage } from '../storage/index.js';
-import { failureFromReason, type CaseOutcome } from './case-outcome.js';
+import { failureFromReason, readCaseOutcome } from './case-outcome.js';
+import { BullmqLayoutError, checkJobHashLayout } from './bullmq-job-hash.js';
 import {
-  DEFAULT_CONTRACT_LIMITS,
+  fillClientOptions,
+  type DocpipeClientOptions,
+  type FilledClientOptions,
+} from './client-options.js';
+import {
   JOB_SCHEMA_VERSION,
   jobDataProblems,
-  type ContractLimits,
   type DocumentJobData,
   type DocumentJobResult,
   type DocumentSource,
@@ -50,47 +53,6 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export interface DocpipeClientOptions {
-  redisUrl: string;
-  /** @defaultValue 'docpipe' */
-  prefix?: string;
-  /** Where content over the inline limit goes; workers must read the same storage. */
-  storage?: Storage;
-  contract?: ContractLimits;
-  /** Tries of a job whose failure is transient. @defaultValue 3 */
-  attempts?: number;
-  /** First retry delay, doubling after. @defaultValue 1000 ms */
-  backoffMs?: number;
-  /** Finished jobs are removed after this age or count. @defaultValue { age: 3600 s, count: 1000 } */
-  keepCompleted?: { age: number; count: number };
-  /** @defaultValue { age: 86 400 s, count: 5000 } */
-  keepFailed?: { age: number; count: number };
-  /** @defaultValue 120 000 ms */
-  timeoutMs?: number;
-  /**
-   * Waits fail with QueueUnavailableError ('redis-unreachable') when Redis has not answered for
-   * this long. @defaultValue 30 000 ms
-   */
-  unreachableMs?: number;
-  /**
-   * Waits fail with QueueUnavailableError ('no-worker') when no worker has been connected for
-   * this long while Redis answers; a request with no worker refuses after this long, before
-   * queuing anything. @defaultValue 10 000 ms
-   */
-  noWorkerMs?: number;
-  /** How often Redis and its workers are looked at while waiting. @defaultValue 1000 ms */
-  healthIntervalMs?: number;
-  /**
-   * Where Redis is now, asked when it stops answering: `docpipe start` writes its URL down and
-   * moves to another port when its last one was taken. A new URL that answers is switched to
-   * and every wait goes on there. @defaultValue none: the first URL only
-   */
-  rediscover?: () => Promise<string | undefined>;
-}
-
-type FilledClientOptions = Required<Omit<DocpipeClientOptions, 'storage' | 'rediscover'>> &
-  Pick<DocpipeClientOptions, 'storage' | 'rediscover'>;
-
 /** A job this request created, withdrawn when the request gives up before it starts. */
 interface Owned {
   queue: 'documents' | 'cases';
@@ -130,23 +92,17 @@ export class DocpipeClient {
 
   /** Connects, failing fast with QueueUnavailableError ('redis-unreachable') when Redis is down. */
   static async connect(options: DocpipeClientOptions): Promise<DocpipeClient> {
-    const filled: FilledClientOptions = {
-      prefix: 'docpipe',
-      contract: DEFAULT_CONTRACT_LIMITS,
-      attempts: 3,
-      backoffMs: 1000,
-      keepCompleted: { age: 3600, count: 1000 },
-      keepFailed: { age: 86_400, count: 5000 },
-      timeoutMs: 120_000,
-      unreachableMs: 30_000,
-      noWorkerMs: 10_000,
-      healthIntervalMs: 1000,
-      ...options,
-    };
-    for (const key of ['timeoutMs', 'unreachableMs', 'noWorkerMs', 'healthIntervalMs'] as const)
-      if (!(filled[key] > 0)) throw new Error(`${key} must be greater than 0`);
+    const filled = fillClientOptions(options);
     const names = queueNames(filled.prefix);
-    return new DocpipeClient(filled, names, await openConnections(filled.redisUrl, names));
+    const conn = await openConnections(filled.redisUrl, names);
+    try {
+      await checkJobHashLayout(filled.redisUrl, names.prefix);
+    } catch (err) {
+      await conn.close();
+      if (err instanceof BullmqLayoutError) throw err;
+      throw QueueUnavailableError.unreachable(filled.redisUrl, undefined, err);
+    }
+    return new DocpipeClient(filled, names, conn);
   }
 
   /** The Redis this client talks to now (it moves when `rediscover` finds another). */
@@ -209,7 +165,10 @@ export class DocpipeClient {
       { queue: 'cases', id: node.job.id! },
       ...(node.children ?? []).map((c) => ({ queue: 'documents' as const, id: c.job.id! })),
     ];
-    const outcome = (await this.wait(owned[0]!, 'documents', request, owned)) as CaseOutcome;
+    const outcome = readCaseOutcome(
+      await this.wait(owned[0]!, 'documents', request, owned),
+      'documents',
+    );
     if (!outcome.ok) throw DocpipeError.fromFailure(outcome.failure);
     return outcome.results;
   }
@@ -271,10 +230,9 @@ export class DocpipeClient {
         }
         // addBulk hands back a job already known under a stable id as if it were new; only the
         // stored job tells whether it finished before this run added it.
-        const finishedOn = await this.conn.connection
-          .hget(this.conn.documents.toKey(job.id!), 'finishedOn')
-          .catch(() => null);
-        outcomes[index] = { ...outcome, resumed: finishedOn !== null && +finishedOn < addedAt };
+        const stored = await Job.fromId(this.conn.documents, job.id!).catch(() => undefined);
+        const finishedOn = stored?.finishedOn;
+        outcomes[index] = { ...outcome, resumed: finishedOn !== undefined && finishedOn < addedAt };
         onSettled(index, outcomes[index]!);
       }),
     );

@@ -2,44 +2,19 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isDocpipeError } from '../errors/index.js';
-import type { DocumentLibrary } from '../library/index.js';
 import { silentLogger, type Logger } from '../log/index.js';
 import type { Renderer } from '../pipeline/index.js';
-import type { Storage } from '../storage/index.js';
 import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcome.js';
 import { processDocumentJob } from './document-processor.js';
-import {
-  DEFAULT_CONTRACT_LIMITS,
-  type ContractLimits,
-  type DocumentJobResult,
-} from './job-contract.js';
+import { checkJobHashLayout } from './bullmq-job-hash.js';
+import type { DocumentJobResult } from './job-contract.js';
 import { queueNames } from './queue-names.js';
 import { checkEvictionPolicy, createRedis } from './redis-connection.js';
-
-export interface DocpipeWorkerOptions {
-  redisUrl: string;
-  /** @defaultValue 'docpipe' */
-  prefix?: string;
-  /**
-   * Jobs at once: more than the office pool takes at once, so that while those convert, the
-   * next ones' sniff and fill already run and LibreOffice never waits for them (the CLI uses
-   * `workerConcurrency()` from the config).
-   */
-  concurrency: number;
-  /**
-   * How long a job's lock lasts; the worker renews it at half this while the job runs, so only a
-   * dead worker's jobs ever stall. Longer than any single step, including a conversion deadline.
-   * @defaultValue 60 000 ms
-   */
-  lockDurationMs?: number;
-  /** How often stalled jobs are looked for. @defaultValue 30 000 ms */
-  stalledIntervalMs?: number;
-  renderer: Renderer;
-  storage: Storage;
-  library: DocumentLibrary;
-  contract?: ContractLimits;
-  logger?: Logger;
-}
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  fillWorkerOptions,
+  type DocpipeWorkerOptions,
+} from './worker-options.js';
 
 /**
  * The queue side of docpipe: BullMQ workers for document jobs and for case parents. A typed
@@ -59,11 +34,18 @@ export class DocpipeWorker {
     return this.running.jobs;
   }
 
-  static async start(options: DocpipeWorkerOptions): Promise<DocpipeWorker> {
+  static async start(given: DocpipeWorkerOptions): Promise<DocpipeWorker> {
+    const options = fillWorkerOptions(given);
     const logger = options.logger ?? silentLogger;
-    const connection = createRedis(options.redisUrl, 'worker');
-    await checkEvictionPolicy(connection);
     const names = queueNames(options.prefix);
+    const connection = createRedis(options.redisUrl, 'worker');
+    try {
+      await checkEvictionPolicy(connection);
+      await checkJobHashLayout(options.redisUrl, names.prefix);
+    } catch (err) {
+      connection.disconnect();
+      throw err;
+    }
     const running: Running = { jobs: 0, handBack: undefined, handedBack: false };
     const handBack = new Promise<void>((resolve) => (running.handBack = resolve));
     const counted =
@@ -101,18 +83,16 @@ export class DocpipeWorker {
       renderer: options.renderer,
       storage: options.storage,
       library: options.library,
-      contract: options.contract ?? DEFAULT_CONTRACT_LIMITS,
+      contract: options.contract,
     };
     const common = {
       connection,
       // Recorded on each job (processedBy): which machine and process did the work.
       name: `${hostname()}:${process.pid}`,
       prefix: names.prefix,
-      lockDuration: options.lockDurationMs ?? 60_000,
-      stalledInterval: options.stalledIntervalMs ?? 30_000,
-      // A job whose worker died is handed to another worker; twice is an accident, three times
-      // is a document that kills workers, and it fails.
-      maxStalledCount: 2,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: MAX_STALLED_COUNT,
     };
     const documents = new Worker(
       names.documents,
@@ -166,7 +146,7 @@ export class DocpipeWorker {
    * resolves (a second Ctrl-C); jobs still running then go back to the queue, as they were, for
    * another worker (or this one, started again).
    */
-  async close(graceMs = 30_000, now?: Promise<unknown>): Promise<void> {
+  async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const graceful = Promise.all(this.workers.map((w) => w.close()));
     const cutShort = new Promise<'timeout' | 'now'>((resolve) => {
@@ -201,6 +181,12 @@ interface Running {
   handBack: (() => void) | undefined;
   handedBack: boolean;
 }
+
+/**
+ * A job whose worker died is handed to another worker; twice is an accident, three times is a
+ * document that kills workers, and it fails.
+ */
+const MAX_STALLED_COUNT = 2;
 
 /** How long handing running jobs back to the queue may take before the worker lets go anyway. */
 const HAND_BACK_MS = 5000;

@@ -16,15 +16,34 @@ export {
   type ContractLimits,
 } from './job-contract.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
-export { DocpipeWorker, type DocpipeWorkerOptions } from './docpipe-worker.js';
+export { DocpipeWorker } from './docpipe-worker.js';
+export {
+  DEFAULT_WORKER_OPTIONS,
+  DEFAULT_CLOSE_GRACE_MS,
+  fillWorkerOptions,
+  type DocpipeWorkerOptions,
+  type FilledWorkerOptions,
+} from './worker-options.js';
+export {
+  DEFAULT_CLIENT_OPTIONS,
+  fillClientOptions,
+  type DocpipeClientOptions,
+  type FilledClientOptions,
+  type KeepJobs,
+} from './client-options.js';
+export {
+  BULLMQ_VERSION,
+  BullmqLayoutError,
+  checkJobHashLayout,
+  installedBullmqVersion,
+} from './bullmq-job-hash.js';
 export {
   DocpipeClient,
-  type DocpipeClientOptions,
   type DocumentInput,
   type RequestOptions,
   type BatchOutcome,
 } from './docpipe-client.js';
-export { queueNames, type QueueNames } from './queue-names.js';
+export { DEFAULT_PREFIX, queueNames, type QueueNames } from './queue-names.js';
 export {
   QueueUnavailableError,
   isQueueUnavailableError,

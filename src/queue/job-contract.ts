@@ -61,7 +61,9 @@ export interface ContractLimits {
   values?: ValueLimits;
 }
 
-export const DEFAULT_CONTRACT_LIMITS: ContractLimits = { maxInlineBytes: 256 * 1024 };
+export const DEFAULT_CONTRACT_LIMITS: Readonly<ContractLimits> = Object.freeze({
+  maxInlineBytes: 256 * 1024,
+});
 
 /**
  * Checks job data on either side of the queue, reporting every problem with a field path under

@@ -1,12 +1,8 @@
 import type { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { readJobEnds, type PipelineRedis } from './bullmq-job-hash.js';
+import type { JobEnd } from './job-end.js';
 
-/** How a job ended, as its queue's events or its stored hash tell. */
-export type JobEnd =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: string }
-  /** Neither finished nor there: removed, or lost by a Redis that restarted before saving it. */
-  | { ok: false; gone: true };
+export type { JobEnd } from './job-end.js';
 
 interface Entry {
   settle(end: JobEnd): void;
@@ -33,7 +29,7 @@ export class JobWaiter {
 
   constructor(
     private readonly keyOf: (jobId: string) => string,
-    private readonly connection: () => Redis,
+    private readonly connection: () => PipelineRedis,
   ) {}
 
   get size(): number {
@@ -110,35 +106,13 @@ export class JobWaiter {
   private async check(ids: string[]): Promise<void> {
     const waited = ids.filter((id) => this.pending.has(id));
     if (waited.length === 0) return;
-    const pipeline = this.connection().pipeline();
-    // `name` is set on every job, so a reply without it means the job is not there.
-    for (const id of waited)
-      pipeline.hmget(this.keyOf(id), 'finishedOn', 'returnvalue', 'failedReason', 'name');
-    const replies = (await pipeline.exec()) ?? [];
+    const ends = await readJobEnds(
+      this.connection(),
+      waited.map((id) => this.keyOf(id)),
+    );
     waited.forEach((id, i) => {
-      const [err, fields] = replies[i] ?? [new Error('no reply'), null];
-      if (err || !Array.isArray(fields)) return;
-      const end = storedEnd(fields as (string | null)[]);
+      const end = ends[i];
       if (end) this.end(id, end);
     });
-  }
-}
-
-function storedEnd([finishedOn, returnvalue, failedReason, name]: (string | null)[]):
-  JobEnd | undefined {
-  if (name === null || name === undefined) return { ok: false, gone: true };
-  if (finishedOn === null || finishedOn === undefined) return undefined;
-  // A job that failed an attempt and then completed keeps its last failedReason: the return
-  // value decides.
-  if (returnvalue !== null && returnvalue !== undefined)
-    return { ok: true, value: parseJson(returnvalue) };
-  return { ok: false, reason: failedReason ?? 'no reason given' };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -5,6 +5,9 @@ export interface QueueNames {
   prefix: string;
 }
 
-export function queueNames(prefix = 'docpipe'): QueueNames {
+/** The prefix of an installation that names none. */
+export const DEFAULT_PREFIX = 'docpipe';
+
+export function queueNames(prefix = DEFAULT_PREFIX): QueueNames {
   return { documents: 'documents', cases: 'cases', prefix };
 }

@@ -5,8 +5,9 @@ export type UnavailableReason = 'redis-unreachable' | 'no-worker';
  * The queue itself is not there: Redis does not answer, or no worker has been connected to it
  * for longer than the client waits. Not a document's failure (no slug of the registry fits, and
  * retrying the same request later may well succeed), so it is its own class; an API server
- * answers it as its own outage, the CLI with exit status 3 (try again later). Checked by
- * `name` too, as errors that crossed a boundary lose their class.
+ * answers it as its own outage, the CLI with exit status 3 (try again later). It never crosses
+ * a thread or the queue (it is raised where the queue is found missing), so it is known by its
+ * class alone.
  */
 export class QueueUnavailableError extends Error {
   override readonly name = 'QueueUnavailableError';
@@ -52,10 +53,7 @@ export class QueueUnavailableError extends Error {
 }
 
 export function isQueueUnavailableError(err: unknown): err is QueueUnavailableError {
-  return (
-    err instanceof QueueUnavailableError ||
-    (err instanceof Error && err.name === 'QueueUnavailableError' && 'reason' in err)
-  );
+  return err instanceof QueueUnavailableError;
 }
 
 function seconds(ms: number): string {

@@ -1,81 +1,157 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { onTestFinished } from 'vitest';
 import { OfficePool } from '../../src/convert/index.js';
-import { FolderLibrary } from '../../src/library/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
 import { EnginePool } from '../../src/engine/index.js';
+import { FolderLibrary } from '../../src/library/index.js';
 import { projectRoot } from '../../src/paths/index.js';
+import { Renderer } from '../../src/pipeline/index.js';
 import {
   DocpipeClient,
   DocpipeWorker,
   EmbeddedRedis,
+  createRedis,
   type DocpipeClientOptions,
 } from '../../src/queue/index.js';
 import { LocalStorage } from '../../src/storage/index.js';
 
-/** A private redis-server, a warm office pool, a worker and a client: the real parts, in one test. */
-export interface QueueStack {
-  dir: string;
-  redis: EmbeddedRedis;
-  storage: LocalStorage;
-  office: OfficePool;
-  engine: EnginePool;
-  worker: DocpipeWorker;
-  client: DocpipeClient;
+/**
+ * A prefix of one test's own, on a shared Redis: as BullMQ's own tests do (a queue name per
+ * test), so that no test sees another's jobs. Removed with its keys when the test finishes.
+ */
+export interface Lane {
   prefix: string;
+  /** A connection of the test's own, for BullMQ objects it builds to look at the queue. */
+  connection: Redis;
+}
+
+/** A private redis-server and nothing else, handing each test a lane of its own. */
+export interface RedisOnly {
+  url: string;
+  redis: EmbeddedRedis;
+  dir: string;
+  /** Called inside a test: a fresh prefix and connection, cleaned up when the test finishes. */
+  lane(): Promise<Lane>;
   close(): Promise<void>;
 }
 
-export async function startQueueStack(
-  options: {
-    officeQueueTimeoutMs?: number;
-    concurrency?: number;
-    client?: Partial<DocpipeClientOptions>;
-  } = {},
-): Promise<QueueStack> {
+/** A lane with a docpipe worker and client on it, and the documents queue to look at. */
+export interface QueueLane extends Lane {
+  worker: DocpipeWorker;
+  client: DocpipeClient;
+  /** The lane's documents queue, for what a test asserts on jobs (counts, attempts). */
+  documents: Queue;
+}
+
+/** A private redis-server, a warm office pool and engine: the real parts, shared by a file. */
+export interface QueueStack extends RedisOnly {
+  storage: LocalStorage;
+  office: OfficePool;
+  engine: EnginePool;
+  /** Called inside a test: its own worker and client on its own prefix, closed when it ends. */
+  lane(options?: LaneOptions): Promise<QueueLane>;
+}
+
+export interface LaneOptions {
+  concurrency?: number;
+  client?: Partial<DocpipeClientOptions>;
+}
+
+export async function startRedisOnly(): Promise<RedisOnly> {
   const dir = mkdtempSync(join(tmpdir(), 'docpipe-queue-'));
   const redis = await EmbeddedRedis.start({ dir: join(dir, 'redis') });
-  const storage = new LocalStorage(join(dir, 'storage'));
+  return {
+    url: redis.url,
+    redis,
+    dir,
+    lane: () => Promise.resolve(openLane(redis.url)),
+    async close() {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function openLane(url: string): Lane {
+  const prefix = `test-${randomUUID()}`;
+  const connection = createRedis(url, 'worker');
+  // Registered first, so that it runs last (vitest runs these in reverse): after the test's
+  // own worker and client have closed.
+  onTestFinished(async () => {
+    try {
+      await removeKeys(connection, prefix);
+    } finally {
+      connection.disconnect();
+    }
+  });
+  return { prefix, connection };
+}
+
+/** Every key under `prefix`, as obliterating each of its queues would leave nothing. */
+async function removeKeys(connection: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await connection.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await connection.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+export async function startQueueStack(
+  options: { officeQueueTimeoutMs?: number } = {},
+): Promise<QueueStack> {
+  const base = await startRedisOnly();
+  const storage = new LocalStorage(join(base.dir, 'storage'));
   const engine = new EnginePool({ threads: 2 });
   const office = await OfficePool.start({
     processes: 2,
     queueTimeoutMs: options.officeQueueTimeoutMs,
+  }).catch(async (err: unknown) => {
+    await engine.close();
+    await base.close();
+    throw err;
   });
-  // Each test gets its own queues, as BullMQ's own tests do.
-  const prefix = `test-${Math.random().toString(36).slice(2, 10)}`;
   const renderer = new Renderer({ engine, converter: office, storage });
-  const worker = await DocpipeWorker.start({
-    redisUrl: redis.url,
-    prefix,
-    concurrency: options.concurrency ?? 4,
-    renderer,
-    storage,
-    library: new FolderLibrary(join(projectRoot(), 'templates')),
-  });
-  const client = await DocpipeClient.connect({
-    redisUrl: redis.url,
-    prefix,
-    storage,
-    backoffMs: 200,
-    ...options.client,
-  });
+  const library = new FolderLibrary(join(projectRoot(), 'templates'));
   return {
-    dir,
-    redis,
+    ...base,
     storage,
     office,
     engine,
-    worker,
-    client,
-    prefix,
+    async lane(laneOptions: LaneOptions = {}): Promise<QueueLane> {
+      const lane = openLane(base.url);
+      const worker = await DocpipeWorker.start({
+        redisUrl: base.url,
+        prefix: lane.prefix,
+        concurrency: laneOptions.concurrency ?? 4,
+        renderer,
+        storage,
+        library,
+      });
+      onTestFinished(() => worker.close(5000));
+      const client = await DocpipeClient.connect({
+        redisUrl: base.url,
+        prefix: lane.prefix,
+        storage,
+        backoffMs: 200,
+        ...laneOptions.client,
+      });
+      onTestFinished(() => client.close());
+      const documents = new Queue('documents', {
+        connection: lane.connection,
+        prefix: lane.prefix,
+      });
+      onTestFinished(() => documents.close());
+      return { ...lane, worker, client, documents };
+    },
     async close() {
-      await client.close();
-      await worker.close(5000);
       await office.close();
       await engine.close();
-      await redis.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await base.close();
     },
   };
 }

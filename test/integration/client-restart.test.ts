@@ -55,15 +55,14 @@ function rerender(env: NodeJS.ProcessEnv, manifest: string) {
 
 async function completed(dataDir: string): Promise<number> {
   const url = readFileSync(join(dataDir, 'redis.url'), 'utf8').trim();
-  const queue = new Queue('documents', {
-    connection: createRedis(url, 'worker'),
-    prefix: 'docpipe',
-  });
+  const connection = createRedis(url, 'worker');
+  const queue = new Queue('documents', { connection, prefix: 'docpipe' });
   queue.on('error', () => undefined);
   try {
     return (await queue.getJobCounts('completed')).completed ?? 0;
   } finally {
     await queue.close();
+    connection.disconnect();
   }
 }
 
@@ -191,8 +190,10 @@ describe('a client across a restart of docpipe start', () => {
 
 /** A BullMQ worker on docpipe's queue whose jobs never end: a worker that is alive and busy. */
 function stuckWorker(url: string, prefix: string): Worker {
+  const { hostname, port } = new URL(url);
+  // Connection options, not a connection: the worker's close then closes what it opened.
   const worker = new Worker('documents', () => new Promise(() => undefined), {
-    connection: createRedis(url, 'worker'),
+    connection: { host: hostname, port: Number(port), maxRetriesPerRequest: null },
     prefix,
     name: 'stuck',
   });
@@ -265,10 +266,8 @@ describe('a client with nothing to answer it', () => {
       ...docpipeEnv(join(dir, 'data'), { DOCPIPE_CLIENT_NO_WORKER_MS: '2000' }),
       REDIS_URL: redis.url,
     };
-    const queue = new Queue('documents', {
-      connection: createRedis(redis.url, 'worker'),
-      prefix: 'docpipe',
-    });
+    const connection = createRedis(redis.url, 'worker');
+    const queue = new Queue('documents', { connection, prefix: 'docpipe' });
     try {
       const one = docpipe(
         env,
@@ -289,6 +288,7 @@ describe('a client with nothing to answer it', () => {
       expect(Object.values(counts)).toEqual([0, 0, 0, 0, 0]);
     } finally {
       await queue.close();
+      connection.disconnect();
       await redis.stop();
     }
   });

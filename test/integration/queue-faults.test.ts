@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
 import { projectRoot } from '../../src/paths/index.js';
 import {
@@ -94,8 +94,9 @@ describe('queue faults', () => {
       DOCPIPE_DATA_DIR: join(dir, 'data'),
       DOCPIPE_QUEUE_PREFIX: 'fault',
     };
+    const connection = createRedis(redis.url, 'worker');
     const queue = new Queue('documents', {
-      connection: createRedis(redis.url, 'worker'),
+      connection,
       prefix: 'fault',
     });
     let first: ChildProcess | undefined;
@@ -139,6 +140,7 @@ describe('queue faults', () => {
       second?.kill('SIGTERM');
       if (second) await exited(second);
       await queue.close();
+      connection.disconnect();
       await redis.stop();
     }
   });
@@ -152,8 +154,9 @@ describe('queue faults', () => {
       DOCPIPE_DATA_DIR: join(dir, 'data'),
       DOCPIPE_QUEUE_PREFIX: 'restart',
     };
+    const connection = createRedis(redis.url, 'worker');
     const queue = new Queue('documents', {
-      connection: createRedis(redis.url, 'worker'),
+      connection,
       prefix: 'restart',
     });
     queue.on('error', () => undefined);
@@ -184,6 +187,7 @@ describe('queue faults', () => {
       worker.kill('SIGTERM');
       await exited(worker);
       await queue.close();
+      connection.disconnect();
       await redis.stop();
     }
   });
@@ -196,8 +200,9 @@ describe('queue faults', () => {
       DOCPIPE_DATA_DIR: join(dir, 'data'),
       DOCPIPE_QUEUE_PREFIX: 'share',
     };
+    const connection = createRedis(redis.url, 'worker');
     const queue = new Queue('documents', {
-      connection: createRedis(redis.url, 'worker'),
+      connection,
       prefix: 'share',
     });
     const workers = [workerProcess(env), workerProcess(env)];
@@ -220,21 +225,23 @@ describe('queue faults', () => {
       for (const w of workers) w.kill('SIGTERM');
       await Promise.all(workers.map(exited));
       await queue.close();
+      connection.disconnect();
       await redis.stop();
     }
   });
 
   it('finishes a job whose office process is killed mid-conversion', async () => {
     const stack = await startQueueStack();
-    try {
-      const slow = readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
-      const pending = stack.client.render({ name: 'long', content: slow }, { timeoutMs: 120_000 });
-      await sleep(2000);
-      for (const pid of stack.office.pids()) process.kill(pid, 'SIGKILL');
-      const result = await pending;
-      expect(result).toMatchObject({ kind: 'rendered', result: { pages: 180 } });
-    } finally {
-      await stack.close();
-    }
+    // Registered before the lane, so that it stops after the lane's worker and client.
+    onTestFinished(() => stack.close());
+    const { client } = await stack.lane();
+    const slow = readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
+    const pending = client.render({ name: 'long', content: slow }, { timeoutMs: 120_000 });
+    await sleep(2000);
+    const pids = stack.office.pids();
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    const result = await pending;
+    expect(result).toMatchObject({ kind: 'rendered', result: { pages: 180 } });
   });
 });

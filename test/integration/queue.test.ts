@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/errors/index.js';
 import { projectRoot } from '../../src/paths/index.js';
 import {
@@ -9,10 +8,12 @@ import {
   EmbeddedRedis,
   checkEvictionPolicy,
   createRedis,
+  DEFAULT_CONTRACT_LIMITS,
   freePort,
 } from '../../src/queue/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const root = projectRoot();
 const lease = readFileSync(join(root, 'templates/lease/template.docx'));
@@ -31,11 +32,11 @@ const pdfsUnder = (dir: string) => {
   }
 };
 
+// The redis-server, office pool and engine are shared; every test has its own prefix (a lane),
+// worker and client, so that no test sees another's jobs.
 let stack: QueueStack;
 beforeAll(async () => {
-  stack = await startQueueStack({
-    client: { keepCompleted: { age: 3600, count: 3 }, keepFailed: { age: 3600, count: 2 } },
-  });
+  stack = await startQueueStack();
 });
 afterAll(() => stack.close());
 
@@ -77,20 +78,21 @@ describe('Redis', () => {
 
 describe('job contract', () => {
   it('renders content, library documents and keeps URLs by reference', async () => {
-    const content = await stack.client.render({ name: 'Lease', content: lease, tags });
+    const { client } = await stack.lane();
+    const content = await client.render({ name: 'Lease', content: lease, tags });
     expect(content).toMatchObject({
       field: 'documents[0]',
       kind: 'rendered',
       result: { pages: 2, input: 'docx' },
     });
-    const library = await stack.client.render({
+    const library = await client.render({
       name: 'Library lease',
       documentId: 'lease',
       versionId: '1',
       tags,
     });
     expect(library).toMatchObject({ kind: 'rendered', result: { pages: 2 } });
-    const url = await stack.client.render({
+    const url = await client.render({
       name: 'Linked',
       url: 'https://example.com/contract.pdf',
     });
@@ -103,14 +105,16 @@ describe('job contract', () => {
 
   it('puts content over the inline limit in storage, not in Redis', async () => {
     const big = readFileSync(join(corpusDir(), 'docx/docx4j__FontEmbedded.docx'));
-    expect(big.length).toBeGreaterThan(256 * 1024);
-    const result = await stack.client.render({ name: 'Big', content: big });
+    expect(big.length).toBeGreaterThan(DEFAULT_CONTRACT_LIMITS.maxInlineBytes);
+    const { client } = await stack.lane();
+    const result = await client.render({ name: 'Big', content: big });
     expect(result).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
     expect(readdirSync(join(stack.dir, 'storage', 'uploads'))).toHaveLength(1);
   });
 
   it('refuses bad documents on the producer side, every problem at once', async () => {
-    const err = await stack.client
+    const { client } = await stack.lane();
+    const err = await client
       .renderCase([
         { name: 'two sources', content: lease, url: 'https://x/y.pdf' },
         { name: '', documentId: 'lease' },
@@ -126,49 +130,43 @@ describe('job contract', () => {
   });
 
   it('refuses bad job data on the worker side too', async () => {
-    const queue = new Queue('documents', {
-      connection: createRedis(stack.redis.url, 'worker'),
-      prefix: stack.prefix,
+    const { documents } = await stack.lane();
+    const job = await documents.add('document', {
+      v: 9,
+      field: 'documents[0]',
+      name: 'x',
+      source: { inline: '', url: 'x' },
+      extra: 1,
     });
-    try {
-      const job = await queue.add('document', {
-        v: 9,
-        field: 'documents[0]',
-        name: 'x',
-        source: { inline: '', url: 'x' },
-        extra: 1,
-      });
-      const failed = await new Promise<string>((resolve) => {
-        const poll = setInterval(async () => {
-          const fresh = await queue.getJob(job.id!);
-          if (fresh?.failedReason) {
-            clearInterval(poll);
-            resolve(fresh.failedReason);
-          }
-        }, 100);
-      });
-      const failure = JSON.parse(failed) as { error: string; details: { field: string }[] };
-      expect(failure.error).toBe('validation-failed');
-      expect(failure.details.map((d) => d.field)).toEqual([
-        'documents[0].extra',
-        'documents[0].v',
-        'documents[0].source',
-      ]);
-      expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    await waitUntil(
+      async () => (await documents.getJob(job.id!))?.failedReason !== undefined,
+      30_000,
+      'the job failed',
+    );
+    const failed = (await documents.getJob(job.id!))!;
+    const failure = JSON.parse(failed.failedReason) as {
+      error: string;
+      details: { field: string }[];
+    };
+    expect(failure.error).toBe('validation-failed');
+    expect(failure.details.map((d) => d.field)).toEqual([
+      'documents[0].extra',
+      'documents[0].v',
+      'documents[0].source',
+    ]);
+    expect(failed.attemptsMade).toBe(1);
   });
 
   it('names library documents and versions that do not exist', async () => {
+    const { client } = await stack.lane();
     await expect(
-      stack.client.render({ name: 'x', documentId: 'no-such-document' }),
+      client.render({ name: 'x', documentId: 'no-such-document' }),
     ).rejects.toMatchObject({
       slug: 'document-not-found',
       details: [{ field: 'documents[0].documentId' }],
     });
     await expect(
-      stack.client.render({ name: 'x', documentId: 'lease', versionId: '7' }),
+      client.render({ name: 'x', documentId: 'lease', versionId: '7' }),
     ).rejects.toMatchObject({
       slug: 'document-version-not-found',
       details: [{ field: 'documents[0].versionId' }],
@@ -178,8 +176,9 @@ describe('job contract', () => {
 
 describe('cases', () => {
   it('answers once with every failing document, and leaves no output it alone created', async () => {
+    const { client } = await stack.lane();
     const before = pdfsUnder(join(stack.dir, 'storage')).length;
-    const err = await stack.client
+    const err = await client
       .renderCase([
         { name: 'good', content: lease, tags: withContract('CASE-GOOD-1') },
         { name: 'not a document', content: Buffer.from('just text') },
@@ -205,7 +204,8 @@ describe('cases', () => {
   });
 
   it('returns every result in order when all succeed', async () => {
-    const results = await stack.client.renderCase([
+    const { client } = await stack.lane();
+    const results = await client.renderCase([
       { name: 'a', content: lease, tags: withContract('CASE-OK-1') },
       { name: 'b', url: 'https://example.com/b.pdf' },
       {
@@ -226,49 +226,40 @@ describe('cases', () => {
 
 describe('retries, removal, idempotency, deadlines', () => {
   it('does not retry permanent failures', async () => {
-    const queue = new Queue('documents', {
-      connection: createRedis(stack.redis.url, 'worker'),
-      prefix: stack.prefix,
+    const { client, documents } = await stack.lane();
+    await expect(
+      client.render(
+        { name: 'x', content: Buffer.from('%PDF-1.4 nothing') },
+        { idempotencyKey: 'permanent-1' },
+      ),
+    ).rejects.toMatchObject({
+      slug: 'unsupported-file-type',
     });
-    try {
-      await expect(
-        stack.client.render(
-          { name: 'x', content: Buffer.from('%PDF-1.4 nothing') },
-          { idempotencyKey: 'permanent-1' },
-        ),
-      ).rejects.toMatchObject({
-        slug: 'unsupported-file-type',
-      });
-      expect((await queue.getJob('permanent-1'))?.attemptsMade).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    expect((await documents.getJob('permanent-1'))?.attemptsMade).toBe(1);
   });
 
   it('removes finished jobs by count', async () => {
-    const queue = new Queue('documents', {
-      connection: createRedis(stack.redis.url, 'worker'),
-      prefix: stack.prefix,
+    const { client, documents } = await stack.lane({
+      client: { keepCompleted: { age: 3600, count: 3 }, keepFailed: { age: 3600, count: 2 } },
     });
-    try {
-      for (let i = 0; i < 5; i++)
-        await stack.client.render({ name: `u${i}`, url: `https://example.com/${i}.pdf` });
-      for (let i = 0; i < 4; i++)
-        await stack.client
-          .render({ name: 'x', content: Buffer.from(`not a document ${i}`) })
-          .catch(() => undefined);
-      const counts = await queue.getJobCounts('completed', 'failed');
-      expect(counts.completed).toBeLessThanOrEqual(3);
-      expect(counts.failed).toBeLessThanOrEqual(2);
-    } finally {
-      await queue.close();
-    }
+    for (let i = 0; i < 5; i++)
+      await client.render({ name: `u${i}`, url: `https://example.com/${i}.pdf` });
+    for (let i = 0; i < 4; i++)
+      await expect(
+        client.render({ name: 'x', content: Buffer.from(`not a document ${i}`) }),
+      ).rejects.toMatchObject({ slug: 'unsupported-file-type' });
+    // The lane holds only these nine jobs: exactly the newest three and two stay.
+    expect(await documents.getJobCounts('completed', 'failed')).toEqual({
+      completed: 3,
+      failed: 2,
+    });
   });
 
   it('refuses idempotency keys BullMQ cannot use as job ids', async () => {
+    const { client } = await stack.lane();
     for (const key of ['123', 'a:b', '']) {
       await expect(
-        stack.client.render({ name: 'x', url: 'https://e.com/a.pdf' }, { idempotencyKey: key }),
+        client.render({ name: 'x', url: 'https://e.com/a.pdf' }, { idempotencyKey: key }),
       ).rejects.toMatchObject({
         slug: 'validation-failed',
         details: [{ field: 'idempotencyKey' }],
@@ -277,11 +268,12 @@ describe('retries, removal, idempotency, deadlines', () => {
   });
 
   it('gives the same job for the same idempotency key', async () => {
-    const first = await stack.client.render(
+    const { client } = await stack.lane();
+    const first = await client.render(
       { name: 'Lease', content: lease, tags: withContract('IDEM-1') },
       { idempotencyKey: 'idem-1' },
     );
-    const second = await stack.client.render(
+    const second = await client.render(
       { name: 'Lease', content: lease, tags: withContract('IDEM-1') },
       { idempotencyKey: 'idem-1' },
     );
@@ -289,8 +281,9 @@ describe('retries, removal, idempotency, deadlines', () => {
   });
 
   it('times out and aborts on the producer side', async () => {
+    const { client } = await stack.lane();
     await expect(
-      stack.client.render(
+      client.render(
         { name: 'slow', content: lease, tags: withContract('DEADLINE-1') },
         { timeoutMs: 1 },
       ),
@@ -299,7 +292,7 @@ describe('retries, removal, idempotency, deadlines', () => {
       retryable: true,
     });
     const controller = new AbortController();
-    const pending = stack.client.render(
+    const pending = client.render(
       { name: 'aborted', content: lease, tags: withContract('ABORT-1') },
       { signal: controller.signal },
     );
@@ -310,35 +303,29 @@ describe('retries, removal, idempotency, deadlines', () => {
 
 describe('transient failures', () => {
   it('retries a busy converter with backoff until the job succeeds', async () => {
-    const busy = await startQueueStack({
-      officeQueueTimeoutMs: 1,
+    const busy = await startQueueStack({ officeQueueTimeoutMs: 1 });
+    // Registered before the lane, so that it stops after the lane's worker and client.
+    onTestFinished(() => busy.close());
+    const { client, documents } = await busy.lane({
       concurrency: 8,
       client: { attempts: 10, backoffMs: 100 },
     });
-    const queue = new Queue('documents', {
-      connection: createRedis(busy.redis.url, 'worker'),
-      prefix: busy.prefix,
-    });
-    try {
-      const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          busy.client.render(
-            { name: `busy ${i}`, content: lease, tags: withContract(`BUSY-${i}`) },
-            { idempotencyKey: `busy-${i}` },
-          ),
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        client.render(
+          { name: `busy ${i}`, content: lease, tags: withContract(`BUSY-${i}`) },
+          { idempotencyKey: `busy-${i}` },
         ),
-      );
-      for (const r of results) expect(r).toMatchObject({ kind: 'rendered', result: { pages: 2 } });
-      const attempts = await Promise.all(
-        Array.from(
-          { length: 8 },
-          async (_, i) => (await queue.getJob(`busy-${i}`))?.attemptsMade ?? 0,
-        ),
-      );
-      expect(Math.max(...attempts)).toBeGreaterThan(1);
-    } finally {
-      await queue.close();
-      await busy.close();
-    }
+      ),
+    );
+    expect(results).toHaveLength(8);
+    for (const r of results) expect(r).toMatchObject({ kind: 'rendered', result: { pages: 2 } });
+    const attempts = await Promise.all(
+      Array.from(
+        { length: 8 },
+        async (_, i) => (await documents.getJob(`busy-${i}`))?.attemptsMade ?? 0,
+      ),
+    );
+    expect(Math.max(...attempts)).toBeGreaterThan(1);
   });
 });

@@ -1,0 +1,75 @@
+import type { DocumentLibrary } from '../library/index.js';
+import type { Logger } from '../log/index.js';
+import type { Renderer } from '../pipeline/index.js';
+import type { Storage } from '../storage/index.js';
+import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
+import { positiveDuration, positiveInteger, refuseProblems } from './option-checks.js';
+import { DEFAULT_PREFIX } from './queue-names.js';
+
+export interface DocpipeWorkerOptions {
+  redisUrl: string;
+  /** @defaultValue 'docpipe' */
+  prefix?: string;
+  /**
+   * Jobs at once: more than the office pool takes at once, so that while those convert, the
+   * next ones' sniff and fill already run and LibreOffice never waits for them (the CLI uses
+   * `workerConcurrency()` from the config).
+   */
+  concurrency: number;
+  /**
+   * How long a job's lock lasts; the worker renews it at half this while the job runs, so only a
+   * dead worker's jobs ever stall. Longer than any single step, including a conversion deadline.
+   * @defaultValue 60 000 ms
+   */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for. @defaultValue 30 000 ms */
+  stalledIntervalMs?: number;
+  renderer: Renderer;
+  storage: Storage;
+  library: DocumentLibrary;
+  /** @defaultValue DEFAULT_CONTRACT_LIMITS */
+  contract?: ContractLimits;
+  logger?: Logger;
+}
+
+export type FilledWorkerOptions = Required<Omit<DocpipeWorkerOptions, 'logger'>> &
+  Pick<DocpipeWorkerOptions, 'logger'>;
+
+/** The worker's defaults, in one place: the configuration reads them from here too. */
+export const DEFAULT_WORKER_OPTIONS: Readonly<
+  Pick<FilledWorkerOptions, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'contract'>
+> = Object.freeze({
+  prefix: DEFAULT_PREFIX,
+  lockDurationMs: 60_000,
+  stalledIntervalMs: 30_000,
+  contract: DEFAULT_CONTRACT_LIMITS,
+});
+
+/** How long running jobs may finish when a worker closes, unless its caller says otherwise. */
+export const DEFAULT_CLOSE_GRACE_MS = 30_000;
+
+/** Fills the worker's defaults and checks every option, reporting every problem together. */
+export function fillWorkerOptions(options: DocpipeWorkerOptions): FilledWorkerOptions {
+  const filled: FilledWorkerOptions = {
+    ...DEFAULT_WORKER_OPTIONS,
+    ...(Object.fromEntries(
+      Object.entries(options).filter(([, v]) => v !== undefined),
+    ) as DocpipeWorkerOptions),
+  };
+  refuseProblems('docpipe worker options', [
+    typeof filled.redisUrl === 'string' && filled.redisUrl !== ''
+      ? undefined
+      : 'redisUrl must be a redis:// or rediss:// URL',
+    typeof filled.prefix === 'string' && filled.prefix !== ''
+      ? undefined
+      : 'prefix must be a non-empty string',
+    positiveInteger('concurrency', filled.concurrency),
+    positiveDuration('lockDurationMs', filled.lockDurationMs),
+    positiveDuration('stalledIntervalMs', filled.stalledIntervalMs),
+    positiveInteger('contract.maxInlineBytes', filled.contract.maxInlineBytes),
+    ...(['renderer', 'storage', 'library'] as const).map((key) =>
+      filled[key] ? undefined : `${key} is required`,
+    ),
+  ]);
+  return filled;
+}
