@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DOCXTEMPLATER_VERSION,
   checkDocxtemplaterInternals,
@@ -55,7 +55,12 @@ describe('docxtemplater internals', () => {
         self['invertedContentTypes'] = undefined;
       }
     }
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const problems = docxtemplaterInternalsProblems(Moved, DOCXTEMPLATER_VERSION);
+    // With nothing under `compiled`, render() compiled again, through a deprecated path.
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/^Deprecated method "\.compile"/);
+    warn.mockRestore();
     expect(problems).toEqual([
       "compiled['word/document.xml'].postparsed does not hold the tag {a} with its offset",
       'invertedContentTypes does not list the main document by its content type',
