@@ -38,7 +38,34 @@ let stack: QueueStack;
 beforeAll(async () => {
   stack = await startQueueStack();
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  const redis = createRedis(stack.url, 'producer');
+  let left: string[];
+  try {
+    await redis.connect();
+    left = await redis.keys('*');
+  } finally {
+    redis.disconnect();
+    await stack.close();
+  }
+  // Every test removed its keys: the next one could not have seen its jobs.
+  expect(left).toEqual([]);
+});
+
+describe('lanes', () => {
+  it('give each test a queue of its own, empty at its start', async () => {
+    const first = await stack.lane();
+    await first.client.render({ name: 'one', url: 'https://example.com/one.pdf' });
+    const second = await stack.lane();
+    expect(second.prefix).not.toBe(first.prefix);
+    expect(await first.documents.getJobCounts('completed')).toEqual({ completed: 1 });
+    expect(await second.documents.getJobCounts('completed', 'wait', 'active')).toEqual({
+      completed: 0,
+      wait: 0,
+      active: 0,
+    });
+  });
+});
 
 describe('Redis', () => {
   it('refuses a Redis that may evict keys', async () => {
