@@ -274,7 +274,7 @@ describe('an accepted PDF reads the same in every reader', () => {
     expect(await verdict(await withXrefRows(() => {}))).toBe('accepted');
     const swapped = await withXrefRows((rows) => {
       const compressed = rows.filter((row) => row[0] === 2);
-      expect(compressed.length).toBeGreaterThan(1);
+      expect(compressed).toHaveLength(5);
       const [a, b] = [compressed[0]!, compressed[1]!];
       const index = a.readUInt16BE(3);
       a.writeUInt16BE(b.readUInt16BE(3), 3);
