@@ -64,6 +64,9 @@ export {
 export {
   DocpipeClient,
   DocpipeWorker,
+  DEFAULT_CLIENT_OPTIONS,
+  DEFAULT_WORKER_OPTIONS,
+  BullmqLayoutError,
   EmbeddedRedis,
   QueueUnavailableError,
   isQueueUnavailableError,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createLogger, type Logger } from '../../log/index.js';
+import { DEFAULT_CLOSE_GRACE_MS } from '../../queue/index.js';
 import { acquireDataLock } from '../data-lock.js';
 import { UsageError } from '../exit-codes.js';
 import { resolveRedisUrl, startRuntime, type Runtime } from '../../app/index.js';
@@ -23,7 +24,7 @@ function withRunOptions(command: Command): Command {
     .option(
       '--grace <ms>',
       'on Ctrl-C (SIGINT) or SIGTERM, how long active jobs may finish',
-      '30000',
+      String(DEFAULT_CLOSE_GRACE_MS),
     )
     .option(
       '--pretty',
