@@ -175,10 +175,10 @@ if (process.env.BENCH_CONVERT !== '0') {
       docpipe: render,
       baseline: {
         name: 'libreoffice-convert (cold soffice per call)',
-        stats: asStats(raw['libreoffice-convert']!),
+        stats: asStats(raw['libreoffice-convert']),
       },
       target: 'at least 15 x faster',
-      meets: raw['libreoffice-convert']!.p50 / render.p50 >= 15,
+      meets: raw['libreoffice-convert'].p50 / render.p50 >= 15,
     },
     { name: 'render W1 repeated (answered from storage)', docpipe: cached, target: 'p50 <= 10 ms' },
   );

@@ -8,7 +8,7 @@ export interface Stats {
 /** Runs `fn` for a warm-up, then `n` timed rounds; times in milliseconds. */
 export async function measure(
   n: number,
-  fn: () => unknown | Promise<unknown>,
+  fn: () => unknown,
   warmup = Math.min(50, n),
 ): Promise<Stats> {
   for (let i = 0; i < warmup; i++) await fn();

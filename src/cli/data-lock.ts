@@ -45,7 +45,7 @@ export async function acquireDataLock(dataDir: string): Promise<DataLock> {
       const found = await readFile(file, 'utf8').catch(() => undefined);
       if (found === undefined) continue;
       const holder = parseHolder(found);
-      if (holder && (await isAlive(holder))) throw lockedError(dataDir, holder);
+      if (holder && isAlive(holder)) throw lockedError(dataDir, holder);
       await removeStale(file, found);
     }
     throw new UsageError(`cannot take ${file}: other processes keep changing it`);
@@ -67,9 +67,10 @@ function heldLock(file: string, text: string): DataLock {
   process.once('exit', releaseSync);
   return {
     file,
-    async release() {
+    release() {
       process.removeListener('exit', releaseSync);
       releaseSync();
+      return Promise.resolve();
     },
   };
 }
@@ -123,7 +124,7 @@ function parseHolder(text: string): Holder | undefined {
  * that a process that got the id later (after a reboot, in a container where docpipe is always
  * pid 1) is not taken for it.
  */
-async function isAlive(holder: Holder): Promise<boolean> {
+function isAlive(holder: Holder): boolean {
   if (holder.pid === process.pid) return false;
   try {
     process.kill(holder.pid, 0);

@@ -76,7 +76,7 @@ export const DEFAULT_OFFICE_POOL_OPTIONS: Readonly<
   maxConversionsPerProcess: 2000,
   queueDepth: 2,
   maxRssBytes: 1024 * 1024 * 1024,
-  network: 'auto' as NetworkIsolation,
+  network: 'auto',
   sofficePath: '/usr/lib/libreoffice/program/soffice.bin',
   pythonPath: '/usr/bin/python3',
   allocator: 'auto',

@@ -17,12 +17,12 @@ import { usesNetworkNamespace } from './network-isolation.js';
 import { hardenedRegistry, officeEnvironment } from './office-profile.js';
 import { TurnTimeout, Turns } from './turns.js';
 
-const convertWithOptions = promisify(libre.convertWithOptions) as (
+const convertWithOptions: (
   document: Buffer,
   format: string,
   filter: string | undefined,
   options: Record<string, unknown>,
-) => Promise<Buffer>;
+) => Promise<Buffer> = promisify(libre.convertWithOptions);
 
 /** The soffice that workers/soffice-hardened.sh runs. */
 const SOFFICE = '/usr/lib/libreoffice/program/soffice';

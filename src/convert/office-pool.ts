@@ -100,7 +100,7 @@ export class OfficePool implements Converter {
     const failure = started.find((r) => r.status === 'rejected');
     if (failure) {
       await pool.close();
-      throw (failure as PromiseRejectedResult).reason;
+      throw failure.reason;
     }
     return pool;
   }
@@ -177,8 +177,8 @@ export class OfficePool implements Converter {
       waiter.fail(new Error('the office pool is closing'));
     }
     // Starts in flight finish first (and dispose of what they started), so nothing outlives close.
-    await Promise.allSettled(this.slots.map((s) => s.starting));
-    await Promise.all(this.slots.map((s) => s.process?.dispose()));
+    await Promise.allSettled(this.slots.flatMap((s) => (s.starting ? [s.starting] : [])));
+    await Promise.all(this.slots.flatMap((s) => (s.process ? [s.process.dispose()] : [])));
     await rm(this.baseDir, { recursive: true, force: true });
   }
 

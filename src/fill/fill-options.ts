@@ -59,11 +59,12 @@ export function resolveFillOptions(options: FillOptions = {}): {
 } {
   const problems: FailureDetail[] = [];
   const field = options.field ?? '';
-  let locale = resolveLocale(options.locale ?? DEFAULT_LOCALE);
-  if (typeof locale === 'string') {
-    problems.push({ field: 'locale', message: locale });
+  const asked = resolveLocale(options.locale ?? DEFAULT_LOCALE);
+  let locale: ResolvedLocale;
+  if (typeof asked === 'string') {
+    problems.push({ field: 'locale', message: asked });
     locale = resolveLocale(DEFAULT_LOCALE) as ResolvedLocale;
-  }
+  } else locale = asked;
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const zoneProblem = checkTimeZone(timeZone);
   if (zoneProblem) problems.push({ field: 'timeZone', message: zoneProblem });

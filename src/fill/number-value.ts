@@ -9,7 +9,7 @@ const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
  * Accepts a JSON number or a plain decimal string with `.` as the decimal point. Locale-formatted
  * strings (`45.250,50`) are refused: which mark is the decimal one cannot be known.
  */
-export function parseNumberValue(value: unknown): Decimal | string {
+export function parseNumberValue(value: unknown): Decimal {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return `${previewValue(value)} is not a finite number`;
     return numberToDecimal(value);

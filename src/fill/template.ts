@@ -161,7 +161,7 @@ function endnotesModule(): Docxtemplater.DXT.Module {
       for (const target of filesOfContentType(doc, ENDNOTES_CONTENT_TYPE)) doc.targets.push(target);
       return undefined;
     },
-  } as Docxtemplater.DXT.Module;
+  };
 }
 
 /** `{}` or `{ }` names nothing; docxtemplater accepts it, a template author meant something. */

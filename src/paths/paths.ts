@@ -10,7 +10,7 @@ export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'docpipe') {
+    if (existsSync(manifest) && packageName(manifest) === 'docpipe') {
       root = dir;
       return dir;
     }
@@ -19,6 +19,10 @@ export function projectRoot(): string {
       throw new Error('cannot find docpipe package.json above ' + import.meta.url);
     dir = parent;
   }
+}
+
+function packageName(manifest: string): unknown {
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
 }
 
 /**

@@ -72,7 +72,7 @@ export function readXrefChain(bytes: Buffer, context: PDFContext): XrefChain {
     const prev = latest.get(PDFName.of('Prev'));
     if (prev !== undefined && !isOffset(prev, bytes))
       throw new PdfDamage(`a trailer's /Prev is not an offset in the file (${String(prev)})`);
-    offset = prev === undefined ? undefined : (prev as PDFNumber).asNumber();
+    offset = prev === undefined ? undefined : prev.asNumber();
   }
   return { trailer: trailer!, entries, newest: newest! };
 }

@@ -183,7 +183,7 @@ export class DocpipeClient {
     onSettled: (index: number, outcome: BatchOutcome) => void = () => undefined,
     request: Omit<RequestOptions, 'idempotencyKey'> = {},
   ): Promise<BatchOutcome[]> {
-    const outcomes: BatchOutcome[] = new Array(items.length);
+    const outcomes = new Array<BatchOutcome>(items.length);
     const toAdd: { index: number; data: DocumentJobData; jobId?: string }[] = [];
     for (const [index, item] of items.entries()) {
       try {
@@ -233,7 +233,7 @@ export class DocpipeClient {
         const stored = await Job.fromId(this.conn.documents, job.id!).catch(() => undefined);
         const finishedOn = stored?.finishedOn;
         outcomes[index] = { ...outcome, resumed: finishedOn !== undefined && finishedOn < addedAt };
-        onSettled(index, outcomes[index]!);
+        onSettled(index, outcomes[index]);
       }),
     );
     return outcomes;
@@ -332,7 +332,7 @@ export class DocpipeClient {
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new WaitTimeout()), timeoutMs);
       if (!request.signal) return;
-      onAbort = () => reject(request.signal!.reason ?? new Error('aborted'));
+      onAbort = () => reject(abortReason(request.signal!));
       if (request.signal.aborted) onAbort();
       else request.signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -472,4 +472,10 @@ function checkIdempotencyKey(key: string | undefined): void {
       },
     ]);
   }
+}
+
+/** Why a signal aborted, as an Error: AbortSignal's reason may be any value its owner chose. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('aborted', { cause: reason });
 }

@@ -116,7 +116,7 @@ export class EmbeddedRedis {
       detached: true,
     });
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
     const redis = new EmbeddedRedis(child, port, options.dir, movedFrom);
     try {
       await redis.waitReady(options.startTimeoutMs ?? 10_000, () => stderr);

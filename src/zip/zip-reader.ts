@@ -82,7 +82,11 @@ export class ZipArchive {
   /** The inflated bytes of an entry, checked against its declared size and CRC. */
   read(nameOrEntry: string | ZipEntry): Buffer {
     const entry = typeof nameOrEntry === 'string' ? this.entry(nameOrEntry) : nameOrEntry;
-    if (!entry) throw new ZipError('damaged', `no entry named ${String(nameOrEntry)}`);
+    if (!entry)
+      throw new ZipError(
+        'damaged',
+        `no entry named ${typeof nameOrEntry === 'string' ? nameOrEntry : nameOrEntry.name}`,
+      );
     const cached = this.inflated.get(entry);
     if (cached) return cached;
     const data = inflateEntry(this.raw(entry), entry);

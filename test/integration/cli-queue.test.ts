@@ -59,7 +59,8 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
   it('writes down its embedded Redis for the other commands', () => {
     expect(readFileSync(join(data, 'redis.url'), 'utf8')).toMatch(/^redis:\/\/127\.0\.0\.1:\d+/);
     // JSON logs, one object a line.
-    for (const line of startLog.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of startLog.trim().split('\n'))
+      expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 
   it('enqueues a template with values and answers with the stored PDF', () => {

@@ -52,7 +52,7 @@ describe('docpipe CLI', () => {
     const lines = mixed.stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l) as unknown);
     expect(lines).toEqual([
       { file: files[0], kind: 'docx', reason: null, mainPart: 'word/document.xml', strict: false },
       expect.objectContaining({

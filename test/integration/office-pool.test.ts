@@ -178,7 +178,7 @@ describe('office pool recycling', () => {
         ),
       );
       expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
-      const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(rejected.length).toBeGreaterThan(0);
       for (const r of rejected) {
         expect(r.reason).toMatchObject({

@@ -69,7 +69,7 @@ describe("BullMQ's job hash as docpipe reads it", () => {
       ]);
       // The same as BullMQ's own reading of those jobs.
       const jobs = await Promise.all(ids.map((id) => Job.fromId(queue, id)));
-      expect(jobs.map((j) => j?.returnvalue ?? null)).toEqual([
+      expect(jobs.map((j) => (j?.returnvalue as unknown) ?? null)).toEqual([
         { pages: 2 },
         null,
         'second time',
@@ -114,7 +114,7 @@ describe("BullMQ's job hash as docpipe reads it", () => {
     const stopped = await startRedisOnly();
     const url = stopped.url;
     await stopped.close();
-    await expect(checkJobHashLayout(url, 'nowhere', async () => [])).rejects.toThrow(
+    await expect(checkJobHashLayout(url, 'nowhere', () => Promise.resolve([]))).rejects.toThrow(
       "Redis did not answer BullMQ's layout check in time",
     );
   }, 20_000);

@@ -26,7 +26,7 @@ async function holder(dir: string): Promise<ChildProcess> {
     child.kill('SIGKILL');
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => c.toString().includes('held') && resolve());
+    child.stdout.on('data', (c: Buffer) => c.toString().includes('held') && resolve());
     child.once('exit', (code) => reject(new Error(`the holder ended (${code})`)));
   });
   return child;

@@ -26,7 +26,7 @@ describe('failure registry', () => {
     const original = new DocpipeError('validation-failed', [
       { field: 'tags[0].value', message: 'must be a number' },
     ]);
-    const wire = JSON.parse(JSON.stringify(original.toFailure()));
+    const wire = JSON.parse(JSON.stringify(original.toFailure())) as Failure;
     expect(isFailure(wire)).toBe(true);
     const rebuilt = DocpipeError.fromFailure(wire);
     expect(rebuilt).toBeInstanceOf(DocpipeError);

@@ -19,7 +19,7 @@ function fakeRedis(hashes: Map<string, Hash>) {
           replies.push([null, fields.map((f) => hash?.[f] ?? null)]);
           return p;
         },
-        exec: async () => replies,
+        exec: () => Promise.resolve(replies),
       };
       return p;
     },

@@ -29,7 +29,7 @@ describe('logs: JSON for machines, readable for people', () => {
 
   it('writes readable lines with pretty', () => {
     const text = stderrOf('pretty');
-    expect(() => JSON.parse(text.trim())).toThrow();
+    expect(() => JSON.parse(text.trim()) as unknown).toThrow();
     expect(text).toMatch(
       /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: stopping: jobs still running\n\s+jobs: 2\n/,
     );

@@ -35,12 +35,15 @@ function namesInConfigSource(): Set<string> {
 /** Names `loadConfig` looks up when it runs, including those it takes from other modules. */
 function namesLoadConfigReads(): Set<string> {
   const read = new Set<string>();
-  const env = new Proxy({} as NodeJS.ProcessEnv, {
-    get(_target, key) {
-      if (typeof key === 'string') read.add(key);
-      return undefined;
+  const env = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
     },
-  });
+  );
   loadConfig(env);
   return read;
 }

@@ -13,7 +13,7 @@ import { useParserHooks } from '../../src/pdf/parser-hooks.js';
 import { corpusRows } from '../helpers/corpus.js';
 
 interface Fallback {
-  findEndOfStreamFallback(startPos: unknown): number;
+  findEndOfStreamFallback: (this: Fallback, startPos: unknown) => number;
   bytes: { offset(): number; moveTo(offset: number): void };
 }
 

@@ -30,7 +30,7 @@ export function registerSniff(program: Command): void {
         for (const file of files) inputs.push(await readInput(file, config.limits.maxInputBytes));
         const results = await Promise.all(
           inputs.map((input) =>
-            input instanceof TooLargeInput ? input.toSniff() : pool.sniff(input),
+            input instanceof TooLargeInput ? Promise.resolve(input.toSniff()) : pool.sniff(input),
           ),
         );
         const width = Math.min(60, Math.max(...files.map((f) => f.length)));
