@@ -1,6 +1,8 @@
 import type { Storage } from '../storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
 import {
+  connectionProblems,
+  givenOptions,
   nonNegativeInteger,
   positiveDuration,
   positiveInteger,
@@ -78,9 +80,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<
 export function fillClientOptions(options: DocpipeClientOptions): FilledClientOptions {
   const filled: FilledClientOptions = {
     ...DEFAULT_CLIENT_OPTIONS,
-    ...(Object.fromEntries(
-      Object.entries(options).filter(([, v]) => v !== undefined),
-    ) as DocpipeClientOptions),
+    ...givenOptions(options),
   };
   refuseProblems('docpipe client options', clientOptionProblems(filled));
   return filled;
@@ -88,12 +88,7 @@ export function fillClientOptions(options: DocpipeClientOptions): FilledClientOp
 
 function clientOptionProblems(o: FilledClientOptions): (string | undefined)[] {
   return [
-    typeof o.redisUrl === 'string' && o.redisUrl !== ''
-      ? undefined
-      : 'redisUrl must be a redis:// or rediss:// URL',
-    typeof o.prefix === 'string' && o.prefix !== ''
-      ? undefined
-      : 'prefix must be a non-empty string',
+    ...connectionProblems(o),
     positiveInteger('contract.maxInlineBytes', o.contract.maxInlineBytes),
     positiveInteger('attempts', o.attempts),
     nonNegativeInteger('backoffMs', o.backoffMs),

@@ -27,3 +27,23 @@ export function refuseProblems(what: string, problems: (string | undefined)[]): 
   const found = problems.filter((p): p is string => p !== undefined);
   if (found.length > 0) throw new Error(`invalid ${what}: ${found.join('; ')}`);
 }
+
+/** The options a caller set: an option given as `undefined` takes its default, not `undefined`. */
+export function givenOptions<T extends object>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Where a client or worker connects: a Redis URL and the prefix of its queues. */
+export function connectionProblems(o: {
+  redisUrl?: unknown;
+  prefix?: unknown;
+}): (string | undefined)[] {
+  return [
+    typeof o.redisUrl === 'string' && o.redisUrl !== ''
+      ? undefined
+      : 'redisUrl must be a redis:// or rediss:// URL',
+    typeof o.prefix === 'string' && o.prefix !== ''
+      ? undefined
+      : 'prefix must be a non-empty string',
+  ];
+}

@@ -3,7 +3,13 @@ import type { Logger } from '../log/index.js';
 import type { Renderer } from '../pipeline/index.js';
 import type { Storage } from '../storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
-import { positiveDuration, positiveInteger, refuseProblems } from './option-checks.js';
+import {
+  connectionProblems,
+  givenOptions,
+  positiveDuration,
+  positiveInteger,
+  refuseProblems,
+} from './option-checks.js';
 import { DEFAULT_PREFIX } from './queue-names.js';
 
 export interface DocpipeWorkerOptions {
@@ -52,17 +58,10 @@ export const DEFAULT_CLOSE_GRACE_MS = 30_000;
 export function fillWorkerOptions(options: DocpipeWorkerOptions): FilledWorkerOptions {
   const filled: FilledWorkerOptions = {
     ...DEFAULT_WORKER_OPTIONS,
-    ...(Object.fromEntries(
-      Object.entries(options).filter(([, v]) => v !== undefined),
-    ) as DocpipeWorkerOptions),
+    ...givenOptions(options),
   };
   refuseProblems('docpipe worker options', [
-    typeof filled.redisUrl === 'string' && filled.redisUrl !== ''
-      ? undefined
-      : 'redisUrl must be a redis:// or rediss:// URL',
-    typeof filled.prefix === 'string' && filled.prefix !== ''
-      ? undefined
-      : 'prefix must be a non-empty string',
+    ...connectionProblems(filled),
     positiveInteger('concurrency', filled.concurrency),
     positiveDuration('lockDurationMs', filled.lockDurationMs),
     positiveDuration('stalledIntervalMs', filled.stalledIntervalMs),

@@ -10,3 +10,17 @@ export function failure(fn: () => unknown): DocpipeError {
   }
   throw new Error('expected a DocpipeError');
 }
+
+/** What a promise rejects with, when it is an instance of `type`; anything else fails the test. */
+export async function rejectionOf<T extends Error>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: never[]) => T,
+): Promise<T> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof type) return err;
+    throw err;
+  }
+  throw new Error(`expected a rejection with ${type.name}`);
+}

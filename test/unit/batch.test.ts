@@ -12,20 +12,11 @@ import { InputError } from '../../src/files/index.js';
 import { projectRoot } from '../../src/paths/index.js';
 import type { BatchOutcome } from '../../src/queue/index.js';
 import { LocalStorage } from '../../src/storage/index.js';
+import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const templates = join(projectRoot(), 'templates');
 const limits = { templatesDir: templates, maxInputBytes: 1000 };
-
-async function inputError(promise: Promise<unknown>): Promise<InputError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('batch sources', () => {
   it('renders the configured library by reference, with each document’s first fixture', async () => {
@@ -76,7 +67,7 @@ describe('batch sources', () => {
         '{"file":"a.pdf","colour":"red","tags":{}}',
       ].join('\n'),
     );
-    const err = await inputError(collectBatch(manifest, limits, undefined));
+    const err = await rejectionOf(collectBatch(manifest, limits, undefined), InputError);
     expect(err.message.split('\n')).toEqual([
       `${manifest} has 4 problems; nothing was sent:`,
       `  ${manifest}:2: needs "documentId" or "file", not both`,

@@ -8,6 +8,7 @@ import { ZipArchive } from '../../src/zip/index.js';
 import { Renderer } from '../../src/pipeline/index.js';
 import { LocalStorage } from '../../src/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
+import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -61,16 +62,6 @@ function documentText(docx: Uint8Array): string {
     .trim();
 }
 
-async function rejection(promise: Promise<unknown>): Promise<DocpipeError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DocpipeError) return err;
-    throw err;
-  }
-  throw new Error('expected a DocpipeError');
-}
-
 describe('Renderer on the inline engine', () => {
   it('converts the filled document, stores the checked PDF, and answers a repeat from storage', async () => {
     const pdf = await onePagePdf();
@@ -89,11 +80,12 @@ describe('Renderer on the inline engine', () => {
 
   it('fails an unfilled strict template before converting, storing nothing', async () => {
     const { renderer, converter, stored } = setUp(onePagePdf);
-    const err = await rejection(
+    const err = await rejectionOf(
       renderer.render({ bytes: template, name: 'Lease' }, [], {
         strict: true,
         field: 'documents[2]',
       }),
+      DocpipeError,
     );
     expect(err.slug).toBe('validation-failed');
     expect(err.details).toEqual([
@@ -109,8 +101,9 @@ describe('Renderer on the inline engine', () => {
         new DocpipeError('document-conversion-failed', [{ field, message: 'office crashed' }]),
       ),
     );
-    const err = await rejection(
+    const err = await rejectionOf(
       renderer.render({ bytes: template, name: 'Lease' }, tags, { field: 'documents[1]' }),
+      DocpipeError,
     );
     expect(err.toFailure()).toEqual({
       error: 'document-conversion-failed',
@@ -121,7 +114,10 @@ describe('Renderer on the inline engine', () => {
 
   it('refuses what a converter answers when it is not a readable PDF, storing nothing', async () => {
     const { renderer, stored } = setUp(() => Promise.resolve(Buffer.from('%PDF-1.7\nnot really')));
-    const err = await rejection(renderer.render({ bytes: template, name: 'Lease' }, tags));
+    const err = await rejectionOf(
+      renderer.render({ bytes: template, name: 'Lease' }, tags),
+      DocpipeError,
+    );
     expect(err.slug).toBe('document-conversion-failed');
     expect(err.details.map((d) => d.field)).toEqual(['document']);
     expect(stored()).toEqual([]);
