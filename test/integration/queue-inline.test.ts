@@ -1,0 +1,176 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { ConvertRequest, Converter } from '../../src/convert/index.js';
+import { InlineEngine } from '../../src/engine/index.js';
+import { DocpipeError } from '../../src/errors/index.js';
+import { FolderLibrary } from '../../src/library/index.js';
+import { projectRoot } from '../../src/paths/index.js';
+import { Renderer } from '../../src/pipeline/index.js';
+import { DocpipeClient, DocpipeWorker } from '../../src/queue/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
+import { ZipArchive } from '../../src/zip/index.js';
+import { buildDocx, para } from '../helpers/docx-builder.js';
+import { rejectionOf } from '../helpers/failure.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+
+/**
+ * The queue on a real Redis with the engine in the worker's own thread and a converter that
+ * stands in for LibreOffice: what the worker and client decide (retrying what is worth
+ * retrying, answering a case once, leaving no output of a failed case) without threads or office
+ * processes, so each outcome is the converter's script, not the machine's timing.
+ */
+
+const template = (text: string) => buildDocx({ body: para(text) });
+const tags = (value: string) => [{ tag: 'name', value, type: 'text' }];
+
+let redis: RedisOnly;
+let pdf: Buffer;
+
+beforeAll(async () => {
+  redis = await startRedisOnly();
+  const doc = await PDFDocument.create();
+  doc.addPage([595, 842]).drawText('converted');
+  pdf = Buffer.from(await doc.save());
+});
+afterAll(() => redis.close());
+
+/** A converter whose every answer is scripted: `script(n, request)` for the n-th call (from 1). */
+class ScriptedConverter implements Converter {
+  readonly name = 'scripted';
+  readonly requests: ConvertRequest[] = [];
+  constructor(private readonly script: (n: number, request: ConvertRequest) => Promise<Buffer>) {}
+  convert(request: ConvertRequest): Promise<Buffer> {
+    this.requests.push(request);
+    return this.script(this.requests.length, request);
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+async function inlineLane(converter: Converter) {
+  const lane = await redis.lane();
+  const storage = new LocalStorage(join(redis.dir, `storage-${lane.prefix}`));
+  const renderer = new Renderer({ engine: new InlineEngine(), converter, storage });
+  const worker = await DocpipeWorker.start({
+    redisUrl: redis.url,
+    prefix: lane.prefix,
+    concurrency: 2,
+    renderer,
+    storage,
+    library: new FolderLibrary(join(projectRoot(), 'templates')),
+  });
+  onTestFinished(() => worker.close(5000));
+  const client = await DocpipeClient.connect({
+    redisUrl: redis.url,
+    prefix: lane.prefix,
+    storage,
+    attempts: 3,
+    backoffMs: 50,
+  });
+  onTestFinished(() => client.close());
+  const documents = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
+  onTestFinished(() => documents.close());
+  const storedPdfs = () =>
+    existsSync(storage.root)
+      ? readdirSync(storage.root, { recursive: true, withFileTypes: true }).filter(
+          (e) => e.isFile() && e.name.endsWith('.pdf'),
+        ).length
+      : 0;
+  return { client, documents, storedPdfs };
+}
+
+const busy = (field: string) =>
+  new DocpipeError('document-conversion-failed', [{ field, message: 'the converter is busy' }], {
+    retryable: true,
+  });
+
+describe('the queue on the inline engine and a scripted converter', () => {
+  it('renders a filled template through Redis: the converter sees the values', async () => {
+    const converter = new ScriptedConverter(() => Promise.resolve(pdf));
+    const { client, storedPdfs } = await inlineLane(converter);
+    const result = await client.render({
+      name: 'Greeting',
+      content: template('Hello {name}'),
+      tags: tags('Ada'),
+    });
+    expect(result).toMatchObject({ kind: 'rendered', result: { pages: 1, cached: false } });
+    expect(converter.requests).toHaveLength(1);
+    expect(converter.requests[0]!.field).toBe('documents[0]');
+    const main = ZipArchive.open(converter.requests[0]!.docx).read('word/document.xml');
+    expect(
+      main
+        .toString('utf8')
+        .replace(/<[^>]+>/g, '')
+        .trim(),
+    ).toBe('Hello Ada');
+    expect(storedPdfs()).toBe(1);
+  });
+
+  it('retries a retryable converter failure until it succeeds, and no more', async () => {
+    const converter = new ScriptedConverter((n, { field }) =>
+      n < 3 ? Promise.reject(busy(field)) : Promise.resolve(pdf),
+    );
+    const { client, documents } = await inlineLane(converter);
+    const result = await client.render(
+      { name: 'Busy', content: template('Hello {name}'), tags: tags('Bo') },
+      { idempotencyKey: 'busy-then-free' },
+    );
+    expect(result).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
+    expect(converter.requests).toHaveLength(3);
+    // Three attempts, the last one done: BullMQ counts the attempt that succeeded too.
+    expect((await documents.getJob('busy-then-free'))?.attemptsMade).toBe(3);
+  });
+
+  it('does not retry a permanent failure: one conversion, the typed failure', async () => {
+    const converter = new ScriptedConverter((_n, { field }) =>
+      Promise.reject(
+        new DocpipeError('document-conversion-failed', [{ field, message: 'cannot open it' }]),
+      ),
+    );
+    const { client } = await inlineLane(converter);
+    const err = await rejectionOf(
+      client.render({ name: 'Broken', content: template('Hello {name}'), tags: tags('Cy') }),
+      DocpipeError,
+    );
+    expect(err.toFailure()).toEqual({
+      error: 'document-conversion-failed',
+      details: [{ field: 'documents[0]', message: 'cannot open it' }],
+    });
+    expect(converter.requests).toHaveLength(1);
+  });
+
+  it('answers a failed case once, naming the failed document, and keeps none of its outputs', async () => {
+    const converter = new ScriptedConverter((_n, request) =>
+      request.field === 'documents[1]'
+        ? Promise.reject(
+            new DocpipeError('document-conversion-failed', [
+              { field: request.field, message: 'cannot open it' },
+            ]),
+          )
+        : Promise.resolve(pdf),
+    );
+    const { client, storedPdfs } = await inlineLane(converter);
+    const err = await rejectionOf(
+      client.renderCase([
+        { name: 'first', content: template('First {name}'), tags: tags('A') },
+        { name: 'second', content: template('Second {name}'), tags: tags('B') },
+        { name: 'third', content: template('Third {name}'), tags: tags('C') },
+      ]),
+      DocpipeError,
+    );
+    expect(err.toFailure()).toEqual({
+      error: 'document-conversion-failed',
+      details: [{ field: 'documents[1]', message: 'cannot open it' }],
+    });
+    expect(converter.requests.map((r) => r.field).sort()).toEqual([
+      'documents[0]',
+      'documents[1]',
+      'documents[2]',
+    ]);
+    expect(storedPdfs()).toBe(0);
+  });
+});
