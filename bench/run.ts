@@ -225,9 +225,9 @@ async function queueThroughput(
     },
   });
   // Warm the worker first, as the raw loops warm their office. A worker is a long-lived process,
-  // and V8 keeps optimizing its code over its first thousand documents or so: docpipe's CPU per
-  // W1 job measured 7.5 ms after 40 documents, 6.3 ms after 400 and 5.5 ms after 1500. Steady
-  // state is what a worker spends its life in, so 1000 documents (BENCH_QUEUE_WARMUP) go first.
+  // and V8 keeps optimizing its code over its first thousand documents or so (the measurements
+  // are in docs/benchmarks.md). Steady state is what a worker spends its life in, so 1000
+  // documents (BENCH_QUEUE_WARMUP) go first.
   const warmup = Number(process.env.BENCH_QUEUE_WARMUP ?? 1000);
   await client.renderEach(Array.from({ length: warmup }, (_, i) => item('warm', i)));
   const started = performance.now();
