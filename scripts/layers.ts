@@ -11,7 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli', 'http'],
   ['app'],
   ['config'],
-  ['batch', 'queue'],
+  ['batch', 'queue', 'keys'],
   ['pipeline', 'library', 'check'],
   ['engine', 'convert', 'storage', 'files'],
   ['sniff', 'fill', 'pdf', 'harden', 'inspect'],

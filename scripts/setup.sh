@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # Writer (the converter; run headless), metric-compatible fonts so that layouts keep their page
 # count, redis-server (embedded queue), poppler-utils (pdftotext in tests), python3-uno (UNO bridge),
-# libjemalloc2 (the office processes' malloc: LibreOffice converts 5-10% faster with it).
+# libjemalloc2 (the office processes' malloc: LibreOffice converts faster with it), chromium (the
+# headless browser that tests the queue dashboard, driven by playwright-core).
 # Not libreoffice-writer-nogui: it ships none of Writer's .ui files, and Writer driven over UNO
 # aborts (SIGABRT) on every document with comments when it cannot build their windows. The full
 # package costs 12 MB more and still runs without a display.
@@ -19,6 +20,7 @@ APT_PACKAGES=(
   redis-server
   poppler-utils
   libjemalloc2
+  chromium
 )
 
 log() { printf '[setup] %s\n' "$*"; }

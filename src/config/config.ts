@@ -19,6 +19,7 @@ import {
   DEFAULT_WORKER_OPTIONS,
 } from '../queue/index.js';
 import { projectRoot } from '../paths/index.js';
+import { httpConfigFrom, type HttpConfig } from './http-config.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {
@@ -66,6 +67,8 @@ export interface DocpipeConfig {
   office: OfficePoolOptions;
   /** `DOCPIPE_SIGNING_SECRET`: HMAC secret of signed URLs. @defaultValue a random one per start */
   signingSecret: string;
+  /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
+  http: HttpConfig;
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
   queue: {
@@ -118,6 +121,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     const n = Number(raw);
     if (!Number.isSafeInteger(n) || n <= 0) {
       problems.push(`${name} must be a positive integer (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  /** Like `int`, but 0 is allowed: for limits where 0 means off. */
+  const count = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < 0) {
+      problems.push(`${name} must be an integer, 0 or more (got "${raw}")`);
       return fallback;
     }
     return n;
@@ -211,6 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (!/^[a-z0-9_-]+$/i.test(queue.prefix))
     problems.push(`DOCPIPE_QUEUE_PREFIX must be letters, digits, - or _ (got "${queue.prefix}")`);
 
+  const http = httpConfigFrom(env, int, count, limits.maxInputBytes, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     redisUrl,
@@ -229,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     converter: converter as DocpipeConfig['converter'],
     office,
     signingSecret,
+    http,
   };
 }
 

@@ -5,3 +5,11 @@ export {
   workerConcurrency,
   type DocpipeConfig,
 } from './config.js';
+export {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_RATE_LIMIT_V2,
+  DEFAULT_SIGNED_URL_TTL_S,
+  defaultBodyLimit,
+  type HttpConfig,
+} from './http-config.js';

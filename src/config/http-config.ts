@@ -1,0 +1,64 @@
+/** The HTTP server's settings, read with the rest of the configuration. */
+export interface HttpConfig {
+  /** `DOCPIPE_HTTP_HOST`: the address to listen on. @defaultValue '127.0.0.1' (this machine only) */
+  host: string;
+  /** `DOCPIPE_HTTP_PORT`. @defaultValue 8080 */
+  port: number;
+  /**
+   * `DOCPIPE_PUBLIC_URL`: how callers reach this server, the base of every URL docpipe issues
+   * (uploads, signed downloads). @defaultValue `http://<host>:<port>`
+   */
+  publicUrl: string;
+  /** `DOCPIPE_SIGNED_URL_TTL_S`: how long a signed download URL works. @defaultValue 900 (15 minutes) */
+  signedUrlTtlSeconds: number;
+  /** `DOCPIPE_RATE_LIMIT_V2`: requests a minute per key on the v2 and file endpoints; 0 is off. @defaultValue 100 (spec section 8) */
+  rateLimitV2: number;
+  /** `DOCPIPE_RATE_LIMIT_V3`: requests a minute per key on the v3 API; 0 is off. @defaultValue 0 (spec section 8: none yet) */
+  rateLimitV3: number;
+  /**
+   * `DOCPIPE_HTTP_BODY_LIMIT_BYTES`: the largest request body. @defaultValue room for a document
+   * of DOCPIPE_MAX_INPUT_BYTES in base64, plus 1 MiB for the rest of the body
+   */
+  bodyLimitBytes: number;
+  /** `DOCPIPE_ADMIN_PASSWORD`: the queue dashboard's password (user `admin`). @defaultValue none: no dashboard */
+  adminPassword: string | undefined;
+}
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 8080;
+export const DEFAULT_SIGNED_URL_TTL_S = 15 * 60;
+export const DEFAULT_RATE_LIMIT_V2 = 100;
+
+/** Base64 grows bytes by a third; the rest of a body (names, tags) fits in a MiB. */
+export function defaultBodyLimit(maxInputBytes: number): number {
+  return Math.ceil(maxInputBytes / 3) * 4 + 1024 * 1024;
+}
+
+export function httpConfigFrom(
+  env: NodeJS.ProcessEnv,
+  int: (name: string, fallback: number) => number,
+  count: (name: string, fallback: number) => number,
+  maxInputBytes: number,
+  problems: string[],
+): HttpConfig {
+  const host = env.DOCPIPE_HTTP_HOST || DEFAULT_HTTP_HOST;
+  const port = int('DOCPIPE_HTTP_PORT', DEFAULT_HTTP_PORT);
+  if (port > 65535) problems.push(`DOCPIPE_HTTP_PORT must be at most 65535 (got ${port})`);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (env.DOCPIPE_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+(\/.*)?$/.test(publicUrl))
+    problems.push(`DOCPIPE_PUBLIC_URL must be an http:// or https:// URL (got "${publicUrl}")`);
+  const adminPassword = env.DOCPIPE_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 12)
+    problems.push('DOCPIPE_ADMIN_PASSWORD must have at least 12 characters');
+  return {
+    host,
+    port,
+    publicUrl,
+    signedUrlTtlSeconds: int('DOCPIPE_SIGNED_URL_TTL_S', DEFAULT_SIGNED_URL_TTL_S),
+    rateLimitV2: count('DOCPIPE_RATE_LIMIT_V2', DEFAULT_RATE_LIMIT_V2),
+    rateLimitV3: count('DOCPIPE_RATE_LIMIT_V3', 0),
+    bodyLimitBytes: int('DOCPIPE_HTTP_BODY_LIMIT_BYTES', defaultBodyLimit(maxInputBytes)),
+    adminPassword,
+  };
+}
