@@ -12,7 +12,7 @@ export function validationDetails(
 ): FailureDetail[] {
   const details = errors.map((e): FailureDetail => {
     const base = fieldPath(e.instancePath);
-    const params = e.params as Record<string, unknown>;
+    const params = e.params;
     if (e.keyword === 'additionalProperties')
       return { field: join(base, String(params.additionalProperty)), message: 'unknown field' };
     if (e.keyword === 'required')
