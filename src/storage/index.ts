@@ -1,3 +1,20 @@
 export { checkKey, type Storage, type StoredObject } from './storage.js';
 export { LocalStorage } from './local-storage.js';
 export { signUrl, verifySignedUrl, type SignedUrlCheck } from './signed-url.js';
+export {
+  MAX_COMPANY_BYTES,
+  companyProblem,
+  parseStoredDocumentKey,
+  parseStoredDocumentUrl,
+  storedDocumentKey,
+  storedDocumentUrl,
+  type StoredDocumentRef,
+  type StoredDocumentType,
+} from './stored-document.js';
+export {
+  documentMetaKey,
+  readDocumentMeta,
+  writeDocumentMeta,
+  type DocumentMeta,
+} from './document-meta.js';
+export { readObjectStream, type ByteRange } from './object-stream.js';
