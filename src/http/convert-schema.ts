@@ -1,0 +1,90 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The contract of `POST /api/v2/document/convert` (spec 4.3, 2.4), once for validation, types and
+ * the OpenAPI document.
+ *
+ * Unknown members: v2 ignored unknown fields (spec 9, "unknown fields are rejected (v2 ignored
+ * them)"; 4.2 "extra members are allowed in v2"), and 4.3 says "no other members" only of the
+ * file endpoints. So the body and each `documents[i]` keep `additionalProperties` open and the
+ * route reads only `documents`, `tags`, `file` and `name`: a v2 client sending `fileIsBlob`
+ * or `companyId` as it always has keeps working. A TagInput is another matter: it is docpipe's
+ * one value contract on every surface (docs/templates.md: `{tag, value, type, format?}`
+ * exactly), and a misspelt `fromat` silently dropped would render a wrong document, so its
+ * unknown members are refused.
+ */
+
+/** A TagInput (spec 2.1): `value` may be anything JSON; fill parses it as its declared type. */
+export const TagInputSchema = Type.Object(
+  {
+    tag: Type.String({ minLength: 1, description: 'the tag as written in the template' }),
+    value: Type.Unknown({ description: 'the value, parsed as `type`' }),
+    type: Type.String({ description: 'text, number, date or boolean (docs/templates.md)' }),
+    format: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'how the value is shown' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Longest document name: the job contract's limit, so that the answer and the job agree. */
+export const MAX_NAME_CHARS = 500;
+
+const ConvertDocumentSchema = Type.Object(
+  {
+    file: Type.String({
+      minLength: 1,
+      description:
+        'the .docx or PDF as base64, or a URL docpipe issued (an upload URL or a signed download URL); no other URL is fetched',
+    }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description: "the document's name; the PDF is named after it",
+    }),
+  },
+  { additionalProperties: true },
+);
+
+/** The body, with the largest number of documents one request may convert. */
+export function convertBodySchema(maxDocuments: number) {
+  return Type.Object(
+    {
+      documents: Type.Array(ConvertDocumentSchema, { minItems: 1, maxItems: maxDocuments }),
+      tags: Type.Optional(
+        Type.Array(TagInputSchema, { description: 'values filled into every .docx' }),
+      ),
+    },
+    { additionalProperties: true },
+  );
+}
+
+export type ConvertBody = Static<ReturnType<typeof convertBodySchema>>;
+
+/** Spec 2.4: the convert response. */
+export const ConvertReplySchema = Type.Object(
+  {
+    status: Type.Object({ code: Type.Integer(), message: Type.String() }),
+    documents: Type.Array(
+      Type.Object({
+        file: Type.String({ format: 'uri', description: 'a signed download URL of the PDF' }),
+        name: Type.String(),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Spec 7.1: the error list envelope, every problem one error object. */
+export const V2ErrorListSchema = Type.Object(
+  {
+    errors: Type.Array(
+      Type.Object({
+        code: Type.Integer(),
+        message: Type.String(),
+        description: Type.String(),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

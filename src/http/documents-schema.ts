@@ -1,0 +1,74 @@
+import { Type } from 'typebox';
+
+/**
+ * The contracts of the v3 library endpoints (spec 4.4). The spec leaves their payloads open
+ * ("not shown"); these follow v3's rules: every response a defined object with a fixed set of
+ * fields (guarantee 4), and no query parameters, so any given one is refused (7.2).
+ */
+
+const DocumentSummary = {
+  id: Type.String({ description: 'the id to pass as documentId' }),
+  name: Type.String(),
+  description: Type.Optional(Type.String()),
+  versions: Type.Array(Type.String(), { description: 'version ids, oldest first' }),
+  currentVersion: Type.String({ description: 'the version used when none is asked for' }),
+};
+
+export const DocumentListSchema = Type.Object(
+  { documents: Type.Array(Type.Object(DocumentSummary, { additionalProperties: false })) },
+  { additionalProperties: false },
+);
+
+/** One field the current version needs filled, as `docpipe fields` reports it. */
+const FieldSchema = Type.Object(
+  {
+    tag: Type.String({ description: 'the tag to send in a TagInput' }),
+    kind: Type.Union([Type.Literal('placeholder'), Type.Literal('section')], {
+      description: 'section: the tag opens a section ({#tag} or {^tag}), shown or repeated',
+    }),
+    count: Type.Integer({ description: 'occurrences in the whole document' }),
+    within: Type.Array(Type.String(), {
+      description: 'the sections this tag sits inside, outermost first',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DocumentOneSchema = Type.Object(
+  {
+    document: Type.Object(
+      {
+        ...DocumentSummary,
+        fields: Type.Array(FieldSchema, {
+          description: 'the fields the current version needs filled',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const DocumentParamsSchema = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
+/** No query parameters: an unknown one is refused, as v3 refuses unknown body fields. */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+
+/** Spec 7.2: `{error, details}`; an authentication failure may come without details. */
+export const V3FailureSchema = Type.Object(
+  {
+    error: Type.String(),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { field: Type.String(), message: Type.String() },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
