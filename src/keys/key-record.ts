@@ -1,0 +1,35 @@
+/** Who a key acts for: what a request learns from a verified key, never its secret. */
+export interface KeyIdentity {
+  id: string;
+  company: string;
+  name: string;
+}
+
+/** A stored key as a person sees it (`docpipe keys list`): no secret and no hash. */
+export interface ApiKeyRecord extends KeyIdentity {
+  createdAt: Date;
+  /** Absent: the key never expires. */
+  expiresAt?: Date;
+  /** Absent: the key works (unless expired). */
+  revokedAt?: Date;
+}
+
+/** A new key: its record and the key itself, which is shown once and stored nowhere. */
+export interface CreatedKey extends ApiKeyRecord {
+  key: string;
+}
+
+/** Why a presented key does not authenticate; the spec's slugs `invalid-token`, `key-revoked`, `key-expired`. */
+export type KeyRefusal = 'invalid' | 'revoked' | 'expired';
+
+export type KeyVerification =
+  { ok: true; identity: KeyIdentity } | { ok: false; reason: KeyRefusal };
+
+/** What `revoke` found: no such key, revoked now, or revoked before (then `revokedAt` is when). */
+export type RevokeOutcome =
+  { found: false } | { found: true; alreadyRevoked: boolean; revokedAt: Date };
+
+/** What the authentication hooks need of a key store, so that they can be tested without Redis. */
+export interface KeyVerifier {
+  verify(token: string): Promise<KeyVerification>;
+}
