@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['engine', 'convert', 'storage', 'files'],
   ['sniff', 'fill', 'pdf', 'harden', 'inspect'],
   ['zip', 'opc', 'cache'],
-  ['errors', 'log', 'paths'],
+  ['errors', 'log', 'paths', 'metrics'],
 ];
 
 export interface Violation {

@@ -23,6 +23,7 @@ interface Slot {
   /** Due for replacement (conversions, memory): takes no more work, replaced once it is idle. */
   retiring: boolean;
   retireReason: string;
+  retireCause: OfficeRestartCause;
   starting?: Promise<void>;
   /** Failed starts in a row, for the restart backoff. */
   failedStarts: number;
@@ -42,6 +43,13 @@ const RESTART_BACKOFF_MS = (failures: number) =>
 /** Attempts of one conversion at most, counting those that failed before they started. */
 const MAX_ATTEMPTS = 4;
 
+/**
+ * Why an office process was replaced, a small fixed set for metrics: it crashed (or its bridge
+ * went away) during a conversion, passed the conversion deadline, did its N conversions, grew
+ * past the RSS limit, or exited on its own while no conversion was at fault.
+ */
+export type OfficeRestartCause = 'crashed' | 'timeout' | 'recycled' | 'memory' | 'exited';
+
 export interface OfficePoolStats {
   processes: number;
   ready: number;
@@ -49,6 +57,8 @@ export interface OfficePoolStats {
   waiting: number;
   conversions: number;
   restarts: number;
+  /** The same restarts, by cause. */
+  restartsByCause: Record<OfficeRestartCause, number>;
   isolation: 'namespace' | 'profile';
 }
 
@@ -64,6 +74,13 @@ export class OfficePool implements Converter {
   private closed = false;
   private conversions = 0;
   private restarts = 0;
+  private readonly restartsByCause: Record<OfficeRestartCause, number> = {
+    crashed: 0,
+    timeout: 0,
+    recycled: 0,
+    memory: 0,
+    exited: 0,
+  };
 
   private constructor(
     private readonly options: FilledOfficePoolOptions,
@@ -77,6 +94,7 @@ export class OfficePool implements Converter {
       inFlight: 0,
       retiring: false,
       retireReason: '',
+      retireCause: 'recycled',
       failedStarts: 0,
     }));
   }
@@ -113,6 +131,7 @@ export class OfficePool implements Converter {
       waiting: this.queue.length,
       conversions: this.conversions,
       restarts: this.restarts,
+      restartsByCause: { ...this.restartsByCause },
       isolation: this.isolated ? 'namespace' : 'profile',
     };
   }
@@ -192,7 +211,7 @@ export class OfficePool implements Converter {
     } catch (err) {
       // Every conversion queued at a process that died fails; the first to hear replaces it.
       if (err instanceof OfficeFailure && err.processFault && slot.process === office)
-        this.replace(slot, err.message);
+        this.replace(slot, err.message, err.kind === 'timeout' ? 'timeout' : 'crashed');
       throw err;
     } finally {
       this.release(slot);
@@ -232,20 +251,23 @@ export class OfficePool implements Converter {
     // A process that died with all its conversions answered (their replies were still in the
     // pipe) has nobody else to replace it: its exit came while they were in flight.
     if (office && !office.alive && slot.inFlight === 0)
-      this.replace(slot, 'office process exited after answering its conversions');
+      this.replace(slot, 'office process exited after answering its conversions', 'exited');
     else if (office?.alive) {
       if (!slot.retiring) {
         const rss = office.rssBytes() ?? 0;
         if (office.conversions >= this.options.maxConversionsPerProcess) {
           slot.retiring = true;
           slot.retireReason = `recycled after ${office.conversions} conversions`;
+          slot.retireCause = 'recycled';
         } else if (rss > this.options.maxRssBytes) {
           slot.retiring = true;
           slot.retireReason = `recycled at ${Math.round(rss / 1048576)} MiB resident`;
+          slot.retireCause = 'memory';
         }
       }
       // Conversions still queued at it finish first.
-      if (slot.retiring && slot.inFlight === 0) this.replace(slot, slot.retireReason);
+      if (slot.retiring && slot.inFlight === 0)
+        this.replace(slot, slot.retireReason, slot.retireCause);
     }
     this.dispatch();
   }
@@ -280,7 +302,7 @@ export class OfficePool implements Converter {
     return best;
   }
 
-  private replace(slot: Slot, reason: string): void {
+  private replace(slot: Slot, reason: string, cause: OfficeRestartCause): void {
     const old = slot.process;
     slot.process = undefined;
     slot.retiring = false;
@@ -293,6 +315,7 @@ export class OfficePool implements Converter {
     }
     if (!this.closed && !slot.starting) {
       this.restarts++;
+      this.restartsByCause[cause]++;
       void this.startSlot(slot).catch(() => undefined);
     }
   }
@@ -323,7 +346,7 @@ export class OfficePool implements Converter {
         // Called once per process. One that dies while idle is replaced at once; a busy one by
         // attempt() when a conversion fails with it, or by release() when none did.
         if (!this.closed && slot.process === office && slot.inFlight === 0)
-          this.replace(slot, `office process exited while idle (${why})`);
+          this.replace(slot, `office process exited while idle (${why})`, 'exited');
       });
       this.logger.debug({ slot: slot.index, officePid: office.pid }, 'office process ready');
       this.dispatch();

@@ -14,6 +14,7 @@ import {
   DEFAULT_CLOSE_GRACE_MS,
   fillWorkerOptions,
   type DocpipeWorkerOptions,
+  type DocumentJobReport,
 } from './worker-options.js';
 
 /**
@@ -97,8 +98,17 @@ export class DocpipeWorker {
     const documents = new Worker(
       names.documents,
       counted(async (job: Job) => {
+        const tell = reporter(job, options.onDocumentJob, logger);
         try {
           const result = await processDocumentJob(job.data, deps);
+          tell(
+            result.kind === 'url'
+              ? { outcome: 'url' }
+              : {
+                  outcome: result.result.cached ? 'cached' : 'rendered',
+                  timings: result.result.timings,
+                },
+          );
           logger.info(
             {
               job: job.id,
@@ -112,6 +122,12 @@ export class DocpipeWorker {
         } catch (err) {
           // Handed back already: what the office pool's closing did to it is no news.
           if (running.handedBack) throw err;
+          tell({
+            outcome: 'failed',
+            failure: isDocpipeError(err)
+              ? { slug: err.slug, retryable: err.retryable }
+              : { slug: 'internal', retryable: true },
+          });
           if (!isDocpipeError(err)) {
             logger.error(
               { job: job.id, err: (err as Error).message },
@@ -228,6 +244,30 @@ async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise
     'case failed',
   );
   return { ok: false, failure: joinFailures(failures) };
+}
+
+/**
+ * Tells `listener` how a document job attempt ended, with its queue wait on the first attempt
+ * (BullMQ's own timestamps: enqueued, plus any delay, to processedOn).
+ */
+function reporter(
+  job: Job,
+  listener: ((report: DocumentJobReport) => void) | undefined,
+  logger: Logger,
+): (end: Omit<DocumentJobReport, 'queueWaitMs' | 'durationMs'>) => void {
+  const started = performance.now();
+  return (end) => {
+    if (!listener) return;
+    const queueWaitMs =
+      job.attemptsStarted <= 1 && job.processedOn !== undefined
+        ? Math.max(0, job.processedOn - job.timestamp - (job.opts.delay ?? 0))
+        : undefined;
+    try {
+      listener({ ...end, queueWaitMs, durationMs: performance.now() - started });
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'the document job listener failed');
+    }
+  };
 }
 
 function index(field: string): number {

@@ -22,6 +22,7 @@ export {
   DEFAULT_CLOSE_GRACE_MS,
   fillWorkerOptions,
   type DocpipeWorkerOptions,
+  type DocumentJobReport,
   type FilledWorkerOptions,
 } from './worker-options.js';
 export {

@@ -1,6 +1,6 @@
 import type { DocumentLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
-import type { Renderer } from '../pipeline/index.js';
+import type { Renderer, RenderStep } from '../pipeline/index.js';
 import type { Storage } from '../storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
 import {
@@ -36,10 +36,31 @@ export interface DocpipeWorkerOptions {
   /** @defaultValue DEFAULT_CONTRACT_LIMITS */
   contract?: ContractLimits;
   logger?: Logger;
+  /**
+   * Told of every document job attempt this worker ends, for metrics. Called synchronously; what
+   * it throws is logged and ignored. @defaultValue none
+   */
+  onDocumentJob?: (report: DocumentJobReport) => void;
 }
 
-export type FilledWorkerOptions = Required<Omit<DocpipeWorkerOptions, 'logger'>> &
-  Pick<DocpipeWorkerOptions, 'logger'>;
+/** One document job attempt as a worker ended it: bounded facts only, never names or ids. */
+export interface DocumentJobReport {
+  /**
+   * Milliseconds from the job's enqueueing (after any delay it was given) to the start of its
+   * first attempt; undefined on later attempts, whose wait is their retry backoff.
+   */
+  queueWaitMs: number | undefined;
+  /** Milliseconds the attempt ran. */
+  durationMs: number;
+  outcome: 'rendered' | 'cached' | 'url' | 'failed';
+  /** Milliseconds per render step, for a rendered or cached document. */
+  timings?: Partial<Record<RenderStep, number>>;
+  /** The failure's slug, or 'internal' for one docpipe could not name (retried). */
+  failure?: { slug: string; retryable: boolean };
+}
+
+export type FilledWorkerOptions = Required<Omit<DocpipeWorkerOptions, 'logger' | 'onDocumentJob'>> &
+  Pick<DocpipeWorkerOptions, 'logger' | 'onDocumentJob'>;
 
 /** The worker's defaults, in one place: the configuration reads them from here too. */
 export const DEFAULT_WORKER_OPTIONS: Readonly<

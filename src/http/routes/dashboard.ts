@@ -1,0 +1,68 @@
+import { createBullBoard } from '@bull-board/api';
+import type { IServerAdapter } from '@bull-board/api/typings/app';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queue } from 'bullmq';
+import { Type } from 'typebox';
+import { requireAdmin } from '../admin-credential.js';
+import type { HttpApp } from '../create-app.js';
+
+/** Where the dashboard is served. */
+export const DASHBOARD_PATH = '/admin/queues';
+
+export interface DashboardRoutesOptions {
+  /** config.http.adminPassword; without one the dashboard is not served (404 says how to). */
+  adminPassword: string | undefined;
+  /**
+   * The installation's BullMQ queues to show (documents and cases, on its prefix). The caller
+   * owns them and closes them after the app.
+   */
+  queues: readonly Queue[];
+  /**
+   * Whether the dashboard only shows. Read-only by default: retrying or removing a job from a
+   * browser would bypass what the producer that waits for it knows (its deadline, its case).
+   * @defaultValue true
+   */
+  readOnly?: boolean;
+}
+
+const OFF_MESSAGE = `the queue dashboard is off: set DOCPIPE_ADMIN_PASSWORD (12 characters or more) and restart docpipe to serve it at ${DASHBOARD_PATH} (HTTP Basic, user "admin")`;
+
+/**
+ * Bull Board at /admin/queues behind the admin credential (HTTP Basic): every page, asset and API
+ * call of the board. Read-only unless told otherwise; Bull Board then refuses changes itself (405),
+ * not only by hiding their buttons. The board's routes stay out of the OpenAPI document.
+ */
+export async function dashboardRoutes(
+  app: HttpApp,
+  options: DashboardRoutesOptions,
+): Promise<void> {
+  if (options.adminPassword === undefined) {
+    const off = {
+      schema: { hide: true, response: { 404: Type.Object({ message: Type.String() }) } },
+    };
+    for (const url of [DASHBOARD_PATH, `${DASHBOARD_PATH}/*`])
+      app.get(url, off, (_request, reply) => {
+        reply.code(404);
+        return { message: OFF_MESSAGE };
+      });
+    return;
+  }
+  const password = options.adminPassword;
+  const readOnlyMode = options.readOnly ?? true;
+  const adapter = new FastifyAdapter();
+  adapter.setBasePath(DASHBOARD_PATH);
+  createBullBoard({
+    queues: options.queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode })),
+    // @bull-board/fastify declares its types against its own copy of @bull-board/api (9.10.1
+    // beside our 9.10.2): the same shape, nominally apart through private members. At run time
+    // the adapter never loads that copy.
+    serverAdapter: adapter as unknown as IServerAdapter,
+    options: { uiConfig: { boardTitle: 'docpipe queues' } },
+  });
+  // A scope of its own, so that the credential guards the board and nothing else.
+  await app.register(async (board) => {
+    board.addHook('onRequest', requireAdmin(password));
+    await board.register(adapter.registerPlugin(), { prefix: DASHBOARD_PATH });
+  });
+}
