@@ -14,8 +14,11 @@ export interface ConvertRoutesOptions {
   storage: Storage;
   /** A docpipe-issued upload or signed URL to its storage key; undefined for any other URL. */
   resolveDocumentUrl: ResolveDocumentUrl;
-  /** The signed download URL of a stored PDF, named `name` when downloaded. */
-  signedUrlFor: (key: string, name: string) => string;
+  /**
+   * The signed download URL of a stored PDF, named `name` when downloaded (a promise when the
+   * signer writes the name down beside the object first).
+   */
+  signedUrlFor: (key: string, name: string) => string | Promise<string>;
   /**
    * How long a request waits for its documents before answering 503; its jobs that have not
    * started are withdrawn. Keep it under the client's own timeoutMs. @defaultValue 60 000 ms
@@ -43,7 +46,9 @@ export const DEFAULT_CONVERT_OPTIONS: Readonly<Limits> = Object.freeze({
  * document's result, or one answer listing every failing document's problems. The answer's
  * `file` is a signed download URL of each PDF. Failures answer in the v2 shapes (spec 7.1).
  */
-export function convertRoutes(app: HttpApp, options: ConvertRoutesOptions): Promise<void> {
+// async, so that a throw (bad options) rejects the registration instead of escaping avvio.
+// eslint-disable-next-line @typescript-eslint/require-await
+export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions): Promise<void> {
   const { timeoutMs, retryAfterSeconds, maxDocuments } = convertOptions(options);
   app.setErrorHandler(convertErrorHandler(retryAfterSeconds));
   const errors = V2ErrorListSchema;
@@ -84,17 +89,18 @@ export function convertRoutes(app: HttpApp, options: ConvertRoutesOptions): Prom
       } finally {
         wait.done();
       }
+      const answered = await Promise.all(
+        results.map(async (result, i) => {
+          const name = pdfName(documents[i]!.name);
+          return { file: await options.signedUrlFor(storedKey(result), name), name };
+        }),
+      );
       return reply.code(200).send({
         status: { code: 200, message: `${results.length} document(s) converted` },
-        documents: results.map((result, i) => {
-          const name = pdfName(documents[i]!.name);
-          return { file: options.signedUrlFor(storedKey(result), name), name };
-        }),
+        documents: answered,
       });
     },
   );
-  // A Fastify plugin: the routes are added above; nothing to wait for.
-  return Promise.resolve();
 }
 
 /** Every source here is bytes, so every result is a stored PDF; a URL result is a bug. */

@@ -33,7 +33,12 @@ export interface DocumentsRoutesOptions {
  * company picks the library here, and a document of another company answers 404 like an absent
  * one ("absent or not visible").
  */
-export function documentsRoutes(app: HttpApp, options: DocumentsRoutesOptions): Promise<void> {
+// async, so that a throw (bad options) rejects the registration instead of escaping avvio.
+// eslint-disable-next-line @typescript-eslint/require-await
+export async function documentsRoutes(
+  app: HttpApp,
+  options: DocumentsRoutesOptions,
+): Promise<void> {
   app.setErrorHandler(documentsErrorHandler);
   const failures = { 400: V3FailureSchema, 401: V3FailureSchema, 429: V3FailureSchema };
   app.get(
@@ -91,8 +96,6 @@ export function documentsRoutes(app: HttpApp, options: DocumentsRoutesOptions): 
       });
     },
   );
-  // A Fastify plugin: the routes are added above; nothing to wait for.
-  return Promise.resolve();
 }
 
 function summary(document: LibraryDocument) {
