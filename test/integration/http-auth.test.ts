@@ -1,0 +1,329 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocpipeError } from '../../src/errors/index.js';
+import {
+  authenticateV2,
+  authenticateV3,
+  bearerToken,
+  requireCompany,
+} from '../../src/http/auth.js';
+import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
+import { KeyStore, type CreatedKey } from '../../src/keys/index.js';
+import { QueueUnavailableError, createRedis } from '../../src/queue/index.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+
+/**
+ * The authentication hooks in front of route groups as the server puts them, with a real key
+ * store on a private redis-server: every failure in both surfaces' shapes, the path company
+ * check, and that neither the routes run nor the key is logged when a request is refused.
+ */
+
+let redis: RedisOnly;
+beforeAll(async () => {
+  redis = await startRedisOnly();
+});
+afterAll(() => redis.close());
+
+const V2_UNAUTHORIZED = {
+  errors: [{ code: 401, message: 'Unauthorized', description: 'Bearer token not found' }],
+};
+
+interface Rig {
+  app: HttpApp;
+  keys: KeyStore;
+  /** Requests that reached a route handler. */
+  handled: string[];
+  logs: string[];
+  clock: { t: number };
+  good: CreatedKey;
+  revoked: CreatedKey;
+  expiring: CreatedKey;
+}
+
+async function rig(): Promise<Rig> {
+  const lane = await redis.lane();
+  const clock = { t: 1_000_000 };
+  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix, now: () => clock.t });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const app = createHttpApp({ bodyLimit: 1024 * 1024, logger: pino({ level: 'trace' }, sink) });
+  const handled: string[] = [];
+  // Another hook answering late, as metrics or compression would: an early 401 must still keep
+  // the route from running.
+  app.addHook('onSend', async (_req, _reply, payload) => {
+    await new Promise((r) => setTimeout(r, 5));
+    return payload;
+  });
+  const handler = (request: { url: string; apiKey?: unknown }) => {
+    handled.push(request.url);
+    return { apiKey: request.apiKey };
+  };
+  await app.register((v2) => {
+    v2.addHook('onRequest', authenticateV2(keys));
+    v2.post('/api/v2/document/convert', handler);
+    v2.post('/v3/company/:company/file/upload', handler);
+    v2.post('/v2/body-company', (request, reply) => {
+      const { company } = request.body as { company: string };
+      if (!requireCompany(request, reply, company)) return reply;
+      return handler(request);
+    });
+    return Promise.resolve();
+  });
+  await app.register((v3) => {
+    v3.addHook('onRequest', authenticateV3(keys));
+    v3.get('/v3/api/documents', handler);
+    return Promise.resolve();
+  });
+  const good = await keys.create({ company: 'acme', name: 'server' });
+  const revoked = await keys.create({ company: 'acme', name: 'old' });
+  await keys.revoke(revoked.id);
+  const expiring = await keys.create({ company: 'acme', name: 'temp', expiresInMs: 60_000 });
+  clock.t += 60_000;
+  return { app, keys, handled, logs, clock, good, revoked, expiring };
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('bearerToken', () => {
+  it('reads "Bearer <token>" strictly', () => {
+    expect(bearerToken('Bearer abc.DEF_1-2~+/==')).toEqual({
+      kind: 'token',
+      token: 'abc.DEF_1-2~+/==',
+    });
+    expect(bearerToken('bearer abc')).toEqual({ kind: 'token', token: 'abc' });
+    for (const missing of [undefined, '', '   ', 'Bearer', 'Bearer '])
+      expect(bearerToken(missing), String(missing)).toEqual({ kind: 'missing' });
+    for (const bad of [
+      'abc',
+      'Basic abc',
+      'Bearer  abc',
+      'Bearer abc def',
+      'Bearer a=b',
+      'Bearerabc',
+    ])
+      expect(bearerToken(bad), bad).toEqual({ kind: 'malformed' });
+  });
+});
+
+describe('authenticateV2 (v2 and file endpoints)', () => {
+  it('lets a working key through with its identity', async () => {
+    const r = await rig();
+    const res = await r.app.inject({
+      method: 'POST',
+      url: '/api/v2/document/convert',
+      headers: bearer(r.good.key),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ apiKey: { id: r.good.id, company: 'acme', name: 'server' } });
+    expect(r.handled).toEqual(['/api/v2/document/convert']);
+  });
+
+  it('answers every failure 401 with the v2 body, and the route never runs', async () => {
+    const r = await rig();
+    const cases: [string, Record<string, string>][] = [
+      ['missing header', {}],
+      ['empty header', { authorization: '' }],
+      ['scheme alone', { authorization: 'Bearer' }],
+      ['another scheme', { authorization: `Basic ${r.good.key}` }],
+      ['no scheme', { authorization: r.good.key }],
+      ['two spaces', { authorization: `Bearer  ${r.good.key}` }],
+      ['unknown key', bearer(`dp_0123456789abcdef_${'0'.repeat(64)}`)],
+      ['wrong secret', bearer(`${r.good.key.slice(0, 20)}${'0'.repeat(64)}`)],
+      ['revoked', bearer(r.revoked.key)],
+      ['expired', bearer(r.expiring.key)],
+    ];
+    for (const [what, headers] of cases) {
+      for (const url of ['/api/v2/document/convert', '/v3/company/acme/file/upload']) {
+        const res = await r.app.inject({ method: 'POST', url, headers, payload: {} });
+        expect(res.statusCode, `${what} ${url}`).toBe(401);
+        expect(res.json(), what).toEqual(V2_UNAUTHORIZED);
+        expect(res.headers['www-authenticate'], what).toMatch(/^Bearer realm="docpipe"/);
+      }
+    }
+    expect(r.handled).toEqual([]);
+  });
+
+  it('answers 400 Invalid company id when the path names another company', async () => {
+    const r = await rig();
+    for (const company of ['globex', 'ACME', 'acme2']) {
+      const res = await r.app.inject({
+        method: 'POST',
+        url: `/v3/company/${company}/file/upload`,
+        headers: bearer(r.good.key),
+        payload: {},
+      });
+      expect(res.statusCode, company).toBe(400);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'Bad Request',
+        description: 'Invalid company id',
+      });
+    }
+    expect(r.handled).toEqual([]);
+    const own = await r.app.inject({
+      method: 'POST',
+      url: '/v3/company/acme/file/upload',
+      headers: bearer(r.good.key),
+      payload: {},
+    });
+    expect(own.statusCode).toBe(200);
+    expect(r.handled).toEqual(['/v3/company/acme/file/upload']);
+  });
+
+  it('checks a company given elsewhere with requireCompany', async () => {
+    const r = await rig();
+    const send = (company: string) =>
+      r.app.inject({
+        method: 'POST',
+        url: '/v2/body-company',
+        headers: bearer(r.good.key),
+        payload: { company },
+      });
+    const other = await send('globex');
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toEqual({
+      code: 400,
+      message: 'Bad Request',
+      description: 'Invalid company id',
+    });
+    expect((await send('acme')).statusCode).toBe(200);
+    expect(r.handled).toEqual(['/v2/body-company']);
+  });
+});
+
+describe('authenticateV3 (v3 API)', () => {
+  const get = (r: Rig, headers: Record<string, string>) =>
+    r.app.inject({ method: 'GET', url: '/v3/api/documents', headers });
+
+  it('lets a working key through with its identity', async () => {
+    const r = await rig();
+    const res = await get(r, bearer(r.good.key));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ apiKey: { id: r.good.id, company: 'acme', name: 'server' } });
+  });
+
+  it('answers each failure 401 with its slug and one detail on the header', async () => {
+    const r = await rig();
+    const cases: [string, Record<string, string>, string][] = [
+      ['missing header', {}, 'missing-token'],
+      ['empty header', { authorization: '' }, 'missing-token'],
+      ['scheme alone', { authorization: 'Bearer ' }, 'missing-token'],
+      ['another scheme', { authorization: `Basic ${r.good.key}` }, 'invalid-token'],
+      ['trailing word', { authorization: `Bearer ${r.good.key} x` }, 'invalid-token'],
+      ['unknown key', bearer(`dp_0123456789abcdef_${'0'.repeat(64)}`), 'invalid-token'],
+      ['not a key', bearer('hunter2'), 'invalid-token'],
+      [
+        'wrong secret of a revoked key',
+        bearer(`${r.revoked.key.slice(0, 20)}${'1'.repeat(64)}`),
+        'invalid-token',
+      ],
+      ['revoked', bearer(r.revoked.key), 'key-revoked'],
+      ['expired', bearer(r.expiring.key), 'key-expired'],
+    ];
+    for (const [what, headers, slug] of cases) {
+      const res = await get(r, headers);
+      expect(res.statusCode, what).toBe(401);
+      const body = res.json<{ error: string; details: { field: string; message: string }[] }>();
+      expect(body.error, what).toBe(slug);
+      expect(body.details, what).toEqual([{ field: 'Authorization', message: expect.any(String) }]);
+      expect(Object.keys(body).sort()).toEqual(['details', 'error']);
+      expect(res.headers['www-authenticate'], what).toBe(
+        slug === 'missing-token'
+          ? 'Bearer realm="docpipe"'
+          : 'Bearer realm="docpipe", error="invalid_token"',
+      );
+    }
+    expect(r.handled).toEqual([]);
+  });
+
+  it('answers key-expired from the expiry on, not before', async () => {
+    const r = await rig();
+    const k = await r.keys.create({ company: 'acme', name: 'soon', expiresInMs: 1000 });
+    r.clock.t += 999;
+    expect((await get(r, bearer(k.key))).statusCode).toBe(200);
+    r.clock.t += 1;
+    expect((await get(r, bearer(k.key))).json()).toMatchObject({ error: 'key-expired' });
+  });
+
+  it('passes a Redis outage to the group as QueueUnavailableError, not as a refusal', async () => {
+    const lane = await redis.lane();
+    const gone = createRedis(redis.url, 'producer');
+    await gone.connect();
+    gone.disconnect();
+    const keys = new KeyStore({ redis: gone, prefix: lane.prefix });
+    const app = createHttpApp({ bodyLimit: 1024 });
+    const seen: unknown[] = [];
+    await app.register((v3) => {
+      v3.setErrorHandler((err, _request, reply) => {
+        seen.push(err);
+        return reply.code(503).send({ outage: true });
+      });
+      v3.addHook('onRequest', authenticateV3(keys));
+      v3.get('/v3/api/documents', () => ({ reached: true }));
+      return Promise.resolve();
+    });
+    const { key } = await new KeyStore({ redis: lane.connection, prefix: lane.prefix }).create({
+      company: 'acme',
+      name: 'x',
+    });
+    const res = await app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(key) });
+    expect(res.statusCode).toBe(503);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(QueueUnavailableError);
+    expect(seen[0]).not.toBeInstanceOf(DocpipeError);
+  });
+});
+
+describe('both hooks', () => {
+  it('never log a key, whole or its secret, whatever the outcome', async () => {
+    const r = await rig();
+    for (const key of [r.good.key, r.revoked.key, r.expiring.key]) {
+      await r.app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(key) });
+      await r.app.inject({
+        method: 'POST',
+        url: '/v3/company/globex/file/upload',
+        headers: bearer(key),
+        payload: {},
+      });
+    }
+    const log = r.logs.join('');
+    expect(r.logs.length).toBeGreaterThan(6);
+    expect(log).toContain('API key refused');
+    expect(log).toContain(r.revoked.id);
+    for (const key of [r.good.key, r.revoked.key, r.expiring.key])
+      expect(log).not.toContain(key.slice(20));
+  });
+
+  it('work over a real socket', async () => {
+    const r = await rig();
+    await r.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = r.app.server.address() as { port: number };
+      const base = `http://127.0.0.1:${port}`;
+      const ok = await fetch(`${base}/v3/api/documents`, { headers: bearer(r.good.key) });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({
+        apiKey: { id: r.good.id, company: 'acme', name: 'server' },
+      });
+      const revoked = await fetch(`${base}/v3/api/documents`, { headers: bearer(r.revoked.key) });
+      expect(revoked.status).toBe(401);
+      expect(await revoked.json()).toMatchObject({ error: 'key-revoked' });
+      const v2 = await fetch(`${base}/api/v2/document/convert`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(v2.status).toBe(401);
+      expect(await v2.json()).toEqual(V2_UNAUTHORIZED);
+    } finally {
+      await r.app.close();
+    }
+  });
+});
