@@ -1,0 +1,205 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InlineEngine } from '../../src/engine/index.js';
+import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
+import { documentsRoutes } from '../../src/http/routes/documents.js';
+import { FolderLibrary } from '../../src/library/index.js';
+import { projectRoot } from '../../src/paths/index.js';
+import { buildDocx, para } from '../helpers/docx-builder.js';
+import { testDir } from '../helpers/test-dir.js';
+
+/**
+ * The v3 library endpoints over a real FolderLibrary and the real engine's field reading: a
+ * library built here (so that every count is exact), and the project's own templates.
+ */
+
+const engine = new InlineEngine();
+afterAll(() => engine.close());
+
+function library(): string {
+  const root = testDir('docpipe-http-library-');
+  const doc = (id: string, files: Record<string, Buffer | string>) => {
+    mkdirSync(join(root, id));
+    for (const [name, data] of Object.entries(files)) writeFileSync(join(root, id, name), data);
+  };
+  doc('alpha', {
+    'document.json': JSON.stringify({
+      name: 'Alpha',
+      description: 'two versions',
+      versions: { '1': 'v1.docx', '2': 'v2.docx' },
+    }),
+    'v1.docx': buildDocx({ body: para('Dear {name}') }),
+    'v2.docx': buildDocx({
+      body: [para('Dear {name}'), para('{#pets}'), para('{pet} and {name}'), para('{/pets}')].join(
+        '',
+      ),
+    }),
+  });
+  doc('beta', {
+    'document.json': JSON.stringify({ name: 'Beta', delimiters: '{{ }}' }),
+    'template.docx': buildDocx({ body: para('{{title}}: {single} stays text') }),
+  });
+  doc('broken', { 'template.docx': 'not a docx at all' });
+  return root;
+}
+
+async function appOver(root: string): Promise<HttpApp> {
+  const app = createHttpApp({ bodyLimit: 1024 * 1024 });
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
+    done();
+  });
+  await app.register(documentsRoutes, { library: new FolderLibrary(root), engine });
+  return app;
+}
+
+async function get(app: HttpApp, url: string) {
+  const res = await app.inject({ method: 'GET', url });
+  return {
+    status: res.statusCode,
+    body: res.json<Record<string, unknown>>(),
+    headers: res.headers,
+  };
+}
+
+describe('GET /v3/api/documents', () => {
+  it('lists every library document with its versions', async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      documents: [
+        {
+          id: 'alpha',
+          name: 'Alpha',
+          description: 'two versions',
+          versions: ['1', '2'],
+          currentVersion: '2',
+        },
+        { id: 'beta', name: 'Beta', versions: ['1'], currentVersion: '1' },
+        { id: 'broken', name: 'broken', versions: ['1'], currentVersion: '1' },
+      ],
+    });
+  });
+
+  it('refuses every unknown query parameter by name', async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents?limit=10&folder=x');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'validation-failed',
+      details: [
+        { field: 'limit', message: 'unknown field' },
+        { field: 'folder', message: 'unknown field' },
+      ],
+    });
+  });
+});
+
+describe('GET /v3/api/documents/{id}', () => {
+  it("answers the current version's fields: tag, kind, count and the sections around them", async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents/alpha');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      document: {
+        id: 'alpha',
+        name: 'Alpha',
+        description: 'two versions',
+        versions: ['1', '2'],
+        currentVersion: '2',
+        fields: [
+          { tag: 'name', kind: 'placeholder', count: 2, within: [] },
+          { tag: 'pets', kind: 'section', count: 1, within: [] },
+          { tag: 'pet', kind: 'placeholder', count: 1, within: ['pets'] },
+        ],
+      },
+    });
+  });
+
+  it("reads fields with the document's own delimiters", async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents/beta');
+    expect(res.status).toBe(200);
+    expect((res.body.document as { fields: unknown }).fields).toEqual([
+      { tag: 'title', kind: 'placeholder', count: 1, within: [] },
+    ]);
+  });
+
+  it('answers 404 document-not-found for an absent document, naming the id', async () => {
+    const app = await appOver(library());
+    for (const id of ['nope', '..%2F..%2Fetc', 'Alpha']) {
+      const res = await get(app, `/v3/api/documents/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        error: 'document-not-found',
+        details: [
+          { field: 'id', message: expect.stringMatching(/^no document ".+" in the library$/) },
+        ],
+      });
+    }
+  });
+
+  it('refuses a query parameter on one document too', async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents/alpha?versionId=1');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'validation-failed',
+      details: [{ field: 'versionId', message: 'unknown field' }],
+    });
+  });
+
+  it("answers a library document that is no template 500 with its failure: the service's fault", async () => {
+    const app = await appOver(library());
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v3/api/documents/broken',
+      headers: { 'x-request-id': 'req-broken' },
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['x-request-id']).toBe('req-broken');
+    const body = res.json<{ error: string; details: { field: string }[] }>();
+    expect(body.error).toBe('unsupported-file-type');
+    expect(body.details).toHaveLength(1);
+  });
+
+  it("answers the project's lease with every field its fixture fills", async () => {
+    const app = await appOver(join(projectRoot(), 'templates'));
+    const res = await get(app, '/v3/api/documents/lease');
+    expect(res.status).toBe(200);
+    const fields = (res.body.document as { fields: { tag: string }[] }).fields.map((f) => f.tag);
+    const fixture = JSON.parse(
+      readFileSync(join(projectRoot(), 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+    ) as { tag: string }[];
+    expect(fixture).toHaveLength(17);
+    for (const t of fixture) expect(fields).toContain(t.tag);
+  });
+});
+
+describe('the library endpoints over a real socket', () => {
+  let app: HttpApp;
+  let base: string;
+  beforeAll(async () => {
+    app = await appOver(join(projectRoot(), 'templates'));
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  it('lists, reads one and answers 404 as inject does', async () => {
+    const list = await fetch(`${base}/v3/api/documents`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    const ids = ((await list.json()) as { documents: { id: string }[] }).documents.map((d) => d.id);
+    expect(ids).toEqual(['lease', 'welcome-letter']);
+    const one = await fetch(`${base}/v3/api/documents/welcome-letter`);
+    expect(one.status).toBe(200);
+    const doc = ((await one.json()) as { document: { id: string; fields: unknown[] } }).document;
+    expect(doc.id).toBe('welcome-letter');
+    expect(doc.fields.length).toBeGreaterThan(0);
+    const missing = await fetch(`${base}/v3/api/documents/nope`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: string }).error).toBe('document-not-found');
+  });
+});
