@@ -9,6 +9,7 @@ import { isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerRerender } from './commands/rerender.js';
+import { registerKeys } from './commands/keys.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
@@ -38,6 +39,7 @@ registerCheck(program);
 registerStart(program);
 registerEnqueue(program);
 registerRerender(program);
+registerKeys(program);
 for (const command of program.commands) command.exitOverride();
 
 try {
