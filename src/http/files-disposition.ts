@@ -5,8 +5,9 @@
  * with the stored type's extension so a saved file opens as what it is.
  */
 export function contentDisposition(name: string, extension: string | undefined): string {
-  let clean = name
-    .replace(/[\u0000-\u001f\u007f"\\/]/g, '_')
+  let clean = [...name]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\x7f' || '"\\/'.includes(c) ? '_' : c))
+    .join('')
     .trim()
     .slice(0, 200);
   if (clean === '' || clean === '.' || clean === '..') clean = 'document';

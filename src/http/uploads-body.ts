@@ -18,7 +18,7 @@ const fileParts = new WeakMap<FastifyRequest, Map<string, FilePart>>();
 export async function keepFilePart(this: FastifyRequest, part: MultipartFile): Promise<void> {
   const bytes = await part.toBuffer();
   let parts = fileParts.get(this);
-  if (!parts) fileParts.set(this, (parts = new Map()));
+  if (!parts) fileParts.set(this, (parts = new Map<string, FilePart>()));
   parts.set(part.fieldname, { bytes, filename: part.filename });
   part.value = `(file part, ${bytes.byteLength} bytes)`;
 }

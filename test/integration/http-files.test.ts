@@ -13,7 +13,6 @@ import {
   corpusFile,
   filesApp,
   multipartBody,
-  pathOf,
   type FilesApp,
 } from './http-files-setup.js';
 

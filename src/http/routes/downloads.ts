@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   parseStoredDocumentKey,
@@ -66,7 +67,11 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
       },
     },
     async (request, reply) => {
-      const check = verifySignedUrl(request.url, options.signingSecret, now());
+      const { expires, signature } = request.query;
+      const check =
+        expires === undefined || signature === undefined
+          ? ({ ok: false, reason: 'malformed' } as const)
+          : verifySignedUrl(request.url, options.signingSecret, now());
       if (!check.ok) throw new FileRefusal(403, REFUSALS[check.reason]);
       const object = await options.storage.stat(check.key);
       if (!object)
@@ -74,10 +79,7 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
           404,
           'no stored document at this URL: it was removed; ask the sender again',
         );
-      const expires = Number(
-        new URL(request.url, 'http://docpipe.invalid').searchParams.get('expires'),
-      );
-      const seconds = Math.max(0, Math.floor(expires - now().getTime() / 1000));
+      const seconds = Math.max(0, Math.floor(Number(expires) - now().getTime() / 1000));
       return serve(options.storage, object, request, reply, seconds);
     },
   );
@@ -109,6 +111,7 @@ async function serve(
   if (answer.kind === 'unsatisfiable')
     return reply
       .code(416)
+      .header('content-type', 'application/json; charset=utf-8')
       .header('content-range', `bytes */${object.bytes}`)
       .send(fileError(`the range is outside the document's ${object.bytes} bytes`));
   const range: ByteRange | undefined = answer.kind === 'partial' ? answer.range : undefined;
@@ -118,7 +121,8 @@ async function serve(
       .header('content-range', `bytes ${range.start}-${range.end}/${object.bytes}`);
   }
   void reply.header('content-length', range ? range.end - range.start + 1 : object.bytes);
-  if (request.method === 'HEAD') return reply.send();
+  // Fastify's HEAD keeps the length set here only for a stream, which it drains: an empty one.
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
   const stream = await readObjectStream(storage, object.key, range);
   if (!stream) throw new FileRefusal(404, 'no stored document at this URL: it was removed');
   return reply.send(stream);
