@@ -1,7 +1,9 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/errors/index.js';
 import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
+import { registerOpenApi } from '../../src/http/openapi.js';
+import { CallerGoneError } from '../../src/http/convert-deadline.js';
 import {
   convertRoutes,
   pdfName,
@@ -20,6 +22,7 @@ import {
   storedDocumentUrl,
 } from '../../src/storage/index.js';
 import { testDir } from '../helpers/test-dir.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * The convert route's own logic with a scripted queue client: what reaches the queue, what it
@@ -334,6 +337,31 @@ describe('POST /api/v2/document/convert, answers', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('aborts the queue request when the caller hangs up, so its waiting jobs are withdrawn', async () => {
+    let seen: AbortSignal | undefined;
+    const { app } = await appWith(
+      ({ request }) =>
+        new Promise((_, reject) => {
+          seen = request.signal;
+          request.signal!.addEventListener('abort', () => reject(request.signal!.reason as Error));
+        }),
+    );
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    onTestFinished(() => app.close());
+    const caller = new AbortController();
+    const sent = fetch(`${base}${URL_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ documents: [{ file: b64('x'), name: 'a.docx' }] }),
+      signal: caller.signal,
+    });
+    await waitUntil(() => seen !== undefined, 5000, 'the request reaching the queue');
+    caller.abort();
+    await expect(sent).rejects.toThrow();
+    await waitUntil(() => seen!.aborted, 5000, 'the queue request aborted');
+    expect(seen!.reason).toBeInstanceOf(CallerGoneError);
+  });
+
   it('answers an internal error 500 in the v2 shape, with the request id and no stack', async () => {
     const { app } = await appWith(() => Promise.reject(new Error('disk on fire at /srv/x')));
     const res = await post(
@@ -368,6 +396,36 @@ describe('POST /api/v2/document/convert, answers', () => {
 });
 
 describe('convert route options and names', () => {
+  it('describes its body and every answer in the OpenAPI document', async () => {
+    const app = createHttpApp({ bodyLimit: 1024 });
+    await registerOpenApi(app, PUBLIC);
+    await app.register(convertRoutes, {
+      client: { renderCase: () => Promise.resolve([]) },
+      storage: new LocalStorage(testDir('docpipe-http-openapi-')),
+      resolveDocumentUrl: () => Promise.resolve(undefined),
+      signedUrlFor: () => '',
+    });
+    await app.ready();
+    const doc = app.swagger() as {
+      paths: Record<
+        string,
+        Record<string, { tags: string[]; requestBody: unknown; responses: object }>
+      >;
+    };
+    const op = doc.paths['/api/v2/document/convert']!.post!;
+    expect(op.tags).toEqual(['v2 documents']);
+    expect(op.requestBody).toMatchObject({ required: true });
+    expect(Object.keys(op.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '413',
+      '429',
+      '500',
+      '503',
+    ]);
+  });
+
   it('refuses options that are not positive integers, naming each', async () => {
     await expect(appWith(ok, { timeoutMs: 0, maxDocuments: 1.5 })).rejects.toThrow(
       'convert route options: timeoutMs must be a positive integer (got 0); maxDocuments must be a positive integer (got 1.5)',
