@@ -406,7 +406,7 @@ describe('convert route options and names', () => {
       signedUrlFor: () => '',
     });
     await app.ready();
-    const doc = app.swagger() as {
+    const doc = app.swagger() as unknown as {
       paths: Record<
         string,
         Record<string, { tags: string[]; requestBody: unknown; responses: object }>
