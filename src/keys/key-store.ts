@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DocpipeError } from '../errors/index.js';
 import { QueueUnavailableError, createRedis } from '../queue/index.js';
+import { safeUrl } from '../queue/queue-unavailable.js';
 import { newKeyProblems } from './key-fields.js';
 import type {
   ApiKeyRecord,
@@ -78,7 +79,7 @@ export class KeyStore implements KeyVerifier {
       await redis.ping();
     } catch (err) {
       redis.disconnect();
-      throw QueueUnavailableError.unreachable(redisUrl, undefined, err);
+      throw unreachable(redisUrl, err);
     }
     return new KeyStore({ redis, redisUrl, ...options }, true);
   }
@@ -203,9 +204,21 @@ export class KeyStore implements KeyVerifier {
       return await command();
     } catch (err) {
       if ((err as Error).name === 'ReplyError') throw err;
-      throw QueueUnavailableError.unreachable(this.redisUrl, undefined, err);
+      throw unreachable(this.redisUrl, err);
     }
   }
+}
+
+/** The queue's outage class, with a message about keys rather than queued jobs. */
+function unreachable(redisUrl: string, cause: unknown): QueueUnavailableError {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  return new QueueUnavailableError(
+    'redis-unreachable',
+    redisUrl,
+    `cannot reach Redis at ${safeUrl(redisUrl)}${code ? ` (${code})` : ''}, where the API keys ` +
+      'are kept. Start it ("docpipe start" runs its own; with REDIS_URL, that Redis), then try again.',
+    { cause },
+  );
 }
 
 /** A stored hash as a record; undefined when it is gone or not a whole record. */
