@@ -122,7 +122,7 @@ describe('OpenAPI', () => {
       signingSecret: 'x'.repeat(32),
     });
     await app.ready();
-    const doc = app.swagger() as {
+    const doc = app.swagger() as unknown as {
       paths: Record<
         string,
         Record<string, { requestBody?: { content: object }; responses: object }>
