@@ -3,6 +3,7 @@ import { authenticateV2, authenticateV3 } from '../../src/http/auth.js';
 import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
 import { V3_RATE_LIMITED, registerRateLimit } from '../../src/http/rate-limit.js';
 import { KeyStore } from '../../src/keys/index.js';
+import { QueueUnavailableError, createRedis } from '../../src/queue/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**
@@ -170,6 +171,43 @@ describe('registerRateLimit', () => {
       expect(res.headers.get('x-ratelimit-limit')).toBeNull();
     }
     expect(a.handled).toHaveLength(8);
+  });
+
+  it('passes a Redis outage to the group as QueueUnavailableError, and the route never runs', async () => {
+    const lane = await redis.lane();
+    const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
+    const { key } = await keys.create({ company: 'acme', name: 'x' });
+    const gone = createRedis(redis.url, 'producer');
+    await gone.connect();
+    gone.disconnect();
+    const app = createHttpApp({ bodyLimit: 1024 });
+    onTestFinished(() => app.close());
+    const seen: unknown[] = [];
+    let reached = 0;
+    await app.register(async (v2) => {
+      v2.setErrorHandler((err, _request, reply) => {
+        seen.push(err);
+        return reply.code(503).send({ outage: true });
+      });
+      v2.addHook('onRequest', authenticateV2(keys));
+      await registerRateLimit(v2, {
+        redis: gone,
+        prefix: lane.prefix,
+        perMinute: 5,
+        surface: 'v2',
+        redisUrl: redis.url,
+      });
+      v2.get('/api/v2/anything', () => ({ reached: ++reached }));
+    });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/v2/anything',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(QueueUnavailableError);
+    expect(reached).toBe(0);
   });
 
   it('refuses a bad limit, and a second limiter in one context', async () => {
