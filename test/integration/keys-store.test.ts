@@ -216,7 +216,9 @@ describe('KeyStore', () => {
       KeyStore.connect(`redis://127.0.0.1:${port}`, { prefix: 'x' }),
       QueueUnavailableError,
     );
-    expect(refused.message).toContain(`cannot reach Redis at redis://127.0.0.1:${port}, where the API keys are kept`);
+    expect(refused.message).toContain(
+      `cannot reach Redis at redis://127.0.0.1:${port}, where the API keys are kept`,
+    );
 
     const keys = await KeyStore.connect(redis.url, { prefix: `test-gone-${port}` });
     expect(await keys.list()).toEqual([]);
