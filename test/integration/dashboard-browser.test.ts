@@ -1,0 +1,95 @@
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createHttpApp } from '../../src/http/create-app.js';
+import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
+import { projectRoot } from '../../src/paths/index.js';
+import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+
+const PASSWORD = 'correct horse battery';
+/** Kept after the run (git ignores test/results/): what the dashboard showed. */
+const SCREENSHOTS = join(projectRoot(), 'test', 'results', 'dashboard-browser');
+
+const root = projectRoot();
+const lease = readFileSync(join(root, 'templates/lease/template.docx'));
+const tags = JSON.parse(
+  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+) as { tag: string; value: unknown; type: 'text' }[];
+
+let stack: QueueStack;
+let browser: Browser;
+beforeAll(async () => {
+  stack = await startQueueStack();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** A lane with one document rendered by the real worker, and the dashboard over a real socket. */
+async function dashboardWithFinishedJob(): Promise<{ base: string; answered: string[] }> {
+  const lane = await stack.lane();
+  const result = await lane.client.render({
+    name: 'Lease for the dashboard',
+    content: lease,
+    tags,
+  });
+  expect(result.kind).toBe('rendered');
+  expect(await lane.documents.getJobCounts('completed')).toEqual({ completed: 1 });
+  const app = createHttpApp({ bodyLimit: 1024 * 1024 });
+  onTestFinished(() => app.close());
+  const answered: string[] = [];
+  app.addHook('onResponse', async (request, reply) => {
+    answered.push(`${reply.statusCode} ${request.url}`);
+  });
+  await app.register(dashboardRoutes, { adminPassword: PASSWORD, queues: [lane.documents] });
+  return { base: await app.listen({ port: 0, host: '127.0.0.1' }), answered };
+}
+
+describe('the queue dashboard in headless Chromium', () => {
+  it('loads with the admin credential, lists the documents queue and shows the finished job', async () => {
+    const { base } = await dashboardWithFinishedJob();
+    const context = await browser.newContext({
+      httpCredentials: { username: 'admin', password: PASSWORD },
+    });
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    const overview = await page.goto(`${base}/admin/queues`);
+    expect(overview?.status()).toBe(200);
+    await expect(page.title()).resolves.toBe('docpipe queues');
+    await page.getByText('documents', { exact: true }).first().waitFor({ timeout: 20_000 });
+
+    await page.goto(`${base}/admin/queues/queue/documents?status=completed`);
+    // The job card shows the job's name and its data, with the document's name in it.
+    await page.getByText('Lease for the dashboard').first().waitFor({ timeout: 20_000 });
+    await expect(page.getByText('document', { exact: true }).first().isVisible()).resolves.toBe(
+      true,
+    );
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const shot = join(SCREENSHOTS, 'completed-job.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+
+  it('refuses a browser without the credential, and one with a wrong password', async () => {
+    const { base, answered } = await dashboardWithFinishedJob();
+    // Chromium meets the 401 either by showing it or, having no credential to try, by refusing
+    // the page (ERR_INVALID_AUTH_CREDENTIALS); which one varies. Either way the server answered
+    // 401 and nothing else, and Chromium never showed the board.
+    for (const credentials of [undefined, { username: 'admin', password: 'not the password' }]) {
+      const context = await browser.newContext(credentials ? { httpCredentials: credentials } : {});
+      onTestFinished(() => context.close());
+      const page = await context.newPage();
+      const shown = await page.goto(`${base}/admin/queues`).then(
+        async (res) => `${res?.status()} ${await page.title()}`,
+        (err: Error) => err.message,
+      );
+      expect(shown).toMatch(/^401 $|ERR_INVALID_AUTH_CREDENTIALS/);
+    }
+    const board = answered.filter((a) => a.includes(' /admin/'));
+    expect(board.length).toBeGreaterThanOrEqual(2);
+    expect(board.filter((a) => a !== '401 /admin/queues')).toEqual([]);
+  });
+});
