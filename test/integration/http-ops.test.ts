@@ -328,7 +328,7 @@ describe('OpenAPI', () => {
     await a.register(metricsRoutes, { metrics: new DocpipeMetrics(), adminPassword: PASSWORD });
     await a.register(dashboardRoutes, { adminPassword: undefined, queues: [] });
     await a.ready();
-    const doc = a.swagger() as {
+    const doc = a.swagger() as unknown as {
       paths: Record<
         string,
         Record<
