@@ -5,7 +5,13 @@ import { DEFAULT_OFFICE_POOL_OPTIONS, createConverter, type Converter } from '..
 import { FolderLibrary } from '../library/index.js';
 import type { Logger } from '../log/index.js';
 import { Renderer } from '../pipeline/index.js';
-import { DEFAULT_CLOSE_GRACE_MS, DocpipeWorker, EmbeddedRedis } from '../queue/index.js';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DocpipeWorker,
+  EmbeddedRedis,
+  type DocpipeWorkerOptions,
+} from '../queue/index.js';
+import type { EnginePool } from '../engine/index.js';
 import { createEngine } from './engine.js';
 import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
 import { openStorage } from './storage.js';
@@ -14,6 +20,9 @@ export interface Runtime {
   redisUrl: string;
   embedded?: EmbeddedRedis;
   worker: DocpipeWorker;
+  /** The engine threads, which an HTTP service beside the worker shares. */
+  engine: EnginePool;
+  converter: Converter;
   /**
    * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
    * closes the office pool and the engine, and stops the embedded Redis last.
@@ -25,7 +34,11 @@ export interface Runtime {
  * The main job: the engine threads, the warm office pool, storage, the library and a worker, on
  * REDIS_URL or on an embedded redis-server under DOCPIPE_DATA_DIR/redis.
  */
-export async function startRuntime(config: DocpipeConfig, logger: Logger): Promise<Runtime> {
+export async function startRuntime(
+  config: DocpipeConfig,
+  logger: Logger,
+  options: Pick<DocpipeWorkerOptions, 'onDocumentJob'> = {},
+): Promise<Runtime> {
   let embedded: EmbeddedRedis | undefined;
   let redisUrl = config.redisUrl;
   if (!redisUrl) {
@@ -64,6 +77,7 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       library: new FolderLibrary(config.templatesDir),
       contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
       logger,
+      onDocumentJob: options.onDocumentJob,
     });
     // Written once a worker takes jobs: other commands find Redis through it, and a client that
     // finds it can expect its jobs to be done.
@@ -73,6 +87,8 @@ export async function startRuntime(config: DocpipeConfig, logger: Logger): Promi
       redisUrl,
       embedded,
       worker,
+      engine,
+      converter: started,
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await worker.close(graceMs, now);
         await started.close();

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type Logger as PinoLogger } from 'pino';
 import pretty from 'pino-pretty';
 
 /** What the engine needs of a logger; pino's loggers fit it. */
@@ -18,7 +18,11 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * readable lines (pino-pretty, written synchronously so nothing is lost at exit) for a person at
  * a terminal. `auto` decides by whether stderr is a terminal.
  */
-export function createLogger(level = 'info', name = 'docpipe', format: LogFormat = 'json'): Logger {
+export function createLogger(
+  level = 'info',
+  name = 'docpipe',
+  format: LogFormat = 'json',
+): PinoLogger {
   const readable = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
   if (!readable) return pino({ name, level }, pino.destination(2));
   return pino(

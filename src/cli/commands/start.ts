@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
+import { OfficePool } from '../../convert/index.js';
+import { startHttpService, type HttpService } from '../../http/service.js';
 import { createLogger, type Logger } from '../../log/index.js';
+import type { Logger as PinoLogger } from 'pino';
 import { DEFAULT_CLOSE_GRACE_MS } from '../../queue/index.js';
 import { acquireDataLock } from '../data-lock.js';
 import { UsageError } from '../exit-codes.js';
@@ -56,7 +59,7 @@ export function registerStart(program: Command): void {
       // Before anything else: a second start must not touch the first one's Redis.
       const lock = await acquireDataLock(config.dataDir);
       try {
-        await runUntilStopped(config, logger, graceMs, 'docpipe started');
+        await runUntilStopped(config, logger, graceMs, 'docpipe started', true);
       } finally {
         await lock.release();
       }
@@ -79,7 +82,32 @@ export function registerStart(program: Command): void {
         'docpipe',
         flags.pretty ? 'pretty' : config.logFormat,
       );
-      await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started');
+      await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started', false);
+    });
+
+  withRunOptions(program.command('serve'))
+    .description(
+      'run the HTTP service alone, without office processes: its conversions run on the workers that share its Redis (REDIS_URL, or the one a running "docpipe start" uses)',
+    )
+    .addHelpText(
+      'after',
+      '\nListens on DOCPIPE_HTTP_HOST:DOCPIPE_HTTP_PORT (default 127.0.0.1:8080); see docs/http.md.\n' +
+        'Ctrl-C stops taking connections and lets requests in flight finish (--grace).',
+    )
+    .action(async (flags: StartFlags) => {
+      const config = loadConfig();
+      const graceMs = parseGrace(flags.grace);
+      const redisUrl = await resolveRedisUrl(config);
+      if (!redisUrl)
+        throw new UsageError(
+          'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
+        );
+      const logger = createLogger(
+        config.logLevel,
+        'docpipe',
+        flags.pretty ? 'pretty' : config.logFormat,
+      );
+      await serveUntilStopped(config, redisUrl, logger, graceMs);
     });
 }
 
@@ -97,11 +125,13 @@ function parseGrace(text: string): number {
  */
 async function runUntilStopped(
   config: DocpipeConfig,
-  logger: Logger,
+  logger: PinoLogger,
   graceMs: number,
   startedMessage: string,
+  serveHttp: boolean,
 ): Promise<void> {
   let runtime: Runtime | undefined;
+  let http: HttpService | undefined;
   const signals = new StopSignals((signal) => {
     logger.warn({ signal }, 'stopped on the spot: running jobs are done again by the next worker');
     // SIGTERM, sent before the process ends: Redis still writes its append-only file.
@@ -109,9 +139,22 @@ async function runUntilStopped(
     process.exit(130);
   });
   try {
-    runtime = await startRuntime(config, logger);
+    // The metrics are the HTTP service's (they count its queues at each scrape); the worker tells
+    // them of its jobs once it is up.
+    runtime = await startRuntime(config, logger, {
+      onDocumentJob: (report) => http?.metrics.recordDocumentJob(report),
+    });
+    if (serveHttp) {
+      const converter = runtime.converter;
+      http = await startHttpService(config, {
+        redisUrl: runtime.redisUrl,
+        logger,
+        engine: runtime.engine,
+        office: converter instanceof OfficePool ? converter : undefined,
+      });
+    }
     logger.info(
-      { redisUrl: runtime.redisUrl, dataDir: config.dataDir },
+      { redisUrl: runtime.redisUrl, dataDir: config.dataDir, http: http?.address },
       `${startedMessage}; stop with Ctrl-C`,
     );
     const signal = await signals.first;
@@ -119,6 +162,8 @@ async function runUntilStopped(
     void signals.second.then((s) =>
       logger.warn({ signal: s }, 'stopping now: running jobs go back to the queue'),
     );
+    // Requests first: a convert in flight waits for the worker, which closes after it.
+    await http?.close();
     await runtime.close(graceMs, signals.second);
     logger.info({}, 'stopped');
   } finally {
@@ -129,6 +174,38 @@ async function runUntilStopped(
       process.exit(process.exitCode ?? 1);
     }, EXIT_AFTER_STOP_MS).unref();
   }
+}
+
+/** `docpipe serve`: the HTTP service until a stop signal; a second signal ends it at once. */
+async function serveUntilStopped(
+  config: DocpipeConfig,
+  redisUrl: string,
+  logger: PinoLogger,
+  graceMs: number,
+): Promise<void> {
+  const signals = new StopSignals((signal) => {
+    logger.warn({ signal }, 'stopped on the spot: requests in flight were cut off');
+    process.exit(130);
+  });
+  try {
+    const http = await startHttpService(config, { redisUrl, logger });
+    logger.info({ redisUrl, http: http.address }, 'docpipe serving HTTP; stop with Ctrl-C');
+    const signal = await signals.first;
+    logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
+    // Fastify's close waits for requests in flight; the grace period bounds that wait.
+    await Promise.race([http.close(), signals.second, delay(graceMs)]);
+    logger.info({}, 'stopped');
+  } finally {
+    signals.dispose();
+    setTimeout(() => {
+      logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
+      process.exit(process.exitCode ?? 1);
+    }, EXIT_AFTER_STOP_MS).unref();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function logStopping(logger: Logger, runtime: Runtime, signal: NodeJS.Signals, graceMs: number) {

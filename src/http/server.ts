@@ -1,0 +1,108 @@
+import type { Queue } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { DocpipeConfig } from '../config/index.js';
+import type { KeyStore } from '../keys/index.js';
+import type { DocumentLibrary } from '../library/index.js';
+import type { DocpipeMetrics } from '../metrics/index.js';
+import type { Engine } from '../pipeline/index.js';
+import type { DocpipeClient } from '../queue/index.js';
+import type { Storage } from '../storage/index.js';
+import { authenticateV2, authenticateV3 } from './auth.js';
+import { createHttpApp, type HttpApp } from './create-app.js';
+import { documentUrlResolver, renderUrlSigner } from './document-urls.js';
+import { registerOpenApi } from './openapi.js';
+import { registerRateLimit } from './rate-limit.js';
+import type { ReadinessCheck } from './readiness-checks.js';
+import { convertRoutes } from './routes/convert.js';
+import { dashboardRoutes } from './routes/dashboard.js';
+import { documentsRoutes } from './routes/documents.js';
+import { downloadRoutes } from './routes/downloads.js';
+import { fileRoutes } from './routes/files.js';
+import { healthRoutes } from './routes/health.js';
+import { metricsRoutes, observeHttpRequests } from './routes/metrics.js';
+import { RedisSignedUrlCache } from './signed-url-cache.js';
+
+/** What the HTTP server works with: built by `src/app` for `docpipe serve` and `docpipe start`. */
+export interface HttpServerDeps {
+  config: DocpipeConfig;
+  /** The Redis every docpipe process shares, connected: keys, rate limits, signed URLs. */
+  redis: Redis;
+  redisUrl: string;
+  keys: KeyStore;
+  /** The queue's producer: conversions run on docpipe's workers, here or on other machines. */
+  client: DocpipeClient;
+  storage: Storage;
+  library: DocumentLibrary;
+  /** Sniff for uploads, fields for the library: the engine threads. */
+  engine: Pick<Engine, 'sniff' | 'fields'>;
+  metrics: DocpipeMetrics;
+  /** What `/readyz` checks; `docpipe start` adds its office pool to `serve`'s. */
+  checks: Record<string, ReadinessCheck>;
+  /** The installation's queues, for the dashboard. */
+  queues: readonly Queue[];
+  logger?: FastifyBaseLogger;
+}
+
+/**
+ * The HTTP service: the spec's document endpoints (v2 convert; v3 file upload and pre-signed
+ * URLs; the v3 library), the downloads signed URLs point at, health, metrics, the queue
+ * dashboard and the OpenAPI document. Each surface is its own encapsulated context, with its own
+ * authentication (v2- or v3-shaped failures), rate limit and error shapes in front of its routes.
+ */
+export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
+  const { config } = deps;
+  const http = config.http;
+  const app = createHttpApp({ bodyLimit: http.bodyLimitBytes, logger: deps.logger });
+  observeHttpRequests(app, deps.metrics);
+  await registerOpenApi(app, http.publicUrl);
+  const urls = {
+    storage: deps.storage,
+    publicUrl: http.publicUrl,
+    signingSecret: config.signingSecret,
+    signedUrlTtlSeconds: http.signedUrlTtlSeconds,
+  };
+  const limit = (perMinute: number, surface: 'v2' | 'v3') => ({
+    redis: deps.redis,
+    redisUrl: deps.redisUrl,
+    prefix: config.queue.prefix,
+    perMinute,
+    surface,
+  });
+
+  // v2 and the file endpoints share one count per key, as the spec's section 8 describes.
+  await app.register(async (v2) => {
+    v2.addHook('onRequest', authenticateV2(deps.keys));
+    await registerRateLimit(v2, limit(http.rateLimitV2, 'v2'));
+    await v2.register(convertRoutes, {
+      client: deps.client,
+      storage: deps.storage,
+      resolveDocumentUrl: documentUrlResolver(urls),
+      signedUrlFor: renderUrlSigner(urls),
+    });
+    await v2.register(fileRoutes, {
+      storage: deps.storage,
+      engine: deps.engine,
+      signedUrls: new RedisSignedUrlCache(deps.redis, config.queue.prefix),
+      publicUrl: http.publicUrl,
+      signingSecret: config.signingSecret,
+      signedUrlTtlSeconds: http.signedUrlTtlSeconds,
+      maxUploadBytes: config.limits.maxInputBytes,
+      bodyLimitBytes: http.bodyLimitBytes,
+    });
+  });
+  await app.register(async (v3) => {
+    v3.addHook('onRequest', authenticateV3(deps.keys));
+    await registerRateLimit(v3, limit(http.rateLimitV3, 'v3'));
+    await v3.register(documentsRoutes, { library: deps.library, engine: deps.engine });
+  });
+  // The signature is the capability: no key needed.
+  await app.register(downloadRoutes, {
+    storage: deps.storage,
+    signingSecret: config.signingSecret,
+  });
+  await app.register(healthRoutes, { checks: deps.checks });
+  await app.register(metricsRoutes, { metrics: deps.metrics, adminPassword: http.adminPassword });
+  await app.register(dashboardRoutes, { adminPassword: http.adminPassword, queues: deps.queues });
+  return app;
+}

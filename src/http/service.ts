@@ -1,0 +1,98 @@
+import { Queue } from 'bullmq';
+import type { Logger as PinoLogger } from 'pino';
+import { connectClient, createEngine, openStorage } from '../app/index.js';
+import type { DocpipeConfig } from '../config/index.js';
+import type { OfficePoolStats } from '../convert/index.js';
+import { KeyStore } from '../keys/index.js';
+import { FolderLibrary } from '../library/index.js';
+import { DocpipeMetrics } from '../metrics/index.js';
+import type { Engine } from '../pipeline/index.js';
+import { createRedis, queueNames } from '../queue/index.js';
+import type { HttpApp } from './create-app.js';
+import { officePoolReady, redisReady, storageWritable } from './readiness-checks.js';
+import { buildHttpServer } from './server.js';
+
+export interface HttpServiceOptions {
+  redisUrl: string;
+  logger: PinoLogger;
+  /** The engine threads of a `docpipe start` (shared with its worker); else the service starts one. */
+  engine?: Pick<Engine, 'sniff' | 'fields'>;
+  /** The office pool of a `docpipe start`, for `/readyz` and the restarts metric. */
+  office?: { stats(): OfficePoolStats };
+  /** Where the worker of a `docpipe start` reports its jobs, to count them. */
+  metrics?: DocpipeMetrics;
+}
+
+export interface HttpService {
+  app: HttpApp;
+  /** Where it listens, as `http://host:port`. */
+  address: string;
+  metrics: DocpipeMetrics;
+  /** Stops taking connections, lets requests in flight finish, then closes what it opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP service on the configured host and port: `docpipe serve` alone (its conversions run on
+ * workers elsewhere, through the shared Redis), or beside the worker in `docpipe start`.
+ */
+export async function startHttpService(
+  config: DocpipeConfig,
+  options: HttpServiceOptions,
+): Promise<HttpService> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const redis = createRedis(options.redisUrl, 'producer');
+    closers.push(() => Promise.resolve(redis.disconnect()));
+    await redis.connect();
+    let engine = options.engine;
+    if (!engine) {
+      // Uploads are sniffed and library fields read here: one thread is plenty beside HTTP.
+      const own = createEngine(config, 1);
+      closers.push(() => own.close());
+      engine = own;
+    }
+    const client = await connectClient(config, options.redisUrl);
+    closers.push(() => client.close());
+    const names = queueNames(config.queue.prefix);
+    const queues = [names.documents, names.cases].map(
+      (name) => new Queue(name, { connection: redis.duplicate(), prefix: names.prefix }),
+    );
+    for (const queue of queues) closers.push(() => queue.close());
+    const storage = openStorage(config);
+    const metrics =
+      options.metrics ??
+      new DocpipeMetrics({
+        queues,
+        officeRestarts: options.office && (() => options.office!.stats().restartsByCause),
+      });
+    const checks = {
+      redis: redisReady(redis),
+      storage: storageWritable(storage),
+      ...(options.office ? { office: officePoolReady(() => options.office!.stats()) } : {}),
+    };
+    const app = await buildHttpServer({
+      config,
+      redis,
+      redisUrl: options.redisUrl,
+      keys: new KeyStore({ redis, prefix: config.queue.prefix, redisUrl: options.redisUrl }),
+      client,
+      storage,
+      library: new FolderLibrary(config.templatesDir),
+      engine,
+      metrics,
+      checks,
+      queues,
+      logger: options.logger,
+    });
+    closers.push(() => app.close());
+    const address = await app.listen({ host: config.http.host, port: config.http.port });
+    return { app, address, metrics, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
