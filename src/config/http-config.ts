@@ -2,7 +2,7 @@
 export interface HttpConfig {
   /** `DOCPIPE_HTTP_HOST`: the address to listen on. @defaultValue '127.0.0.1' (this machine only) */
   host: string;
-  /** `DOCPIPE_HTTP_PORT`. @defaultValue 8080 */
+  /** `DOCPIPE_HTTP_PORT`; 0 takes a free port (logged at start). @defaultValue 8080 */
   port: number;
   /**
    * `DOCPIPE_PUBLIC_URL`: how callers reach this server, the base of every URL docpipe issues
@@ -42,7 +42,7 @@ export function httpConfigFrom(
   problems: string[],
 ): HttpConfig {
   const host = env.DOCPIPE_HTTP_HOST || DEFAULT_HTTP_HOST;
-  const port = int('DOCPIPE_HTTP_PORT', DEFAULT_HTTP_PORT);
+  const port = count('DOCPIPE_HTTP_PORT', DEFAULT_HTTP_PORT);
   if (port > 65535) problems.push(`DOCPIPE_HTTP_PORT must be at most 65535 (got ${port})`);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const publicUrl = (env.DOCPIPE_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Logger as PinoLogger } from 'pino';
 import { connectClient, createEngine, openStorage } from '../app/index.js';
-import type { DocpipeConfig } from '../config/index.js';
+import { ConfigError, type DocpipeConfig } from '../config/index.js';
 import type { OfficePoolStats } from '../convert/index.js';
 import { KeyStore } from '../keys/index.js';
 import { FolderLibrary } from '../library/index.js';
@@ -58,8 +58,12 @@ export async function startHttpService(
     const client = await connectClient(config, options.redisUrl);
     closers.push(() => client.close());
     const names = queueNames(config.queue.prefix);
+    // BullMQ leaves a connection it is given open when it closes: this one is closed here, after
+    // the queues (the closers run in reverse), or it would retry a stopped Redis for ever.
+    const queueConnection = createRedis(options.redisUrl, 'worker');
+    closers.push(() => Promise.resolve(queueConnection.disconnect()));
     const queues = [names.documents, names.cases].map(
-      (name) => new Queue(name, { connection: redis.duplicate(), prefix: names.prefix }),
+      (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
     );
     for (const queue of queues) closers.push(() => queue.close());
     const storage = openStorage(config);
@@ -89,7 +93,18 @@ export async function startHttpService(
       logger: options.logger,
     });
     closers.push(() => app.close());
-    const address = await app.listen({ host: config.http.host, port: config.http.port });
+    const address = await app
+      .listen({ host: config.http.host, port: config.http.port })
+      .catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES')
+          throw err;
+        const where = `${config.http.host}:${config.http.port}`;
+        throw new ConfigError([
+          err.code === 'EADDRINUSE'
+            ? `DOCPIPE_HTTP_PORT: ${where} is taken by another program; choose another port (0 takes a free one)`
+            : `DOCPIPE_HTTP_HOST/DOCPIPE_HTTP_PORT: cannot listen on ${where} (${err.code}); choose an address of this machine and a port above 1023`,
+        ]);
+      });
     return { app, address, metrics, close: closeAll };
   } catch (err) {
     await closeAll();

@@ -14,6 +14,8 @@ export function docpipeEnv(dataDir: string, extra: Record<string, string> = {}):
     DOCPIPE_DATA_DIR: dataDir,
     DOCPIPE_ENGINE_THREADS: '1',
     DOCPIPE_OFFICE_PROCESSES: '1',
+    // A free port each: test files run docpipe start side by side.
+    DOCPIPE_HTTP_PORT: '0',
     ...extra,
   };
   delete env.REDIS_URL;

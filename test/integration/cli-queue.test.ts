@@ -26,6 +26,7 @@ const env = {
   DOCPIPE_DATA_DIR: data,
   DOCPIPE_ENGINE_THREADS: '1',
   DOCPIPE_OFFICE_PROCESSES: '1',
+  DOCPIPE_HTTP_PORT: '0',
 };
 let start: ChildProcess;
 let startLog = '';
