@@ -6,9 +6,9 @@ export interface HttpConfig {
   port: number;
   /**
    * `DOCPIPE_PUBLIC_URL`: how callers reach this server, the base of every URL docpipe issues
-   * (uploads, signed downloads). @defaultValue `http://<host>:<port>`
+   * (uploads, signed downloads). @defaultValue undefined: `http://<host>:<port>` it listens on
    */
-  publicUrl: string;
+  publicUrl: string | undefined;
   /** `DOCPIPE_SIGNED_URL_TTL_S`: how long a signed download URL works. @defaultValue 900 (15 minutes) */
   signedUrlTtlSeconds: number;
   /** `DOCPIPE_RATE_LIMIT_V2`: requests a minute per key on the v2 and file endpoints; 0 is off. @defaultValue 100 (spec section 8) */
@@ -44,9 +44,8 @@ export function httpConfigFrom(
   const host = env.DOCPIPE_HTTP_HOST || DEFAULT_HTTP_HOST;
   const port = count('DOCPIPE_HTTP_PORT', DEFAULT_HTTP_PORT);
   if (port > 65535) problems.push(`DOCPIPE_HTTP_PORT must be at most 65535 (got ${port})`);
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  const publicUrl = (env.DOCPIPE_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+(\/.*)?$/.test(publicUrl))
+  const publicUrl = env.DOCPIPE_PUBLIC_URL ? env.DOCPIPE_PUBLIC_URL.replace(/\/+$/, '') : undefined;
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(publicUrl))
     problems.push(`DOCPIPE_PUBLIC_URL must be an http:// or https:// URL (got "${publicUrl}")`);
   const adminPassword = env.DOCPIPE_ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && adminPassword.length < 12)
@@ -61,4 +60,11 @@ export function httpConfigFrom(
     bodyLimitBytes: int('DOCPIPE_HTTP_BODY_LIMIT_BYTES', defaultBodyLimit(maxInputBytes)),
     adminPassword,
   };
+}
+
+/** The base of the URLs a server on `host:port` issues: DOCPIPE_PUBLIC_URL, or its own address. */
+export function publicUrlOf(http: Pick<HttpConfig, 'host' | 'publicUrl'>, port: number): string {
+  if (http.publicUrl !== undefined) return http.publicUrl;
+  const host = http.host === '0.0.0.0' || http.host === '::' ? '127.0.0.1' : http.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -11,5 +11,6 @@ export {
   DEFAULT_RATE_LIMIT_V2,
   DEFAULT_SIGNED_URL_TTL_S,
   defaultBodyLimit,
+  publicUrlOf,
   type HttpConfig,
 } from './http-config.js';

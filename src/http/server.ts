@@ -26,6 +26,8 @@ import { RedisSignedUrlCache } from './signed-url-cache.js';
 /** What the HTTP server works with: built by `src/app` for `docpipe serve` and `docpipe start`. */
 export interface HttpServerDeps {
   config: DocpipeConfig;
+  /** The base of every URL the server issues (config.http's, or the address it listens on). */
+  publicUrl: string;
   /** The Redis every docpipe process shares, connected: keys, rate limits, signed URLs. */
   redis: Redis;
   redisUrl: string;
@@ -55,10 +57,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   const http = config.http;
   const app = createHttpApp({ bodyLimit: http.bodyLimitBytes, logger: deps.logger });
   observeHttpRequests(app, deps.metrics);
-  await registerOpenApi(app, http.publicUrl);
+  await registerOpenApi(app, deps.publicUrl);
   const urls = {
     storage: deps.storage,
-    publicUrl: http.publicUrl,
+    publicUrl: deps.publicUrl,
     signingSecret: config.signingSecret,
     signedUrlTtlSeconds: http.signedUrlTtlSeconds,
   };
@@ -84,7 +86,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
       storage: deps.storage,
       engine: deps.engine,
       signedUrls: new RedisSignedUrlCache(deps.redis, config.queue.prefix),
-      publicUrl: http.publicUrl,
+      publicUrl: deps.publicUrl,
       signingSecret: config.signingSecret,
       signedUrlTtlSeconds: http.signedUrlTtlSeconds,
       maxUploadBytes: config.limits.maxInputBytes,

@@ -1,13 +1,13 @@
 import { Queue } from 'bullmq';
 import type { Logger as PinoLogger } from 'pino';
 import { connectClient, createEngine, openStorage } from '../app/index.js';
-import { ConfigError, type DocpipeConfig } from '../config/index.js';
+import { ConfigError, publicUrlOf, type DocpipeConfig } from '../config/index.js';
 import type { OfficePoolStats } from '../convert/index.js';
 import { KeyStore } from '../keys/index.js';
 import { FolderLibrary } from '../library/index.js';
 import { DocpipeMetrics } from '../metrics/index.js';
 import type { Engine } from '../pipeline/index.js';
-import { createRedis, queueNames } from '../queue/index.js';
+import { createRedis, freePort, queueNames } from '../queue/index.js';
 import type { HttpApp } from './create-app.js';
 import { officePoolReady, redisReady, storageWritable } from './readiness-checks.js';
 import { buildHttpServer } from './server.js';
@@ -78,8 +78,11 @@ export async function startHttpService(
       storage: storageWritable(storage),
       ...(options.office ? { office: officePoolReady(() => options.office!.stats()) } : {}),
     };
+    // A free port is taken before the routes are built: the URLs they issue name it.
+    const port = config.http.port === 0 ? await freePort() : config.http.port;
     const app = await buildHttpServer({
       config,
+      publicUrl: publicUrlOf(config.http, port),
       redis,
       redisUrl: options.redisUrl,
       keys: new KeyStore({ redis, prefix: config.queue.prefix, redisUrl: options.redisUrl }),
@@ -94,11 +97,11 @@ export async function startHttpService(
     });
     closers.push(() => app.close());
     const address = await app
-      .listen({ host: config.http.host, port: config.http.port })
+      .listen({ host: config.http.host, port })
       .catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES')
           throw err;
-        const where = `${config.http.host}:${config.http.port}`;
+        const where = `${config.http.host}:${port}`;
         throw new ConfigError([
           err.code === 'EADDRINUSE'
             ? `DOCPIPE_HTTP_PORT: ${where} is taken by another program; choose another port (0 takes a free one)`
