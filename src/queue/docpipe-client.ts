@@ -51,6 +51,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The same key gives the same job: a retried request does not render twice. */
   idempotencyKey?: string;
+  /** The caller's request id, carried in the jobs into the worker's log lines. */
+  requestId?: string;
 }
 
 /** A job this request created, withdrawn when the request gives up before it starts. */
@@ -113,7 +115,7 @@ export class DocpipeClient {
   /** Renders one document; resolves to its result or rejects with its typed failure. */
   async render(document: DocumentInput, request: RequestOptions = {}): Promise<DocumentJobResult> {
     checkIdempotencyKey(request.idempotencyKey);
-    const data = await this.jobData([document]);
+    const data = await this.jobData([document], request.requestId);
     await this.requireWorker();
     const job = await this.guard(() =>
       this.conn.documents.add('document', data[0]!, {
@@ -136,7 +138,7 @@ export class DocpipeClient {
     request: RequestOptions = {},
   ): Promise<DocumentJobResult[]> {
     checkIdempotencyKey(request.idempotencyKey);
-    const data = await this.jobData(documents);
+    const data = await this.jobData(documents, request.requestId);
     const key = request.idempotencyKey;
     await this.requireWorker();
     const node = await this.guard(() =>
@@ -187,7 +189,7 @@ export class DocpipeClient {
     const toAdd: { index: number; data: DocumentJobData; jobId?: string }[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        const [data] = await this.jobData([item.document]);
+        const [data] = await this.jobData([item.document], request.requestId);
         toAdd.push({ index, data: { ...data!, field: `documents[${index}]` }, jobId: item.jobId });
       } catch (err) {
         if (!(err instanceof DocpipeError)) throw err;
@@ -258,7 +260,10 @@ export class DocpipeClient {
   }
 
   /** Job data for each document, checked here as the worker will check it: every problem at once. */
-  private async jobData(documents: DocumentInput[]): Promise<DocumentJobData[]> {
+  private async jobData(
+    documents: DocumentInput[],
+    requestId?: string,
+  ): Promise<DocumentJobData[]> {
     const problems: FailureDetail[] = [];
     const data: DocumentJobData[] = [];
     for (const [i, doc] of documents.entries()) {
@@ -283,6 +288,7 @@ export class DocpipeClient {
       const d: DocumentJobData = { v: JOB_SCHEMA_VERSION, field, name: doc.name, source };
       if (doc.tags !== undefined) d.tags = doc.tags;
       if (doc.options !== undefined) d.options = doc.options;
+      if (requestId !== undefined) d.requestId = requestId;
       problems.push(...jobDataProblems(d, this.options.contract));
       data.push(d);
     }

@@ -7,7 +7,7 @@ import type { Renderer } from '../pipeline/index.js';
 import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcome.js';
 import { processDocumentJob } from './document-processor.js';
 import { checkJobHashLayout } from './bullmq-job-hash.js';
-import type { DocumentJobResult } from './job-contract.js';
+import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
 import { queueNames } from './queue-names.js';
 import { checkEvictionPolicy, createRedis } from './redis-connection.js';
 import {
@@ -112,6 +112,7 @@ export class DocpipeWorker {
           logger.info(
             {
               job: job.id,
+              requestId: requestIdOf(job),
               field: result.field,
               kind: result.kind,
               cached: result.kind === 'rendered' ? result.result.cached : undefined,
@@ -130,14 +131,19 @@ export class DocpipeWorker {
           });
           if (!isDocpipeError(err)) {
             logger.error(
-              { job: job.id, err: (err as Error).message },
+              { job: job.id, requestId: requestIdOf(job), err: (err as Error).message },
               'document job failed internally; it will be retried',
             );
             throw err;
           }
           const reason = JSON.stringify(err.toFailure());
           logger.warn(
-            { job: job.id, error: err.slug, retryable: err.retryable },
+            {
+              job: job.id,
+              requestId: requestIdOf(job),
+              error: err.slug,
+              retryable: err.retryable,
+            },
             'document job failed',
           );
           throw err.retryable ? new Error(reason) : new UnrecoverableError(reason);
@@ -272,4 +278,10 @@ function reporter(
 
 function index(field: string): number {
   return Number(/\[(\d+)\]/.exec(field)?.[1] ?? Number.MAX_SAFE_INTEGER);
+}
+
+/** The request id a job carries, for its log lines; anything that is not one is left out. */
+function requestIdOf(job: Job): string | undefined {
+  const id: unknown = (job.data as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined;
 }

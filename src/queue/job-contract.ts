@@ -39,6 +39,8 @@ export interface DocumentJobData {
   source: DocumentSource;
   tags?: TagInput[];
   options?: JobRenderOptions;
+  /** The id of the HTTP request (or other caller) that asked for it: in the worker's log lines. */
+  requestId?: string;
 }
 
 /** What a finished job returns. */
@@ -46,7 +48,9 @@ export type DocumentJobResult =
   | { field: string; kind: 'rendered'; result: RenderResult }
   | { field: string; kind: 'url'; url: string };
 
-const TOP = new Set(['v', 'field', 'name', 'source', 'tags', 'options']);
+const TOP = new Set(['v', 'field', 'name', 'source', 'tags', 'options', 'requestId']);
+/** What a request id may be: short and plain, for log lines. */
+export const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const OPTIONS = new Set(['locale', 'timeZone', 'delimiters', 'strict', 'pdfa']);
 const FIELD_PATH = /^[A-Za-z_][\w]*(\[\d+\])?(\.[A-Za-z_][\w]*(\[\d+\])?)*$/;
 
@@ -90,6 +94,11 @@ export function jobDataProblems(
     add('name', 'required: a non-empty string');
   else if (d.name.length > 500) add('name', 'at most 500 characters');
   sourceProblems(d.source, limits, add);
+  if (
+    d.requestId !== undefined &&
+    (typeof d.requestId !== 'string' || !REQUEST_ID.test(d.requestId))
+  )
+    add('requestId', 'must be 1 to 128 letters, digits, _ . : or -');
   if (d.tags !== undefined && !Array.isArray(d.tags))
     add('tags', 'must be an array of {tag, value, type, format}');
   // Before anything recurses into the values (JSON for Redis, the cache key, the copy to an

@@ -51,7 +51,19 @@ class ScriptedConverter implements Converter {
   }
 }
 
-async function inlineLane(converter: Converter) {
+/** What a worker logged, as the objects it logged. */
+class CapturingLogger {
+  readonly lines: { level: string; obj: Record<string, unknown>; msg?: string }[] = [];
+  debug = (obj: object, msg?: string) => this.push('debug', obj, msg);
+  info = (obj: object, msg?: string) => this.push('info', obj, msg);
+  warn = (obj: object, msg?: string) => this.push('warn', obj, msg);
+  error = (obj: object, msg?: string) => this.push('error', obj, msg);
+  private push(level: string, obj: object, msg?: string) {
+    this.lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  }
+}
+
+async function inlineLane(converter: Converter, logger = new CapturingLogger()) {
   const lane = await redis.lane();
   const storage = new LocalStorage(join(redis.dir, `storage-${lane.prefix}`));
   const renderer = new Renderer({ engine: new InlineEngine(), converter, storage });
@@ -62,6 +74,7 @@ async function inlineLane(converter: Converter) {
     renderer,
     storage,
     library: new FolderLibrary(join(projectRoot(), 'templates')),
+    logger,
   });
   onTestFinished(() => worker.close(5000));
   const client = await DocpipeClient.connect({
@@ -80,7 +93,7 @@ async function inlineLane(converter: Converter) {
           (e) => e.isFile() && e.name.endsWith('.pdf'),
         ).length
       : 0;
-  return { client, documents, storedPdfs };
+  return { client, documents, storedPdfs, logger };
 }
 
 const busy = (field: string) =>
@@ -172,5 +185,21 @@ describe('the queue on the inline engine and a scripted converter', () => {
       'documents[2]',
     ]);
     expect(storedPdfs()).toBe(0);
+  });
+
+  it("carries the caller's request id into the worker's log lines for its jobs", async () => {
+    const converter = new ScriptedConverter((n, { field }) =>
+      n === 1 ? Promise.reject(busy(field)) : Promise.resolve(pdf),
+    );
+    const { client, logger } = await inlineLane(converter);
+    await client.render(
+      { name: 'Traced', content: template('Hello {name}'), tags: tags('Di') },
+      { requestId: 'req-42' },
+    );
+    const jobLines = logger.lines.filter((l) => l.msg?.startsWith('document job'));
+    expect(jobLines.map((l) => [l.msg, l.obj.requestId])).toEqual([
+      ['document job failed', 'req-42'],
+      ['document job done', 'req-42'],
+    ]);
   });
 });

@@ -79,7 +79,7 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
       const inputs = await convertInputs(documents, tags, company, options);
       const wait = convertSignal(reply, timeoutMs);
       // The request id goes with the jobs, so that the worker's log lines for them carry it.
-      const requestOptions: RequestOptions & { requestId: string } = {
+      const requestOptions: RequestOptions = {
         signal: wait.signal,
         requestId: request.id,
       };
