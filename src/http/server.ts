@@ -21,6 +21,7 @@ import { downloadRoutes } from './routes/downloads.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes, observeHttpRequests } from './routes/metrics.js';
+import { routeRecorder, undocumentedRoutes } from './route-coverage.js';
 import { RedisSignedUrlCache } from './signed-url-cache.js';
 
 /** What the HTTP server works with: built by `src/app` for `docpipe serve` and `docpipe start`. */
@@ -56,6 +57,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   const { config } = deps;
   const http = config.http;
   const app = createHttpApp({ bodyLimit: http.bodyLimitBytes, logger: deps.logger });
+  const recorder = routeRecorder();
+  app.addHook('onRoute', recorder.onRoute);
   observeHttpRequests(app, deps.metrics);
   await registerOpenApi(app, deps.publicUrl);
   const urls = {
@@ -106,5 +109,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   await app.register(healthRoutes, { checks: deps.checks });
   await app.register(metricsRoutes, { metrics: deps.metrics, adminPassword: http.adminPassword });
   await app.register(dashboardRoutes, { adminPassword: http.adminPassword, queues: deps.queues });
+  await app.ready();
+  const missing = undocumentedRoutes(recorder.routes, Object.keys(app.swagger().paths ?? {}));
+  if (missing.length > 0) {
+    await app.close();
+    throw new Error(`routes without an OpenAPI description: ${missing.join(', ')}`);
+  }
   return app;
 }

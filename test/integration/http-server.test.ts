@@ -1,0 +1,195 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { InlineEngine } from '../../src/engine/index.js';
+import type { HttpApp } from '../../src/http/create-app.js';
+import { redisReady, storageWritable } from '../../src/http/readiness-checks.js';
+import { buildHttpServer } from '../../src/http/server.js';
+import { KeyStore } from '../../src/keys/index.js';
+import { FolderLibrary } from '../../src/library/index.js';
+import { DocpipeMetrics } from '../../src/metrics/index.js';
+import { projectRoot } from '../../src/paths/index.js';
+import { DocpipeClient } from '../../src/queue/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { testDir } from '../helpers/test-dir.js';
+import { join } from 'node:path';
+
+/**
+ * The HTTP service as `docpipe serve` composes it, on a real Redis, with no worker: what the
+ * composition decides (which surface checks keys how, one rate limit shared by v2 and the file
+ * endpoints, every route in the OpenAPI document) rather than what each route does (their own
+ * tests cover that).
+ */
+
+const PUBLIC = 'http://127.0.0.1:9';
+let redis: RedisOnly;
+
+beforeAll(async () => {
+  redis = await startRedisOnly();
+});
+afterAll(() => redis.close());
+
+/** The composed server on a lane of its own, with the given v2 rate limit. */
+async function composed(rateLimitV2 = 100) {
+  const lane = await redis.lane();
+  const config = loadConfig({
+    DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
+    DOCPIPE_QUEUE_PREFIX: lane.prefix,
+    DOCPIPE_RATE_LIMIT_V2: String(rateLimitV2),
+    DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
+  });
+  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
+  const client = await DocpipeClient.connect({
+    redisUrl: redis.url,
+    prefix: lane.prefix,
+    storage: new LocalStorage(testDir('http-server-client')),
+    noWorkerMs: 100,
+  });
+  onTestFinished(() => client.close());
+  const storage = new LocalStorage(testDir('http-server-storage'));
+  const queues = ['documents', 'cases'].map(
+    (name) => new Queue(name, { connection: lane.connection, prefix: lane.prefix }),
+  );
+  onTestFinished(async () => {
+    for (const q of queues) await q.close();
+  });
+  const app: HttpApp = await buildHttpServer({
+    config,
+    publicUrl: PUBLIC,
+    redis: lane.connection,
+    redisUrl: redis.url,
+    keys,
+    client,
+    storage,
+    library: new FolderLibrary(config.templatesDir),
+    engine: new InlineEngine(),
+    metrics: new DocpipeMetrics({ queues, processMetrics: false }),
+    checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
+    queues,
+  });
+  onTestFinished(() => app.close());
+  const acme = (await keys.create({ company: 'acme', name: 'test' })).key;
+  return { app, acme, keys };
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('the composed HTTP service', () => {
+  it('answers a missing key in the shape of each surface', async () => {
+    const { app } = await composed();
+    const v2 = await app.inject({ method: 'POST', url: '/api/v2/document/convert', payload: {} });
+    expect(v2.statusCode).toBe(401);
+    expect(v2.json()).toEqual({
+      errors: [{ code: 401, message: 'Unauthorized', description: 'Bearer token not found' }],
+    });
+    const files = await app.inject({
+      method: 'POST',
+      url: '/v3/company/acme/file/view-presigned-url',
+      payload: { url: 'x' },
+    });
+    expect(files.statusCode).toBe(401);
+    expect(files.json()).toEqual(v2.json());
+    const v3 = await app.inject({ method: 'GET', url: '/v3/api/documents' });
+    expect(v3.statusCode).toBe(401);
+    expect(v3.json()).toMatchObject({ error: 'missing-token' });
+  });
+
+  it("refuses a path naming another company than the key's", async () => {
+    const { app, acme } = await composed();
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v3/company/globex/file/view-presigned-url',
+      headers: bearer(acme),
+      payload: { url: `${PUBLIC}/v3/company/globex/file/${'a'.repeat(64)}.pdf` },
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({
+      code: 400,
+      message: 'Bad Request',
+      description: 'Invalid company id',
+    });
+  });
+
+  it('serves the library to a v3 key, and downloads to no key at all', async () => {
+    const { app, acme } = await composed();
+    const list = await app.inject({
+      method: 'GET',
+      url: '/v3/api/documents',
+      headers: bearer(acme),
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json<{ documents: { id: string }[] }>().documents.map((d) => d.id)).toEqual([
+      'lease',
+      'welcome-letter',
+    ]);
+    const forged = await app.inject({
+      method: 'GET',
+      url: `/files/renders/ab/${'ab'.repeat(32)}.pdf?expires=9999999999&signature=${'0'.repeat(64)}`,
+    });
+    expect(forged.statusCode).toBe(403);
+  });
+
+  it('counts v2 and file requests of a key together against one limit, with Retry-After', async () => {
+    const { app, acme } = await composed(3);
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++)
+      statuses.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/v2/document/convert',
+            headers: bearer(acme),
+            payload: { documents: [] },
+          })
+        ).statusCode,
+      );
+    const file = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v3/company/acme/file/view-presigned-url',
+        headers: bearer(acme),
+        payload: {},
+      });
+    statuses.push((await file()).statusCode);
+    const over = await file();
+    expect(statuses).toEqual([400, 400, 400]);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('describes its routes in its OpenAPI document, under the spec version label (it refuses to start with one undescribed)', async () => {
+    const { app } = await composed();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, unknown>;
+    }>();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('2026-05-01-beta');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v2/document/convert',
+      '/files/{*}',
+      '/healthz',
+      '/metrics',
+      '/readyz',
+      '/v3/api/documents',
+      '/v3/api/documents/{id}',
+      '/v3/company/{company}/file/upload',
+      '/v3/company/{company}/file/view-presigned-url',
+    ]);
+  });
+
+  it('answers health and readiness over a real socket', async () => {
+    const { app } = await composed();
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const health = await fetch(`${address}/healthz`);
+    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await fetch(`${address}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { redis: { ok: true }, storage: { ok: true } },
+    });
+  });
+});
