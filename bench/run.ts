@@ -20,6 +20,7 @@ import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.
 import { runRawLoop, type RawLoopKind, type RawLoopResult } from './raw/run-raw.js';
 import { sniffBytes } from '../src/sniff/index.js';
 import { measure, type Stats } from './stats.js';
+import { httpThroughput } from './http-throughput.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -369,6 +370,35 @@ if (process.env.BENCH_QUEUE !== '0') {
       name: 'ratio to libreoffice-convert',
       perSecond: NaN,
       note: `queue (2 office processes) / libreoffice-convert = ${ratioCold.toFixed(1)} (target >= 20: ${ratioCold >= 20 ? 'met' : 'MISSED'})`,
+    },
+  );
+}
+
+if (process.env.BENCH_HTTP !== '0') {
+  const jobs = Number(process.env.BENCH_HTTP_JOBS ?? 200);
+  const repeats = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+  const r = await httpThroughput(w1, w1Tags, {
+    jobs,
+    processes: 2,
+    rounds: repeats,
+    warmup: Number(process.env.BENCH_QUEUE_WARMUP ?? 1000),
+    root,
+  });
+  const ratio = r.http / r.queue;
+  throughput.push(
+    {
+      name: `${jobs} W1 through the queue's client (2 office processes, HTTP comparison run), median of ${repeats}`,
+      perSecond: r.queue,
+    },
+    {
+      name: `${jobs} W1 through POST /api/v2/document/convert (keep-alive, as many in flight as the worker runs), median of ${repeats}`,
+      perSecond: r.http,
+      failed: r.failed,
+    },
+    {
+      name: 'what HTTP costs',
+      perSecond: NaN,
+      note: `HTTP / queue = ${ratio.toFixed(2)} (target >= 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); CPU of docpipe's Node process per document: ${r.queueCpuMs.toFixed(2)} ms through the queue, ${r.httpCpuMs.toFixed(2)} ms through HTTP (${(r.httpCpuMs - r.queueCpuMs).toFixed(2)} ms per request for HTTP, the benchmark's own fetch client included)`,
     },
   );
 }

@@ -78,6 +78,12 @@ async function appWith(
         calls.push(call);
         return script(call);
       },
+      // A case of one document: the route asks for it alone, with the same answer.
+      render: async (document, request = {}) => {
+        const call = { documents: [document], request };
+        calls.push(call);
+        return (await script(call))[0]!;
+      },
     },
     storage,
     resolveDocumentUrl: (url, company) => {
@@ -400,7 +406,10 @@ describe('convert route options and names', () => {
     const app = createHttpApp({ bodyLimit: 1024 });
     await registerOpenApi(app, PUBLIC);
     await app.register(convertRoutes, {
-      client: { renderCase: () => Promise.resolve([]) },
+      client: {
+        renderCase: () => Promise.resolve([]),
+        render: () => Promise.reject(new Error('unused')),
+      },
       storage: new LocalStorage(testDir('docpipe-http-openapi-')),
       resolveDocumentUrl: () => Promise.resolve(undefined),
       signedUrlFor: () => '',

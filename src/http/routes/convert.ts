@@ -9,7 +9,7 @@ import { convertInputs, type ResolveDocumentUrl } from '../convert-sources.js';
 
 export interface ConvertRoutesOptions {
   /** The queue's producer: every conversion runs on docpipe's workers. */
-  client: Pick<DocpipeClient, 'renderCase'>;
+  client: Pick<DocpipeClient, 'render' | 'renderCase'>;
   /** The storage docpipe-issued URLs point into (uploads, produced PDFs). */
   storage: Storage;
   /** A docpipe-issued upload or signed URL to its storage key; undefined for any other URL. */
@@ -85,7 +85,12 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
       };
       let results: DocumentJobResult[];
       try {
-        results = await options.client.renderCase(inputs, requestOptions);
+        // One document is a case of one: the same answer and failure, without the flow's parent
+        // job and its second worker round trip (most converts carry one document).
+        results =
+          inputs.length === 1
+            ? [await options.client.render(inputs[0]!, requestOptions)]
+            : await options.client.renderCase(inputs, requestOptions);
       } finally {
         wait.done();
       }

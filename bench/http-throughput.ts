@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { engineThreadsBeside, loadConfig, workerConcurrency } from '../src/config/index.js';
+import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/convert/index.js';
+import { EnginePool } from '../src/engine/index.js';
+import { buildHttpServer } from '../src/http/server.js';
+import { KeyStore } from '../src/keys/index.js';
+import { FolderLibrary } from '../src/library/index.js';
+import { DocpipeMetrics } from '../src/metrics/index.js';
+import { Renderer } from '../src/pipeline/index.js';
+import { createRedis, DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
+import { LocalStorage } from '../src/storage/index.js';
+
+export interface HttpThroughput {
+  /** Documents a second through the queue's own client, median of the rounds. */
+  queue: number;
+  /** Documents a second through `POST /api/v2/document/convert`, median of the rounds. */
+  http: number;
+  /** CPU of docpipe's Node process per document (ms), through the queue and through HTTP. */
+  queueCpuMs: number;
+  httpCpuMs: number;
+  failed: number;
+}
+
+type Tag = { tag: string; value: unknown; type?: string; format?: string };
+
+/**
+ * W1 through HTTP against W1 through the queue, on one stack (embedded Redis, one worker, the
+ * office pool, local storage) in one process, alternating rounds: the difference is what the HTTP
+ * service costs (JSON and base64 in, auth, rate limit, signed URLs out), in throughput and in CPU
+ * per request. HTTP keeps as many requests in flight (keep-alive) as the worker runs jobs.
+ */
+export async function httpThroughput(
+  w1: Buffer,
+  w1Tags: Tag[],
+  options: { jobs: number; processes: number; rounds: number; warmup: number; root: string },
+): Promise<HttpThroughput> {
+  const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-http-'));
+  const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
+  const storage = new LocalStorage(join(work, 'storage'));
+  const engine = new EnginePool({ threads: engineThreadsBeside(options.processes) });
+  const office = await OfficePool.start({ processes: options.processes });
+  const concurrency = workerConcurrency(options.processes, DEFAULT_OFFICE_POOL_OPTIONS.queueDepth);
+  const library = new FolderLibrary(join(options.root, 'templates'));
+  const worker = await DocpipeWorker.start({
+    redisUrl: redis.url,
+    concurrency,
+    renderer: new Renderer({ engine, converter: office, storage }),
+    storage,
+    library,
+  });
+  const client = await DocpipeClient.connect({ redisUrl: redis.url, storage });
+  const connection = createRedis(redis.url, 'producer');
+  await connection.connect();
+  const queues = ['documents', 'cases'].map(
+    (name) => new Queue(name, { connection, prefix: 'docpipe' }),
+  );
+  const config = loadConfig({
+    DOCPIPE_SIGNING_SECRET: 'a-benchmark-signing-secret-32chars',
+    DOCPIPE_RATE_LIMIT_V2: '0',
+    DOCPIPE_TEMPLATES_DIR: join(options.root, 'templates'),
+  });
+  const keys = new KeyStore({ redis: connection, prefix: 'docpipe' });
+  const app = await buildHttpServer({
+    config,
+    publicUrl: 'http://127.0.0.1',
+    redis: connection,
+    redisUrl: redis.url,
+    keys,
+    client,
+    storage,
+    library,
+    engine,
+    metrics: new DocpipeMetrics({ queues, processMetrics: false }),
+    checks: {},
+    queues,
+  });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const key = (await keys.create({ company: 'bench', name: 'bench' })).key;
+  const base64 = w1.toString('base64');
+  const tagsFor = (name: string, i: number) => [
+    ...w1Tags.filter((t) => t.tag !== 'contract_no'),
+    { tag: 'contract_no', value: `${name}-${i}`, type: 'text' },
+  ];
+  const viaQueue = async (name: string, n: number) => {
+    const outcomes = await client.renderEach(
+      Array.from({ length: n }, (_, i) => ({
+        document: { name, content: w1, tags: tagsFor(name, i) as never },
+      })),
+    );
+    return outcomes.filter((o) => !o.ok).length;
+  };
+  const viaHttp = async (name: string, n: number) => {
+    let next = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i < n; i = next++) {
+          const response = await fetch(`${address}/api/v2/document/convert`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              documents: [{ file: base64, name: 'Lease' }],
+              tags: tagsFor(name, i),
+            }),
+          });
+          await response.arrayBuffer();
+          if (response.status !== 200) failed++;
+        }
+      }),
+    );
+    return failed;
+  };
+  const timed = async (run: (name: string, n: number) => Promise<number>, name: string) => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const failed = await run(name, options.jobs);
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return {
+      perSecond: (options.jobs - failed) / seconds,
+      cpuMs: (used.user + used.system) / 1000 / options.jobs,
+      failed,
+    };
+  };
+  try {
+    // Both paths warm up: the worker's code, and the HTTP server's routes and serializers.
+    await viaQueue('warm-q', options.warmup);
+    await viaHttp('warm-h', Math.min(options.warmup, 100));
+    const queue: Awaited<ReturnType<typeof timed>>[] = [];
+    const http: Awaited<ReturnType<typeof timed>>[] = [];
+    for (let r = 0; r < options.rounds; r++) {
+      // The order turns each round, so that neither always runs after the other.
+      const pair = [
+        async () => void queue.push(await timed(viaQueue, `q${r}`)),
+        async () => void http.push(await timed(viaHttp, `h${r}`)),
+      ];
+      for (let i = 0; i < 2; i++) await pair[(i + r) % 2]!();
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return {
+      queue: median(queue.map((x) => x.perSecond)),
+      http: median(http.map((x) => x.perSecond)),
+      queueCpuMs: median(queue.map((x) => x.cpuMs)),
+      httpCpuMs: median(http.map((x) => x.cpuMs)),
+      failed: [...queue, ...http].reduce((n, x) => n + x.failed, 0),
+    };
+  } finally {
+    await app.close();
+    await client.close();
+    await worker.close();
+    for (const q of queues) await q.close();
+    connection.disconnect();
+    await office.close();
+    await engine.close();
+    await redis.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
