@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths/index.js';
+import { cli, docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
+import { pdfText } from '../helpers/pdf-text.js';
+import { waitUntil } from '../helpers/wait.js';
+
+/**
+ * `docpipe serve` as a machine that only takes requests: no office processes of its own, its
+ * conversions done by the worker of a `docpipe start` on the same Redis and storage.
+ */
+
+const root = projectRoot();
+const lease = readFileSync(join(root, 'templates/lease/template.docx'));
+const tags = JSON.parse(
+  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
+) as unknown;
+
+let start: StartedDocpipe;
+let serve: ChildProcess;
+let serveLog = '';
+let dir: string;
+let data: string;
+
+function addressIn(log: string, message: string): string | undefined {
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; http?: string };
+    if (entry.msg?.startsWith(message)) return entry.http;
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'docpipe-serve-'));
+  data = join(dir, 'data');
+  start = new StartedDocpipe(docpipeEnv(data, { DOCPIPE_LOG_FORMAT: 'json' }));
+  await start.waitFor('docpipe started');
+}, 120_000);
+
+afterAll(async () => {
+  if (serve && serve.exitCode === null) serve.kill('SIGKILL');
+  await start?.killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docpipe serve', () => {
+  it('converts through the workers of another process and serves the PDF it made', async () => {
+    const env = docpipeEnv(data, { DOCPIPE_LOG_FORMAT: 'json' });
+    serve = spawn(process.execPath, [cli, 'serve'], { cwd: root, env, stdio: 'pipe' });
+    serve.stderr!.on('data', (c: Buffer) => (serveLog += c.toString()));
+    await waitUntil(
+      () => addressIn(serveLog, 'docpipe serving HTTP') !== undefined || serve.exitCode !== null,
+      60_000,
+      'docpipe serve to listen',
+    );
+    const address = addressIn(serveLog, 'docpipe serving HTTP');
+    expect(address, serveLog).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // serve has no office pool: its readiness checks what it has.
+    const ready = (await (await fetch(`${address!}/readyz`)).json()) as {
+      checks: Record<string, unknown>;
+    };
+    expect(Object.keys(ready.checks).sort()).toEqual(['redis', 'storage']);
+
+    const created = docpipe(env, 'keys', 'create', '--company', 'acme', '--name', 'serve');
+    expect(created.status, created.stderr).toBe(0);
+    const key = created.stdout.trim();
+    const response = await fetch(`${address!}/api/v2/document/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        documents: [{ file: lease.toString('base64'), name: 'Lease' }],
+        tags,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { documents: { file: string; name: string }[] };
+    expect(body.documents.map((d) => d.name)).toEqual(['Lease.pdf']);
+    const pdf = await fetch(body.documents[0]!.file);
+    expect(pdf.status).toBe(200);
+    expect(pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain(
+      'Lejekontrakt nr. LK-2025-0042',
+    );
+    // The worker that converted it belongs to docpipe start.
+    expect(start.lines().filter((l) => l.msg === 'document job done')).toHaveLength(1);
+  });
+
+  it('stops on SIGINT by itself: exit 0, having said so', async () => {
+    const exited = new Promise<number | null>((resolve) => serve.once('exit', resolve));
+    serve.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(serveLog).toContain('"msg":"stopped"');
+  });
+});
