@@ -20,7 +20,11 @@ export async function registerOpenApi(app: HttpApp, publicUrl: string): Promise<
       },
       servers: [{ url: publicUrl }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The operator's credential (DOCPIPE_ADMIN_PASSWORD, user admin): metrics, dashboard.
+          admin: { type: 'http', scheme: 'basic' },
+        },
       },
     },
   });

@@ -41,7 +41,11 @@ export function storageWritable(storage: Storage): ReadinessCheck {
     const key = `health/${randomUUID()}.probe`;
     const probe = Buffer.from('docpipe readiness probe');
     try {
-      await storage.put(key, probe, 'application/octet-stream');
+      await storage.put(key, probe, 'application/octet-stream').catch((err: unknown) => {
+        // /readyz answers anyone: the error's code says what is wrong, never the server's paths.
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new Error(`storage refused a write (${code ?? 'not a file system error'})`);
+      });
       const back = await storage.get(key);
       if (!back || !probe.equals(back))
         throw new Error('storage did not give back what was just written to it');

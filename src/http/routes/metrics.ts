@@ -34,6 +34,8 @@ export function metricsRoutes(app: HttpApp, options: MetricsRoutesOptions): Prom
       schema: {
         tags: ['operations'],
         summary: 'Prometheus metrics',
+        // The admin credential, or none from this machine when no password is set.
+        security: [{ admin: [] }, {}],
         description: `HTTP requests by route and status, jobs by state, render duration by step, queue wait, office process restarts by cause, failures by slug, and the process's own metrics. With DOCPIPE_ADMIN_PASSWORD set it needs HTTP Basic (user "${ADMIN_USER}"); without, it answers this machine only.`,
         response: {
           200: {
