@@ -31,11 +31,13 @@ const SOURCES = {
 const SOURCE_KINDS = Object.keys(SOURCES) as (keyof typeof SOURCES)[];
 
 /**
- * TypeBox stops collecting at a global `maxErrors` (8); a job's every problem is reported at
- * once, so the limit is lifted for one synchronous call and put back. The cap still bounds a
- * hostile job with a million unknown members.
+ * TypeBox stops collecting at a global `maxErrors` (8), and it counts each unknown member twice
+ * before the finding that names them all: with a cap, a job with many unknown members would be
+ * reported with none. A job's every problem is reported at once, so the cap is lifted for one
+ * synchronous call and put back; the job's size is bounded before it gets here (the HTTP body
+ * limit, the client's own input).
  */
-const MAX_PROBLEMS = 10_000;
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 /** Whether the data has the contract's shape: the fast path, taken by every good job. */
 export function hasJobShape(data: unknown): data is DocumentJobData {
@@ -52,6 +54,9 @@ export function shapeProblems(data: Record<string, unknown>): ShapeProblem[] {
     .filter((e) => e.instancePath !== '/source' && !e.instancePath.startsWith('/source/'))
     .flatMap((e) => problemsOf(e, data));
   found.push(...sourceProblems(data.source));
+  // The check said no: whatever the findings say, the job is refused.
+  if (found.length === 0)
+    found.push({ path: '', message: 'does not match the job contract (DocumentJobDataSchema)' });
   return inContractOrder(unique(found));
 }
 
@@ -78,7 +83,7 @@ function allErrors(
   value: unknown,
 ): TLocalizedValidationError[] {
   const { maxErrors } = Settings.Get();
-  Settings.Set({ maxErrors: MAX_PROBLEMS });
+  Settings.Set({ maxErrors: UNCAPPED });
   try {
     return validator.Errors(value);
   } finally {

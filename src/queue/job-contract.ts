@@ -68,7 +68,10 @@ export function jobDataProblems(
   // leaves `value` alone, so the structural check does not recurse either.
   const bounds = tagListBoundProblems(d.tags, limits.values ?? DEFAULT_VALUE_LIMITS, `${at}.tags`);
   for (const p of bounds) found.push({ path: p.field.slice(at.length + 1), message: p.message });
-  return inContractOrder(found).map((p) => ({ field: `${at}.${p.path}`, message: p.message }));
+  return inContractOrder(found).map((p) => ({
+    field: p.path ? `${at}.${p.path}` : at,
+    message: p.message,
+  }));
 }
 
 /** What the schema cannot say of a well-formed source: its size in bytes, a URL's scheme. */
