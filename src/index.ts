@@ -67,6 +67,7 @@ export {
   DEFAULT_CLIENT_OPTIONS,
   DEFAULT_WORKER_OPTIONS,
   BullmqLayoutError,
+  DocumentJobDataSchema,
   EmbeddedRedis,
   QueueUnavailableError,
   isQueueUnavailableError,
