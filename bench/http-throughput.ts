@@ -12,15 +12,22 @@ import { DocpipeMetrics } from '../src/metrics/index.js';
 import { Renderer } from '../src/pipeline/index.js';
 import { createRedis, DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
 import { LocalStorage } from '../src/storage/index.js';
+import { HttpLoad } from './http-load.js';
 
 export interface HttpThroughput {
   /** Documents a second through the queue's own client, median of the rounds. */
   queue: number;
   /** Documents a second through `POST /api/v2/document/convert`, median of the rounds. */
   http: number;
-  /** CPU of docpipe's Node process per document (ms), through the queue and through HTTP. */
+  /**
+   * CPU of docpipe's Node process per document (ms), through the queue and through HTTP: the
+   * HTTP caller runs in a process of its own and is not counted; the queue's producer client
+   * is, on both paths (the HTTP server is the producer there).
+   */
   queueCpuMs: number;
   httpCpuMs: number;
+  /** CPU of the HTTP caller (the load generator) per request (ms), beside docpipe's. */
+  httpClientCpuMs: number;
   failed: number;
 }
 
@@ -30,7 +37,8 @@ type Tag = { tag: string; value: unknown; type?: string; format?: string };
  * W1 through HTTP against W1 through the queue, on one stack (embedded Redis, one worker, the
  * office pool, local storage) in one process, alternating rounds: the difference is what the HTTP
  * service costs (JSON and base64 in, auth, rate limit, signed URLs out), in throughput and in CPU
- * per request. HTTP keeps as many requests in flight (keep-alive) as the worker runs jobs.
+ * per request. HTTP keeps as many requests in flight (keep-alive) as the worker runs jobs, from a
+ * load generator in a child process (http-load.ts), whose CPU is reported on its own.
  */
 export async function httpThroughput(
   w1: Buffer,
@@ -92,26 +100,13 @@ export async function httpThroughput(
     );
     return outcomes.filter((o) => !o.ok).length;
   };
+  // The caller runs in a child process (see http-load.ts): docpipe's CPU figure is docpipe's.
+  const load = HttpLoad.start({ address, key, base64, tags: w1Tags, concurrency });
+  const clientCpu: number[] = [];
   const viaHttp = async (name: string, n: number) => {
-    let next = 0;
-    let failed = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < n; i = next++) {
-          const response = await fetch(`${address}/api/v2/document/convert`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              documents: [{ file: base64, name: 'Lease' }],
-              tags: tagsFor(name, i),
-            }),
-          });
-          await response.arrayBuffer();
-          if (response.status !== 200) failed++;
-        }
-      }),
-    );
-    return failed;
+    const result = await load.run(name, n);
+    clientCpu.push(result.cpuMs);
+    return result.failed;
   };
   const timed = async (run: (name: string, n: number) => Promise<number>, name: string) => {
     const cpu = process.cpuUsage();
@@ -145,9 +140,12 @@ export async function httpThroughput(
       http: median(http.map((x) => x.perSecond)),
       queueCpuMs: median(queue.map((x) => x.cpuMs)),
       httpCpuMs: median(http.map((x) => x.cpuMs)),
+      // The warm-up's rounds are not counted.
+      httpClientCpuMs: median(clientCpu.slice(1)),
       failed: [...queue, ...http].reduce((n, x) => n + x.failed, 0),
     };
   } finally {
+    await load.close();
     await app.close();
     await client.close();
     await worker.close();
