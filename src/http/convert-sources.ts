@@ -57,8 +57,12 @@ export async function convertInputs(
 
 function decodedContent(file: string, field: string, problems: FailureDetail[]): Uint8Array {
   // MIME encoders wrap base64 at 76 characters; the line breaks are not content.
-  const text = file.replace(/[\r\n]/g, '');
-  if (!BASE64.test(text) || text.length % 4 !== 0) {
+  const text = file.includes('\n') || file.includes('\r') ? file.replace(/[\r\n]/g, '') : file;
+  const bytes = Buffer.from(text, 'base64');
+  // Node's decoder skips what is not base64, so the bytes alone prove nothing; encoding them
+  // back to the very text does (a fifth of the regex's time on a 10 MB document). Text that is
+  // valid but not canonical (nonzero bits after the last byte) falls through to the regex.
+  if (bytes.toString('base64') !== text && (!BASE64.test(text) || text.length % 4 !== 0)) {
     problems.push({
       field,
       message:
@@ -66,7 +70,6 @@ function decodedContent(file: string, field: string, problems: FailureDetail[]):
     });
     return new Uint8Array();
   }
-  const bytes = Buffer.from(text, 'base64');
   if (bytes.byteLength === 0) problems.push({ field, message: 'is empty: no document bytes' });
   return bytes;
 }

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { DocpipeConfig } from '../config/index.js';
-import type { KeyStore } from '../keys/index.js';
+import { VerifiedKeyCache, type KeyStore } from '../keys/index.js';
 import type { DocumentLibrary } from '../library/index.js';
 import type { DocpipeMetrics } from '../metrics/index.js';
 import type { Engine } from '../pipeline/index.js';
@@ -75,9 +75,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
     surface,
   });
 
+  // Working keys are reused for a few seconds (a revocation takes effect within them).
+  const verifier = new VerifiedKeyCache(deps.keys);
   // v2 and the file endpoints share one count per key, as the spec's section 8 describes.
   await app.register(async (v2) => {
-    v2.addHook('onRequest', authenticateV2(deps.keys));
+    v2.addHook('onRequest', authenticateV2(verifier));
     await registerRateLimit(v2, limit(http.rateLimitV2, 'v2'));
     await v2.register(convertRoutes, {
       client: deps.client,
@@ -97,7 +99,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
     });
   });
   await app.register(async (v3) => {
-    v3.addHook('onRequest', authenticateV3(deps.keys));
+    v3.addHook('onRequest', authenticateV3(verifier));
     await registerRateLimit(v3, limit(http.rateLimitV3, 'v3'));
     await v3.register(documentsRoutes, { library: deps.library, engine: deps.engine });
   });

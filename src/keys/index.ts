@@ -1,7 +1,14 @@
 export { KeyStore, type KeyStoreOptions } from './key-store.js';
+export {
+  DEFAULT_VERIFIED_KEY_TTL_MS,
+  VerifiedKeyCache,
+  type VerifiedKeyCacheOptions,
+} from './verified-key-cache.js';
 export type {
   ApiKeyRecord,
+  CheckedKey,
   CreatedKey,
+  ExpiringKeyVerifier,
   KeyIdentity,
   KeyRefusal,
   KeyVerification,

@@ -33,3 +33,14 @@ export type RevokeOutcome =
 export interface KeyVerifier {
   verify(token: string): Promise<KeyVerification>;
 }
+
+/** A verification and, for a working key that expires, when: how long the answer holds. */
+export interface CheckedKey {
+  verification: KeyVerification;
+  expiresAt?: Date;
+}
+
+/** A key store that says how long a working key's verification holds (for a cache). */
+export interface ExpiringKeyVerifier extends KeyVerifier {
+  check(token: string): Promise<CheckedKey>;
+}

@@ -6,9 +6,10 @@ import { safeUrl } from '../queue/queue-unavailable.js';
 import { newKeyProblems } from './key-fields.js';
 import type {
   ApiKeyRecord,
+  CheckedKey,
   CreatedKey,
   KeyVerification,
-  KeyVerifier,
+  ExpiringKeyVerifier,
   RevokeOutcome,
 } from './key-record.js';
 import { hashToken, isKeyId, newToken, tokenId } from './key-token.js';
@@ -49,7 +50,7 @@ const NO_HASH = Buffer.alloc(32);
  * revokedAt; times in ms) and a sorted set of ids by creation (`ids`) for listing. Only the
  * SHA-256 of a key is stored (see hashToken); the key itself is returned once by `create`.
  */
-export class KeyStore implements KeyVerifier {
+export class KeyStore implements ExpiringKeyVerifier {
   private readonly redis: Redis;
   private readonly base: string;
   private readonly redisUrl: string;
@@ -169,6 +170,11 @@ export class KeyStore implements KeyVerifier {
    * who holds the right secret: anyone else learns `invalid`, whatever the id.
    */
   async verify(token: string): Promise<KeyVerification> {
+    return (await this.check(token)).verification;
+  }
+
+  /** {@link verify}, with a working key's expiry, for a cache not to outlive it. */
+  async check(token: string): Promise<CheckedKey> {
     const id = tokenId(token);
     const presented = hashToken(token);
     const fields = id
@@ -180,11 +186,12 @@ export class KeyStore implements KeyVerifier {
     // Constant time, so that response times say nothing about how much of a guess was right.
     const matches = timingSafeEqual(stored, presented) && stored !== NO_HASH;
     const record = matches && id ? recordOf(id, fields) : undefined;
-    if (!record) return { ok: false, reason: 'invalid' };
-    if (record.revokedAt) return { ok: false, reason: 'revoked' };
+    if (!record) return { verification: { ok: false, reason: 'invalid' } };
+    if (record.revokedAt) return { verification: { ok: false, reason: 'revoked' } };
     if (record.expiresAt && record.expiresAt.getTime() <= this.now())
-      return { ok: false, reason: 'expired' };
-    return { ok: true, identity: { id: record.id, company: record.company, name: record.name } };
+      return { verification: { ok: false, reason: 'expired' } };
+    const identity = { id: record.id, company: record.company, name: record.name };
+    return { verification: { ok: true, identity }, expiresAt: record.expiresAt };
   }
 
   private recordKey(id: string): string {
