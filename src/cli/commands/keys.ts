@@ -110,7 +110,7 @@ export function registerKeys(program: Command): void {
         process.stdout.write(
           outcome.alreadyRevoked
             ? `API key ${id} was already revoked at ${when(outcome.revokedAt)}\n`
-            : `revoked API key ${id}: requests with it now fail with 401\n`,
+            : `revoked API key ${id}: requests with it fail with 401 within 5 seconds on every server\n`,
         );
       });
     });
