@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { JobTagInputSchema, MAX_JOB_NAME_CHARS } from '../queue/index.js';
 
 /**
  * The contract of `POST /api/v2/document/convert` (spec 4.3, 2.4), once for validation, types and
@@ -14,21 +15,15 @@ import { Type, type Static } from 'typebox';
  * unknown members are refused.
  */
 
-/** A TagInput (spec 2.1): `value` may be anything JSON; fill parses it as its declared type. */
-export const TagInputSchema = Type.Object(
-  {
-    tag: Type.String({ minLength: 1, description: 'the tag as written in the template' }),
-    value: Type.Unknown({ description: 'the value, parsed as `type`' }),
-    type: Type.String({ description: 'text, number, date or boolean (docs/templates.md)' }),
-    format: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'how the value is shown' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+/**
+ * A TagInput (spec 2.1) is the queue's own: one contract for a value on every surface, so that
+ * HTTP refuses exactly what the job contract would. `value` may be anything JSON; fill parses
+ * it as its declared type.
+ */
+export const TagInputSchema = JobTagInputSchema;
 
 /** Longest document name: the job contract's limit, so that the answer and the job agree. */
-export const MAX_NAME_CHARS = 500;
+export const MAX_NAME_CHARS = MAX_JOB_NAME_CHARS;
 
 const ConvertDocumentSchema = Type.Object(
   {

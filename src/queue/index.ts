@@ -19,6 +19,7 @@ export {
   type JobRenderOptions,
   type ContractLimits,
 } from './job-contract.js';
+export { MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
 export { DocpipeWorker } from './docpipe-worker.js';
 export {
