@@ -8,3 +8,4 @@ export {
   type Failure,
   type FailureDetail,
 } from './docpipe-error.js';
+export { fieldPathOf, joinField } from './field-path.js';

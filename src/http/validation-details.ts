@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import type { FailureDetail } from '../errors/index.js';
+import { fieldPathOf, joinField, type FailureDetail } from '../errors/index.js';
 
 /**
  * Ajv's findings as the spec's details (7.2): one per problem, each with a field path into the
@@ -11,12 +11,15 @@ export function validationDetails(
   context: string,
 ): FailureDetail[] {
   const details = errors.map((e): FailureDetail => {
-    const base = fieldPath(e.instancePath);
+    const base = fieldPathOf(e.instancePath);
     const params = e.params;
     if (e.keyword === 'additionalProperties')
-      return { field: join(base, String(params.additionalProperty)), message: 'unknown field' };
+      return {
+        field: joinField(base, String(params.additionalProperty)),
+        message: 'unknown field',
+      };
     if (e.keyword === 'required')
-      return { field: join(base, String(params.missingProperty)), message: 'is required' };
+      return { field: joinField(base, String(params.missingProperty)), message: 'is required' };
     return { field: base || context, message: e.message ?? 'is invalid' };
   });
   // Ajv reports one problem once per failing branch of a union: each is said once.
@@ -27,18 +30,4 @@ export function validationDetails(
     seen.add(key);
     return true;
   });
-}
-
-/** `/documents/1/tags/0/value` as `documents[1].tags[0].value`. */
-function fieldPath(pointer: string): string {
-  let path = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path = /^\d+$/.test(segment) ? `${path}[${segment}]` : join(path, segment);
-  }
-  return path;
-}
-
-function join(base: string, name: string): string {
-  return base ? `${base}.${name}` : name;
 }

@@ -1,6 +1,7 @@
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
+import { fieldPathOf, joinField } from '../errors/index.js';
 import {
   DocumentJobDataSchema,
   InlineSourceSchema,
@@ -93,16 +94,16 @@ function allErrors(
 
 /** One validator finding as the problems it means: an unknown member named by its own path. */
 function problemsOf(e: TLocalizedValidationError, data: Record<string, unknown>): ShapeProblem[] {
-  const at = fieldPath(e.instancePath);
+  const at = fieldPathOf(e.instancePath);
   if (e.keyword === 'additionalProperties')
     return e.params.additionalProperties.map((key) => ({
-      path: join(at, key),
+      path: joinField(at, key),
       message: 'unknown field',
     }));
   // The same unknown member again, as the `false` schema it failed: said once, above.
   if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) return [];
   if (e.keyword === 'required')
-    return e.params.requiredProperties.map((key) => problem(join(at, key), e.keyword, data));
+    return e.params.requiredProperties.map((key) => problem(joinField(at, key), e.keyword, data));
   return [problem(at, e.keyword, data)];
 }
 
@@ -177,18 +178,4 @@ function unique(problems: ShapeProblem[]): ShapeProblem[] {
     seen.add(key);
     return true;
   });
-}
-
-/** `/tags/0/value` as `tags[0].value`. */
-function fieldPath(pointer: string): string {
-  let path = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path = /^\d+$/.test(segment) ? `${path}[${segment}]` : join(path, segment);
-  }
-  return path;
-}
-
-function join(base: string, name: string): string {
-  return base ? `${base}.${name}` : name;
 }

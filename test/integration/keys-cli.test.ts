@@ -132,7 +132,9 @@ describe('docpipe keys', () => {
     const id = key.slice(3, 19);
     const r = run('revoke', id);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`revoked API key ${id}: requests with it fail with 401 within 5 seconds on every server\n`);
+    expect(r.stdout).toBe(
+      `revoked API key ${id}: requests with it fail with 401 within 5 seconds on every server\n`,
+    );
     expect(await store.verify(key)).toEqual({ ok: false, reason: 'revoked' });
     const again = run('revoke', id);
     expect(again.status).toBe(0);

@@ -70,18 +70,7 @@ export function registerStart(program: Command): void {
       'run a worker on a shared Redis (REDIS_URL, or the one a running "docpipe start" uses); run several to share the work',
     )
     .action(async (flags: StartFlags) => {
-      const config = loadConfig();
-      const graceMs = parseGrace(flags.grace);
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl)
-        throw new UsageError(
-          'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
-        );
-      const logger = createLogger(
-        config.logLevel,
-        'docpipe',
-        flags.pretty ? 'pretty' : config.logFormat,
-      );
+      const { config, redisUrl, logger, graceMs } = await onSharedRedis(flags);
       await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started', false);
     });
 
@@ -95,20 +84,29 @@ export function registerStart(program: Command): void {
         'Ctrl-C stops taking connections and lets requests in flight finish (--grace).',
     )
     .action(async (flags: StartFlags) => {
-      const config = loadConfig();
-      const graceMs = parseGrace(flags.grace);
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl)
-        throw new UsageError(
-          'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
-        );
-      const logger = createLogger(
-        config.logLevel,
-        'docpipe',
-        flags.pretty ? 'pretty' : config.logFormat,
-      );
+      const { config, redisUrl, logger, graceMs } = await onSharedRedis(flags);
       await serveUntilStopped(config, redisUrl, logger, graceMs);
     });
+}
+
+/**
+ * What `worker` and `serve` start from: the configuration, the shared Redis (REDIS_URL, or the
+ * one a running `docpipe start` wrote down; bad usage without either) and the logger.
+ */
+async function onSharedRedis(flags: StartFlags) {
+  const config = loadConfig();
+  const graceMs = parseGrace(flags.grace);
+  const redisUrl = await resolveRedisUrl(config);
+  if (!redisUrl)
+    throw new UsageError(
+      'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
+    );
+  const logger = createLogger(
+    config.logLevel,
+    'docpipe',
+    flags.pretty ? 'pretty' : config.logFormat,
+  );
+  return { config, redisUrl, logger, graceMs };
 }
 
 function parseGrace(text: string): number {
