@@ -1,4 +1,4 @@
-import type { DocpipeConfig } from '../config/index.js';
+import { publicUrlOf, type DocpipeConfig } from '../config/index.js';
 import { DEFAULT_CLIENT_OPTIONS, DocpipeClient } from '../queue/index.js';
 import { resolveRedisUrl } from './redis-url.js';
 import { openStorage } from './storage.js';
@@ -26,5 +26,9 @@ export async function connectClient(
       age: config.queue.keepCompletedSeconds,
     },
     keepFailed: { ...DEFAULT_CLIENT_OPTIONS.keepFailed, age: config.queue.keepFailedSeconds },
+    // Uploads the HTTP service issued are sources in storage; a free port (0) names none yet.
+    publicUrl:
+      config.http.publicUrl ??
+      (config.http.port === 0 ? undefined : publicUrlOf(config.http, config.http.port)),
   });
 }

@@ -54,10 +54,19 @@ export interface DocpipeClientOptions {
    * and every wait goes on there. @defaultValue none: the first URL only
    */
   rediscover?: () => Promise<string | undefined>;
+  /**
+   * The base of the URLs docpipe's HTTP service issues (DOCPIPE_PUBLIC_URL). A document whose
+   * `url` names an upload under it is rendered from storage (the storage the service and the
+   * workers share), like the convert endpoint does; any other URL is kept by reference, not
+   * fetched. @defaultValue none: every URL is kept by reference
+   */
+  publicUrl?: string;
 }
 
-export type FilledClientOptions = Required<Omit<DocpipeClientOptions, 'storage' | 'rediscover'>> &
-  Pick<DocpipeClientOptions, 'storage' | 'rediscover'>;
+export type FilledClientOptions = Required<
+  Omit<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl'>
+> &
+  Pick<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl'>;
 
 /** The client's defaults, in one place: the configuration reads them from here too. */
 export const DEFAULT_CLIENT_OPTIONS: Readonly<

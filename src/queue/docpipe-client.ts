@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
+import { parseStoredDocumentUrl } from '../storage/index.js';
 import { failureFromReason, readCaseOutcome } from './case-outcome.js';
 import { BullmqLayoutError, checkJobHashLayout } from './bullmq-job-hash.js';
 import {
@@ -279,7 +280,7 @@ export class DocpipeClient {
       let source: DocumentSource;
       if (doc.content !== undefined)
         source = await this.contentSource(doc.content, field, problems);
-      else if (doc.url !== undefined) source = { url: doc.url };
+      else if (doc.url !== undefined) source = this.urlSource(doc.url);
       else
         source =
           doc.versionId === undefined
@@ -296,6 +297,15 @@ export class DocpipeClient {
       problems.push({ field: 'documents', message: 'at least one document' });
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
     return data;
+  }
+
+  /** An upload docpipe issued is its stored bytes; any other URL is kept by reference. */
+  private urlSource(url: string): DocumentSource {
+    const stored =
+      this.options.publicUrl === undefined
+        ? undefined
+        : parseStoredDocumentUrl(url, this.options.publicUrl);
+    return stored ? { storageKey: stored.key } : { url };
   }
 
   private async contentSource(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -10,7 +11,7 @@ import { FolderLibrary } from '../../src/library/index.js';
 import { projectRoot } from '../../src/paths/index.js';
 import { Renderer } from '../../src/pipeline/index.js';
 import { DocpipeClient, DocpipeWorker } from '../../src/queue/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { LocalStorage, storedDocumentKey, storedDocumentUrl } from '../../src/storage/index.js';
 import { ZipArchive } from '../../src/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
@@ -23,6 +24,7 @@ import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
  * processes, so each outcome is the converter's script, not the machine's timing.
  */
 
+const PUBLIC_URL = 'https://docs.example.test';
 const template = (text: string) => buildDocx({ body: para(text) });
 const tags = (value: string) => [{ tag: 'name', value, type: 'text' }];
 
@@ -83,6 +85,7 @@ async function inlineLane(converter: Converter, logger = new CapturingLogger()) 
     storage,
     attempts: 3,
     backoffMs: 50,
+    publicUrl: PUBLIC_URL,
   });
   onTestFinished(() => client.close());
   const documents = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
@@ -93,7 +96,7 @@ async function inlineLane(converter: Converter, logger = new CapturingLogger()) 
           (e) => e.isFile() && e.name.endsWith('.pdf'),
         ).length
       : 0;
-  return { client, documents, storedPdfs, logger };
+  return { client, documents, storedPdfs, logger, storage };
 }
 
 const busy = (field: string) =>
@@ -201,5 +204,40 @@ describe('the queue on the inline engine and a scripted converter', () => {
       ['document job failed', 'req-42'],
       ['document job done', 'req-42'],
     ]);
+  });
+
+  it('renders an upload the HTTP service issued from storage, and keeps any other URL by reference', async () => {
+    const converter = new ScriptedConverter(() => Promise.resolve(pdf));
+    const { client, storage } = await inlineLane(converter);
+    const docx = template('Hello {name}');
+    const key = storedDocumentKey('acme', createHash('sha256').update(docx).digest('hex'), 'docx');
+    await storage.put(key, docx, 'application/octet-stream');
+    const upload = await client.render({
+      name: 'Uploaded',
+      url: storedDocumentUrl(PUBLIC_URL, key),
+      tags: tags('Ed'),
+    });
+    expect(upload).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
+    expect(converter.requests).toHaveLength(1);
+    const foreign = await client.render({ name: 'Elsewhere', url: 'https://example.com/a.pdf' });
+    expect(foreign).toEqual({
+      field: 'documents[0]',
+      kind: 'url',
+      url: 'https://example.com/a.pdf',
+    });
+    const missing = await rejectionOf(
+      client.render({
+        name: 'Gone',
+        url: storedDocumentUrl(PUBLIC_URL, key.replace(/[0-9a-f]{64}/, 'f'.repeat(64))),
+      }),
+      DocpipeError,
+    );
+    expect(missing.toFailure()).toEqual({
+      error: 'validation-failed',
+      details: [
+        { field: 'documents[0].source.storageKey', message: 'no stored document with this key' },
+      ],
+    });
+    expect(converter.requests).toHaveLength(1);
   });
 });
