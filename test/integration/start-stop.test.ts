@@ -109,6 +109,34 @@ describe('docpipe start: one per data folder', () => {
   }, 120_000);
 });
 
+describe('docpipe start: an HTTP port taken by another program', () => {
+  it('says which variable to change, exit 2, and leaves no redis-server or URL file behind', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as { port: number }).port;
+    try {
+      const data = testDir('docpipe-port-taken-');
+      const r = docpipe(docpipeEnv(data, { DOCPIPE_HTTP_PORT: String(port) }), 'start');
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        `DOCPIPE_HTTP_PORT: 127.0.0.1:${port} is taken by another program; choose another port (0 takes a free one)`,
+      );
+      // The embedded Redis it had started is stopped and its address no longer offered.
+      const started = r.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; redisPid?: number })
+        .find((line) => line.msg.startsWith('embedded Redis started'));
+      expect(started?.redisPid).toBeGreaterThan(0);
+      expect(alive(started!.redisPid!)).toBe(false);
+      expect(existsSync(join(data, 'redis.url'))).toBe(false);
+      expect(r.stdout + r.stderr).not.toContain('still running');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  }, 120_000);
+});
+
 describe('docpipe start: Ctrl-C', () => {
   it('during a batch: running jobs finish, no new ones start, Redis stops last, exit 0 by itself', async () => {
     const data = testDir('docpipe-ctrl-c-');

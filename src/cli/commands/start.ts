@@ -38,7 +38,7 @@ function withRunOptions(command: Command): Command {
 export function registerStart(program: Command): void {
   withRunOptions(program.command('start'))
     .description(
-      'run docpipe on embedded defaults: a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
+      'run docpipe on embedded defaults: the HTTP service, a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
     )
     .addHelpText(
       'after',
@@ -144,11 +144,16 @@ async function runUntilStopped(
     });
     if (serveHttp) {
       const converter = runtime.converter;
+      // A service that cannot start (its port taken) takes the worker, the office pool and the
+      // embedded Redis down with it, instead of leaving a redis-server and its URL file behind.
       http = await startHttpService(config, {
         redisUrl: runtime.redisUrl,
         logger,
         engine: runtime.engine,
         office: converter instanceof OfficePool ? converter : undefined,
+      }).catch(async (err: unknown) => {
+        await runtime!.close(graceMs);
+        throw err;
       });
     }
     logger.info(
@@ -160,17 +165,14 @@ async function runUntilStopped(
     void signals.second.then((s) =>
       logger.warn({ signal: s }, 'stopping now: running jobs go back to the queue'),
     );
-    // Requests first: a convert in flight waits for the worker, which closes after it.
-    await http?.close();
+    // Requests first: a convert in flight waits for the worker, which closes after it. A second
+    // Ctrl-C does not wait for them.
+    await Promise.race([http?.close(), signals.second]);
     await runtime.close(graceMs, signals.second);
     logger.info({}, 'stopped');
   } finally {
     signals.dispose();
-    // Only an unref'd timer: it fires only if something else still keeps the process alive.
-    setTimeout(() => {
-      logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
-      process.exit(process.exitCode ?? 1);
-    }, EXIT_AFTER_STOP_MS).unref();
+    endIfStillRunning(logger);
   }
 }
 
@@ -195,11 +197,19 @@ async function serveUntilStopped(
     logger.info({}, 'stopped');
   } finally {
     signals.dispose();
-    setTimeout(() => {
-      logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
-      process.exit(process.exitCode ?? 1);
-    }, EXIT_AFTER_STOP_MS).unref();
+    endIfStillRunning(logger);
   }
+}
+
+/**
+ * After a stop the process ends by itself once nothing holds it. Only an unref'd timer: it fires
+ * only if something was left open (a bug), and then ends the process, saying so.
+ */
+function endIfStillRunning(logger: Logger): void {
+  setTimeout(() => {
+    logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
+    process.exit(process.exitCode ?? 1);
+  }, EXIT_AFTER_STOP_MS).unref();
 }
 
 function delay(ms: number): Promise<void> {
