@@ -62,7 +62,6 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   observeHttpRequests(app, deps.metrics);
   await registerOpenApi(app, deps.publicUrl);
   const urls = {
-    storage: deps.storage,
     publicUrl: deps.publicUrl,
     signingSecret: config.signingSecret,
     signedUrlTtlSeconds: http.signedUrlTtlSeconds,

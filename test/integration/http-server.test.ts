@@ -111,6 +111,33 @@ describe('the composed HTTP service', () => {
     });
   });
 
+  it("converts only URLs it issued to the key's company, reading each from storage", async () => {
+    const { app, acme } = await composed();
+    const upload = (company: string) =>
+      `${PUBLIC}/v3/company/${company}/file/${'c'.repeat(64)}.docx`;
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/v2/document/convert',
+      headers: bearer(acme),
+      payload: {
+        documents: [
+          { file: upload('acme'), name: 'gone' },
+          { file: upload('globex'), name: 'theirs' },
+          { file: 'https://example.com/a.docx', name: 'elsewhere' },
+        ],
+      },
+    });
+    expect(r.statusCode).toBe(400);
+    expect(
+      r
+        .json<{ errors: { description: string }[] }>()
+        .errors.map((e) => e.description.split(':')[0]),
+    ).toEqual(['documents[0].file', 'documents[1].file', 'documents[2].file']);
+    expect(r.json<{ errors: { description: string }[] }>().errors[0]!.description).toBe(
+      'documents[0].file: names a stored document that is no longer there: upload it again',
+    );
+  });
+
   it('serves the library to a v3 key, and downloads to no key at all', async () => {
     const { app, acme } = await composed();
     const list = await app.inject({
