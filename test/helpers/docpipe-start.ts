@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TagInput } from '../../src/fill/index.js';
 import { projectRoot } from '../../src/paths/index.js';
 import type { DocumentInput } from '../../src/queue/index.js';
+import { lease, leaseTags } from './lease.js';
 
 export const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
 
@@ -126,13 +126,9 @@ export function alive(pid: number): boolean {
  * runs) are answered from the cache.
  */
 export function leaseDocument(i: number, run: string): DocumentInput {
-  const root = projectRoot();
-  const tags = JSON.parse(
-    readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
-  ) as TagInput[];
   return {
     name: `Lease ${i}`,
-    content: readFileSync(join(root, 'templates/lease/template.docx')),
-    tags: tags.map((t) => (t.tag === 'contract_no' ? { ...t, value: `${run}-${i}` } : t)),
+    content: lease,
+    tags: leaseTags.map((t) => (t.tag === 'contract_no' ? { ...t, value: `${run}-${i}` } : t)),
   };
 }

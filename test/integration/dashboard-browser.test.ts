@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -6,16 +6,13 @@ import { createHttpApp } from '../../src/http/create-app.js';
 import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
 import { projectRoot } from '../../src/paths/index.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { lease, leaseTags } from '../helpers/lease.js';
 
 const PASSWORD = 'correct horse battery';
 /** Kept after the run (git ignores test/results/): what the dashboard showed. */
 const SCREENSHOTS = join(projectRoot(), 'test', 'results', 'dashboard-browser');
 
-const root = projectRoot();
-const lease = readFileSync(join(root, 'templates/lease/template.docx'));
-const tags = JSON.parse(
-  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
-) as { tag: string; value: unknown; type: 'text' }[];
+const tags = leaseTags;
 
 let stack: QueueStack;
 let browser: Browser;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
 import { convertRoutes } from '../../src/http/routes/convert.js';
-import { projectRoot } from '../../src/paths/index.js';
 import { DocpipeClient, type DocpipeClient as Client } from '../../src/queue/index.js';
 import {
   parseStoredDocumentUrl,
@@ -17,6 +16,7 @@ import {
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { lease, leaseTags } from '../helpers/lease.js';
 
 /**
  * The convert endpoint on the real queue: a private Redis, worker lanes, the engine and a warm
@@ -27,11 +27,6 @@ import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 const PUBLIC = 'https://docpipe.test';
 const SECRET = 'test-signing-secret-0123456789';
 const COMPANY = 'acme';
-const root = projectRoot();
-const lease = readFileSync(join(root, 'templates/lease/template.docx'));
-const leaseTags = JSON.parse(
-  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
-) as { tag: string; value: unknown; type: string }[];
 
 let stack: QueueStack;
 beforeAll(async () => {

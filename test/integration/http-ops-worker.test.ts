@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -10,12 +9,10 @@ import { Renderer } from '../../src/pipeline/index.js';
 import { DocpipeClient, DocpipeWorker, createRedis } from '../../src/queue/index.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 import { waitUntil } from '../helpers/wait.js';
+import { lease, leaseTags } from '../helpers/lease.js';
 
 const root = projectRoot();
-const lease = readFileSync(join(root, 'templates/lease/template.docx'));
-const tags = JSON.parse(
-  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
-) as { tag: string; value: unknown; type: 'text' }[];
+const tags = leaseTags;
 
 let stack: QueueStack;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { projectRoot } from '../../src/paths/index.js';
 import { cli, docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { waitUntil } from '../helpers/wait.js';
+import { lease, leaseTags } from '../helpers/lease.js';
 
 /**
  * `docpipe serve` as a machine that only takes requests: no office processes of its own, its
@@ -14,10 +15,7 @@ import { waitUntil } from '../helpers/wait.js';
  */
 
 const root = projectRoot();
-const lease = readFileSync(join(root, 'templates/lease/template.docx'));
-const tags = JSON.parse(
-  readFileSync(join(root, 'templates/lease/fixtures/basic.tags.json'), 'utf8'),
-) as unknown;
+const tags = leaseTags;
 
 let start: StartedDocpipe;
 let serve: ChildProcess;
