@@ -7,7 +7,7 @@ import { KeyStore } from '../keys/index.js';
 import { FolderLibrary } from '../library/index.js';
 import { DocpipeMetrics } from '../metrics/index.js';
 import type { Engine } from '../pipeline/index.js';
-import { createRedis, freePort, queueNames } from '../queue/index.js';
+import { connectProducer, createRedis, freePort, queueNames } from '../queue/index.js';
 import type { HttpApp } from './create-app.js';
 import { officePoolReady, redisReady, storageWritable } from './readiness-checks.js';
 import { buildHttpServer } from './server.js';
@@ -45,9 +45,8 @@ export async function startHttpService(
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
   try {
-    const redis = createRedis(options.redisUrl, 'producer');
+    const redis = await connectProducer(options.redisUrl);
     closers.push(() => Promise.resolve(redis.disconnect()));
-    await redis.connect();
     let engine = options.engine;
     if (!engine) {
       // Uploads are sniffed and library fields read here: one thread is plenty beside HTTP.

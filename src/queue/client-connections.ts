@@ -2,7 +2,7 @@ import { FlowProducer, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { QueueNames } from './queue-names.js';
 import { QueueUnavailableError } from './queue-unavailable.js';
-import { createRedis } from './redis-connection.js';
+import { connectProducer } from './redis-connection.js';
 
 /** Everything a producer holds on one Redis; replaced whole when docpipe's Redis moves. */
 export interface ClientConnections {
@@ -18,15 +18,9 @@ export interface ClientConnections {
 
 /** Connects a producer to `url`, failing fast with QueueUnavailableError when Redis is not there. */
 export async function openConnections(url: string, names: QueueNames): Promise<ClientConnections> {
-  const connection = createRedis(url, 'producer');
-  try {
-    // Before any queue exists: BullMQ sends commands as soon as one is made, and a producer's
-    // connection has no offline queue to hold them.
-    await connection.connect();
-  } catch (err) {
-    connection.disconnect();
-    throw QueueUnavailableError.unreachable(url, undefined, err);
-  }
+  // Before any queue exists: BullMQ sends commands as soon as one is made, and a producer's
+  // connection has no offline queue to hold them.
+  const connection = await connectProducer(url);
   // QueueEvents block on their own connection, duplicated from this template (never connected
   // itself); BullMQ wants those to retry for ever.
   const template = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });

@@ -4,7 +4,12 @@ export {
   isPortFree,
   type EmbeddedRedisOptions,
 } from './embedded-redis.js';
-export { createRedis, checkEvictionPolicy, type ConnectionRole } from './redis-connection.js';
+export {
+  createRedis,
+  connectProducer,
+  checkEvictionPolicy,
+  type ConnectionRole,
+} from './redis-connection.js';
 export {
   JOB_SCHEMA_VERSION,
   DEFAULT_CONTRACT_LIMITS,

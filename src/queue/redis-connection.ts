@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { QueueUnavailableError } from './queue-unavailable.js';
 
 /**
  * Workers block on Redis and must ride out restarts: BullMQ requires maxRetriesPerRequest null.
@@ -22,6 +23,18 @@ export function createRedis(url: string, role: ConnectionRole): Redis {
   // Errors surface through the commands that fail; an unhandled 'error' event would crash.
   redis.on('error', () => undefined);
   return redis;
+}
+
+/** A producer's connection to `url`, connected: QueueUnavailableError when Redis is not there. */
+export async function connectProducer(url: string): Promise<Redis> {
+  const connection = createRedis(url, 'producer');
+  try {
+    await connection.connect();
+  } catch (err) {
+    connection.disconnect();
+    throw QueueUnavailableError.unreachable(url, undefined, err);
+  }
+  return connection;
 }
 
 /**

@@ -92,4 +92,11 @@ describe('docpipe serve', () => {
     expect(await exited).toBe(0);
     expect(serveLog).toContain('"msg":"stopped"');
   });
+
+  it('names an unreachable Redis and exits 3 (try again later), without a stack trace', () => {
+    const r = docpipe({ ...docpipeEnv(data), REDIS_URL: 'redis://127.0.0.1:1' }, 'serve');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('docpipe: cannot reach Redis at redis://127.0.0.1:1. Start it');
+    expect(r.stderr).not.toContain('    at ');
+  });
 });
