@@ -20,6 +20,9 @@ import {
 } from '../queue/index.js';
 import { projectRoot } from '../paths/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
+import { storageConfigFrom, type StorageConfig } from './storage-config.js';
+import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
+import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {
@@ -69,6 +72,12 @@ export interface DocpipeConfig {
   signingSecret: string;
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
+  /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
+  storage: StorageConfig;
+  /** `DOCPIPE_RETENTION_*`: when stored documents are removed. */
+  retention: RetentionConfig;
+  /** `DOCPIPE_COMPANY_MAX_*`: per-company caps of the fair scheduler. */
+  fairness: FairnessConfig;
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
   queue: {
@@ -226,6 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     problems.push(`DOCPIPE_QUEUE_PREFIX must be letters, digits, - or _ (got "${queue.prefix}")`);
 
   const http = httpConfigFrom(env, int, count, limits.maxInputBytes, problems);
+  const storage = storageConfigFrom(env, problems);
+  const retention = retentionConfigFrom(env, problems);
+  const fairness = fairnessConfigFrom(count);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -246,6 +258,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     office,
     signingSecret,
     http,
+    storage,
+    retention,
+    fairness,
   };
 }
 

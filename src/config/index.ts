@@ -14,3 +14,10 @@ export {
   publicUrlOf,
   type HttpConfig,
 } from './http-config.js';
+export { STORAGE_KINDS, storageConfigFrom, type StorageConfig } from './storage-config.js';
+export {
+  DEFAULT_RETENTION,
+  retentionConfigFrom,
+  type RetentionConfig,
+} from './retention-config.js';
+export { DEFAULT_FAIRNESS, fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';

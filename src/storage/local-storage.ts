@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
 
@@ -29,7 +29,7 @@ export class LocalStorage implements Storage {
     const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
     if (data.byteLength <= SYNC_WRITE_MAX_BYTES) {
       putSync(path, temporary, data);
-      return { key, bytes: data.byteLength, type };
+      return { key, bytes: data.byteLength, type, modified: new Date() };
     }
     try {
       // The folder usually exists already: made on demand, it costs no call on every write.
@@ -44,7 +44,7 @@ export class LocalStorage implements Storage {
       await rm(temporary, { force: true });
       throw err;
     }
-    return { key, bytes: data.byteLength, type };
+    return { key, bytes: data.byteLength, type, modified: new Date() };
   }
 
   async get(key: string): Promise<Buffer | undefined> {
@@ -59,11 +59,7 @@ export class LocalStorage implements Storage {
   async stat(key: string): Promise<StoredObject | undefined> {
     try {
       const s = await stat(this.path(key));
-      return {
-        key,
-        bytes: s.size,
-        type: TYPES[key.split('.').pop() ?? ''] ?? 'application/octet-stream',
-      };
+      return { key, bytes: s.size, type: typeOf(key), modified: s.mtime };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -74,6 +70,35 @@ export class LocalStorage implements Storage {
     await rm(this.path(key), { force: true });
   }
 
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    // Walk only the folder the prefix names: listing `renders/` never reads `companies/`.
+    const slash = prefix.lastIndexOf('/');
+    const folder = slash < 0 ? '' : prefix.slice(0, slash);
+    if (folder !== '') checkKey(folder);
+    yield* this.walk(folder, prefix);
+  }
+
+  private async *walk(folder: string, prefix: string): AsyncIterable<StoredObject> {
+    let dir;
+    try {
+      dir = await opendir(folder === '' ? this.root : join(this.root, folder));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for await (const entry of dir) {
+      const key = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (key.startsWith(prefix) || prefix.startsWith(`${key}/`)) yield* this.walk(key, prefix);
+        continue;
+      }
+      // Temporary files of writes under way are no objects yet.
+      if (!entry.isFile() || entry.name.endsWith('.partial') || !key.startsWith(prefix)) continue;
+      const object = await this.stat(key).catch(() => undefined);
+      if (object) yield object;
+    }
+  }
+
   /** The absolute path of a stored object, for people and tools on this machine. */
   pathOf(key: string): string {
     return resolve(this.root, checkKey(key));
@@ -82,6 +107,10 @@ export class LocalStorage implements Storage {
   private path(key: string): string {
     return join(this.root, checkKey(key));
   }
+}
+
+function typeOf(key: string): string {
+  return TYPES[key.split('.').pop() ?? ''] ?? 'application/octet-stream';
 }
 
 /** The same steps as the asynchronous path of `put`, for small objects (SYNC_WRITE_MAX_BYTES). */

@@ -4,6 +4,8 @@ export interface StoredObject {
   bytes: number;
   /** Content type, such as `application/pdf`. */
   type: string;
+  /** When it was last written: retention ages count from here. */
+  modified: Date;
 }
 
 /**
@@ -15,6 +17,11 @@ export interface Storage {
   get(key: string): Promise<Buffer | undefined>;
   stat(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * Every stored object whose key starts with `prefix` (a folder such as `renders/`, or '' for
+   * all), in no particular order; objects still being written are not listed.
+   */
+  list(prefix: string): AsyncIterable<StoredObject>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
