@@ -18,6 +18,11 @@ export interface Storage {
   stat(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
   /**
+   * Makes an object count as written now (retention ages count from its last write), when it
+   * is there; a render reused from the cache is as young as its last use.
+   */
+  touch(key: string): Promise<void>;
+  /**
    * Every stored object whose key starts with `prefix` (a folder such as `renders/`, or '' for
    * all), in no particular order; objects still being written are not listed.
    */
