@@ -26,32 +26,37 @@ const PREFIX = /^([a-z0-9][a-z0-9._-]*\/)*$/;
 
 export function storageConfigFrom(env: NodeJS.ProcessEnv, problems: string[]): StorageConfig {
   const kind = env.DOCPIPE_STORAGE || 'local';
+  // Read whatever the kind: a variable set for S3 and then ignored would be read by nobody.
+  const given = {
+    bucket: env.DOCPIPE_S3_BUCKET,
+    endpoint: env.DOCPIPE_S3_ENDPOINT,
+    prefix: env.DOCPIPE_S3_PREFIX,
+    pathStyle: env.DOCPIPE_S3_FORCE_PATH_STYLE,
+  };
   if (kind === 'local') return { kind };
   if (kind !== 's3') {
     problems.push(`DOCPIPE_STORAGE must be local or s3 (got "${kind}")`);
     return { kind: 'local' };
   }
-  const bucket = env.DOCPIPE_S3_BUCKET ?? '';
+  const bucket = given.bucket ?? '';
   if (!BUCKET.test(bucket))
     problems.push(
       bucket === ''
         ? 'DOCPIPE_S3_BUCKET is required with DOCPIPE_STORAGE=s3: name the bucket docpipe stores documents in'
         : `DOCPIPE_S3_BUCKET must be an S3 bucket name: 3 to 63 lower-case letters, digits, dots or hyphens (got "${bucket}")`,
     );
-  const endpoint = env.DOCPIPE_S3_ENDPOINT
-    ? env.DOCPIPE_S3_ENDPOINT.replace(/\/+$/, '')
-    : undefined;
+  const endpoint = given.endpoint ? given.endpoint.replace(/\/+$/, '') : undefined;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+$/.test(endpoint))
     problems.push(
       `DOCPIPE_S3_ENDPOINT must be an http:// or https:// URL with no path (got "${endpoint}")`,
     );
-  let prefix = env.DOCPIPE_S3_PREFIX ?? '';
+  let prefix = given.prefix ?? '';
   if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
   if (!PREFIX.test(prefix))
     problems.push(
-      `DOCPIPE_S3_PREFIX must be folder names of lower-case letters, digits, ".", "_" or "-" separated by "/" (got "${env.DOCPIPE_S3_PREFIX}")`,
+      `DOCPIPE_S3_PREFIX must be folder names of lower-case letters, digits, ".", "_" or "-" separated by "/" (got "${given.prefix}")`,
     );
-  const pathStyleText = env.DOCPIPE_S3_FORCE_PATH_STYLE;
+  const pathStyleText = given.pathStyle;
   if (pathStyleText && !['true', 'false', '1', '0'].includes(pathStyleText))
     problems.push(`DOCPIPE_S3_FORCE_PATH_STYLE must be true or false (got "${pathStyleText}")`);
   const forcePathStyle = pathStyleText

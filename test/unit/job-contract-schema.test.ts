@@ -27,6 +27,7 @@ describe('job contract schema', () => {
       'name',
       'source',
       'requestId',
+      'company',
       'tags',
       'options',
     ]);

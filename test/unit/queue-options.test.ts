@@ -39,6 +39,8 @@ describe('client options', () => {
       unreachableMs: 30_000,
       noWorkerMs: 10_000,
       healthIntervalMs: 1000,
+      companyMaxQueued: 10_000,
+      fairShare: true,
     });
     expect(Object.isFrozen(DEFAULT_CLIENT_OPTIONS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_CLIENT_OPTIONS.keepCompleted)).toBe(true);
@@ -98,6 +100,7 @@ describe('worker options', () => {
       lockDurationMs: 60_000,
       stalledIntervalMs: 30_000,
       contract: { maxInlineBytes: 262_144 },
+      companyMaxActive: 0,
     });
     expect(Object.isFrozen(DEFAULT_WORKER_OPTIONS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_CONTRACT_LIMITS)).toBe(true);

@@ -16,6 +16,7 @@ describe('local storage', () => {
       key: 'renders/ab/x.pdf',
       bytes: 13,
       type: 'application/pdf',
+      modified: expect.any(Date),
     });
     expect((await storage.get('renders/ab/x.pdf'))?.toString()).toBe('%PDF-1.7 data');
     expect(await storage.stat('renders/ab/x.pdf')).toMatchObject({
