@@ -11,7 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli', 'http'],
   ['app'],
   ['config'],
-  ['batch', 'queue', 'keys'],
+  ['batch', 'queue', 'keys', 'retention'],
   ['pipeline', 'library', 'check'],
   ['engine', 'convert', 'storage', 'files'],
   ['sniff', 'fill', 'pdf', 'harden', 'inspect'],
