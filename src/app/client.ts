@@ -11,8 +11,10 @@ import { openStorage } from './storage.js';
 export async function connectClient(
   config: DocpipeConfig,
   redisUrl: string,
+  producer: { company?: string } = {},
 ): Promise<DocpipeClient> {
   return DocpipeClient.connect({
+    company: producer.company,
     redisUrl,
     unreachableMs: config.queue.clientUnreachableMs,
     noWorkerMs: config.queue.clientNoWorkerMs,
@@ -26,6 +28,7 @@ export async function connectClient(
       age: config.queue.keepCompletedSeconds,
     },
     keepFailed: { ...DEFAULT_CLIENT_OPTIONS.keepFailed, age: config.queue.keepFailedSeconds },
+    companyMaxQueued: config.fairness.maxQueued,
     // Uploads the HTTP service issued are sources in storage; a free port (0) names none yet.
     publicUrl:
       config.http.publicUrl ??

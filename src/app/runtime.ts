@@ -76,6 +76,7 @@ export async function startRuntime(
       storage,
       library: new FolderLibrary(config.templatesDir),
       contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
+      companyMaxActive: config.fairness.maxActive,
       logger,
       onDocumentJob: options.onDocumentJob,
     });

@@ -5,11 +5,12 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { InputError } from '../files/index.js';
 import { projectRoot } from '../paths/index.js';
-import { isQueueUnavailableError } from '../queue/index.js';
+import { isCompanyQueueFullError, isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerRerender } from './commands/rerender.js';
 import { registerKeys } from './commands/keys.js';
+import { registerStorage } from './commands/storage.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
@@ -40,6 +41,7 @@ registerStart(program);
 registerEnqueue(program);
 registerRerender(program);
 registerKeys(program);
+registerStorage(program);
 for (const command of program.commands) command.exitOverride();
 
 try {
@@ -51,7 +53,7 @@ try {
   } else if (err instanceof InputError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
-  } else if (isQueueUnavailableError(err)) {
+  } else if (isQueueUnavailableError(err) || isCompanyQueueFullError(err)) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.unavailable;
   } else {

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocpipeError, isDocpipeError } from '../errors/index.js';
-import { isQueueUnavailableError, type QueueUnavailableError } from '../queue/index.js';
+import {
+  isCompanyQueueFullError,
+  isQueueUnavailableError,
+  type QueueUnavailableError,
+} from '../queue/index.js';
 import { CallerGoneError, ConvertTimeoutError } from './convert-deadline.js';
 import { v2Error, v2Errors, v2Failure, type V2ErrorObject } from './replies.js';
 import { validationDetails } from './validation-details.js';
@@ -13,6 +17,7 @@ import { validationDetails } from './validation-details.js';
  *   registry status, with every detail (`documents[1].tags.start_date: ...`);
  * - the queue not there (no Redis, no worker) or too busy to answer in time: 503 with
  *   Retry-After, as the outage it is, not the caller's fault;
+ * - the company's line full (DOCPIPE_COMPANY_MAX_QUEUED): 429 with Retry-After, nothing queued;
  * - Fastify's own refusals (not JSON, over the body limit): their status and message;
  * - anything else: 500, logged with its stack, answered without it.
  */
@@ -29,6 +34,22 @@ export function convertErrorHandler(retryAfterSeconds: number) {
         .code(503)
         .header('Retry-After', String(retryAfterSeconds))
         .send(v2Errors(unavailable(callerMessage(err))));
+    }
+    if (isCompanyQueueFullError(err)) {
+      request.log.warn(
+        { company: err.company, queued: err.queued, cap: err.cap },
+        'convert: company queue full',
+      );
+      return reply
+        .code(429)
+        .header('Retry-After', String(err.retryAfterSeconds))
+        .send(
+          v2Errors({
+            code: 429,
+            message: 'Too Many Requests',
+            description: `your company has ${err.queued} documents waiting to be converted, the most it may have; nothing of this request was queued. Send it again in ${err.retryAfterSeconds} s.`,
+          }),
+        );
     }
     if (err instanceof CallerGoneError) {
       request.log.info('convert: the caller left before the answer; its waiting jobs withdrawn');

@@ -1,5 +1,6 @@
 import type { Storage } from '../storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
+import { COMPANY_ID } from './job-contract-schema.js';
 import {
   connectionProblems,
   givenOptions,
@@ -61,16 +62,35 @@ export interface DocpipeClientOptions {
    * fetched. @defaultValue none: every URL is kept by reference
    */
   publicUrl?: string;
+  /**
+   * The company this producer's jobs are done for, unless a request names another: companies'
+   * jobs take turns. @defaultValue none: they wait in the line of jobs that name no company
+   */
+  company?: string;
+  /**
+   * Jobs one company may have waiting; a request that would pass it is refused whole with
+   * CompanyQueueFullError. 0 is no cap. @defaultValue 10 000
+   */
+  companyMaxQueued?: number;
+  /**
+   * Whether jobs take turns between companies (BullMQ priorities). Every producer of one
+   * installation must agree: jobs without a place go ahead of every job with one. Off only to
+   * measure what fairness changes. @defaultValue true
+   */
+  fairShare?: boolean;
 }
 
 export type FilledClientOptions = Required<
-  Omit<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl'>
+  Omit<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl' | 'company'>
 > &
-  Pick<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl'>;
+  Pick<DocpipeClientOptions, 'storage' | 'rediscover' | 'publicUrl' | 'company'>;
 
 /** The client's defaults, in one place: the configuration reads them from here too. */
 export const DEFAULT_CLIENT_OPTIONS: Readonly<
-  Omit<FilledClientOptions, 'redisUrl' | 'storage' | 'rediscover' | 'keepCompleted' | 'keepFailed'>
+  Omit<
+    FilledClientOptions,
+    'redisUrl' | 'storage' | 'rediscover' | 'keepCompleted' | 'keepFailed' | 'publicUrl' | 'company'
+  >
 > & { readonly keepCompleted: Readonly<KeepJobs>; readonly keepFailed: Readonly<KeepJobs> } =
   Object.freeze({
     prefix: DEFAULT_PREFIX,
@@ -83,6 +103,8 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<
     unreachableMs: 30_000,
     noWorkerMs: 10_000,
     healthIntervalMs: 1000,
+    companyMaxQueued: 10_000,
+    fairShare: true,
   });
 
 /** Fills the client's defaults and checks every option, reporting every problem together. */
@@ -109,5 +131,9 @@ function clientOptionProblems(o: FilledClientOptions): (string | undefined)[] {
     positiveDuration('unreachableMs', o.unreachableMs),
     positiveDuration('noWorkerMs', o.noWorkerMs),
     positiveDuration('healthIntervalMs', o.healthIntervalMs),
+    nonNegativeInteger('companyMaxQueued', o.companyMaxQueued),
+    o.company === undefined || COMPANY_ID.test(o.company)
+      ? undefined
+      : `company must be 1 to 128 letters, digits, ".", "_" or "-" (got ${JSON.stringify(o.company)})`,
   ];
 }

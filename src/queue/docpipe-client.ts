@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../errors/index.js';
 import type { TagInput } from '../fill/index.js';
@@ -21,6 +21,7 @@ import {
 import { openConnections, type ClientConnections } from './client-connections.js';
 import { JobWaiter, type JobEnd } from './job-waiter.js';
 import { QueueHealth } from './queue-health.js';
+import { FairShare } from './fair-share.js';
 import { queueNames, type QueueNames } from './queue-names.js';
 import { isQueueUnavailableError, QueueUnavailableError } from './queue-unavailable.js';
 
@@ -54,12 +55,19 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** The caller's request id, carried in the jobs into the worker's log lines. */
   requestId?: string;
+  /**
+   * The company the documents are for (an API key's): its jobs take turns with other
+   * companies' jobs. @defaultValue the client's `company`
+   */
+  company?: string;
 }
 
 /** A job this request created, withdrawn when the request gives up before it starts. */
 interface Owned {
   queue: 'documents' | 'cases';
   id: string;
+  /** The company line a document job waits in. */
+  company?: string;
 }
 
 /** The request's own deadline passed. */
@@ -73,6 +81,7 @@ export class DocpipeClient {
   private readonly documentWaiter: JobWaiter;
   private readonly caseWaiter: JobWaiter;
   private readonly health: QueueHealth;
+  private readonly fair: FairShare;
   private watching = false;
   private closed = false;
 
@@ -86,6 +95,10 @@ export class DocpipeClient {
     this.caseWaiter = new JobWaiter((id) => this.conn.cases.toKey(id), connection);
     this.documentWaiter.listen(conn.documentEvents);
     this.caseWaiter.listen(conn.caseEvents);
+    this.fair = new FairShare(() => this.conn.connection, names, {
+      maxQueued: options.companyMaxQueued,
+      maxActive: 0,
+    });
     this.health = new QueueHealth(() => this.conn, {
       unreachableMs: options.unreachableMs,
       noWorkerMs: options.noWorkerMs,
@@ -116,15 +129,15 @@ export class DocpipeClient {
   /** Renders one document; resolves to its result or rejects with its typed failure. */
   async render(document: DocumentInput, request: RequestOptions = {}): Promise<DocumentJobResult> {
     checkIdempotencyKey(request.idempotencyKey);
-    const data = await this.jobData([document], request.requestId);
+    const company = this.companyOf(request);
+    const data = await this.jobData([document], request.requestId, company);
     await this.requireWorker();
+    const id = request.idempotencyKey ?? randomUUID();
+    const [priority] = await this.places(company, [id]);
     const job = await this.guard(() =>
-      this.conn.documents.add('document', data[0]!, {
-        ...this.jobOptions(),
-        jobId: request.idempotencyKey,
-      }),
+      this.conn.documents.add('document', data[0]!, { ...this.jobOptions(), jobId: id, priority }),
     );
-    const owned: Owned[] = [{ queue: 'documents', id: job.id! }];
+    const owned: Owned[] = [{ queue: 'documents', id: job.id!, company }];
     const finished = await this.wait(owned[0]!, 'documents[0]', request, owned);
     return finished as DocumentJobResult;
   }
@@ -139,9 +152,12 @@ export class DocpipeClient {
     request: RequestOptions = {},
   ): Promise<DocumentJobResult[]> {
     checkIdempotencyKey(request.idempotencyKey);
-    const data = await this.jobData(documents, request.requestId);
+    const company = this.companyOf(request);
+    const data = await this.jobData(documents, request.requestId, company);
     const key = request.idempotencyKey;
     await this.requireWorker();
+    const ids = data.map((_, i) => (key ? `${key}-${i}` : randomUUID()));
+    const places = await this.places(company, ids);
     const node = await this.guard(() =>
       this.conn.flows.add({
         name: 'case',
@@ -158,7 +174,8 @@ export class DocpipeClient {
           data: d,
           opts: {
             ...this.jobOptions(),
-            jobId: key ? `${key}-${i}` : undefined,
+            jobId: ids[i],
+            priority: places[i],
             ignoreDependencyOnFailure: true,
           },
         })),
@@ -166,7 +183,11 @@ export class DocpipeClient {
     );
     const owned: Owned[] = [
       { queue: 'cases', id: node.job.id! },
-      ...(node.children ?? []).map((c) => ({ queue: 'documents' as const, id: c.job.id! })),
+      ...(node.children ?? []).map((c) => ({
+        queue: 'documents' as const,
+        id: c.job.id!,
+        company,
+      })),
     ];
     const outcome = readCaseOutcome(
       await this.wait(owned[0]!, 'documents', request, owned),
@@ -187,11 +208,16 @@ export class DocpipeClient {
     request: Omit<RequestOptions, 'idempotencyKey'> = {},
   ): Promise<BatchOutcome[]> {
     const outcomes = new Array<BatchOutcome>(items.length);
-    const toAdd: { index: number; data: DocumentJobData; jobId?: string }[] = [];
+    const company = this.companyOf(request);
+    const toAdd: { index: number; data: DocumentJobData; jobId: string }[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        const [data] = await this.jobData([item.document], request.requestId);
-        toAdd.push({ index, data: { ...data!, field: `documents[${index}]` }, jobId: item.jobId });
+        const [data] = await this.jobData([item.document], request.requestId, company);
+        toAdd.push({
+          index,
+          data: { ...data!, field: `documents[${index}]` },
+          jobId: item.jobId ?? randomUUID(),
+        });
       } catch (err) {
         if (!(err instanceof DocpipeError)) throw err;
         // jobData numbered this lone document 0; its place in the batch is `index`.
@@ -205,20 +231,24 @@ export class DocpipeClient {
       }
     }
     if (toAdd.length > 0) await this.requireWorker();
+    const places = await this.places(
+      company,
+      toAdd.map((a) => a.jobId),
+    );
     const addedAt = Date.now();
     const jobs = await this.guard(() =>
       this.conn.documents.addBulk(
-        toAdd.map((a) => ({
+        toAdd.map((a, i) => ({
           name: 'document',
           data: a.data,
-          opts: { ...this.jobOptions(), jobId: a.jobId },
+          opts: { ...this.jobOptions(), jobId: a.jobId, priority: places[i] },
         })),
       ),
     );
     await Promise.all(
       jobs.map(async (job, i) => {
         const { index } = toAdd[i]!;
-        const own: Owned = { queue: 'documents', id: job.id! };
+        const own: Owned = { queue: 'documents', id: job.id!, company };
         let outcome: { ok: true; result: DocumentJobResult } | { ok: false; failure: Failure };
         try {
           outcome = {
@@ -263,7 +293,8 @@ export class DocpipeClient {
   /** Job data for each document, checked here as the worker will check it: every problem at once. */
   private async jobData(
     documents: DocumentInput[],
-    requestId?: string,
+    requestId: string | undefined,
+    company: string | undefined,
   ): Promise<DocumentJobData[]> {
     const problems: FailureDetail[] = [];
     const data: DocumentJobData[] = [];
@@ -290,6 +321,7 @@ export class DocpipeClient {
       if (doc.tags !== undefined) d.tags = doc.tags;
       if (doc.options !== undefined) d.options = doc.options;
       if (requestId !== undefined) d.requestId = requestId;
+      if (company !== undefined) d.company = company;
       problems.push(...jobDataProblems(d, this.options.contract));
       data.push(d);
     }
@@ -297,6 +329,22 @@ export class DocpipeClient {
       problems.push({ field: 'documents', message: 'at least one document' });
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
     return data;
+  }
+
+  private companyOf(request: RequestOptions): string | undefined {
+    return request.company ?? this.options.company;
+  }
+
+  /**
+   * Each job's place in its company's line (its BullMQ priority), or none when fair sharing is
+   * off; refuses the whole request when the company's cap on waiting jobs would be passed.
+   */
+  private async places(
+    company: string | undefined,
+    ids: string[],
+  ): Promise<(number | undefined)[]> {
+    if (!this.options.fairShare) return ids.map(() => undefined);
+    return this.guard(() => this.fair.admit(company, ids));
   }
 
   /** An upload docpipe issued is its stored bytes; any other URL is kept by reference. */
@@ -373,11 +421,13 @@ export class DocpipeClient {
   /** Jobs not started yet are removed; running ones finish and are cleaned up by age. */
   private async withdraw(owned: Owned[]): Promise<void> {
     await Promise.all(
-      owned.map((o) =>
-        (o.queue === 'cases' ? this.conn.cases : this.conn.documents)
+      owned.map(async (o) => {
+        const removed = await (o.queue === 'cases' ? this.conn.cases : this.conn.documents)
           .remove(o.id)
-          .catch(() => undefined),
-      ),
+          .catch(() => 0);
+        if (removed === 1 && o.queue === 'documents')
+          await this.fair.withdrawn(o.company, [o.id]).catch(() => undefined);
+      }),
     );
   }
 

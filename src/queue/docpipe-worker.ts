@@ -8,6 +8,8 @@ import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcom
 import { processDocumentJob } from './document-processor.js';
 import { checkJobHashLayout } from './bullmq-job-hash.js';
 import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
+import { takeTurn } from './company-turn.js';
+import { FairShare } from './fair-share.js';
 import { queueNames } from './queue-names.js';
 import { checkEvictionPolicy, createRedis } from './redis-connection.js';
 import {
@@ -95,10 +97,15 @@ export class DocpipeWorker {
       stalledInterval: options.stalledIntervalMs,
       maxStalledCount: MAX_STALLED_COUNT,
     };
+    const fair = new FairShare(() => connection, names, {
+      maxQueued: 0,
+      maxActive: options.companyMaxActive,
+    });
     const documents = new Worker(
       names.documents,
       counted(async (job: Job) => {
         const tell = reporter(job, options.onDocumentJob, logger);
+        const turn = await takeTurn(fair, job, options.lockDurationMs, () => running.handedBack);
         try {
           const result = await processDocumentJob(job.data, deps);
           tell(
@@ -147,6 +154,8 @@ export class DocpipeWorker {
             'document job failed',
           );
           throw err.retryable ? new Error(reason) : new UnrecoverableError(reason);
+        } finally {
+          await turn.end();
         }
       }),
       { ...common, concurrency: options.concurrency },

@@ -24,7 +24,7 @@ export {
   type JobRenderOptions,
   type ContractLimits,
 } from './job-contract.js';
-export { MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
+export { COMPANY_ID, MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
 export { DocpipeWorker } from './docpipe-worker.js';
 export {
@@ -61,3 +61,9 @@ export {
   type UnavailableReason,
 } from './queue-unavailable.js';
 export type { CaseOutcome } from './case-outcome.js';
+export {
+  CompanyQueueFullError,
+  QUEUE_FULL_RETRY_AFTER_S,
+  isCompanyQueueFullError,
+} from './company-queue-full.js';
+export { FairShare, MAX_PRIORITY, NO_COMPANY, type FairShareLimits } from './fair-share.js';

@@ -13,6 +13,9 @@ export const JOB_SCHEMA_VERSION = 1;
 /** What a request id may be: short and plain, for log lines. */
 export const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** A company's id, as API keys carry it: the line its jobs wait in (fair sharing). */
+export const COMPANY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
 /** The field path a job answers for: `documents[2]`, `batch.documents[0]`. */
 export const FIELD_PATH = /^[A-Za-z_][\w]*(\[\d+\])?(\.[A-Za-z_][\w]*(\[\d+\])?)*$/;
 
@@ -128,6 +131,12 @@ export const DocumentJobDataSchema = Type.Object(
       Type.String({
         pattern: REQUEST_ID.source,
         description: "the id of the request that asked for it: in the worker's log lines",
+      }),
+    ),
+    company: Type.Optional(
+      Type.String({
+        pattern: COMPANY_ID.source,
+        description: 'the company it is done for: its jobs take turns with other companies',
       }),
     ),
     tags: Type.Optional(Type.Array(JobTagInputSchema)),

@@ -6,6 +6,7 @@ import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js'
 import {
   connectionProblems,
   givenOptions,
+  nonNegativeInteger,
   positiveDuration,
   positiveInteger,
   refuseProblems,
@@ -41,6 +42,12 @@ export interface DocpipeWorkerOptions {
    * it throws is logged and ignored. @defaultValue none
    */
   onDocumentJob?: (report: DocumentJobReport) => void;
+  /**
+   * Documents of one company converted at once across every worker (DOCPIPE_COMPANY_MAX_ACTIVE);
+   * a job over it waits in its worker, holding its place, until one of the company's ends.
+   * 0 is no cap. @defaultValue 0
+   */
+  companyMaxActive?: number;
 }
 
 /** One document job attempt as a worker ended it: bounded facts only, never names or ids. */
@@ -64,9 +71,13 @@ export type FilledWorkerOptions = Required<Omit<DocpipeWorkerOptions, 'logger' |
 
 /** The worker's defaults, in one place: the configuration reads them from here too. */
 export const DEFAULT_WORKER_OPTIONS: Readonly<
-  Pick<FilledWorkerOptions, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'contract'>
+  Pick<
+    FilledWorkerOptions,
+    'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'contract' | 'companyMaxActive'
+  >
 > = Object.freeze({
   prefix: DEFAULT_PREFIX,
+  companyMaxActive: 0,
   lockDurationMs: 60_000,
   stalledIntervalMs: 30_000,
   contract: DEFAULT_CONTRACT_LIMITS,
@@ -87,6 +98,7 @@ export function fillWorkerOptions(options: DocpipeWorkerOptions): FilledWorkerOp
     positiveDuration('lockDurationMs', filled.lockDurationMs),
     positiveDuration('stalledIntervalMs', filled.stalledIntervalMs),
     positiveInteger('contract.maxInlineBytes', filled.contract.maxInlineBytes),
+    nonNegativeInteger('companyMaxActive', filled.companyMaxActive),
     ...(['renderer', 'storage', 'library'] as const).map((key) =>
       filled[key] ? undefined : `${key} is required`,
     ),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { ConvertRequest, Converter } from '../../src/convert/index.js';
+import type { Converter } from '../../src/convert/index.js';
 import { InlineEngine } from '../../src/engine/index.js';
 import { DocpipeError } from '../../src/errors/index.js';
 import { FolderLibrary } from '../../src/library/index.js';
@@ -16,6 +16,7 @@ import { ZipArchive } from '../../src/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { ScriptedConverter } from '../helpers/scripted-converter.js';
 
 /**
  * The queue on a real Redis with the engine in the worker's own thread and a converter that
@@ -38,20 +39,6 @@ beforeAll(async () => {
   pdf = Buffer.from(await doc.save());
 });
 afterAll(() => redis.close());
-
-/** A converter whose every answer is scripted: `script(n, request)` for the n-th call (from 1). */
-class ScriptedConverter implements Converter {
-  readonly name = 'scripted';
-  readonly requests: ConvertRequest[] = [];
-  constructor(private readonly script: (n: number, request: ConvertRequest) => Promise<Buffer>) {}
-  convert(request: ConvertRequest): Promise<Buffer> {
-    this.requests.push(request);
-    return this.script(this.requests.length, request);
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 /** What a worker logged, as the objects it logged. */
 class CapturingLogger {

@@ -19,6 +19,7 @@ interface EnqueueFlags extends TemplateFlags {
   out?: string;
   json?: boolean;
   timeout: string;
+  company?: string;
   pdfa?: boolean;
 }
 
@@ -43,6 +44,10 @@ export function registerEnqueue(program: Command): void {
       'refuse values for tags the template does not have, and need one for each it shows (library documents always are)',
     )
     .option('--timeout <ms>', 'how long to wait for the result', '120000')
+    .option(
+      '--company <id>',
+      "the company the documents are for: companies' jobs take turns (default: none, one shared line)",
+    )
     .option('--json', 'print the result, or the typed failure {error, details}, as JSON')
     .addHelpText(
       'after',
@@ -93,9 +98,11 @@ export function registerEnqueue(program: Command): void {
       const redisUrl = await resolveRedisUrl(config);
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const storage = openStorage(config);
-      const client = await connectClient(config, redisUrl).catch((err: Error) => {
-        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
-      });
+      const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
+        (err: Error) => {
+          throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
+        },
+      );
       try {
         await runDocumentCommand(flags.json, async () => {
           const result = await client.render(document, { timeoutMs: Number(flags.timeout) });

@@ -21,6 +21,7 @@ interface RerenderFlags {
   tags?: string;
   json?: boolean;
   timeout: string;
+  company?: string;
   outDir?: string;
 }
 
@@ -41,6 +42,10 @@ export function registerRerender(program: Command): void {
     .option('--out-dir <folder>', 'also copy each PDF here, named after its document')
     .option('--json', 'print the JSON report (each PDF with its absolute path)')
     .option('--timeout <ms>', 'how long to wait for each document', '600000')
+    .option(
+      '--company <id>',
+      "the company the documents are for: companies' jobs take turns (default: none, one shared line)",
+    )
     .addHelpText(
       'after',
       '\nmanifest.jsonl: one object a line, with exactly these members:\n' +
@@ -68,9 +73,11 @@ export function registerRerender(program: Command): void {
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
       const storage = openStorage(config);
-      const client = await connectClient(config, redisUrl).catch((err: Error) => {
-        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
-      });
+      const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
+        (err: Error) => {
+          throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
+        },
+      );
       const bar = new cliProgress.SingleBar(
         {
           format:

@@ -79,9 +79,11 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
       const inputs = await convertInputs(documents, tags, company, options);
       const wait = convertSignal(reply, timeoutMs);
       // The request id goes with the jobs, so that the worker's log lines for them carry it.
+      // The key's company is the line the jobs wait in: companies take turns at the workers.
       const requestOptions: RequestOptions = {
         signal: wait.signal,
         requestId: request.id,
+        company,
       };
       let results: DocumentJobResult[];
       try {
