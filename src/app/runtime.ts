@@ -12,6 +12,7 @@ import {
   type DocpipeWorkerOptions,
 } from '../queue/index.js';
 import type { EnginePool } from '../engine/index.js';
+import { RetentionSweeper } from '../retention/index.js';
 import { createEngine } from './engine.js';
 import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
 import { openStorage } from './storage.js';
@@ -84,6 +85,14 @@ export async function startRuntime(
     // finds it can expect its jobs to be done.
     if (embedded) await writeUrlFile(config, redisUrl);
     const started = converter;
+    // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
+    const sweeper = RetentionSweeper.start({
+      storage,
+      redisUrl,
+      prefix: config.queue.prefix,
+      retention: config.retention,
+      logger,
+    });
     return {
       redisUrl,
       embedded,
@@ -91,6 +100,7 @@ export async function startRuntime(
       engine,
       converter: started,
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
+        await sweeper?.close();
         await worker.close(graceMs, now);
         await started.close();
         await engine.close();
