@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { NetworkIsolation, OfficePoolOptions } from '../convert/index.js';
 import {
@@ -68,8 +67,11 @@ export interface DocpipeConfig {
    * `DOCPIPE_OFFICE_NETWORK`. @defaultValue DEFAULT_OFFICE_POOL_OPTIONS
    */
   office: OfficePoolOptions;
-  /** `DOCPIPE_SIGNING_SECRET`: HMAC secret of signed URLs. @defaultValue a random one per start */
-  signingSecret: string;
+  /**
+   * `DOCPIPE_SIGNING_SECRET`: HMAC secret of signed URLs. @defaultValue undefined: one made once
+   * and kept in the shared Redis, so that every server of an installation signs alike
+   */
+  signingSecret: string | undefined;
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
   /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
@@ -212,8 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     network: network as NetworkIsolation,
     allocator: env.DOCPIPE_OFFICE_ALLOCATOR || undefined,
   };
-  const signingSecret = env.DOCPIPE_SIGNING_SECRET || randomBytes(32).toString('hex');
-  if (signingSecret.length < 16)
+  const signingSecret = env.DOCPIPE_SIGNING_SECRET || undefined;
+  if (signingSecret !== undefined && signingSecret.length < 16)
     problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
 
   const redisUrl = env.REDIS_URL || undefined;

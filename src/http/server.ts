@@ -45,6 +45,11 @@ export interface HttpServerDeps {
   /** The installation's queues, for the dashboard. */
   queues: readonly Queue[];
   logger?: FastifyBaseLogger;
+  /**
+   * The HMAC secret of signed URLs, as the service resolved it (the shared one in Redis).
+   * @defaultValue config.signingSecret (DOCPIPE_SIGNING_SECRET)
+   */
+  signingSecret?: string;
 }
 
 /**
@@ -61,9 +66,12 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   app.addHook('onRoute', recorder.onRoute);
   observeHttpRequests(app, deps.metrics);
   await registerOpenApi(app, deps.publicUrl);
+  const signingSecret = deps.signingSecret ?? config.signingSecret;
+  if (signingSecret === undefined)
+    throw new Error('the HTTP service needs a signing secret (DOCPIPE_SIGNING_SECRET or Redis)');
   const urls = {
     publicUrl: deps.publicUrl,
-    signingSecret: config.signingSecret,
+    signingSecret,
     signedUrlTtlSeconds: http.signedUrlTtlSeconds,
   };
   const limit = (perMinute: number, surface: 'v2' | 'v3') => ({
@@ -91,7 +99,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
       engine: deps.engine,
       signedUrls: new RedisSignedUrlCache(deps.redis, config.queue.prefix),
       publicUrl: deps.publicUrl,
-      signingSecret: config.signingSecret,
+      signingSecret,
       signedUrlTtlSeconds: http.signedUrlTtlSeconds,
       maxUploadBytes: config.limits.maxInputBytes,
       bodyLimitBytes: http.bodyLimitBytes,
@@ -105,7 +113,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   // The signature is the capability: no key needed.
   await app.register(downloadRoutes, {
     storage: deps.storage,
-    signingSecret: config.signingSecret,
+    signingSecret,
   });
   await app.register(healthRoutes, { checks: deps.checks });
   await app.register(metricsRoutes, { metrics: deps.metrics, adminPassword: http.adminPassword });

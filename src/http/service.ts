@@ -3,7 +3,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { connectClient, createEngine, openStorage } from '../app/index.js';
 import { ConfigError, publicUrlOf, type DocpipeConfig } from '../config/index.js';
 import type { OfficePoolStats } from '../convert/index.js';
-import { KeyStore } from '../keys/index.js';
+import { KeyStore, sharedSigningSecret } from '../keys/index.js';
 import { FolderLibrary } from '../library/index.js';
 import { DocpipeMetrics } from '../metrics/index.js';
 import type { Engine } from '../pipeline/index.js';
@@ -93,6 +93,7 @@ export async function startHttpService(
       checks,
       queues,
       logger: options.logger,
+      signingSecret: config.signingSecret ?? (await sharedSigningSecret(redis, names.prefix)),
     });
     closers.push(() => app.close());
     const address = await app

@@ -18,3 +18,4 @@ export type {
 export { KEY_TOKEN_PREFIX, hashToken, isKeyId, newToken, tokenId } from './key-token.js';
 export { isCompanyId, newKeyProblems } from './key-fields.js';
 export { parseDuration } from './duration.js';
+export { sharedSigningSecret } from './signing-secret.js';
