@@ -47,7 +47,7 @@ export function convertErrorHandler(retryAfterSeconds: number) {
           v2Errors({
             code: 429,
             message: 'Too Many Requests',
-            description: `your company has ${err.queued} documents waiting to be converted, the most it may have; nothing of this request was queued. Send it again in ${err.retryAfterSeconds} s.`,
+            description: `your company may have at most ${err.cap} documents waiting to be converted; it has ${err.queued}, and this request's ${err.asked} would pass that, so none of them was queued. Send it again in ${err.retryAfterSeconds} s, or in smaller requests.`,
           }),
         );
     }

@@ -185,6 +185,35 @@ describe('POST /api/v2/document/convert on the real queue', () => {
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
+  it("answers 429 with Retry-After when the key's company has its cap of waiting jobs, queuing nothing", async () => {
+    const lane = await stack.lane({ client: { companyMaxQueued: 1 } });
+    const app = await appFor(lane.client, stack.storage);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v2/document/convert',
+      payload: {
+        documents: [
+          { file: b64(lease), name: 'a.docx' },
+          { file: b64(lease), name: 'b.docx' },
+        ],
+        tags: leaseTags,
+      },
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('10');
+    expect(res.json<Answer>()).toEqual({
+      errors: [
+        {
+          code: 429,
+          message: 'Too Many Requests',
+          description:
+            "your company may have at most 1 documents waiting to be converted; it has 0, and this request's 2 would pass that, so none of them was queued. Send it again in 10 s, or in smaller requests.",
+        },
+      ],
+    });
+    expect(await lane.documents.count()).toBe(0);
+  });
+
   it('answers 503 with Retry-After when no worker takes jobs', async () => {
     const client = await DocpipeClient.connect({
       redisUrl: stack.url,
