@@ -86,7 +86,11 @@ export class Renderer {
     await this.deps.storage.delete(result.key);
   }
 
-  /** Marks an output as relied upon by a request other than the one that made it. */
+  /**
+   * Marks an output as relied upon by a request other than the one that made it. Rewritten on
+   * every reuse, the marker is also what makes a reused render young again for retention (which
+   * ages a render by the newer of its PDF and its marker): no other write, no stat on a hit.
+   */
   private async keep(hash: string): Promise<void> {
     await this.deps.storage.put(keptKey(hash), Buffer.alloc(0), 'application/octet-stream');
   }
