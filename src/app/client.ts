@@ -20,7 +20,7 @@ export async function connectClient(
     noWorkerMs: config.queue.clientNoWorkerMs,
     rediscover: () => resolveRedisUrl(config),
     prefix: config.queue.prefix,
-    storage: openStorage(config),
+    storage: await openStorage(config),
     contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
     attempts: config.queue.attempts,
     keepCompleted: {

@@ -40,6 +40,8 @@ export async function startRuntime(
   logger: Logger,
   options: Pick<DocpipeWorkerOptions, 'onDocumentJob'> = {},
 ): Promise<Runtime> {
+  // Checked first: a missing bucket is named before Redis and the office pool are started.
+  const storage = await openStorage(config);
   let embedded: EmbeddedRedis | undefined;
   let redisUrl = config.redisUrl;
   if (!redisUrl) {
@@ -60,7 +62,6 @@ export async function startRuntime(
   let converter: Converter | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
-    const storage = openStorage(config);
     const renderer = new Renderer({ engine, converter, storage, logger });
     const worker = await DocpipeWorker.start({
       redisUrl,

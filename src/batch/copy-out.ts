@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeAtomically } from '../files/index.js';
-import type { LocalStorage } from '../storage/index.js';
+import { objectLocation, type Storage } from '../storage/index.js';
 import type { BatchItem } from './batch-item.js';
 import type { BatchReport } from './report.js';
 
@@ -13,7 +13,7 @@ import type { BatchReport } from './report.js';
 export async function copyBatchOut(
   report: BatchReport,
   items: BatchItem[],
-  storage: LocalStorage,
+  storage: Storage,
   outDir: string,
 ): Promise<void> {
   const taken = new Set<string>();
@@ -28,7 +28,7 @@ export async function copyBatchOut(
     taken.add(name);
     const out = join(outDir, name);
     const pdf = await storage.get(doc.key);
-    if (!pdf) throw new Error(`the stored PDF ${storage.pathOf(doc.key)} is gone`);
+    if (!pdf) throw new Error(`the stored PDF ${objectLocation(storage, doc.key)} is gone`);
     await mkdir(dirname(out), { recursive: true });
     await writeAtomically(out, pdf);
     doc.out = out;

@@ -1,5 +1,5 @@
 import type { BatchOutcome } from '../queue/index.js';
-import type { LocalStorage } from '../storage/index.js';
+import { objectLocation, type Storage } from '../storage/index.js';
 import type { BatchItem } from './batch-item.js';
 import { failureReason, failureText } from './failure-text.js';
 
@@ -19,7 +19,7 @@ export interface BatchReport {
     document: string;
     ok: boolean;
     key?: string;
-    /** The stored PDF's absolute path. */
+    /** Where the stored PDF is: its absolute path, or its s3:// URL on S3 storage. */
     path?: string;
     /** Its copy in the output folder. */
     out?: string;
@@ -37,7 +37,7 @@ export function summarizeBatch(
   items: BatchItem[],
   outcomes: BatchOutcome[],
   ms: number,
-  storage: LocalStorage,
+  storage: Storage,
 ): BatchReport {
   const report: BatchReport = {
     total: items.length,
@@ -75,7 +75,7 @@ export function summarizeBatch(
         document,
         ok: true,
         key: o.result.result.key,
-        path: storage.pathOf(o.result.result.key),
+        path: objectLocation(storage, o.result.result.key),
         pages: o.result.result.pages,
         cached: o.result.result.cached,
         ...(o.resumed ? { resumed: true } : {}),

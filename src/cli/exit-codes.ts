@@ -9,7 +9,8 @@ export const EXIT = {
   /** Bad usage: unknown option, missing argument, unreadable input file, invalid JSON, no Redis set. */
   usage: 2,
   /**
-   * The queue is not there: Redis does not answer, or no worker is running. Apart from bad
+   * The queue is not there (Redis does not answer, or no worker is running), or the storage is
+   * not (the S3 bucket is missing, refuses the credentials or does not answer). Apart from bad
    * usage because a script should retry this one later, and fix the other.
    */
   unavailable: 3,

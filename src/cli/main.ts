@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { InputError } from '../files/index.js';
 import { projectRoot } from '../paths/index.js';
+import { isStorageUnavailableError } from '../storage/index.js';
 import { isCompanyQueueFullError, isQueueUnavailableError } from '../queue/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerEnqueue } from './commands/enqueue.js';
@@ -30,7 +31,7 @@ const program = new Command('docpipe')
   .exitOverride()
   .addHelpText(
     'after',
-    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue is not there (Redis does not answer, or no worker runs): try again later.\nRun "docpipe <command> --help" for each command.',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue or storage is not there (Redis does not answer, no worker runs,\nor the S3 bucket is missing, refuses the credentials or does not answer): try again later.\nRun "docpipe <command> --help" for each command.',
   );
 
 registerSniff(program);
@@ -53,7 +54,11 @@ try {
   } else if (err instanceof InputError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
-  } else if (isQueueUnavailableError(err) || isCompanyQueueFullError(err)) {
+  } else if (
+    isQueueUnavailableError(err) ||
+    isCompanyQueueFullError(err) ||
+    isStorageUnavailableError(err)
+  ) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.unavailable;
   } else {

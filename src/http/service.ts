@@ -65,7 +65,7 @@ export async function startHttpService(
       (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
     );
     for (const queue of queues) closers.push(() => queue.close());
-    const storage = openStorage(config);
+    const storage = await openStorage(config);
     const metrics =
       options.metrics ??
       new DocpipeMetrics({

@@ -18,3 +18,16 @@ export {
   type DocumentMeta,
 } from './document-meta.js';
 export { readObjectStream, type ByteRange } from './object-stream.js';
+export { objectLocation } from './object-location.js';
+export {
+  MAX_PRESIGNED_SECONDS,
+  S3Storage,
+  type PresignedGetOptions,
+  type S3StorageOptions,
+} from './s3-storage.js';
+export {
+  StorageUnavailableError,
+  isStorageUnavailableError,
+  type StorageUnavailableReason,
+  type StoreLocation,
+} from './storage-unavailable.js';

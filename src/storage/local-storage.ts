@@ -2,13 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, opendir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { typeOfKey } from './content-types.js';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
-
-const TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  json: 'application/json',
-};
 
 /**
  * Objects up to this size are written with synchronous calls. Each asynchronous file call is a
@@ -59,7 +54,7 @@ export class LocalStorage implements Storage {
   async stat(key: string): Promise<StoredObject | undefined> {
     try {
       const s = await stat(this.path(key));
-      return { key, bytes: s.size, type: typeOf(key), modified: s.mtime };
+      return { key, bytes: s.size, type: typeOfKey(key), modified: s.mtime };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -114,10 +109,6 @@ export class LocalStorage implements Storage {
   private path(key: string): string {
     return join(this.root, checkKey(key));
   }
-}
-
-function typeOf(key: string): string {
-  return TYPES[key.split('.').pop() ?? ''] ?? 'application/octet-stream';
 }
 
 /** The same steps as the asynchronous path of `put`, for small objects (SYNC_WRITE_MAX_BYTES). */

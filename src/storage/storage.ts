@@ -6,6 +6,11 @@ export interface StoredObject {
   type: string;
   /** When it was last written: retention ages count from here. */
   modified: Date;
+  /**
+   * The SHA-256 of its bytes in hex, when the store keeps it beside them (S3 storage does) and
+   * says it without reading the bytes; undefined otherwise.
+   */
+  sha256?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import { printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 import { connectClient, openStorage, resolveRedisUrl } from '../../app/index.js';
+import { objectLocation } from '../../storage/index.js';
 
 interface EnqueueFlags extends TemplateFlags {
   tags?: string;
@@ -97,7 +98,7 @@ export function registerEnqueue(program: Command): void {
       // The document and values are checked first: a typo is named before any missing Redis.
       const redisUrl = await resolveRedisUrl(config);
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
-      const storage = openStorage(config);
+      const storage = await openStorage(config);
       const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
         (err: Error) => {
           throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
@@ -112,7 +113,7 @@ export function registerEnqueue(program: Command): void {
             return;
           }
           const r = result.result;
-          const path = storage.pathOf(r.key);
+          const path = objectLocation(storage, r.key);
           const out = flags.out === undefined ? undefined : resolve(flags.out);
           if (out) {
             const pdf = await storage.get(r.key);

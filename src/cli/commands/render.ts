@@ -6,6 +6,7 @@ import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
 import { createLogger } from '../../log/index.js';
 import { Renderer } from '../../pipeline/index.js';
+import { objectLocation } from '../../storage/index.js';
 import type { Engine } from '../../pipeline/index.js';
 import { UsageError } from '../exit-codes.js';
 import { fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
@@ -120,7 +121,7 @@ async function renderPdf(
     logger,
     true,
   );
-  const storage = openStorage(config);
+  const storage = await openStorage(config);
   try {
     const started = performance.now();
     const renderer = new Renderer({ engine, converter, storage, logger });
@@ -134,14 +135,14 @@ async function renderPdf(
       },
     );
     const pdf = await storage.get(result.key);
-    if (!pdf) throw new Error(`the stored PDF ${storage.pathOf(result.key)} is gone`);
+    if (!pdf) throw new Error(`the stored PDF ${objectLocation(storage, result.key)} is gone`);
     await writeAtomically(flags.out, pdf);
     const ms = Math.round(performance.now() - started);
     if (flags.json)
       printJson({
         out: resolve(flags.out),
         ...result,
-        path: storage.pathOf(result.key),
+        path: objectLocation(storage, result.key),
         ms,
       });
     else {

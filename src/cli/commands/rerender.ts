@@ -72,7 +72,7 @@ export function registerRerender(program: Command): void {
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
-      const storage = openStorage(config);
+      const storage = await openStorage(config);
       const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
         (err: Error) => {
           throw isQueueUnavailableError(err) ? err : new UsageError(err.message);

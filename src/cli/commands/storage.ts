@@ -66,7 +66,7 @@ export function registerStorage(program: Command): void {
       const progress = new ListingProgress('storage stats');
       let stats: StorageStats;
       try {
-        stats = await storageStats(openStorage(config), config.retention, {
+        stats = await storageStats(await openStorage(config), config.retention, {
           onObject: () => progress.listed(),
         });
       } finally {
@@ -115,7 +115,7 @@ async function runSweep(config: DocpipeConfig, dryRun: boolean): Promise<SweepRe
   const progress = new ListingProgress(dryRun ? 'storage sweep --dry-run' : 'storage sweep');
   try {
     const outcome = await sweep({
-      storage: openStorage(config),
+      storage: await openStorage(config),
       redis,
       prefix: config.queue.prefix,
       ages: config.retention,

@@ -1,0 +1,5 @@
+/** Inclusive byte offsets, as HTTP ranges count them. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
