@@ -91,7 +91,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
     await v2.register(convertRoutes, {
       client: deps.client,
       storage: deps.storage,
-      resolveDocumentUrl: documentUrlResolver(urls),
+      resolveDocumentUrl: documentUrlResolver({ ...urls, storage: deps.storage }),
       signedUrlFor: renderUrlSigner(urls),
     });
     await v2.register(fileRoutes, {

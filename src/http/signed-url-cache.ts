@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 
-/** A signed URL a server issued and may hand out again while it still has time left. */
+/**
+ * A signed URL a server issued (docpipe's own HMAC URL, or S3's pre-signed one) and may hand out
+ * again while it still has time left.
+ */
 export interface IssuedUrl {
   url: string;
   /** How long the URL may be handed out again, in milliseconds; past that a new one is issued. */
@@ -13,7 +16,10 @@ export interface IssuedUrl {
  */
 export interface SignedUrlCache {
   /** The URL kept for `key`, or a new one from `issue`, kept from now on. */
-  reuseOrIssue(key: string, issue: () => IssuedUrl): Promise<{ url: string; cached: boolean }>;
+  reuseOrIssue(
+    key: string,
+    issue: () => IssuedUrl | Promise<IssuedUrl>,
+  ): Promise<{ url: string; cached: boolean }>;
 }
 
 /**
@@ -33,12 +39,12 @@ export class RedisSignedUrlCache implements SignedUrlCache {
 
   async reuseOrIssue(
     key: string,
-    issue: () => IssuedUrl,
+    issue: () => IssuedUrl | Promise<IssuedUrl>,
   ): Promise<{ url: string; cached: boolean }> {
     const name = `${this.prefix}:signed-url:${key}`;
     const kept = await this.redis.get(name);
     if (kept) return { url: kept, cached: true };
-    const issued = issue();
+    const issued = await issue();
     const set = await this.redis.set(name, issued.url, 'PX', Math.max(1, issued.reuseForMs), 'NX');
     if (set === 'OK') return { url: issued.url, cached: false };
     // Another server issued one between our read and write: theirs is the one to hand out.

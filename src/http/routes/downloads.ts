@@ -93,7 +93,8 @@ async function serve(
   reply: FastifyReply,
   maxAgeSeconds: number,
 ): Promise<FastifyReply> {
-  const etag = `"${await contentHash(storage, object.key)}"`;
+  // A store that keeps the content hash beside the object (S3) saves reading it whole here.
+  const etag = `"${object.sha256 ?? (await contentHash(storage, object.key))}"`;
   const name = (await readDocumentMeta(storage, object.key))?.name ?? object.key.split('/').pop()!;
   void reply
     .header('content-type', object.type)

@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { DocpipeError } from '../../errors/index.js';
 import type { Engine } from '../../pipeline/engine.js';
 import {
+  isStorageUnavailableError,
   parseStoredDocumentKey,
   parseStoredDocumentUrl,
-  signUrl,
   storedDocumentKey,
   storedDocumentUrl,
   writeDocumentMeta,
@@ -15,6 +15,7 @@ import {
 } from '../../storage/index.js';
 import { requireCompany } from '../auth.js';
 import type { HttpApp } from '../create-app.js';
+import { documentDownloadUrl } from '../document-urls.js';
 import { FileRefusal, fileErrorHandler } from '../files-errors.js';
 import {
   CompanyParams,
@@ -113,21 +114,23 @@ export async function fileRoutes(app: HttpApp, options: FileRoutesOptions): Prom
       const key = await ownedKey(options, request.params.company, request.body.url);
       const ref = parseStoredDocumentKey(key)!;
       const ttlMs = options.signedUrlTtlSeconds * 1000;
-      const issue = () => ({
-        url: signUrl(
-          options.publicUrl,
-          key,
-          new Date(now().getTime() + ttlMs),
-          options.signingSecret,
-        ),
+      const issue = async () => ({
+        // S3's own pre-signed URL on S3 storage, docpipe's signed /files/ URL otherwise.
+        url: await documentDownloadUrl(options, key, new Date(now().getTime() + ttlMs), {
+          mediaType: MEDIA_TYPES[ref.type],
+          extension: ref.type,
+        }),
         // Reused for half its lifetime, so a cached URL always has at least half left.
         reuseForMs: Math.floor(ttlMs / 2),
       });
-      const signed = await options.signedUrls.reuseOrIssue(key, issue).catch((err: unknown) => {
-        // The cache only saves issuing: without Redis a fresh URL works just as well.
-        request.log.warn({ err }, 'signed URL cache unavailable; issuing a fresh URL');
-        return { url: issue().url, cached: false };
-      });
+      const signed = await options.signedUrls
+        .reuseOrIssue(key, issue)
+        .catch(async (err: unknown) => {
+          if (isStorageUnavailableError(err)) throw err;
+          // The cache only saves issuing: without Redis a fresh URL works just as well.
+          request.log.warn({ err }, 'signed URL cache unavailable; issuing a fresh URL');
+          return { url: (await issue()).url, cached: false };
+        });
       return reply.send({ key, signedUrl: signed.url, type: ref.type, cached: signed.cached });
     },
   );
