@@ -21,6 +21,8 @@ import { runRawLoop, type RawLoopKind, type RawLoopResult } from './raw/run-raw.
 import { sniffBytes } from '../src/sniff/index.js';
 import { measure, type Stats } from './stats.js';
 import { httpThroughput } from './http-throughput.js';
+import { scaleOut } from './scale-out.js';
+import { fairness } from './fairness.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -400,6 +402,44 @@ if (process.env.BENCH_HTTP !== '0') {
       perSecond: NaN,
       note: `HTTP / queue = ${ratio.toFixed(2)} (target >= 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); CPU of docpipe's Node process per document: ${r.queueCpuMs.toFixed(2)} ms through the queue, ${r.httpCpuMs.toFixed(2)} ms through HTTP (${(r.httpCpuMs - r.queueCpuMs).toFixed(2)} ms per request for HTTP; the caller, a keep-alive node:http client in a process of its own, used ${r.httpClientCpuMs.toFixed(2)} ms a request)`,
     },
+  );
+}
+
+if (process.env.BENCH_FAIRNESS !== '0') {
+  const batch = Number(process.env.BENCH_FAIRNESS_BATCH ?? 1000);
+  const processes = 2;
+  const r = await fairness(w1, w1Tags, {
+    batch,
+    processes,
+    startAfter: 20,
+    root,
+    filled: w1Filled,
+  });
+  // "Within the time of 2 x the office process count conversions": one conversion's time is a W1
+  // conversion alone on the warm pool, measured in this run.
+  const targetMs = 2 * processes * r.conversionMs;
+  const line = (run: typeof r.fair) =>
+    `company B's one W1 enqueued after company A's ${batch}: finished in ${run.waitMs.toFixed(0)} ms (${(run.waitMs / r.conversionMs).toFixed(1)} conversion times; a worker took it after ${run.takenAfterMs} ms), while ${run.conversionsWaited} of A's documents finished (A's batch: ${run.batchPerSecond.toFixed(1)} documents a second)`;
+  throughput.push(
+    { name: 'fair sharing (docpipe default)', perSecond: NaN, note: line(r.fair) },
+    { name: 'no fairness (first in, first out)', perSecond: NaN, note: line(r.fifo) },
+    {
+      name: 'what fairness changes',
+      perSecond: NaN,
+      note: `B waits ${(r.fifo.waitMs / r.fair.waitMs).toFixed(0)} x less; ${r.fair.waitMs.toFixed(0)} ms against a target of at most ${targetMs.toFixed(0)} ms (2 x ${processes} office processes x ${r.conversionMs.toFixed(1)} ms, one W1 conversion alone): ${r.fair.waitMs <= targetMs ? 'met' : 'MISSED'}`,
+    },
+  );
+}
+
+// Scale-out: real `docpipe worker` processes on one Redis and storage folder, one against two.
+if (process.env.BENCH_SCALE !== '0') {
+  throughput.push(
+    ...(await scaleOut(w1, w1Tags, {
+      jobs: Number(process.env.BENCH_SCALE_JOBS ?? 200),
+      repeats: Number(process.env.BENCH_SCALE_REPEATS ?? 3),
+      warmup: Number(process.env.BENCH_SCALE_WARMUP ?? 1000),
+      root,
+    })),
   );
 }
 

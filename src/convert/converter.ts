@@ -7,6 +7,11 @@ export interface ConvertRequest {
   title?: string;
   /** PDF/A-2b instead of plain PDF. */
   pdfa?: boolean;
+  /**
+   * Where it goes among conversions waiting for an office process: lower first, the same in
+   * arrival order (the fair schedule's place). @defaultValue none: after every placed one
+   */
+  place?: number;
 }
 
 /**

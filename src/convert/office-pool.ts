@@ -32,6 +32,8 @@ interface Slot {
 interface Waiter {
   /** Only a process healthy since then will do (performance.now() clock); 0 for any. */
   healthySince: number;
+  /** Its conversion's place (ConvertRequest.place): the line is kept in this order. */
+  place: number;
   grant: (slot: Slot) => void;
   fail: (err: Error) => void;
   timer: NodeJS.Timeout;
@@ -157,6 +159,7 @@ export class OfficePool implements Converter {
             pdfa: request.pdfa,
           },
           healthySince,
+          request.place ?? Number.MAX_SAFE_INTEGER,
         );
         break;
       } catch (err) {
@@ -201,10 +204,10 @@ export class OfficePool implements Converter {
     await rm(this.baseDir, { recursive: true, force: true });
   }
 
-  private async attempt(job: ConvertJob, healthySince: number): Promise<Buffer> {
+  private async attempt(job: ConvertJob, healthySince: number, place: number): Promise<Buffer> {
     // Nothing awaits between acquire() and convert(): the process acquire() saw alive is the one
     // the document goes to.
-    const slot = await this.acquire(healthySince);
+    const slot = await this.acquire(healthySince, place);
     const office = slot.process!;
     try {
       return await office.convert(job, this.options.conversionTimeoutMs);
@@ -218,7 +221,7 @@ export class OfficePool implements Converter {
     }
   }
 
-  private acquire(healthySince: number): Promise<Slot> {
+  private acquire(healthySince: number, place: number): Promise<Slot> {
     // A retry after close() killed the processes must not wait for one that never comes.
     if (this.closed) return Promise.reject(new Error('the office pool is closing'));
     const free = this.freeSlot(healthySince);
@@ -229,6 +232,7 @@ export class OfficePool implements Converter {
     return new Promise<Slot>((grant, fail) => {
       const waiter: Waiter = {
         healthySince,
+        place,
         grant,
         fail,
         timer: setTimeout(() => {
@@ -241,7 +245,9 @@ export class OfficePool implements Converter {
           );
         }, this.options.queueTimeoutMs),
       };
-      this.queue.push(waiter);
+      // After every waiter placed at or before it: arrival order among equals.
+      const after = this.queue.findIndex((w) => w.place > waiter.place);
+      this.queue.splice(after < 0 ? this.queue.length : after, 0, waiter);
     });
   }
 

@@ -4,6 +4,12 @@ export interface RenderInput {
   bytes: Uint8Array;
   /** The document's name: the PDF's title. Never a path: storage keys are content hashes. */
   name: string;
+  /**
+   * Its place in the fair schedule (its job's BullMQ priority, lower first): conversions waiting
+   * for an office process go in this order, so that another company's document overtakes the
+   * batch the worker had already taken. Not part of what is rendered. @defaultValue none: last
+   */
+  place?: number;
 }
 
 export interface RenderOptions extends Omit<FillOptions, 'limits'> {

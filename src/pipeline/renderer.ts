@@ -164,7 +164,13 @@ export class Renderer {
       }
       const docx = prepared.docx;
       const converted = await step('convert', () =>
-        converter.convert({ docx, field, title: input.name, pdfa: options.pdfa }),
+        converter.convert({
+          docx,
+          field,
+          title: input.name,
+          pdfa: options.pdfa,
+          place: input.place,
+        }),
       );
       const finished = await step('check', () =>
         engine.finishPdf(

@@ -107,7 +107,7 @@ export class DocpipeWorker {
         const tell = reporter(job, options.onDocumentJob, logger);
         const turn = await takeTurn(fair, job, options.lockDurationMs, () => running.handedBack);
         try {
-          const result = await processDocumentJob(job.data, deps);
+          const result = await processDocumentJob(job.data, deps, job.priority || undefined);
           tell(
             result.kind === 'url'
               ? { outcome: 'url' }

@@ -23,6 +23,8 @@ export interface ProcessorDeps {
 export async function processDocumentJob(
   data: unknown,
   deps: ProcessorDeps,
+  /** The job's place in the fair schedule (its priority), for the office pool's waiting line. */
+  place?: number,
 ): Promise<DocumentJobResult> {
   const problems = jobDataProblems(data, deps.contract);
   if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
@@ -67,6 +69,10 @@ export async function processDocumentJob(
     // A library document's values must match the fields it defines (spec 4.4, rule 2): strict.
     options = { ...version.options, ...job.options, field, strict: true };
   }
-  const result = await deps.renderer.render({ bytes, name: job.name }, job.tags ?? [], options);
+  const result = await deps.renderer.render(
+    { bytes, name: job.name, place },
+    job.tags ?? [],
+    options,
+  );
   return { field, kind: 'rendered', result };
 }
