@@ -58,7 +58,8 @@ export function storeFailure(err: unknown, at: StoreLocation, missingBucketIs404
       err,
     );
   if (e.name === 'CredentialsProviderError') return StorageUnavailableError.noCredentials(at, err);
-  if (e.message === 'Region is missing') return StorageUnavailableError.regionMissing(at, err);
+  if (/^Region (is missing|not accepted)/.test(e.message ?? ''))
+    return StorageUnavailableError.regionMissing(at, err);
   if (NETWORK.has(e.code ?? '') || e.name === 'TimeoutError')
     return StorageUnavailableError.unreachable(at, e.code ?? e.name ?? 'timeout', err);
   return err;

@@ -77,7 +77,7 @@ export class StorageUnavailableError extends Error {
     return new StorageUnavailableError(
       'misconfigured',
       at,
-      `no AWS region for the S3 bucket "${at.bucket}" at ${where(at)}: set AWS_REGION (the bucket's region on AWS; us-east-1 suits most S3-compatible stores)`,
+      `no valid AWS region for the S3 bucket "${at.bucket}" at ${where(at)}: set AWS_REGION (the bucket's region on AWS; us-east-1 suits most S3-compatible stores)`,
       { cause },
     );
   }
