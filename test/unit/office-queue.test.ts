@@ -62,6 +62,39 @@ describe('office pool queueing at the bridge (faked office)', () => {
     }
   });
 
+  it('hands waiting conversions to the office in order of their place, arrivals in order among equals', async () => {
+    const pool = await OfficePool.start({ ...fake, processes: 1, queueDepth: 1 });
+    try {
+      const finished: string[] = [];
+      const convert = (field: string, place?: number) =>
+        pool
+          .convert({ docx: doc('sleep 0.05'), field, place })
+          .then(() => void finished.push(field));
+      // The first takes the office; the rest wait, arriving in this order.
+      const all = [convert('first', 50)];
+      await waitUntil(() => pool.stats().waiting === 0);
+      all.push(
+        convert('unplaced'),
+        convert('batch-7', 7),
+        convert('batch-8', 8),
+        convert('other-2', 2),
+        convert('other-2-later', 2),
+      );
+      await waitUntil(() => pool.stats().waiting === 5);
+      await Promise.all(all);
+      expect(finished).toEqual([
+        'first',
+        'other-2',
+        'other-2-later',
+        'batch-7',
+        'batch-8',
+        'unplaced',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('still kills a process whose conversion passes its deadline', async () => {
     const pool = await OfficePool.start({
       ...fake,
