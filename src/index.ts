@@ -71,6 +71,8 @@ export {
   EmbeddedRedis,
   QueueUnavailableError,
   isQueueUnavailableError,
+  CompanyQueueFullError,
+  isCompanyQueueFullError,
   type BatchOutcome,
   type DocpipeClientOptions,
   type DocpipeWorkerOptions,
