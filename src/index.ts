@@ -48,8 +48,12 @@ export {
 export { checkPdf, type PdfInfo } from './pdf/index.js';
 export {
   LocalStorage,
+  S3Storage,
+  StorageUnavailableError,
+  isStorageUnavailableError,
   signUrl,
   verifySignedUrl,
+  type S3StorageOptions,
   type Storage,
   type StoredObject,
 } from './storage/index.js';
