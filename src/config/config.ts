@@ -114,6 +114,9 @@ export interface DocpipeConfig {
   };
 }
 
+/** SigV4 pre-signed URLs last at most a week. */
+const S3_LONGEST_PRESIGN_S = 7 * 24 * 3600;
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly problems: string[]) {
@@ -240,6 +243,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const storage = storageConfigFrom(env, problems);
   const retention = retentionConfigFrom(env, problems);
   const fairness = fairnessConfigFrom(count);
+  // A signed URL must not outlive what it points at: the sweeper would leave it a 404.
+  const ttlMs = http.signedUrlTtlSeconds * 1000;
+  const shortest = [retention.uploadsMs, retention.rendersMs].filter((ms) => ms !== undefined);
+  if (shortest.some((ms) => ttlMs >= ms))
+    problems.push(
+      `DOCPIPE_SIGNED_URL_TTL_S (${http.signedUrlTtlSeconds} s) must be shorter than DOCPIPE_RETENTION_UPLOADS and DOCPIPE_RETENTION_RENDERS: a signed URL would outlive its document`,
+    );
+  if (storage.kind === 's3' && http.signedUrlTtlSeconds > S3_LONGEST_PRESIGN_S)
+    problems.push(
+      `DOCPIPE_SIGNED_URL_TTL_S must be at most ${S3_LONGEST_PRESIGN_S} (7 days) with DOCPIPE_STORAGE=s3: S3 refuses longer pre-signed URLs`,
+    );
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {

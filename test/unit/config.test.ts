@@ -85,4 +85,67 @@ describe('config', () => {
       expect(problems).toContain(name);
     }
   });
+
+  it('reads storage, retention and fairness, with their defaults', () => {
+    const defaults = loadConfig({});
+    expect(defaults.storage).toEqual({ kind: 'local' });
+    expect(defaults.retention).toEqual({
+      uploadsMs: 30 * 86_400_000,
+      rendersMs: 30 * 86_400_000,
+      sweepEveryMs: 3_600_000,
+    });
+    expect(defaults.fairness).toEqual({ maxQueued: 10_000, maxActive: 0 });
+    expect(defaults.signingSecret).toBeUndefined();
+    const given = loadConfig({
+      DOCPIPE_STORAGE: 's3',
+      DOCPIPE_S3_BUCKET: 'docs.example',
+      DOCPIPE_S3_ENDPOINT: 'http://minio:9000/',
+      DOCPIPE_S3_PREFIX: 'docpipe/prod',
+      DOCPIPE_RETENTION_UPLOADS: '7d',
+      DOCPIPE_RETENTION_RENDERS: 'off',
+      DOCPIPE_RETENTION_SWEEP_EVERY: '15m',
+      DOCPIPE_COMPANY_MAX_QUEUED: '0',
+      DOCPIPE_COMPANY_MAX_ACTIVE: '4',
+    });
+    expect(given.storage).toEqual({
+      kind: 's3',
+      bucket: 'docs.example',
+      endpoint: 'http://minio:9000',
+      prefix: 'docpipe/prod/',
+      forcePathStyle: true,
+    });
+    expect(given.retention).toEqual({
+      uploadsMs: 7 * 86_400_000,
+      rendersMs: undefined,
+      sweepEveryMs: 900_000,
+    });
+    expect(given.fairness).toEqual({ maxQueued: 0, maxActive: 4 });
+  });
+
+  it('refuses S3 without a bucket, bad ages, and a signed URL that outlives its document', () => {
+    let caught: unknown;
+    try {
+      loadConfig({
+        DOCPIPE_STORAGE: 's3',
+        DOCPIPE_S3_PREFIX: '../up',
+        DOCPIPE_RETENTION_UPLOADS: '30 days',
+        DOCPIPE_RETENTION_RENDERS: '1h',
+        DOCPIPE_SIGNED_URL_TTL_S: '3600',
+        DOCPIPE_COMPANY_MAX_ACTIVE: '-1',
+      });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems;
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toContain('DOCPIPE_S3_BUCKET is required');
+    expect(problems.join('\n')).toContain('DOCPIPE_S3_PREFIX');
+    expect(problems.join('\n')).toContain('DOCPIPE_RETENTION_UPLOADS: "30 days" is not a duration');
+    expect(problems.join('\n')).toContain('a signed URL would outlive its document');
+    expect(problems.join('\n')).toContain('DOCPIPE_COMPANY_MAX_ACTIVE');
+    expect(() => loadConfig({ DOCPIPE_STORAGE: 'ftp' })).toThrow(
+      /DOCPIPE_STORAGE must be local or s3/,
+    );
+  });
 });
