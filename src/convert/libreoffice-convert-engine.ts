@@ -24,6 +24,9 @@ const convertWithOptions: (
   options: Record<string, unknown>,
 ) => Promise<Buffer> = promisify(libre.convertWithOptions);
 
+/** The wrapper libreoffice-convert runs instead of soffice: isolation, deadline, the hardened profile. */
+const HARDENED_SOFFICE = join(projectRoot(), 'workers', 'soffice-hardened.sh');
+
 /** The soffice that workers/soffice-hardened.sh runs. */
 const SOFFICE = '/usr/lib/libreoffice/program/soffice';
 /**
@@ -61,6 +64,13 @@ export class LibreOfficeConvertEngine implements Converter {
     await access(SOFFICE, constants.X_OK).catch(() => {
       throw new Error(`libreoffice-convert needs LibreOffice: ${SOFFICE} is missing`);
     });
+    // libreoffice-convert falls back to the system's soffice when the wrapper it is given is not
+    // there: conversions would still succeed, without the hardening (no macro, no fetch).
+    await access(HARDENED_SOFFICE, constants.X_OK).catch(() => {
+      throw new Error(
+        `libreoffice-convert needs docpipe's hardened wrapper: ${HARDENED_SOFFICE} is missing or not executable (reinstall docpipe, or copy workers/ beside dist/)`,
+      );
+    });
     const isolated = await usesNetworkNamespace(filled.network);
     const dir = await mkdtemp(join(filled.workDir, 'docpipe-lo-convert-'));
     const xcu = join(dir, 'registrymodifications.xcu');
@@ -97,7 +107,7 @@ export class LibreOfficeConvertEngine implements Converter {
     let pdf: Buffer;
     try {
       pdf = await convertWithOptions(Buffer.from(request.docx), 'pdf', 'writer_pdf_Export', {
-        sofficeBinaryPaths: [join(projectRoot(), 'workers', 'soffice-hardened.sh')],
+        sofficeBinaryPaths: [HARDENED_SOFFICE],
         execOptions: {
           env: this.env,
           timeout: this.options.conversionTimeoutMs + BACKSTOP_MS,

@@ -8,6 +8,8 @@ import {
 import { CallerGoneError, ConvertTimeoutError } from './convert-deadline.js';
 import { v2Error, v2Errors, v2Failure, type V2ErrorObject } from './replies.js';
 import { validationDetails } from './validation-details.js';
+import { STORAGE_RETRY_AFTER_S, STORAGE_UNAVAILABLE } from './files-errors.js';
+import { isStorageUnavailableError } from '../storage/index.js';
 
 /**
  * Every failure of the v2 convert endpoint in the v2 error list envelope (spec 7.1), each
@@ -17,6 +19,7 @@ import { validationDetails } from './validation-details.js';
  *   registry status, with every detail (`documents[1].tags.start_date: ...`);
  * - the queue not there (no Redis, no worker) or too busy to answer in time: 503 with
  *   Retry-After, as the outage it is, not the caller's fault;
+ * - the document store not there (S3 down, credentials refused): 503 with Retry-After;
  * - the company's line full (DOCPIPE_COMPANY_MAX_QUEUED): 429 with Retry-After, nothing queued;
  * - Fastify's own refusals (not JSON, over the body limit): their status and message;
  * - anything else: 500, logged with its stack, answered without it.
@@ -50,6 +53,13 @@ export function convertErrorHandler(retryAfterSeconds: number) {
             description: `your company may have at most ${err.cap} documents waiting to be converted; it has ${err.queued}, and this request's ${err.asked} would pass that, so none of them was queued. Send it again in ${err.retryAfterSeconds} s, or in smaller requests.`,
           }),
         );
+    }
+    if (isStorageUnavailableError(err)) {
+      request.log.warn({ err: err.message }, 'convert: storage unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', String(STORAGE_RETRY_AFTER_S))
+        .send(v2Errors(unavailable(STORAGE_UNAVAILABLE)));
     }
     if (err instanceof CallerGoneError) {
       request.log.info('convert: the caller left before the answer; its waiting jobs withdrawn');
