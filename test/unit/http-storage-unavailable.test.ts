@@ -11,7 +11,7 @@ import { StorageUnavailableError } from '../../src/storage/index.js';
  */
 const at = { bucket: 'private-bucket', endpoint: 'http://store.internal:9000' };
 
-async function appWith(handler: 'convert' | 'files') {
+function appWith(handler: 'convert' | 'files') {
   const app = createHttpApp({ bodyLimit: 1024 });
   app.setErrorHandler(
     handler === 'convert' ? convertErrorHandler(30) : fileErrorHandler(() => ({ bodyLimit: 1024 })),
@@ -25,7 +25,7 @@ async function appWith(handler: 'convert' | 'files') {
 
 describe('storage unavailable over HTTP', () => {
   it('is a v2 503 with Retry-After on the convert endpoint', async () => {
-    const res = await (await appWith('convert')).inject({ method: 'GET', url: '/' });
+    const res = await appWith('convert').inject({ method: 'GET', url: '/' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('30');
     expect(res.json()).toEqual({
@@ -42,7 +42,7 @@ describe('storage unavailable over HTTP', () => {
   });
 
   it('is a 503 with Retry-After on the file endpoints', async () => {
-    const res = await (await appWith('files')).inject({ method: 'GET', url: '/' });
+    const res = await appWith('files').inject({ method: 'GET', url: '/' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('30');
     expect(res.json()).toEqual({
