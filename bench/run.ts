@@ -413,13 +413,17 @@ if (process.env.BENCH_FAIRNESS !== '0') {
     processes,
     startAfter: 20,
     root,
+    samples: Number(process.env.BENCH_FAIRNESS_SAMPLES ?? 9),
+    queueDepth: process.env.BENCH_FAIRNESS_QUEUE_DEPTH
+      ? Number(process.env.BENCH_FAIRNESS_QUEUE_DEPTH)
+      : undefined,
     filled: w1Filled,
   });
   // "Within the time of 2 x the office process count conversions": one conversion's time is a W1
   // conversion alone on the warm pool, measured in this run.
   const targetMs = 2 * processes * r.conversionMs;
   const line = (run: typeof r.fair) =>
-    `company B's one W1 enqueued after company A's ${batch}: finished in ${run.waitMs.toFixed(0)} ms (${(run.waitMs / r.conversionMs).toFixed(1)} conversion times; a worker took it after ${run.takenAfterMs} ms), while ${run.conversionsWaited} of A's documents finished (A's batch: ${run.batchPerSecond.toFixed(1)} documents a second)`;
+    `company B's W1 enqueued after company A's ${batch} (median of ${run.samples}): finished in ${run.waitMs.toFixed(0)} ms (${(run.waitMs / r.conversionMs).toFixed(1)} conversion times; a worker took it after ${run.takenAfterMs} ms), while ${run.conversionsWaited} of A's documents finished (A's batch: ${run.batchPerSecond.toFixed(1)} documents a second)`;
   throughput.push(
     { name: 'fair sharing (docpipe default)', perSecond: NaN, note: line(r.fair) },
     { name: 'no fairness (first in, first out)', perSecond: NaN, note: line(r.fifo) },
