@@ -136,6 +136,7 @@ describe('render pipeline', () => {
       key: made.key,
       bytes: made.bytes,
       type: 'application/pdf',
+      modified: expect.any(Date),
     });
   });
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep, storageStats, sweepLockKey, type SweepReport } from '../../src/retention/index.js';
-import { S3Storage, storedDocumentKey, type Storage } from '../../src/storage/index.js';
+import { S3Storage, type Storage } from '../../src/storage/index.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { upload, render, marker, jobInput, queueJobNeeding } from '../helpers/stored-keys.js';
 
 /**
  * The sweep on a real S3-protocol server (s3rver) through S3Storage, with a real redis-server for
@@ -24,12 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([s3?.stop(), redis?.close()]);
 });
-
-const sha = (n: number) => n.toString(16).padStart(64, '0');
-const upload = (n: number) => storedDocumentKey('acme', sha(n), 'pdf');
-const render = (n: number) => `renders/${sha(n).slice(0, 2)}/${sha(n)}.pdf`;
-const marker = (n: number) => render(n).replace(/\.pdf$/, '.kept');
-const jobInput = (n: number) => `uploads/${sha(n)}.bin`;
 
 async function keys(storage: Storage): Promise<string[]> {
   const found: string[] = [];
@@ -80,14 +74,7 @@ describe('sweep on S3 storage', () => {
       const secondWritten = await newest(storage, [upload(6), render(7), render(4)]);
       expect(secondWritten - firstWritten).toBeGreaterThanOrEqual(1000);
 
-      const queue = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
-      await queue.add('document', {
-        v: 1,
-        field: 'documents[0]',
-        name: 'Lease',
-        source: { storageKey: upload(2) },
-      });
-      await queue.close();
+      await queueJobNeeding(lane, upload(2));
 
       const now = () => firstWritten + DAY;
       const stats = await storageStats(storage, AGES, { now });

@@ -1,13 +1,13 @@
 import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Converter } from '../../src/convert/index.js';
 import { InlineEngine } from '../../src/engine/index.js';
 import type { Logger } from '../../src/log/index.js';
 import { Renderer } from '../../src/pipeline/index.js';
-import { createRedis, freePort, type DocumentJobData } from '../../src/queue/index.js';
+import { createRedis, freePort } from '../../src/queue/index.js';
 import {
   RetentionSweeper,
   SweepLock,
@@ -17,9 +17,17 @@ import {
   type SweepOutcome,
   type SweepReport,
 } from '../../src/retention/index.js';
-import { LocalStorage, storedDocumentKey } from '../../src/storage/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
-import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import {
+  upload,
+  render,
+  marker,
+  jobInput,
+  jobData,
+  documentsQueue,
+} from '../helpers/stored-keys.js';
 import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -40,12 +48,6 @@ afterAll(async () => {
   await redis.close();
 });
 
-const sha = (n: number) => n.toString(16).padStart(64, '0');
-const upload = (n: number) => storedDocumentKey('acme', sha(n), 'pdf');
-const render = (n: number) => `renders/${sha(n).slice(0, 2)}/${sha(n)}.pdf`;
-const marker = (n: number) => render(n).replace(/\.pdf$/, '.kept');
-const jobInput = (n: number) => `uploads/${sha(n)}.bin`;
-
 /** Local storage in a fresh folder; `put` writes an object `days` old. */
 function oldStorage() {
   const dir = testDir('retention-');
@@ -61,15 +63,6 @@ function oldStorage() {
       .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
       .sort();
   return { dir, storage, put, files };
-}
-
-function jobData(storageKey: string): DocumentJobData {
-  return { v: 1, field: 'documents[0]', name: 'Lease', source: { storageKey } };
-}
-
-/** The lane's documents queue, as docpipe's client names it. */
-function documentsQueue(lane: Lane): Queue {
-  return new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
 }
 
 describe('sweep on local disk with a real Redis', () => {

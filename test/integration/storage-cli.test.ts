@@ -1,13 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths/index.js';
 import { freePort } from '../../src/queue/index.js';
 import { sweepLockKey } from '../../src/retention/index.js';
-import { storedDocumentKey } from '../../src/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { sha, upload, render, queueJobNeeding } from '../helpers/stored-keys.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -26,10 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await redis.close();
 });
-
-const sha = (n: number) => n.toString(16).padStart(64, '0');
-const upload = (n: number) => storedDocumentKey('acme', sha(n), 'pdf');
-const render = (n: number) => `renders/${sha(n).slice(0, 2)}/${sha(n)}.pdf`;
 
 /** A data folder whose storage holds objects of the given ages (in days) and sizes. */
 function dataFolder(objects: [key: string, days: number, bytes: number][]) {
@@ -84,14 +79,7 @@ describe('docpipe storage', () => {
     const lane = await redis.lane();
     const { data, files } = dataFolder(OBJECTS);
     const env = { DOCPIPE_DATA_DIR: data, REDIS_URL: redis.url, DOCPIPE_QUEUE_PREFIX: lane.prefix };
-    const queue = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
-    await queue.add('document', {
-      v: 1,
-      field: 'documents[0]',
-      name: 'Lease',
-      source: { storageKey: upload(2) },
-    });
-    await queue.close();
+    await queueJobNeeding(lane, upload(2));
 
     const stats = docpipe(env, 'stats', '--json');
     expect(stats.status, stats.stderr).toBe(0);
