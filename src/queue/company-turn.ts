@@ -2,6 +2,9 @@ import type { Job } from 'bullmq';
 import { NO_COMPANY, type FairShare } from './fair-share.js';
 import { COMPANY_ID } from './job-contract-schema.js';
 
+/** The turn of a job that holds no lease: nothing to hand on. */
+const NO_TURN: Turn = { end: () => Promise.resolve() };
+
 /** How often a job waiting for its company's turn asks again (jittered by half). */
 const POLL_MS = 100;
 
@@ -24,14 +27,17 @@ export async function takeTurn(
   leaseMs: number,
   stopped: () => boolean,
 ): Promise<Turn> {
-  const company = companyOf(job);
   const place = job.priority ?? 0;
+  // A job with no place (a producer without fair sharing) moves no clock and, with no cap on jobs
+  // in flight, needs no lease: no round trip to Redis on the way to its conversion.
+  if (place === 0 && fair.limits.maxActive === 0) return NO_TURN;
+  const company = companyOf(job);
   const id = job.id!;
   while (!(await fair.take(company, id, place, leaseMs))) {
     if (stopped()) throw new Error('the worker is handing its jobs back');
     await new Promise((r) => setTimeout(r, POLL_MS * (0.5 + Math.random())));
   }
-  if (fair.limits.maxActive === 0) return { end: () => Promise.resolve() };
+  if (fair.limits.maxActive === 0) return NO_TURN;
   // The lease outlives a dead worker by at most leaseMs; a live one renews it well before.
   const renew = setInterval(() => {
     void fair.take(company, id, place, leaseMs).catch(() => undefined);
