@@ -1,6 +1,8 @@
 import type { FillOptions } from '../fill/index.js';
 import { parseDelimiters } from '../fill/index.js';
 import type { DocpipeConfig } from '../config/index.js';
+import { isCompanyId } from '../keys/index.js';
+import { COMPANY_ID_RULE } from '../queue/index.js';
 import { UsageError } from './exit-codes.js';
 
 export function printJson(value: unknown, pretty = false): void {
@@ -43,4 +45,13 @@ export function fillOptionsFrom(flags: TemplateFlags, config: DocpipeConfig): Fi
     limits: config.limits,
     ...templateFlagsFrom(flags),
   };
+}
+
+/**
+ * `--company`, checked before anything else is looked for (a typo is named before a missing
+ * Redis), with the message `docpipe keys create --company` gives.
+ */
+export function companyFlag(value: string | undefined): string | undefined {
+  if (value === undefined || isCompanyId(value)) return value;
+  throw new UsageError(`--company ${COMPANY_ID_RULE} (got ${JSON.stringify(value)})`);
 }

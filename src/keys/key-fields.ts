@@ -1,14 +1,14 @@
 import type { FailureDetail } from '../errors/index.js';
+import { COMPANY_ID, COMPANY_ID_RULE } from '../queue/index.js';
 
-/**
- * Company ids become part of paths (`/v3/company/{company}/...`) and log lines: letters, digits
- * and `.`, `_`, `-`, starting with a letter or digit, so that one never needs escaping.
- */
-const COMPANY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const NAME_MAX = 200;
 
+/**
+ * Company ids become part of paths (`/v3/company/{company}/...`), Redis keys (the fair
+ * scheduler's lines) and log lines: the job contract's pattern, so that one never needs escaping.
+ */
 export function isCompanyId(value: string): boolean {
-  return COMPANY.test(value);
+  return COMPANY_ID.test(value);
 }
 
 /** What is wrong with a new key's company, name and lifetime, every problem at once. */
@@ -21,7 +21,7 @@ export function newKeyProblems(input: {
   if (typeof input.company !== 'string' || !isCompanyId(input.company))
     problems.push({
       field: 'company',
-      message: 'must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+      message: COMPANY_ID_RULE,
     });
   if (typeof input.name !== 'string' || input.name.trim() === '')
     problems.push({ field: 'name', message: 'must be a non-empty text' });

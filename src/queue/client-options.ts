@@ -1,6 +1,6 @@
 import type { Storage } from '../storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
-import { COMPANY_ID } from './job-contract-schema.js';
+import { COMPANY_ID, COMPANY_ID_RULE } from './job-contract-schema.js';
 import {
   connectionProblems,
   givenOptions,
@@ -134,6 +134,6 @@ function clientOptionProblems(o: FilledClientOptions): (string | undefined)[] {
     nonNegativeInteger('companyMaxQueued', o.companyMaxQueued),
     o.company === undefined || COMPANY_ID.test(o.company)
       ? undefined
-      : `company must be 1 to 128 letters, digits, ".", "_" or "-" (got ${JSON.stringify(o.company)})`,
+      : `company ${COMPANY_ID_RULE} (got ${JSON.stringify(o.company)})`,
   ];
 }

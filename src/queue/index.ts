@@ -24,7 +24,7 @@ export {
   type JobRenderOptions,
   type ContractLimits,
 } from './job-contract.js';
-export { COMPANY_ID, MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
+export { COMPANY_ID, COMPANY_ID_RULE, MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
 export { DocpipeWorker } from './docpipe-worker.js';
 export {

@@ -13,8 +13,15 @@ export const JOB_SCHEMA_VERSION = 1;
 /** What a request id may be: short and plain, for log lines. */
 export const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** A company's id, as API keys carry it: the line its jobs wait in (fair sharing). */
+/**
+ * A company's id, as API keys carry it (letters, digits and `.`, `_`, `-`, starting with a letter
+ * or digit): the line its jobs wait in (fair sharing).
+ */
 export const COMPANY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** What {@link COMPANY_ID} asks, as a message says it after the field's name. */
+export const COMPANY_ID_RULE =
+  'must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** The field path a job answers for: `documents[2]`, `batch.documents[0]`. */
 export const FIELD_PATH = /^[A-Za-z_][\w]*(\[\d+\])?(\.[A-Za-z_][\w]*(\[\d+\])?)*$/;

@@ -10,6 +10,7 @@ import {
   MAX_JOB_NAME_CHARS,
   StorageKeySourceSchema,
   UrlSourceSchema,
+  COMPANY_ID_RULE,
   type DocumentJobData,
 } from './job-contract-schema.js';
 
@@ -143,7 +144,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'source.documentId': 'must be a non-empty string',
   'source.versionId': 'must be a non-empty string',
   requestId: 'must be 1 to 128 letters, digits, _ . : or -',
-  company: 'must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  company: COMPANY_ID_RULE,
   tags: 'must be an array of {tag, value, type, format}',
   'tags[]': 'not a TagInput; send an object {tag, value, type, format}',
   'tags[].tag': 'required: a non-empty string, the tag as written in the template',

@@ -95,6 +95,20 @@ describe('CLI inputs past the limits', () => {
     expect(r.stderr).toContain('it is a folder');
   });
 
+  it('names a malformed --company before looking for Redis: bad usage, exit 2', () => {
+    const dir = testDir('cli-inputs-');
+    for (const args of [
+      ['enqueue', lease, '--company', 'acme corp'],
+      ['rerender', join(root, 'templates'), '--company', 'acme corp'],
+    ]) {
+      const r = docpipe(dir, ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(
+        'docpipe: --company must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit (got "acme corp")\n',
+      );
+    }
+  });
+
   it('refuses tags JSON nested 100,000 levels deep with a message, exit 2, no stack overflow', () => {
     const dir = testDir('cli-inputs-');
     const deep = join(dir, 'deep.json');

@@ -7,7 +7,7 @@ import {
   type JobRenderOptions,
 } from '../../queue/index.js';
 import { UsageError } from '../exit-codes.js';
-import { printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
+import { companyFlag, printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 import { connectClient, openStorage, resolveRedisUrl } from '../../app/index.js';
@@ -64,6 +64,7 @@ export function registerEnqueue(program: Command): void {
       if (flags.out !== undefined && extname(flags.out).toLowerCase() !== '.pdf')
         throw new UsageError('--out must name a .pdf file');
       const config = loadConfig();
+      const company = companyFlag(flags.company);
       const tags = flags.tags ? ((await readJson(flags.tags)) as DocumentInput['tags']) : undefined;
       // Only what was asked for: a library document's own document.json gives the rest.
       const options: JobRenderOptions = { ...templateFlagsFrom(flags) };
@@ -99,11 +100,9 @@ export function registerEnqueue(program: Command): void {
       const redisUrl = await resolveRedisUrl(config);
       if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
       const storage = await openStorage(config);
-      const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
-        (err: Error) => {
-          throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
-        },
-      );
+      const client = await connectClient(config, redisUrl, { company }).catch((err: Error) => {
+        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
+      });
       try {
         await runDocumentCommand(flags.json, async () => {
           const result = await client.render(document, { timeoutMs: Number(flags.timeout) });

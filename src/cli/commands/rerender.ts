@@ -15,7 +15,7 @@ import type { TagInput } from '../../fill/index.js';
 import { readJson } from '../../files/index.js';
 import { isQueueUnavailableError } from '../../queue/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import { companyFlag, printJson } from '../io.js';
 
 interface RerenderFlags {
   tags?: string;
@@ -60,6 +60,7 @@ export function registerRerender(program: Command): void {
     )
     .action(async (source: string, flags: RerenderFlags) => {
       const config = loadConfig();
+      const company = companyFlag(flags.company);
       // What to render is checked first: a typo in a path is named before any missing Redis.
       const tags = flags.tags ? ((await readJson(flags.tags)) as TagInput[]) : undefined;
       const items = await collectBatch(
@@ -73,11 +74,9 @@ export function registerRerender(program: Command): void {
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
       const storage = await openStorage(config);
-      const client = await connectClient(config, redisUrl, { company: flags.company }).catch(
-        (err: Error) => {
-          throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
-        },
-      );
+      const client = await connectClient(config, redisUrl, { company }).catch((err: Error) => {
+        throw isQueueUnavailableError(err) ? err : new UsageError(err.message);
+      });
       const bar = new cliProgress.SingleBar(
         {
           format:
