@@ -24,8 +24,10 @@ case "$#:${1:-}" in
 esac
 
 # What docpipe runs with: Writer (the converter; run headless), python3-uno (UNO bridge),
-# metric-compatible fonts so that layouts keep their page count, redis-server (embedded queue),
-# libjemalloc2 (the office processes' malloc: LibreOffice converts faster with it).
+# metric-compatible fonts so that layouts keep their page count (docs/fonts.md maps Word's fonts
+# to them), redis-server (embedded queue), libjemalloc2 (the office processes' malloc:
+# LibreOffice converts faster with it), poppler-utils (pdftoppm and pdftotext: `docpipe check`
+# and `docpipe preview` draw pages with them).
 # Not libreoffice-writer-nogui: it ships none of Writer's .ui files, and Writer driven over UNO
 # aborts (SIGABRT) on every document with comments when it cannot build their windows. The full
 # package costs 12 MB more and still runs without a display.
@@ -35,13 +37,18 @@ RUNTIME_PACKAGES=(
   fonts-liberation2
   fonts-crosextra-carlito
   fonts-crosextra-caladea
+  fonts-urw-base35
+  fonts-dejavu-core
+  fonts-dejavu-extra
+  fonts-noto-core
+  fonts-noto-mono
   redis-server
   libjemalloc2
-)
-# Only the tests use these: poppler-utils (pdftotext) and chromium (the headless browser that
-# tests the queue dashboard, driven by playwright-core).
-TEST_PACKAGES=(
   poppler-utils
+)
+# Only the tests use this: chromium (the headless browser that tests the queue dashboard, driven
+# by playwright-core).
+TEST_PACKAGES=(
   chromium
 )
 # In a container docpipe is not PID 1: tini is, and reaps the office processes' orphans.

@@ -1,4 +1,5 @@
 import type { FailureDetail } from '../errors/index.js';
+import type { FieldDeclarations } from './field-declarations.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits } from '../sniff/index.js';
 import { DEFAULT_LOCALE, checkTimeZone, resolveLocale, type ResolvedLocale } from './locale.js';
 import { DEFAULT_DELIMITERS, type Delimiters } from './template.js';
@@ -36,6 +37,12 @@ export interface FillOptions {
   limits?: SniffLimits;
   /** Value sizes and characters; those not given keep their default. @defaultValue DEFAULT_VALUE_LIMITS */
   values?: Partial<ValueLimits>;
+  /**
+   * The template's declared field types (a library document's `document.json`): a TagInput of
+   * another type is refused, a declared format is used when the TagInput has none, and a list's
+   * plain cells take their column's type. @defaultValue none: every TagInput says its own type
+   */
+  fields?: FieldDeclarations;
 }
 
 export interface ResolvedFillOptions {

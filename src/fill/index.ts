@@ -33,3 +33,4 @@ export {
   type ValueLimits,
 } from './value-limits.js';
 export { tagListBoundProblems } from './tag-bounds.js';
+export { type FieldDeclaration, type FieldDeclarations } from './field-declarations.js';
