@@ -12,9 +12,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['app'],
   ['config'],
   ['batch', 'queue', 'keys', 'retention'],
-  ['pipeline', 'library', 'check'],
+  ['pipeline', 'library', 'check', 'lint', 'preview'],
   ['engine', 'convert', 'storage', 'files'],
-  ['sniff', 'fill', 'pdf', 'harden', 'inspect'],
+  ['sniff', 'fill', 'pdf', 'harden', 'inspect', 'fonts', 'raster'],
   ['zip', 'opc', 'cache'],
   ['errors', 'log', 'paths', 'metrics'],
 ];
