@@ -1,7 +1,13 @@
 import type { FillOptions } from '../fill/index.js';
 import { parseDelimiters } from '../fill/index.js';
 import type { DocpipeConfig } from '../config/index.js';
+import { InputError } from '../files/index.js';
 import { isCompanyId } from '../keys/index.js';
+import {
+  DocumentJsonError,
+  settingsForTemplate,
+  type DocumentFillOptions,
+} from '../library/index.js';
 import { COMPANY_ID_RULE } from '../queue/index.js';
 import { UsageError } from './exit-codes.js';
 
@@ -36,15 +42,34 @@ export function templateFlagsFrom(
   return given;
 }
 
-export function fillOptionsFrom(flags: TemplateFlags, config: DocpipeConfig): FillOptions {
+export function fillOptionsFrom(
+  flags: TemplateFlags,
+  config: DocpipeConfig,
+  settings: DocumentFillOptions = {},
+): FillOptions {
   return {
     delimiters: config.delimiters,
     locale: config.locale,
     timeZone: config.timeZone,
     strict: config.strictTags,
     limits: config.limits,
+    ...settings,
     ...templateFlagsFrom(flags),
   };
+}
+
+/**
+ * The settings of the library document a template file belongs to: its folder's document.json
+ * (locale, time zone, delimiters, declared fields), which sit between the configured defaults and
+ * the command's flags. A broken document.json is bad input (exit 2), named with every problem.
+ */
+export async function documentSettingsOf(template: string): Promise<DocumentFillOptions> {
+  try {
+    return (await settingsForTemplate(template)).options;
+  } catch (err) {
+    if (err instanceof DocumentJsonError) throw new InputError(err.message);
+    throw err;
+  }
 }
 
 /**

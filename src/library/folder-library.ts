@@ -1,24 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DocpipeError } from '../errors/index.js';
-import { parseDelimiters } from '../fill/index.js';
+import type { DocumentJson } from './document-json-schema.js';
+import { DocumentJsonError, readDocumentJson, type DocumentSettings } from './document-json.js';
 import type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
 
 /** Folder and version ids: lower-case names, so that an id can never walk out of the library. */
 const ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
-
-interface DocumentJson {
-  name?: string;
-  description?: string;
-  locale?: string;
-  timeZone?: string;
-  delimiters?: string;
-  /** Version id to file inside the folder. @defaultValue { "1": "template.docx" } */
-  versions?: Record<string, string>;
-  /** @defaultValue the last version listed */
-  current?: string;
-}
 
 /**
  * A library in a folder: one sub-folder per document with `template.docx` and `document.json`
@@ -52,7 +41,7 @@ export class FolderLibrary implements DocumentLibrary {
     versionId: string | undefined,
     field = 'versionId',
   ): Promise<LibraryVersion> {
-    const { document, meta } = await this.find(
+    const { document, meta, settings } = await this.find(
       documentId,
       field.replace(/versionId$/, 'documentId'),
     );
@@ -69,21 +58,31 @@ export class FolderLibrary implements DocumentLibrary {
         },
       ]);
     }
-    const delimiters = meta.delimiters ? parseDelimiters(meta.delimiters) : undefined;
     return {
       document,
       versionId: version,
       bytes: await readFile(join(this.root, documentId, file)),
-      options: { locale: meta.locale, timeZone: meta.timeZone, delimiters },
+      options: settings.options,
     };
   }
 
   private async find(
     documentId: string,
     field: string,
-  ): Promise<{ document: LibraryDocument; meta: DocumentJson }> {
+  ): Promise<{ document: LibraryDocument; meta: DocumentJson; settings: DocumentSettings }> {
     const found = ID.test(documentId)
-      ? await this.read(documentId).catch(() => undefined)
+      ? await this.read(documentId).catch((err: unknown) => {
+          // A document that is there but whose settings are wrong cannot be produced; saying
+          // "not found" would send its author looking in the wrong place.
+          if (err instanceof DocumentJsonError)
+            throw new DocpipeError('document-production-failed', [
+              {
+                field,
+                message: `document "${documentId}" has a broken ${basename(err.file)}: ${err.problems.join('; ')}`,
+              },
+            ]);
+          return undefined;
+        })
       : undefined;
     if (!found)
       throw new DocpipeError('document-not-found', [
@@ -102,13 +101,13 @@ export class FolderLibrary implements DocumentLibrary {
     );
   }
 
-  private async read(id: string): Promise<{ document: LibraryDocument; meta: DocumentJson }> {
+  private async read(
+    id: string,
+  ): Promise<{ document: LibraryDocument; meta: DocumentJson; settings: DocumentSettings }> {
     const dir = join(this.root, id);
     if (!(await stat(dir)).isDirectory()) throw new Error(`${dir} is not a folder`);
-    const metaFile = join(dir, 'document.json');
-    const meta = existsSync(metaFile)
-      ? (JSON.parse(await readFile(metaFile, 'utf8')) as DocumentJson)
-      : {};
+    const settings = await readDocumentJson(dir);
+    const meta = settings.meta;
     const versions = Object.keys(this.versions(meta)).filter((v) =>
       existsSync(join(dir, this.versions(meta)[v]!)),
     );
@@ -126,6 +125,7 @@ export class FolderLibrary implements DocumentLibrary {
         currentVersion: current,
       },
       meta,
+      settings,
     };
   }
 }

@@ -1,2 +1,17 @@
 export type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
 export { FolderLibrary } from './folder-library.js';
+export {
+  DOCUMENT_JSON,
+  DocumentJsonError,
+  parseDocumentJson,
+  readDocumentJson,
+  settingsForTemplate,
+  type DocumentFillOptions,
+  type DocumentSettings,
+} from './document-json.js';
+export {
+  DocumentJsonSchema,
+  FieldDeclarationSchema,
+  FIELD_TYPES,
+  type DocumentJson,
+} from './document-json-schema.js';

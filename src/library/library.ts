@@ -1,4 +1,4 @@
-import type { FillOptions } from '../fill/index.js';
+import type { DocumentFillOptions } from './document-json.js';
 
 export interface LibraryDocument {
   id: string;
@@ -15,8 +15,8 @@ export interface LibraryVersion {
   versionId: string;
   /** The template's bytes. */
   bytes: Buffer;
-  /** How this template is filled: its locale and delimiters. */
-  options: Pick<FillOptions, 'locale' | 'delimiters' | 'timeZone'>;
+  /** How this template is filled: its document.json's locale, time zone, delimiters and fields. */
+  options: DocumentFillOptions;
 }
 
 /**

@@ -15,8 +15,16 @@ function library(): FolderLibrary {
       name: 'Lease',
       locale: 'sv',
       delimiters: '{{ }}',
-      versions: { '1': 'template.docx', '2': 'v2/template.docx', evil: '../../etc/passwd' },
+      versions: { '1': 'template.docx', '2': 'v2/template.docx' },
+      fields: { start: { type: 'date', format: 'D. MMMM YYYY' } },
     }),
+  );
+  // A version that walks out of its folder breaks the whole document.json: refused, not skipped.
+  mkdirSync(join(root, 'evil'));
+  writeFileSync(join(root, 'evil', 'template.docx'), 'evil');
+  writeFileSync(
+    join(root, 'evil', 'document.json'),
+    JSON.stringify({ versions: { '1': 'template.docx', '2': '../../etc/passwd' } }),
   );
   mkdirSync(join(root, 'letter'));
   writeFileSync(join(root, 'letter', 'template.docx'), 'letter');
@@ -52,8 +60,8 @@ describe('folder library', () => {
     expect(v1.bytes.toString()).toBe('one');
     expect(v1.options).toEqual({
       locale: 'sv',
-      timeZone: undefined,
       delimiters: { start: '{{', end: '}}' },
+      fields: { start: { type: 'date', format: 'D. MMMM YYYY' } },
     });
     expect((await lib.getVersion('lease', undefined)).bytes.toString()).toBe('two');
   });
@@ -74,8 +82,15 @@ describe('folder library', () => {
       slug: 'document-version-not-found',
       details: [{ field: 'documents[0].versionId' }],
     });
-    await expect(lib.getVersion('lease', 'evil')).rejects.toMatchObject({
-      slug: 'document-version-not-found',
+    await expect(lib.getVersion('evil', '2', 'documents[0].versionId')).rejects.toMatchObject({
+      slug: 'document-production-failed',
+      details: [
+        {
+          field: 'documents[0].documentId',
+          message:
+            'document "evil" has a broken document.json: versions.2 must name a .docx file in this folder',
+        },
+      ],
     });
     await expect(lib.getVersion('../lease', '1')).rejects.toMatchObject({
       slug: 'document-not-found',

@@ -9,7 +9,7 @@ import { Renderer } from '../../pipeline/index.js';
 import { objectLocation } from '../../storage/index.js';
 import type { Engine } from '../../pipeline/index.js';
 import { UsageError } from '../exit-codes.js';
-import { fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
+import { documentSettingsOf, fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 
@@ -57,7 +57,7 @@ export function registerRender(program: Command): void {
       if (format !== '.pdf' && format !== '.docx')
         throw new UsageError('--out must name a .pdf or a .docx file');
       const config = loadConfig();
-      const options = fillOptionsFrom(flags, config);
+      const options = fillOptionsFrom(flags, config, await documentSettingsOf(input));
       const [bytes, tags] = await Promise.all([
         readInput(input, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),

@@ -1,0 +1,80 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * `document.json`, the settings of a library document, as one TypeBox schema: the one reader
+ * (document-json.ts) validates with it, and it is plain JSON Schema for editors. Closed objects:
+ * a misspelt `timezone` or `local` would otherwise be dropped and render dates in the wrong zone.
+ */
+
+const closed = { additionalProperties: false } as const;
+
+export const FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'list'] as const;
+
+/** A declared field; a list declares its columns the same way (cyclic: a column may be a list). */
+export const FieldDeclarationSchema = Type.Cyclic(
+  {
+    Field: Type.Object(
+      {
+        type: Type.Union(
+          FIELD_TYPES.map((t) => Type.Literal(t)),
+          { description: 'the type every value of this field must have' },
+        ),
+        format: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description: 'format used when a value gives none (the formats of docs/templates.md)',
+          }),
+        ),
+        columns: Type.Optional(
+          Type.Record(Type.String({ pattern: '\\S' }), Type.Ref('Field'), {
+            description: "for a list: each member's fields by name",
+          }),
+        ),
+        description: Type.Optional(Type.String({ description: 'what the field means' })),
+      },
+      closed,
+    ),
+  },
+  'Field',
+);
+
+/** File names of versions stay inside the document's folder. */
+const VERSION_FILE = '^(?!/)(?!.*\\.\\.)[^\\\\]+\\.docx$';
+
+export const DocumentJsonSchema = Type.Object(
+  {
+    $schema: Type.Optional(Type.String({ description: 'for editors; ignored' })),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'the name users see' })),
+    description: Type.Optional(Type.String()),
+    locale: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'locale for dates, numbers and booleans: da, en-GB',
+      }),
+    ),
+    timeZone: Type.Optional(
+      Type.String({ minLength: 1, description: 'IANA time zone: Europe/Copenhagen' }),
+    ),
+    delimiters: Type.Optional(
+      Type.String({ minLength: 3, description: 'start and end, space-separated: "{{ }}"' }),
+    ),
+    versions: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,127}$' }),
+        Type.String({ pattern: VERSION_FILE }),
+        { description: 'version id to .docx file in this folder; default {"1": "template.docx"}' },
+      ),
+    ),
+    current: Type.Optional(
+      Type.String({ description: 'the version used when none is asked for; default the last' }),
+    ),
+    fields: Type.Optional(
+      Type.Record(Type.String({ pattern: '\\S' }), FieldDeclarationSchema, {
+        description: 'declared field types by tag',
+      }),
+    ),
+  },
+  closed,
+);
+
+export type DocumentJson = Static<typeof DocumentJsonSchema>;

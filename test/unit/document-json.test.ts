@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testDir } from '../helpers/test-dir.js';
+import {
+  DocumentJsonError,
+  parseDocumentJson,
+  readDocumentJson,
+  settingsForTemplate,
+} from '../../src/library/index.js';
+
+function problemsOf(text: string): string[] {
+  try {
+    parseDocumentJson(text, 'document.json');
+  } catch (err) {
+    if (err instanceof DocumentJsonError) return err.problems;
+    throw err;
+  }
+  throw new Error('parsed without a problem');
+}
+
+describe('document.json', () => {
+  it('gives the fill options it sets, and nothing for what it leaves out', () => {
+    const { meta, options } = parseDocumentJson(
+      JSON.stringify({
+        name: 'Quote',
+        locale: 'en-GB',
+        timeZone: 'Europe/London',
+        delimiters: '{{ }}',
+        fields: {
+          valid_until: { type: 'date', format: 'D MMMM YYYY' },
+          lines: { type: 'list', columns: { amount: { type: 'number', format: '#,##0.00' } } },
+        },
+      }),
+      'document.json',
+    );
+    expect(meta.name).toBe('Quote');
+    expect(options).toEqual({
+      locale: 'en-GB',
+      timeZone: 'Europe/London',
+      delimiters: { start: '{{', end: '}}' },
+      fields: {
+        valid_until: { type: 'date', format: 'D MMMM YYYY' },
+        lines: { type: 'list', columns: { amount: { type: 'number', format: '#,##0.00' } } },
+      },
+    });
+    expect(parseDocumentJson('{"name": "Letter"}', 'document.json').options).toEqual({});
+  });
+
+  it('names every problem at once, each with its member', () => {
+    expect(
+      problemsOf(
+        JSON.stringify({
+          name: 'x',
+          timezone: 'UTC',
+          fields: { a: { type: 'dato' }, c: 3, d: { type: 'text', colour: 'red' } },
+        }),
+      ),
+    ).toEqual([
+      'timezone: unknown member (did you mean "timeZone"?)',
+      'fields.a.type must be one of text, number, date, boolean, list',
+      'fields.c must be an object',
+      'fields.d.colour: unknown member',
+    ]);
+  });
+
+  it('refuses settings fill would refuse, and columns on a field that is not a list', () => {
+    expect(
+      problemsOf(
+        JSON.stringify({
+          locale: 'tlh',
+          timeZone: 'Mars/Olympus',
+          delimiters: '{{}}',
+          current: '3',
+          fields: { total: { type: 'number', columns: { x: { type: 'text' } } } },
+        }),
+      ),
+    ).toEqual([
+      'delimiters must be start and end separated by a space, such as "{{ }}"',
+      expect.stringMatching(/^locale: .*tlh/),
+      expect.stringMatching(/^timeZone: .*Mars\/Olympus/),
+      'current: "3" is not one of the versions',
+      'fields.total.columns: only a list has columns (this field is number)',
+    ]);
+  });
+
+  it('refuses a version outside its folder and text that is not JSON', () => {
+    expect(problemsOf('{"versions": {"1": "../other/template.docx"}}')).toEqual([
+      'versions.1 must name a .docx file in this folder',
+    ]);
+    expect(problemsOf('{"name": ')[0]).toMatch(/^is not valid JSON: /);
+    expect(problemsOf('[]')).toEqual(['document.json must be an object']);
+  });
+
+  it('reads a folder, and a template file through its folder; no file means no settings', async () => {
+    const dir = testDir('docpipe-document-json-');
+    expect(await readDocumentJson(dir)).toEqual({ meta: {}, options: {} });
+    mkdirSync(join(dir, 'letter'));
+    writeFileSync(join(dir, 'letter', 'document.json'), '{"locale": "en", "delimiters": "[[ ]]"}');
+    const settings = await settingsForTemplate(join(dir, 'letter', 'v2.docx'));
+    expect(settings.options).toEqual({ locale: 'en', delimiters: { start: '[[', end: ']]' } });
+    writeFileSync(join(dir, 'letter', 'document.json'), '{"local": "en"}');
+    await expect(readDocumentJson(join(dir, 'letter'))).rejects.toThrow(
+      `${join(dir, 'letter', 'document.json')}: local: unknown member (did you mean "locale"?)`,
+    );
+  });
+});
