@@ -1,0 +1,25 @@
+export {
+  rasterizePdf,
+  MAX_DPI,
+  MAX_PAGE_PIXELS,
+  MAX_RASTER_BYTES,
+  MAX_RASTER_PAGES,
+  RASTER_TIMEOUT_MS,
+  type RasterOptions,
+} from './rasterize-pdf.js';
+export {
+  compareImages,
+  decodePng,
+  DEFAULT_MAX_CHANGED,
+  DEFAULT_TOLERANCE,
+  type CompareOptions,
+  type ImageComparison,
+  type PixelBox,
+} from './compare-images.js';
+export { pdfText, PDF_TEXT_TIMEOUT_MS, type PdfTextOptions } from './pdf-text.js';
+export {
+  isPopplerMissingError,
+  PopplerMissingError,
+  requirePoppler,
+  type PopplerTool,
+} from './poppler.js';
