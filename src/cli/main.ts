@@ -15,6 +15,7 @@ import { registerStorage } from './commands/storage.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
+import { registerPreview } from './commands/preview.js';
 import { registerSniff } from './commands/sniff.js';
 import { EXIT } from './exit-codes.js';
 
@@ -38,6 +39,7 @@ registerSniff(program);
 registerFields(program);
 registerRender(program);
 registerCheck(program);
+registerPreview(program);
 registerStart(program);
 registerEnqueue(program);
 registerRerender(program);

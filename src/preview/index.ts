@@ -7,3 +7,11 @@ export {
 export { markTagsInPart, type MarkedPart } from './highlight-part.js';
 export { findTagSpans, type TagMark, type TagSpan } from './tag-spans.js';
 export { MARK_FILL } from './mark-style.js';
+export {
+  previewTemplate,
+  DEFAULT_PREVIEW_DPI,
+  type Preview,
+  type PreviewDeps,
+  type PreviewRequest,
+} from './preview-template.js';
+export { writePageImages, pageFileName } from './page-files.js';

@@ -1,0 +1,173 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { createEngine, openStorage } from '../../app/index.js';
+import { loadConfig, type DocpipeConfig } from '../../config/index.js';
+import { createConverter } from '../../convert/index.js';
+import { readInput, readJson, TooLargeInput } from '../../files/index.js';
+import type { FillOptions } from '../../fill/index.js';
+import { DocumentJsonError, readDocumentJson } from '../../library/index.js';
+import { createLogger } from '../../log/index.js';
+import { Renderer, type Engine } from '../../pipeline/index.js';
+import {
+  DEFAULT_PREVIEW_DPI,
+  previewTemplate,
+  writePageImages,
+  type Preview,
+} from '../../preview/index.js';
+import { MAX_DPI } from '../../raster/index.js';
+import { objectLocation } from '../../storage/index.js';
+import { UsageError } from '../exit-codes.js';
+import { documentSettingsOf, fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
+import { runDocumentCommand } from '../report-failure.js';
+
+interface PreviewFlags extends TemplateFlags {
+  tags?: string;
+  out?: string;
+  dpi: string;
+  json?: boolean;
+}
+
+/** A library document's template file, by the name a library folder gives it. */
+const LIBRARY_TEMPLATE = 'template.docx';
+
+export function registerPreview(program: Command): void {
+  program
+    .command('preview')
+    .description(
+      'draw the pages of a template as PNG images: filled with --tags, or with every tag shaded in place',
+    )
+    .argument(
+      '<template>',
+      'a .docx template, or a template folder (its document.json and template.docx)',
+    )
+    .option('-t, --tags <file>', 'JSON file: an array of {tag, value, type, format} to fill in')
+    .option(
+      '-o, --out <folder>',
+      'where the page images go (default: <template name>-preview in the current folder)',
+    )
+    .option('--dpi <n>', `resolution of the images, 1 to ${MAX_DPI}`, String(DEFAULT_PREVIEW_DPI))
+    .option('--json', 'print {pages, files}, or the typed failure {error, details}, as JSON')
+    .option('--locale <tag>', 'locale for dates, numbers and booleans (da, en, sv, nb, de, ...)')
+    .option('--time-zone <zone>', 'IANA time zone for date-times with an offset')
+    .option(
+      '--delimiters <pair>',
+      'tag delimiters, start and end separated by a space, such as "{{ }}"',
+    )
+    .option('--strict', 'with --tags: refuse values for tags the template does not have')
+    .addHelpText(
+      'after',
+      '\nWithout --tags nothing is filled: each tag shows as its text on a coloured background,\n' +
+        'values yellow, sections ({#flag} ... {/flag}, loops) light blue, inverted sections\n' +
+        '({^flag} ... {/flag}) light orange, so both branches of every section can be seen.\n' +
+        'The folder gets page-1.png, page-2.png, ...; pages left from a longer earlier preview are removed.\n' +
+        "A library folder's document.json sets delimiters, locale, time zone and field types.\n" +
+        '\nExamples:\n' +
+        '  docpipe preview templates/lease                     # ./lease-preview/page-1.png ...\n' +
+        '  docpipe preview templates/lease --tags templates/lease/fixtures/basic.tags.json --out filled\n' +
+        '\nExit status: 0 ok, 1 typed failure (broken template, bad values, conversion failed), 2 bad usage.',
+    )
+    .action(async (template: string, flags: PreviewFlags) => {
+      const dpi = dpiFlag(flags.dpi);
+      const { file, name } = await templateFile(template);
+      const config = loadConfig();
+      const { limits, ...fill } = fillOptionsFrom(flags, config, await documentSettingsOf(file));
+      const [bytes, tags] = await Promise.all([
+        readInput(file, config.limits.maxInputBytes),
+        flags.tags ? readJson(flags.tags) : Promise.resolve(undefined),
+      ]);
+      const out = flags.out ?? `${name}-preview`;
+      const engine = createEngine(config, 1);
+      try {
+        await runDocumentCommand(flags.json, async () => {
+          if (bytes instanceof TooLargeInput) throw bytes.toError('template');
+          const preview = await withRenderer(engine, config, name, (renderPdf) =>
+            previewTemplate(bytes, { tags, fill, limits, dpi }, { renderPdf }),
+          );
+          const files = await writePageImages(out, preview.pages);
+          report(preview, files, flags.json);
+        });
+      } finally {
+        await engine.close();
+      }
+    });
+}
+
+function dpiFlag(text: string): number {
+  const dpi = Number(text);
+  if (!/^\d+$/.test(text.trim()) || dpi < 1 || dpi > MAX_DPI)
+    throw new UsageError(`--dpi must be a whole number from 1 to ${MAX_DPI} (got ${text})`);
+  return dpi;
+}
+
+/**
+ * The template file and the name its preview folder takes. A folder is a library document: its
+ * document.json's current version (else its last), or template.docx; named after the folder, as
+ * is a file called template.docx, since every library document's file has that name.
+ */
+async function templateFile(path: string): Promise<{ file: string; name: string }> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    const base = basename(path, extname(path));
+    const named = basename(path) === LIBRARY_TEMPLATE ? basename(resolve(dirname(path))) : base;
+    return { file: path, name: named };
+  }
+  let versions: Record<string, string> | undefined;
+  let current: string | undefined;
+  try {
+    ({ versions, current } = (await readDocumentJson(path)).meta);
+  } catch (err) {
+    if (err instanceof DocumentJsonError) throw new UsageError(err.message);
+    throw err;
+  }
+  const files = Object.values(versions ?? {});
+  const chosen = (current !== undefined ? versions?.[current] : files.at(-1)) ?? LIBRARY_TEMPLATE;
+  return { file: join(path, chosen), name: basename(resolve(path)) };
+}
+
+type RenderPdf = (
+  docx: Uint8Array,
+  tags: unknown,
+  fill: Omit<FillOptions, 'limits'>,
+) => Promise<Uint8Array>;
+
+/** Renders as `docpipe render` does: one warm office process, the result kept in storage. */
+async function withRenderer<T>(
+  engine: Engine,
+  config: DocpipeConfig,
+  name: string,
+  work: (renderPdf: RenderPdf) => Promise<T>,
+): Promise<T> {
+  const logger = createLogger(
+    config.logLevel === 'info' ? 'warn' : config.logLevel,
+    'docpipe',
+    config.logFormat,
+  );
+  const converter = await createConverter(
+    config.converter,
+    { ...config.office, processes: config.office.processes ?? 1 },
+    logger,
+    true,
+  );
+  const storage = await openStorage(config);
+  try {
+    const renderer = new Renderer({ engine, converter, storage, logger });
+    return await work(async (docx, tags, fill) => {
+      const result = await renderer.render({ bytes: docx, name }, tags, fill);
+      const pdf = await storage.get(result.key);
+      if (!pdf) throw new Error(`the stored PDF ${objectLocation(storage, result.key)} is gone`);
+      return pdf;
+    });
+  } finally {
+    await converter.close();
+  }
+}
+
+function report(preview: Preview, files: string[], json: boolean | undefined): void {
+  if (json) return printJson({ pages: files.length, files: files.map((f) => resolve(f)) });
+  for (const f of files) process.stdout.write(`${f}\n`);
+  for (const u of preview.marked?.unmarked ?? [])
+    process.stderr.write(
+      `docpipe: ${u.count > 0 ? `${u.count} tag(s)` : 'tags'} in ${u.file} not shaded: ${u.why}\n`,
+    );
+}
