@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths/index.js';
+import { MARK_FILL } from '../../src/preview/index.js';
+import { buildDocx, para, run } from '../helpers/docx-builder.js';
+import { testDir } from '../helpers/test-dir.js';
+
+const root = projectRoot();
+const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const lease = join(root, 'templates', 'lease');
+const leaseTags = join(lease, 'fixtures', 'basic.tags.json');
+/** The lease is two pages, filled or not (test/helpers/lease.ts). */
+const LEASE_PAGES = 2;
+
+/** Runs docpipe in `cwd` with its own data folder, as an author would in a folder of theirs. */
+function docpipe(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    cwd,
+    env: {
+      ...process.env,
+      DOCPIPE_ENGINE_THREADS: '1',
+      DOCPIPE_DATA_DIR: join(cwd, 'data'),
+    },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const rgb = (hex: string): [number, number, number] => [
+  parseInt(hex.slice(0, 2), 16),
+  parseInt(hex.slice(2, 4), 16),
+  parseInt(hex.slice(4, 6), 16),
+];
+
+/** Pixels of a page image within a few levels of a mark's colour. */
+function pixelsOf(file: string, hex: string): number {
+  const png = PNG.sync.read(readFileSync(file));
+  const [r, g, b] = rgb(hex);
+  let count = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const d = png.data;
+    if (Math.abs(d[i]! - r) <= 8 && Math.abs(d[i + 1]! - g) <= 8 && Math.abs(d[i + 2]! - b) <= 8)
+      count++;
+  }
+  return count;
+}
+
+const lines = (text: string) => text.trim().split('\n');
+
+describe('docpipe preview (LibreOffice and pdftoppm)', () => {
+  it('shades every tag of the lease in place, in <name>-preview/, and removes stale pages', () => {
+    const cwd = testDir('docpipe-preview-');
+    const out = join(cwd, 'lease-preview');
+    mkdirSync(out);
+    writeFileSync(join(out, 'page-3.png'), 'from a longer preview');
+    writeFileSync(join(out, 'notes.txt'), 'the author’s own');
+
+    const r = docpipe(cwd, 'preview', lease);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const printed = lines(r.stdout);
+    expect(printed).toEqual(
+      Array.from({ length: LEASE_PAGES }, (_, i) => join('lease-preview', `page-${i + 1}.png`)),
+    );
+    for (const file of printed) expect(existsSync(join(cwd, file))).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(['notes.txt', 'page-1.png', 'page-2.png']);
+
+    // The header's {contract_no} is on every page; the sections (§ 6, § 8) are on page 2.
+    for (const file of printed)
+      expect(pixelsOf(join(cwd, file), MARK_FILL.value)).toBeGreaterThan(0);
+    const second = join(cwd, printed[1]!);
+    expect(pixelsOf(second, MARK_FILL.section)).toBeGreaterThan(0);
+    expect(pixelsOf(second, MARK_FILL.inverted)).toBeGreaterThan(0);
+    const png = PNG.sync.read(readFileSync(second));
+    // A4 at the default 96 dpi: 794 x 1123 pixels.
+    expect([png.width, png.height]).toEqual([794, 1123]);
+  });
+
+  it('fills the lease with --tags: the same pages with no shading, listed with --json', () => {
+    const cwd = testDir('docpipe-preview-');
+    const r = docpipe(
+      cwd,
+      'preview',
+      join(lease, 'template.docx'),
+      '--tags',
+      leaseTags,
+      '--out',
+      'filled',
+      '--json',
+      '--dpi',
+      '72',
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout) as { pages: number; files: string[] };
+    expect(result.pages).toBe(LEASE_PAGES);
+    expect(result.files).toEqual(
+      Array.from({ length: LEASE_PAGES }, (_, i) => join(cwd, 'filled', `page-${i + 1}.png`)),
+    );
+    for (const file of result.files) {
+      expect(isAbsolute(file)).toBe(true);
+      for (const fill of Object.values(MARK_FILL)) expect(pixelsOf(file, fill)).toBe(0);
+    }
+    // 72 dpi: A4 is 595.3 x 841.9 points, one pixel each, rounded up.
+    const png = PNG.sync.read(readFileSync(result.files[0]!));
+    expect([png.width, png.height]).toEqual([596, 842]);
+  });
+
+  it('takes the delimiters from the folder’s document.json', () => {
+    const cwd = testDir('docpipe-preview-');
+    const folder = join(cwd, 'letter');
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, 'template.docx'),
+      buildDocx({ body: para(run('Dear {{first'), run('_name}}, welcome.')) }),
+    );
+    writeFileSync(join(folder, 'document.json'), JSON.stringify({ delimiters: '{{ }}' }));
+    const r = docpipe(cwd, 'preview', folder);
+    expect(r.status).toBe(0);
+    expect(lines(r.stdout)).toEqual([join('letter-preview', 'page-1.png')]);
+    expect(pixelsOf(join(cwd, 'letter-preview', 'page-1.png'), MARK_FILL.value)).toBeGreaterThan(0);
+  });
+
+  it('fails a broken template with its typed failure, as render does, and writes nothing', () => {
+    const cwd = testDir('docpipe-preview-');
+    const broken = join(cwd, 'broken.docx');
+    writeFileSync(broken, buildDocx({ body: para('Dear {name, see {#vip}') }));
+    const r = docpipe(cwd, 'preview', broken);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)[0]).toBe('document-production-failed');
+    expect(r.stderr).toContain('  template: ');
+    expect(existsSync(join(cwd, 'broken-preview'))).toBe(false);
+
+    const json = docpipe(cwd, 'preview', broken, '--json');
+    expect(json.status).toBe(1);
+    const failure = JSON.parse(json.stdout) as { error: string; details: { field: string }[] };
+    expect(failure.error).toBe('document-production-failed');
+    expect(failure.details.length).toBeGreaterThanOrEqual(1);
+    expect(failure.details.every((d) => d.field === 'template')).toBe(true);
+  });
+
+  it('refuses a --dpi out of range as bad usage', () => {
+    const cwd = testDir('docpipe-preview-');
+    const r = docpipe(cwd, 'preview', lease, '--dpi', '1000');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('docpipe: --dpi must be a whole number from 1 to 600 (got 1000)\n');
+  });
+});
