@@ -12,6 +12,8 @@ export interface TemplateProblem {
   file: string;
   excerpt: string;
   explanation: string;
+  /** Where in the part's text docxtemplater found it: two places for a pair of section tags. */
+  offsets: number[];
 }
 
 interface DxtErrorLike {
@@ -60,6 +62,9 @@ export function templateProblems(
       file,
       excerpt: excerpt(text, offset, p.xtag ?? ''),
       explanation: p.explanation ?? item.message ?? 'template error',
+      offsets: (Array.isArray(p.offset) ? p.offset : [p.offset]).filter(
+        (o): o is number => typeof o === 'number',
+      ),
     };
   });
   // Body first, then headers, footers and the rest, as a reader goes through the document.
