@@ -1,5 +1,5 @@
 import type { FailureDetail } from '../errors/index.js';
-import type { FieldDeclarations } from './field-declarations.js';
+import { declarationProblems, type FieldDeclarations } from './field-declarations.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits } from '../sniff/index.js';
 import { DEFAULT_LOCALE, checkTimeZone, resolveLocale, type ResolvedLocale } from './locale.js';
 import { DEFAULT_DELIMITERS, type Delimiters } from './template.js';
@@ -55,6 +55,8 @@ export interface ResolvedFillOptions {
   templateField: string;
   limits: SniffLimits;
   values: ValueLimits;
+  /** Declared field types; undefined when none were given or they had problems. */
+  fields: FieldDeclarations | undefined;
 }
 
 export const DEFAULT_TIME_ZONE = 'Europe/Copenhagen';
@@ -87,6 +89,8 @@ export function resolveFillOptions(options: FillOptions = {}): {
   const valueProblems = valueLimitsProblems(values);
   for (const p of valueProblems) problems.push({ field: `values.${p.key}`, message: p.message });
   if (valueProblems.length > 0) values = DEFAULT_VALUE_LIMITS;
+  const declared = options.fields === undefined ? [] : declarationProblems(options.fields);
+  problems.push(...declared);
   return {
     resolved: {
       locale,
@@ -98,6 +102,7 @@ export function resolveFillOptions(options: FillOptions = {}): {
       templateField: field || 'template',
       limits: options.limits ?? DEFAULT_SNIFF_LIMITS,
       values,
+      fields: declared.length > 0 ? undefined : options.fields,
     },
     problems,
   };

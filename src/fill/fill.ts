@@ -1,10 +1,11 @@
 import { DocpipeError, type FailureDetail } from '../errors/index.js';
 import { openDocx, type DocxPackage } from '../sniff/index.js';
 import { resolveFillOptions, type FillOptions, type ResolvedFillOptions } from './fill-options.js';
-import { resolveTagInputs, normalizeTagName, type ResolvedTag } from './tag-input.js';
+import { resolveTagInputs, type ResolvedTag } from './tag-input.js';
 import { compileTemplate, TemplateBrokenError } from './template.js';
 import { TemplateCache } from './template-cache.js';
-import { CURRENT_SCOPE_TAG, usageOf, walkTags, type TemplateField } from './template-fields.js';
+import { templateValueProblems, unshownColumns } from './scope-check.js';
+import type { TemplateField } from './template-fields.js';
 
 export interface FillResult {
   /** The filled .docx. */
@@ -74,43 +75,22 @@ function fill(
   }
   const problems = [
     ...early,
-    ...missingTags(compiled.compiled, compiled.pkg, values, resolved.tagsField),
+    ...templateValueProblems({
+      compiled: compiled.compiled,
+      pkg: compiled.pkg,
+      values,
+      tagsField: resolved.tagsField,
+      delimiters: resolved.delimiters,
+      fields: resolved.fields,
+    }),
     ...(resolved.strict ? unusedValues(compiled.fields, values, resolved.tagsField) : []),
+    ...(resolved.strict ? unshownColumns(compiled.compiled, compiled.pkg, values) : []),
   ];
   if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
   return {
     docx: compiled.render(values, resolved.templateField, compress),
     fields: compiled.fields,
   };
-}
-
-/**
- * Tags the template will show but that have no value. Tags inside a section that the values hide
- * (`{#flag}` with false, `{^flag}` with true) are not needed.
- */
-function missingTags(
-  compiled: Parameters<typeof walkTags>[0],
-  pkg: Parameters<typeof walkTags>[1],
-  values: Map<string, ResolvedTag>,
-  tagsField: string,
-): FailureDetail[] {
-  const missing = new Set<string>();
-  walkTags(compiled, pkg, (part) => {
-    const tag = normalizeTagName(part.value);
-    if (tag === CURRENT_SCOPE_TAG) return;
-    const usage = usageOf(part);
-    const value = values.get(tag);
-    if (!value) {
-      missing.add(tag);
-      return;
-    }
-    if (usage === 'section') return value.truthy;
-    if (usage === 'inverted-section') return !value.truthy;
-  });
-  return [...missing].map((tag) => ({
-    field: `${tagsField}.${tag}`,
-    message: `${tag} needs a value: the template shows this field`,
-  }));
 }
 
 function unusedValues(

@@ -11,9 +11,15 @@ import { previewValue, tagLabel } from './value-preview.js';
  * without recursion: a request nested 100,000 levels deep is measured on a heap stack and
  * refused, and no item is walked past what the whole list may hold. Once the list passes its
  * limits it is `refused` and nothing after is looked at.
+ *
+ * A list value's rows count with the TagInputs against `maxTags`: each row repeats a piece of
+ * the template, so rows, not characters, are what make a document long. Cells are bounded by
+ * the characters (`maxTagsChars`, and `maxValueChars` each).
  */
 export class TagListBounds {
   private used = 0;
+  /** TagInputs and list rows so far. */
+  private counted = 0;
   private refusedList = false;
 
   constructor(
@@ -27,6 +33,7 @@ export class TagListBounds {
 
   /** Problems of the list's length. */
   count(length: number): FailureDetail[] {
+    this.counted = length;
     if (length <= this.limits.maxTags) return [];
     this.refusedList = true;
     return [
@@ -43,14 +50,22 @@ export class TagListBounds {
     const record = isRecord(item) ? item : undefined;
     const label = tagLabel(at, record?.tag);
     const problems: FailureDetail[] = [];
+    const rows = record?.type === 'list' && Array.isArray(record.value) ? record.value.length : 0;
+    // A list of 100,000 rows is refused by its length alone, before anything walks it.
+    if (this.counted + rows > this.limits.maxTags) return this.tooManyRows(at, label, rows);
     const measured = measure(item, this.limits.maxTagsChars - this.used);
     if (measured.tooDeep !== undefined) {
       const where = measured.tooDeep === '' ? at : `${at}.${measured.tooDeep}`;
       problems.push({
         field: where,
-        message: `${label}: nested more than ${MAX_TAG_NESTING} levels deep; a value is text, a number, a date or a boolean`,
+        message:
+          record?.type === 'list'
+            ? `${label}: nested more than ${MAX_TAG_NESTING} levels deep; a list's rows hold cells, and a cell holds a value or another list`
+            : `${label}: nested more than ${MAX_TAG_NESTING} levels deep; a value is text, a number, a date or a boolean`,
       });
     }
+    this.counted += measured.rows;
+    if (this.counted > this.limits.maxTags) return [...problems, ...this.tooManyRows(at, label)];
     for (const key of ['value', 'format'] as const) {
       const text = record?.[key];
       if (typeof text === 'string' && text.length > this.limits.maxValueChars) {
@@ -69,6 +84,18 @@ export class TagListBounds {
       });
     }
     return problems;
+  }
+
+  private tooManyRows(at: string, label: string, rows?: number): FailureDetail[] {
+    this.refusedList = true;
+    const what =
+      rows === undefined ? 'its rows (nested lists included) bring' : `${rows} rows bring`;
+    return [
+      {
+        field: `${at}.value`,
+        message: `${label}: ${what} the tag list past ${this.limits.maxTags} TagInputs and list rows together (${VARIABLE.maxTags}); send fewer rows`,
+      },
+    ];
   }
 }
 
@@ -97,6 +124,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 interface Measured {
   /** About the characters the item takes as JSON; stops counting past the budget. */
   chars: number;
+  /** Objects held in arrays: a list value's rows, nested lists' rows included. */
+  rows: number;
   /** The item's key under which nesting went too deep (`''` for the item itself). */
   tooDeep: string | undefined;
 }
@@ -107,7 +136,7 @@ interface Measured {
  * however wide or deep the value.
  */
 function measure(item: unknown, budget: number): Measured {
-  const state = { chars: 0, tooDeep: undefined as string | undefined };
+  const state = { chars: 0, rows: 0, tooDeep: undefined as string | undefined };
   const stack: Frame[] = [];
   if (isRecord(item)) {
     state.chars += 2;
@@ -140,13 +169,15 @@ function pushChildren(
   depth: number,
   key: string | undefined,
   stack: Frame[],
-  state: { chars: number },
+  state: { chars: number; rows: number },
   budget: number,
 ): void {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length && state.chars <= budget; i++) {
       state.chars += 1;
-      stack.push({ node: node[i] as unknown, depth: depth + 1, key: key ?? '' });
+      const child = node[i] as unknown;
+      if (isRecord(child)) state.rows += 1;
+      stack.push({ node: child, depth: depth + 1, key: key ?? '' });
     }
     return;
   }

@@ -1,21 +1,21 @@
 import type { FailureDetail } from '../errors/index.js';
-import { bidiControlProblem } from './bidi.js';
-import { compileBooleanFormat, parseBooleanValue } from './boolean-value.js';
-import { compileDateFormat, formatDate, formatDateDefault, parseDateValue } from './date-value.js';
-import type { ResolvedLocale } from './locale.js';
 import {
-  compileNumberFormat,
-  formatNumber,
-  numberRangeProblem,
-  parseNumberValue,
-} from './number-value.js';
+  declarationOf,
+  declaredTypeMessage,
+  FIELD_TYPES,
+  type FieldDeclarations,
+  type FieldType,
+} from './field-declarations.js';
+import { formatValue } from './format-value.js';
+import type { ResolvedCell } from './list-row.js';
+import { resolveList, type ListContext } from './list-value.js';
+import type { ResolvedLocale } from './locale.js';
 import { TagListBounds } from './tag-bounds.js';
-import { sanitizeText } from './text-value.js';
-import { DEFAULT_VALUE_LIMITS, VALUE_LIMIT_VARIABLES, type ValueLimits } from './value-limits.js';
+import { DEFAULT_VALUE_LIMITS, type ValueLimits } from './value-limits.js';
 import { previewValue, tagLabel } from './value-preview.js';
 
-export const TAG_TYPES = ['text', 'number', 'date', 'boolean'] as const;
-export type TagType = (typeof TAG_TYPES)[number];
+export const TAG_TYPES = FIELD_TYPES;
+export type TagType = FieldType;
 
 /** A tag value as the service's API sends it (spec section 2.1). */
 export interface TagInput {
@@ -27,14 +27,11 @@ export interface TagInput {
 
 const TAG_INPUT_FIELDS = new Set(['tag', 'value', 'type', 'format']);
 
-/** A value ready for the template: its text for placeholders, its truth for sections. */
-export interface ResolvedTag {
+/** A TagInput ready for the template: a {@link ResolvedCell} with its tag and position. */
+export interface ResolvedTag extends ResolvedCell {
   tag: string;
-  type: TagType;
   /** Position in the input array, for field paths. */
   index: number;
-  text: string;
-  truthy: boolean;
 }
 
 export interface ValueContext {
@@ -42,6 +39,8 @@ export interface ValueContext {
   timeZone: string;
   /** @defaultValue DEFAULT_VALUE_LIMITS */
   values?: ValueLimits;
+  /** Declared field types: a TagInput of another type is refused. @defaultValue none */
+  fields?: FieldDeclarations;
 }
 
 export interface ResolvedTags {
@@ -62,6 +61,7 @@ export function normalizeTagName(name: string): string {
 interface ListState {
   field: string;
   ctx: ValueContext;
+  listContext: ListContext;
   limits: ValueLimits;
   bounds: TagListBounds;
   values: Map<string, ResolvedTag>;
@@ -89,7 +89,8 @@ export function resolveTagInputs(
   const limits = context.values ?? DEFAULT_VALUE_LIMITS;
   const bounds = new TagListBounds(limits, field);
   const problems = bounds.count(input.length);
-  const state: ListState = { field, ctx: context, limits, bounds, values, problems };
+  const listContext = { locale: context.locale, timeZone: context.timeZone, limits };
+  const state: ListState = { field, ctx: context, listContext, limits, bounds, values, problems };
   for (let index = 0; index < input.length && !bounds.refused; index++)
     resolveItem(state, input[index] as unknown, index);
   return { values, problems, refused: bounds.refused };
@@ -119,25 +120,47 @@ function resolveItem(state: ListState, item: unknown, index: number): void {
     });
     return;
   }
+  const declared = declarationOf(state.ctx.fields, name);
+  if (declared && isTagType(type) && declared.type !== type)
+    found.push({ field: `${at}.type`, message: declaredTypeMessage(name, declared.type) });
   // A named value with problems still claims its tag, so that the template check does not
   // also call the tag missing.
-  const claim = (text: string, truthy: boolean) => {
-    if (name) values.set(name, { tag: name, type: type as TagType, index, text, truthy });
+  const claim = (cell: ResolvedCell) => {
+    if (name) values.set(name, { ...cell, tag: name, index });
   };
   if (found.length > 0) {
     problems.push(...found);
-    return claim('', false);
+    return claim(unusable(type));
   }
-  const resolved = formatValue(
-    type as TagType,
-    value,
-    (format as string | null | undefined) || undefined,
-    state.ctx,
-    state.limits,
-  );
+  const given = (format as string | null | undefined) || undefined;
+  if (type === 'list') {
+    if (given !== undefined) {
+      problems.push({ field: `${at}.format`, message: `${label}: a list takes no format` });
+      return claim(unusable(type));
+    }
+    const list = resolveList(value, declared, { field: at, label: name }, state.listContext);
+    problems.push(...list.problems);
+    return claim(list.cell);
+  }
+  const scalar = type as Exclude<TagType, 'list'>;
+  const resolved = formatValue(scalar, value, given ?? declared?.format, state.ctx, state.limits);
   for (const p of resolved.problems)
-    problems.push({ field: `${at}.${p.on}`, message: `${label}: ${p.message}` });
-  claim(resolved.text, resolved.truthy);
+    problems.push({
+      field: `${at}.${p.on === 'format' && given === undefined ? 'value' : p.on}`,
+      message: `${label}: ${p.message}`,
+    });
+  claim({ type: scalar, text: resolved.text, truthy: resolved.truthy });
+}
+
+/** What a refused value stands as: nothing to show; a list with no rows, so loops stay hidden. */
+function unusable(type: unknown): ResolvedCell {
+  return type === 'list'
+    ? { type: 'list', text: '', truthy: false, rows: [] }
+    : { type: 'text', text: '', truthy: false };
+}
+
+function isTagType(type: unknown): type is TagType {
+  return typeof type === 'string' && (TAG_TYPES as readonly string[]).includes(type);
 }
 
 function shapeProblems(item: Record<string, unknown>, at: string, label: string): FailureDetail[] {
@@ -157,7 +180,7 @@ function shapeProblems(item: Record<string, unknown>, at: string, label: string)
       field: `${at}.value`,
       message: `${label}: value is required (null for an empty text)`,
     });
-  if (typeof type !== 'string' || !(TAG_TYPES as readonly string[]).includes(type)) {
+  if (!isTagType(type)) {
     problems.push({
       field: `${at}.type`,
       message:
@@ -169,118 +192,4 @@ function shapeProblems(item: Record<string, unknown>, at: string, label: string)
   if (format !== undefined && format !== null && typeof format !== 'string')
     problems.push({ field: `${at}.format`, message: `${label}: format must be a string` });
   return problems;
-}
-
-interface Formatted {
-  text: string;
-  truthy: boolean;
-  problems: { on: 'value' | 'format'; message: string }[];
-}
-
-const fail = (on: 'value' | 'format', message: string): Formatted => ({
-  text: '',
-  truthy: false,
-  problems: [{ on, message }],
-});
-
-/**
- * Formats a value by its type, then checks what it became: no bidi controls, from the value or
- * from any text a format adds (a boolean's words, a number's or a date's literal text), and no
- * more characters than a value may have.
- */
-function formatValue(
-  type: TagType,
-  value: unknown,
-  format: string | undefined,
-  ctx: ValueContext,
-  limits: ValueLimits,
-): Formatted {
-  if (!limits.allowBidiControls) {
-    const inFormat = format === undefined ? undefined : bidiControlProblem(format);
-    if (inFormat) return fail('format', `format ${inFormat}`);
-    const inValue = typeof value === 'string' ? bidiControlProblem(value) : undefined;
-    if (inValue) return fail('value', inValue);
-  }
-  const formatted = formatByType(type, value, format, ctx);
-  if (formatted.problems.length > 0) return formatted;
-  const on = format === undefined ? 'value' : 'format';
-  const inText = limits.allowBidiControls ? undefined : bidiControlProblem(formatted.text);
-  if (inText) return fail(on, `formatted, it ${inText}`);
-  if (formatted.text.length > limits.maxValueChars) {
-    return fail(
-      on,
-      `formatted, it has ${formatted.text.length} characters; a value may have at most ${limits.maxValueChars} (${VALUE_LIMIT_VARIABLES.maxValueChars})`,
-    );
-  }
-  return formatted;
-}
-
-function formatByType(
-  type: TagType,
-  value: unknown,
-  format: string | undefined,
-  ctx: ValueContext,
-): Formatted {
-  switch (type) {
-    case 'text':
-      return formatText(value, format);
-    case 'number':
-      return formatNumberValue(value, format, ctx);
-    case 'date':
-      return formatDateValue(value, format, ctx);
-    case 'boolean':
-      return formatBooleanValue(value, format, ctx);
-  }
-}
-
-function formatText(value: unknown, format: string | undefined): Formatted {
-  if (format !== undefined) return fail('format', 'text values take no format');
-  if (value === null) return { text: '', truthy: false, problems: [] };
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-    return fail('value', `${previewValue(value)} is not text; send a string`);
-  const text = sanitizeText(String(value));
-  return { text, truthy: text !== '', problems: [] };
-}
-
-function formatNumberValue(value: unknown, format: string | undefined, ctx: ValueContext) {
-  const compiled = format === undefined ? undefined : compileNumberFormat(format);
-  const parsed = parseNumberValue(value);
-  const problems: Formatted['problems'] = [];
-  if (typeof compiled === 'string') problems.push({ on: 'format', message: compiled });
-  if (!/^-?\d/.test(parsed)) problems.push({ on: 'value', message: parsed });
-  if (problems.length > 0 || typeof compiled === 'string')
-    return { text: '', truthy: false, problems };
-  const range = numberRangeProblem(parsed, compiled);
-  if (range) return fail('value', `${previewValue(value)} ${range}`);
-  const text = sanitizeText(formatNumber(parsed, compiled, ctx.locale.tag));
-  // Intl prints what it cannot hold as a double as "∞" or "NaN"; never let that through.
-  if (/∞|NaN/.test(text))
-    return fail('value', `${previewValue(value)} cannot be printed as a number`);
-  return { text, truthy: !/^-?0+(\.0+)?$/.test(parsed), problems: [] };
-}
-
-function formatDateValue(value: unknown, format: string | undefined, ctx: ValueContext) {
-  const compiled = format === undefined ? undefined : compileDateFormat(format);
-  const parsed = parseDateValue(value, ctx.timeZone);
-  const problems: Formatted['problems'] = [];
-  if (typeof compiled === 'string') problems.push({ on: 'format', message: compiled });
-  if (typeof parsed === 'string') problems.push({ on: 'value', message: parsed });
-  if (typeof parsed === 'string' || typeof compiled === 'string')
-    return { text: '', truthy: false, problems };
-  const text = compiled
-    ? formatDate(parsed, compiled, ctx.locale.tag)
-    : formatDateDefault(parsed, ctx.locale.tag);
-  return { text: sanitizeText(text), truthy: true, problems: [] };
-}
-
-function formatBooleanValue(value: unknown, format: string | undefined, ctx: ValueContext) {
-  const compiled = format === undefined ? undefined : compileBooleanFormat(format);
-  const parsed = parseBooleanValue(value);
-  const problems: Formatted['problems'] = [];
-  if (typeof compiled === 'string') problems.push({ on: 'format', message: compiled });
-  if (typeof parsed === 'string') problems.push({ on: 'value', message: parsed });
-  if (typeof parsed === 'string' || typeof compiled === 'string')
-    return { text: '', truthy: false, problems };
-  const [yes, no] = compiled ? [compiled.yes, compiled.no] : ctx.locale.booleanWords;
-  return { text: sanitizeText(parsed ? yes : no), truthy: parsed, problems: [] };
 }

@@ -43,9 +43,6 @@ export function walkTags(
   pkg: DocxPackage,
   visit: (part: CompiledPart, file: string, within: string[]) => boolean | void,
 ): void {
-  const files = Object.keys(compiled).sort(
-    (a, b) => fileOrder(pkg, a) - fileOrder(pkg, b) || a.localeCompare(b),
-  );
   const walk = (parts: CompiledPart[], file: string, within: string[]): void => {
     for (const part of parts) {
       if (part.type !== 'placeholder') continue;
@@ -54,7 +51,14 @@ export function walkTags(
         walk(part.subparsed, file, [...within, normalizeTagName(part.value)]);
     }
   };
-  for (const file of files) walk(compiled[file]!.postparsed, file, []);
+  for (const file of filesInOrder(compiled, pkg)) walk(compiled[file]!.postparsed, file, []);
+}
+
+/** The templated files in document order: body, headers, footers, notes, properties. */
+export function filesInOrder(compiled: Record<string, unknown>, pkg: DocxPackage): string[] {
+  return Object.keys(compiled).sort(
+    (a, b) => fileOrder(pkg, a) - fileOrder(pkg, b) || a.localeCompare(b),
+  );
 }
 
 function fileOrder(pkg: DocxPackage, file: string): number {

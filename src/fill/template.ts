@@ -23,6 +23,7 @@ import {
   walkTags,
   type TemplateField,
 } from './template-fields.js';
+import { ListRow, type ResolvedCell } from './list-row.js';
 import { normalizeTagName, type ResolvedTag } from './tag-input.js';
 
 export interface Delimiters {
@@ -197,11 +198,18 @@ function valueParser(
 ): Docxtemplater.DXT.Parser {
   return {
     get(scope: unknown, context: Docxtemplater.DXT.ParserContext): unknown {
-      const module = context.meta?.part?.module;
       if (tag === CURRENT_SCOPE_TAG) return typeof scope === 'string' ? scope : '';
-      const value = state.values.get(tag);
+      // docxtemplater asks the innermost scope first and moves outward while the answer is
+      // undefined: a list row answers its own cells, the outermost scope the TagInputs. Any other
+      // scope is a shown section's, which is its parent's again.
+      let value: ResolvedCell | undefined;
+      if (scope instanceof ListRow) value = scope.cells.get(tag);
+      else if (context.num === 0) value = state.values.get(tag);
       if (!value) return undefined;
-      if (module === 'loop') return value.truthy;
+      const module = context.meta?.part?.module;
+      if (module === 'loop') return value.rows ?? value.truthy;
+      // A list is refused as a placeholder before rendering; should one get here, it shows nothing.
+      if (value.rows) return '';
       // A raw-XML tag ({@tag}) would insert its value as markup. Values are data, so it gets a
       // paragraph holding the escaped text instead.
       if (module === 'rawxml') return rawTextParagraph(value.text);

@@ -31,7 +31,7 @@ describe('engine pool (Piscina worker threads)', () => {
         {
           field: 'documents[4].tags[0].type',
           message:
-            'documents[4].tags[0] (name): unknown type "colour" (one of text, number, date, boolean)',
+            'documents[4].tags[0] (name): unknown type "colour" (one of text, number, date, boolean, list)',
         },
         {
           field: 'documents[4].tags.amount',

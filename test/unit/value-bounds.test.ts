@@ -369,7 +369,7 @@ describe('value messages name the TagInput, its tag and its value', () => {
       'tags[15].value | tags[15] (start): "tomorrow" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
       'tags[16].value | tags[16] (name): an object is not text; send a string',
       'tags[17].format | tags[17] (when): date format "QQ" has an unknown token "Q" at position 1; put literal text in [brackets]',
-      'tags[18].type | tags[18] (colour): unknown type "money" (one of text, number, date, boolean)',
+      'tags[18].type | tags[18] (colour): unknown type "money" (one of text, number, date, boolean, list)',
       'tags[19] | tags[19]: "loose" is not a TagInput; send an object {tag, value, type, format}',
     ]);
   });

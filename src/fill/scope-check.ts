@@ -1,0 +1,143 @@
+import type { FailureDetail } from '../errors/index.js';
+import type { DocxPackage } from '../sniff/index.js';
+import type { CompiledFiles } from './docxtemplater-internals.js';
+import { declarationOf, type FieldDeclarations } from './field-declarations.js';
+import type { ListRow, ResolvedCell } from './list-row.js';
+import { columnPath } from './list-value.js';
+import { normalizeTagName, type ResolvedTag } from './tag-input.js';
+import { CURRENT_SCOPE_TAG, filesInOrder, usageOf, type CompiledPart } from './template-fields.js';
+import type { Delimiters } from './template.js';
+
+export interface ScopeCheck {
+  compiled: CompiledFiles;
+  pkg: DocxPackage;
+  values: Map<string, ResolvedTag>;
+  tagsField: string;
+  delimiters: Delimiters;
+  fields: FieldDeclarations | undefined;
+}
+
+/**
+ * What the template would show that the values cannot fill, found by walking the template as
+ * docxtemplater renders it: a loop over a list walks its body once per row, with the row's cells
+ * looked up before the values outside (docxtemplater's scope rule), and a hidden section is not
+ * walked. Finds tags without a value (`tags.start_date`), cells a row lacks
+ * (`tags[3].value[1].amount`), and lists used as placeholders.
+ */
+export function templateValueProblems(check: ScopeCheck): FailureDetail[] {
+  const found = new Map<string, string>();
+  const walk = (parts: CompiledPart[], rows: ListRow[]): void => {
+    for (const part of parts) {
+      if (part.type !== 'placeholder') continue;
+      const inner = checkPart(check, part, rows, found);
+      for (const scope of inner) walk(part.subparsed!, scope);
+    }
+  };
+  for (const file of filesInOrder(check.compiled, check.pkg))
+    walk(check.compiled[file]!.postparsed, []);
+  return [...found].map(([field, message]) => ({ field, message }));
+}
+
+/** Problems of one tag, and the scopes its section's body is shown in (none when hidden). */
+function checkPart(
+  check: ScopeCheck,
+  part: CompiledPart,
+  rows: ListRow[],
+  found: Map<string, string>,
+): ListRow[][] {
+  const tag = normalizeTagName(part.value);
+  const body = part.subparsed ? [rows] : [];
+  if (tag === CURRENT_SCOPE_TAG) return body;
+  const { cell, owner } = lookUp(check.values, rows, tag);
+  const usage = usageOf(part);
+  if (!cell) {
+    const row = rows.at(-1);
+    if (row) found.set(`${row.field}.${tag}`, `${row.label} has no ${tag}; the template shows it`);
+    else
+      found.set(`${check.tagsField}.${tag}`, `${tag} needs a value: the template shows this field`);
+    // The tags inside a missing section are named too, unless it is a declared list: they are
+    // its columns, not values of their own.
+    return !row && declarationOf(check.fields, tag)?.type === 'list' ? [] : body;
+  }
+  if (usage === 'section')
+    return cell.rows ? cell.rows.map((r) => [...rows, r]) : shown(cell.truthy);
+  if (usage === 'inverted-section') return shown(cell.rows ? cell.rows.length === 0 : !cell.truthy);
+  if (cell.rows) {
+    const { start, end } = check.delimiters;
+    const field = owner
+      ? `${owner.field}.${tag}`
+      : `${check.tagsField}[${(cell as ResolvedTag).index}]`;
+    found.set(
+      field,
+      `${owner ? `${owner.label}.${tag}` : tag} is a list, which the template shows as a placeholder (${start}${part.module === 'rawxml' ? '@' : ''}${tag}${end}); a list fills a loop: ${start}#${tag}${end}...${start}/${tag}${end}`,
+    );
+  }
+  return [];
+
+  function shown(visible: boolean): ListRow[][] {
+    return visible ? body : [];
+  }
+}
+
+function lookUp(
+  values: Map<string, ResolvedTag>,
+  rows: ListRow[],
+  tag: string,
+): { cell: ResolvedCell | undefined; owner: ListRow | undefined } {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const cell = rows[i]!.cells.get(tag);
+    if (cell) return { cell, owner: rows[i] };
+  }
+  return { cell: values.get(tag), owner: undefined };
+}
+
+/**
+ * Strict mode for lists: cells in columns the template never shows inside the list's loop. Each
+ * column is named once, at the first row that has it.
+ */
+export function unshownColumns(
+  compiled: CompiledFiles,
+  pkg: DocxPackage,
+  values: Map<string, ResolvedTag>,
+): FailureDetail[] {
+  const lists = [...values.values()].filter((v) => v.rows && v.rows.length > 0);
+  if (lists.length === 0) return [];
+  const contents = sectionContents(compiled, pkg);
+  const found = new Map<string, FailureDetail>();
+  const visit = (name: string, rows: ListRow[]): void => {
+    const shownHere = contents.get(name);
+    for (const row of rows) {
+      for (const [column, cell] of row.cells) {
+        if (!shownHere?.has(column)) {
+          const path = `${columnPath(row.label)}.${column}`;
+          if (!found.has(path))
+            found.set(path, {
+              field: `${row.field}.${column}`,
+              message: `${path} is not shown by the template inside its loop (strict mode refuses values it would not show)`,
+            });
+        } else if (cell.rows) visit(column, cell.rows);
+      }
+    }
+  };
+  for (const list of lists) visit(list.tag, list.rows!);
+  return [...found.values()];
+}
+
+/** For each section name, the tags anywhere inside a section of that name. */
+function sectionContents(compiled: CompiledFiles, pkg: DocxPackage): Map<string, Set<string>> {
+  const contents = new Map<string, Set<string>>();
+  const walk = (parts: CompiledPart[], within: string[]): void => {
+    for (const part of parts) {
+      if (part.type !== 'placeholder') continue;
+      const tag = normalizeTagName(part.value);
+      for (const section of within) {
+        let set = contents.get(section);
+        if (!set) contents.set(section, (set = new Set()));
+        set.add(tag);
+      }
+      if (part.subparsed) walk(part.subparsed, [...within, tag]);
+    }
+  };
+  for (const file of filesInOrder(compiled, pkg)) walk(compiled[file]!.postparsed, []);
+  return contents;
+}
