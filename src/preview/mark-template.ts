@@ -10,7 +10,10 @@ export interface MarkOptions {
   delimiters?: Delimiters;
   /** @defaultValue DEFAULT_SNIFF_LIMITS */
   limits?: SniffLimits;
-  /** Named by a failure. @defaultValue 'template' */
+  /**
+   * Path of the document, named by a failure, as render names it: unreadable bytes name the
+   * document, a broken template the template. @defaultValue 'document' and 'template'
+   */
   field?: string;
 }
 
@@ -38,10 +41,9 @@ export interface MarkedTemplate {
  * fails, so a preview never shows what could not be rendered.
  */
 export function markTemplate(bytes: Uint8Array, options: MarkOptions = {}): MarkedTemplate {
-  const field = options.field ?? 'template';
   const delimiters = options.delimiters ?? DEFAULT_DELIMITERS;
-  const pkg = openDocx(bytes, options.limits ?? DEFAULT_SNIFF_LIMITS, field);
-  const template = compileTemplate(pkg, delimiters, field);
+  const pkg = openDocx(bytes, options.limits ?? DEFAULT_SNIFF_LIMITS, options.field || 'document');
+  const template = compileTemplate(pkg, delimiters, options.field || 'template');
   const changed = new Map<string, Buffer>();
   const unmarked: UnmarkedTags[] = [];
   let tags = 0;

@@ -58,7 +58,7 @@ export async function previewTemplate(
   const marked = markTemplate(template, {
     delimiters: request.fill.delimiters,
     limits: request.limits,
-    field: request.fill.field || 'template',
+    field: request.fill.field,
   });
   const pdf = await deps.renderPdf(marked.docx, [], { ...request.fill, strict: false });
   return { pages: await rasterize(pdf, { dpi, field }), marked };

@@ -241,9 +241,9 @@ describe('markTemplate', () => {
     expect(err.details.every((d) => d.field === 'template')).toBe(true);
   });
 
-  it('fails what is not a .docx as unsupported-file-type', () => {
-    const err = failure(() => markTemplate(Buffer.from('%PDF-1.7\n')));
+  it('fails what is not a .docx as unsupported-file-type naming the document, as render does', () => {
+    const err = failure(() => markTemplate(Buffer.from('Dear {name}, plain text')));
     expect(err.slug).toBe('unsupported-file-type');
-    expect(err.details[0]!.field).toBe('template');
+    expect(err.details).toEqual([{ field: 'document', message: 'unknown: not a PDF or .docx' }]);
   });
 });
