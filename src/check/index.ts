@@ -1,7 +1,27 @@
 export {
   findTemplateFolders,
-  checkFixture,
+  isTemplateFolder,
+  readTemplateFolder,
+  TEMPLATE_FILE,
+  type Fixture,
   type TemplateFolder,
-  type FixtureOutcome,
-  type FillFunction,
-} from './template-check.js';
+} from './template-folders.js';
+export { checkFixture, type RenderFixture } from './check-fixture.js';
+export { runCheck, NO_FIXTURE, type CheckRun } from './run-check.js';
+export { DEFAULT_CHECK_SETTINGS, SNAPSHOT_DPI, type CheckSettings } from './check-settings.js';
+export {
+  FixtureRenderer,
+  type FixtureRendererDeps,
+  type RenderedFixture,
+} from './fixture-renderer.js';
+export type { CheckProblem, FixtureOutcome, ProblemKind } from './outcome.js';
+export { reportTable } from './report-table.js';
+export { SNAPSHOTS, pageSnapshot, textSnapshot } from './snapshot-files.js';
+export { normalizeText, textDifference, type TextDifference } from './text-snapshot.js';
+export { missingSnippets } from './expected-snippets.js';
+export {
+  changedFolder,
+  watchTemplates,
+  type TemplateWatch,
+  type WatchOptions,
+} from './watch-templates.js';

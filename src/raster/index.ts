@@ -16,6 +16,7 @@ export {
   type ImageComparison,
   type PixelBox,
 } from './compare-images.js';
+export { toGrayPng } from './gray-png.js';
 export { pdfText, PDF_TEXT_TIMEOUT_MS, type PdfTextOptions } from './pdf-text.js';
 export {
   isPopplerMissingError,

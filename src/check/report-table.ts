@@ -1,0 +1,44 @@
+import type { FixtureOutcome } from './outcome.js';
+
+const HEADINGS = ['template', 'fixture', 'pages', 'ms', 'result'] as const;
+
+/**
+ * The run as a table, one row per fixture, with what failed (and, with `--update`, what was
+ * written) under its row, and a summary line: `N passed, N failed`.
+ */
+export function reportTable(outcomes: FixtureOutcome[], folder: string, update: boolean): string {
+  const rows = outcomes.map((o) => [
+    o.template,
+    o.fixture,
+    o.pages === undefined ? '-' : String(o.pages),
+    String(o.ms),
+    result(o),
+  ]);
+  const widths = HEADINGS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 2 || i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const out = [line(HEADINGS)];
+  outcomes.forEach((o, i) => {
+    out.push(line(rows[i]!));
+    for (const p of o.problems) out.push(`    ${p.message}`);
+    for (const u of o.updated) out.push(`    wrote ${u}`);
+    for (const r of o.removed) out.push(`    removed ${r}`);
+  });
+  const failed = outcomes.filter((o) => !o.ok).length;
+  out.push('', `${outcomes.length - failed} passed, ${failed} failed`);
+  const changed = outcomes.some((o) =>
+    o.problems.some((p) => ['text', 'pages', 'page-image'].includes(p.kind)),
+  );
+  if (changed && !update)
+    out.push(`If the changes are meant, record them: docpipe check --update ${folder}`);
+  return `${out.join('\n')}\n`;
+}
+
+function result(o: FixtureOutcome): string {
+  if (!o.ok) return 'FAIL';
+  const files = o.updated.length + o.removed.length;
+  return files > 0 ? `updated (${files})` : 'ok';
+}
