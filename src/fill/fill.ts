@@ -4,6 +4,7 @@ import { resolveFillOptions, type FillOptions, type ResolvedFillOptions } from '
 import { resolveTagInputs, type ResolvedTag } from './tag-input.js';
 import { compileTemplate, TemplateBrokenError } from './template.js';
 import { TemplateCache } from './template-cache.js';
+import { declareFields } from './declared-fields.js';
 import { templateValueProblems, unshownColumns } from './scope-check.js';
 import type { TemplateField } from './template-fields.js';
 
@@ -89,7 +90,7 @@ function fill(
   if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
   return {
     docx: compiled.render(values, resolved.templateField, compress),
-    fields: compiled.fields,
+    fields: declareFields(compiled.fields, resolved.fields),
   };
 }
 

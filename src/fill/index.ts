@@ -15,6 +15,8 @@ export {
   type Delimiters,
 } from './template.js';
 export { type TemplateField, type TagUsage } from './template-fields.js';
+export { type InnerField } from './inner-fields.js';
+export { declareFields } from './declared-fields.js';
 export { type TemplateProblem } from './template-errors.js';
 export {
   TAG_TYPES,
@@ -33,4 +35,11 @@ export {
   type ValueLimits,
 } from './value-limits.js';
 export { tagListBoundProblems } from './tag-bounds.js';
-export { type FieldDeclaration, type FieldDeclarations } from './field-declarations.js';
+export {
+  FIELD_TYPES,
+  declarationProblems,
+  type FieldDeclaration,
+  type FieldDeclarations,
+  type FieldType,
+} from './field-declarations.js';
+export { ListRow, type ResolvedCell } from './list-row.js';

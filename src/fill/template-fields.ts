@@ -1,4 +1,6 @@
 import type { DocxPackage } from '../sniff/index.js';
+import type { FieldType } from './field-declarations.js';
+import { InnerFieldTree, type InnerField } from './inner-fields.js';
 import { PART_ORDER, partKind, type PartKind } from './parts.js';
 import { normalizeTagName } from './tag-input.js';
 
@@ -16,6 +18,17 @@ export interface TemplateField {
   parts: { part: PartKind; file: string; count: number }[];
   /** Sections this tag sits inside, outermost first, from its first occurrence. */
   within: string[];
+  /** Declared type (only when declarations are given). */
+  type?: FieldType;
+  /** Declared format. */
+  format?: string;
+  /** Declared description. */
+  description?: string;
+  /**
+   * For a section holding tags: the tags directly inside it (where it first opens), each with the
+   * tags inside it in turn. A declared list's columns carry their path and declared type.
+   */
+  inner?: InnerField[];
 }
 
 /** The parts of docxtemplater's compiled form this code reads. */
@@ -70,6 +83,9 @@ export function collectFields(
   pkg: DocxPackage,
 ): TemplateField[] {
   const byTag = new Map<string, TemplateField>();
+  const tree = new InnerFieldTree();
+  /** Where each section tag first opens: its inner fields are read from there. */
+  const opensAt = new Map<string, string[]>();
   walkTags(compiled, pkg, (part, file, within) => {
     const tag = normalizeTagName(part.value);
     if (tag === CURRENT_SCOPE_TAG) return;
@@ -80,11 +96,19 @@ export function collectFields(
     }
     const usage = usageOf(part);
     if (!field.usedAs.includes(usage)) field.usedAs.push(usage);
-    if (usage === 'section' || usage === 'inverted-section') field.kind = 'section';
+    if (usage === 'section' || usage === 'inverted-section') {
+      field.kind = 'section';
+      if (!opensAt.has(tag)) opensAt.set(tag, [...within, tag]);
+    }
     field.count++;
     const inPart = field.parts.find((p) => p.file === file);
     if (inPart) inPart.count++;
     else field.parts.push({ part: partKind(pkg, file), file, count: 1 });
+    tree.add(tag, usage, within);
   });
-  return [...byTag.values()];
+  return [...byTag.values()].map((field) => {
+    const at = opensAt.get(field.tag);
+    const inner = at ? tree.innerOf(at) : undefined;
+    return inner ? { ...field, inner } : field;
+  });
 }
