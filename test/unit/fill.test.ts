@@ -247,6 +247,10 @@ describe('fields', () => {
         count: 2,
         parts: [{ part: 'body', file: 'word/document.xml', count: 2 }],
         within: [],
+        inner: [
+          { tag: 'name', kind: 'placeholder', usedAs: ['placeholder'], count: 1 },
+          { tag: 'perk', kind: 'placeholder', usedAs: ['placeholder'], count: 1 },
+        ],
       },
       {
         tag: 'perk',
