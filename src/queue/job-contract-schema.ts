@@ -92,8 +92,11 @@ export const DocumentSourceSchema = Type.Union([
 export const JobTagInputSchema = Type.Object(
   {
     tag: Type.String({ pattern: NOT_BLANK, description: 'the tag as written in the template' }),
-    value: Type.Unknown({ description: 'the value, parsed as `type`; null for an empty text' }),
-    type: Type.String({ description: 'text, number, date or boolean (docs/templates.md)' }),
+    value: Type.Unknown({
+      description:
+        'the value, parsed as `type`; null for an empty text; for a list, an array of rows',
+    }),
+    type: Type.String({ description: 'text, number, date, boolean or list (docs/templates.md)' }),
     format: Type.Optional(
       Type.Union([Type.String(), Type.Null()], { description: 'how the value is shown' }),
     ),

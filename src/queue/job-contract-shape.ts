@@ -149,7 +149,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'tags[]': 'not a TagInput; send an object {tag, value, type, format}',
   'tags[].tag': 'required: a non-empty string, the tag as written in the template',
   'tags[].value': 'required: the value (null for an empty text)',
-  'tags[].type': 'required: one of text, number, date, boolean',
+  'tags[].type': 'required: one of text, number, date, boolean, list',
   'tags[].format': 'must be a string or null',
   options: 'must be an object',
   'options.locale': 'must be a string',

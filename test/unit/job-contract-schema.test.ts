@@ -99,7 +99,7 @@ describe('job contract: structural problems', () => {
       },
       {
         field: 'documents[2].tags[2].type',
-        message: 'required: one of text, number, date, boolean',
+        message: 'required: one of text, number, date, boolean, list',
       },
       { field: 'documents[2].tags[2].format', message: 'must be a string or null' },
     ]);
