@@ -6,8 +6,8 @@
 import { isDocpipeError, type Failure } from '../errors/index.js';
 import { fillTemplate, type FillOptions } from '../fill/index.js';
 import { templateFields, type FieldsOptions } from '../inspect/index.js';
-import { prepareDocument } from './prepare.js';
-import { checkPdf, finishProducedPdf, type StampOptions } from '../pdf/index.js';
+import { latinFamilies, prepareDocument, sniffCache } from './prepare.js';
+import { checkPdfFidelity, finishProducedPdf, type StampOptions } from '../pdf/index.js';
 import { sniff, type SniffLimits } from '../sniff/index.js';
 
 export type EngineTask =
@@ -21,6 +21,7 @@ export type EngineTask =
       options: FillOptions & { limits: SniffLimits };
     }
   | { op: 'check-pdf'; bytes: Uint8Array; field: string }
+  | { op: 'document-fonts'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'finish-pdf'; bytes: Uint8Array; field: string; stamp: StampOptions; pdfa: boolean };
 
 export type EngineReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
@@ -40,7 +41,12 @@ export async function runEngineTask(task: EngineTask): Promise<EngineReply> {
       case 'prepare':
         return { ok: true, value: prepareDocument(task.bytes, task.tags, task.options) };
       case 'check-pdf':
-        return { ok: true, value: await checkPdf(task.bytes, task.field, 'input') };
+        return { ok: true, value: await checkPdfFidelity(task.bytes, task.field, 'input') };
+      case 'document-fonts': {
+        // The package prepare sniffed, when this thread rendered the template before.
+        const sniffed = sniffCache.sniffPackage(task.bytes, task.limits);
+        return { ok: true, value: sniffed.kind === 'docx' ? latinFamilies(sniffed.pkg) : [] };
+      }
       case 'finish-pdf':
         return {
           ok: true,

@@ -6,7 +6,8 @@ import {
   planNeutralization,
   type NeutralizedReference,
 } from '../harden/index.js';
-import { SniffCache, type SniffLimits } from '../sniff/index.js';
+import { documentFonts, latinFontsUsed } from '../fonts/index.js';
+import { SniffCache, type DocxPackage, type SniffLimits } from '../sniff/index.js';
 
 /** This thread's sniffed packages: a template rendered again is not sniffed again. */
 export const sniffCache = new SniffCache();
@@ -18,6 +19,8 @@ export type Prepared =
       input: 'docx';
       docx: Uint8Array;
       neutralized: NeutralizedReference[];
+      /** The families it uses for Latin text, read from the template (kept with its package). */
+      fonts: string[];
       timings: { sniff: number; fill?: number; harden: number };
     };
 
@@ -57,6 +60,7 @@ export function prepareDocument(
       input: 'docx',
       docx: cut.docx ?? bytes,
       neutralized: cut.neutralized,
+      fonts: latinFamilies(pkg),
       timings: { sniff, harden },
     };
   }
@@ -77,6 +81,12 @@ export function prepareDocument(
     input: 'docx',
     docx: hardened.docx,
     neutralized: hardened.neutralized,
+    fonts: latinFamilies(pkg),
     timings: { sniff, fill, harden },
   };
+}
+
+/** The families a package uses for Latin text: the ones a render's notices are about. */
+export function latinFamilies(pkg: DocxPackage): string[] {
+  return latinFontsUsed(documentFonts(pkg)).map((f) => f.family);
 }

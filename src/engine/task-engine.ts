@@ -7,7 +7,7 @@ import {
   type ValueLimits,
 } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
-import { asBuffer, type PdfInfo, type StampOptions } from '../pdf/index.js';
+import { asBuffer, type PdfFidelity, type StampOptions } from '../pdf/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
 import type { EngineReply, EngineTask } from './engine-task.js';
 import type { Prepared } from './prepare.js';
@@ -69,8 +69,12 @@ export abstract class TaskEngine {
     })) as Prepared;
   }
 
-  async checkPdf(bytes: Uint8Array, field: string): Promise<PdfInfo> {
-    return (await this.run({ op: 'check-pdf', bytes, field })) as PdfInfo;
+  async checkPdf(bytes: Uint8Array, field: string): Promise<PdfFidelity> {
+    return (await this.run({ op: 'check-pdf', bytes, field })) as PdfFidelity;
+  }
+
+  async documentFonts(bytes: Uint8Array): Promise<string[]> {
+    return (await this.run({ op: 'document-fonts', bytes, limits: this.limits })) as string[];
   }
 
   async finishPdf(
@@ -78,12 +82,11 @@ export abstract class TaskEngine {
     field: string,
     stamp: StampOptions,
     pdfa: boolean,
-  ): Promise<{ pdf: Buffer; pages: number }> {
+  ): Promise<{ pdf: Buffer } & PdfFidelity> {
     const value = (await this.run({ op: 'finish-pdf', bytes, field, stamp, pdfa })) as {
       pdf: Uint8Array;
-      pages: number;
-    };
-    return { pdf: asBuffer(value.pdf), pages: value.pages };
+    } & PdfFidelity;
+    return { ...value, pdf: asBuffer(value.pdf) };
   }
 
   private async run(task: EngineTask): Promise<unknown> {

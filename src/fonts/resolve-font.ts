@@ -1,4 +1,5 @@
-import { fontconfigMatch, installedFonts } from './installed-fonts.js';
+import { BoundedLru } from '../cache/index.js';
+import { fontconfigMatch, installedFonts, type InstalledFonts } from './installed-fonts.js';
 import { isMetricCompatible, isSymbolFont } from './metric-compatible.js';
 
 export interface ResolvedFont {
@@ -39,18 +40,51 @@ export function withoutSubsetTag(baseFont: string): string {
 
 /**
  * The family of a font a PDF embeds, from its BaseFont: the subset tag removed, then the installed
- * font with that PostScript name (LiberationSans-Bold is Liberation Sans), else the name without
- * its style (`-Bold`, `,Bold`) matched against installed families with their spaces removed,
- * else that name as it is (a font from another machine).
+ * font with that PostScript name (LiberationSans-Bold is Liberation Sans), else with that name
+ * once hyphens are dropped (LibreOffice writes P052-Roman as P052Roman), else the installed family
+ * whose name without spaces starts it, longest first (NimbusRomanRegular is Nimbus Roman), else
+ * the name without its style (`-Bold`, `,Bold`): a font from another machine.
  */
 export function embeddedFamily(baseFont: string): string {
   const name = withoutSubsetTag(baseFont);
-  const { postscript, families } = installedFonts();
-  const known = postscript.get(name);
+  const fonts = installedFonts();
+  const read = familiesRead.get(fonts) ?? new BoundedLru<string>(FAMILIES_KEPT);
+  familiesRead.set(fonts, read);
+  let family = read.get(name);
+  if (family === undefined) {
+    family = familyOf(name, fonts);
+    read.set(name, family, name.length + family.length);
+  }
+  return family;
+}
+
+/** BaseFont names to families, per reading of the installed fonts: a render's fonts recur. */
+const familiesRead = new WeakMap<InstalledFonts, BoundedLru<string>>();
+const FAMILIES_KEPT = { maxEntries: 1024, maxBytes: 1024 * 256 };
+
+function familyOf(name: string, fonts: InstalledFonts): string {
+  const { postscript, families } = fonts;
+  const known = postscript.get(name) ?? squeezedPostscript(fonts).get(squeeze(name));
   if (known) return known;
-  const stem = name.replace(/[-,].*$/, '');
-  const squeezed = stem.toLowerCase();
-  for (const [lower, spelled] of families)
-    if (lower.replace(/\s+/g, '') === squeezed) return spelled;
-  return stem;
+  const squeezed = squeeze(name);
+  let best: string | undefined;
+  for (const [lower, spelled] of families) {
+    const family = squeeze(lower);
+    if (squeezed.startsWith(family) && family.length > squeeze(best ?? '').length) best = spelled;
+  }
+  return best ?? name.replace(/[-,].*$/, '');
+}
+
+const squeeze = (name: string) => name.toLowerCase().replace(/[\s-]+/g, '');
+
+const squeezedOf = new WeakMap<InstalledFonts, Map<string, string>>();
+function squeezedPostscript(fonts: InstalledFonts): Map<string, string> {
+  let squeezed = squeezedOf.get(fonts);
+  if (!squeezed) {
+    squeezed = new Map();
+    for (const [ps, family] of fonts.postscript)
+      if (!squeezed.has(squeeze(ps))) squeezed.set(squeeze(ps), family);
+    squeezedOf.set(fonts, squeezed);
+  }
+  return squeezed;
 }

@@ -1,5 +1,6 @@
 export {
   checkPdf,
+  checkPdfFidelity,
   finishProducedPdf,
   type PdfInfo,
   type PdfOrigin,
@@ -7,3 +8,7 @@ export {
 } from './pdf-check.js';
 export { findStreamEnd, useFastStreamEnd } from './stream-end.js';
 export { asBuffer } from './as-buffer.js';
+export type { PdfFidelity } from './pdf-fidelity.js';
+export { embeddedFonts } from './page-fonts.js';
+export { emptyPages } from './empty-pages.js';
+export { drawsSomething } from './page-drawing.js';

@@ -1,4 +1,4 @@
-import { PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { PDFDocument, ParseSpeeds, type PDFRef } from 'pdf-lib';
 import { asBuffer } from './as-buffer.js';
 import { DecodeBudget, withDecodeBudget } from './bounded-decode.js';
 import { appendInfoUpdate } from './info-update.js';
@@ -10,6 +10,7 @@ import { checkStructure } from './strict-structure.js';
 import { useFastStreamEnd } from './stream-end.js';
 import { useBoundedStructureStreams } from './structure-streams.js';
 import { checkPdfLibInternals } from './pdf-lib-internals.js';
+import { readFidelity, type PdfFidelity } from './pdf-fidelity.js';
 
 checkPdfLibInternals();
 useFastStreamEnd(true);
@@ -31,7 +32,7 @@ async function load(
   bytes: Uint8Array,
   field: string,
   origin: PdfOrigin,
-): Promise<{ doc: PDFDocument; pages: number }> {
+): Promise<{ doc: PDFDocument; pages: PDFRef[] }> {
   const fail = (message: string) =>
     origin === 'input'
       ? new DocpipeError('unsupported-file-type', [{ field, message }])
@@ -85,7 +86,20 @@ export async function checkPdf(
   field: string,
   origin: PdfOrigin = 'input',
 ): Promise<PdfInfo> {
-  return { pages: (await load(bytes, field, origin)).pages };
+  return { pages: (await load(bytes, field, origin)).pages.length };
+}
+
+/**
+ * {@link checkPdf}, and from the same parse what a reader of the render is told: the fonts the
+ * PDF embeds and its empty pages.
+ */
+export async function checkPdfFidelity(
+  bytes: Uint8Array,
+  field: string,
+  origin: PdfOrigin = 'input',
+): Promise<PdfFidelity> {
+  const { doc, pages } = await load(bytes, field, origin);
+  return { pages: pages.length, ...readFidelity(doc, pages) };
 }
 
 export interface StampOptions {
@@ -105,13 +119,16 @@ export async function finishProducedPdf(
   field: string,
   stamp: StampOptions,
   pdfa: boolean,
-): Promise<{ pdf: Uint8Array; pages: number }> {
-  const { doc, pages } = await load(bytes, field, 'produced');
-  if (pdfa) return { pdf: bytes, pages };
+): Promise<{ pdf: Uint8Array } & PdfFidelity> {
+  const loaded = await load(bytes, field, 'produced');
+  const { doc } = loaded;
+  // Read before the Info dictionary is rewritten: the pages and their fonts stay as they are.
+  const info = { pages: loaded.pages.length, ...readFidelity(doc, loaded.pages) };
+  if (pdfa) return { pdf: bytes, ...info };
   const appended = appendInfoUpdate(bytes, doc, stamp);
-  if (appended) return { pdf: appended, pages };
+  if (appended) return { pdf: appended, ...info };
   doc.setTitle(stamp.title, { showInWindowTitleBar: true });
   doc.setProducer(stamp.producer);
   const pdf = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
-  return { pdf, pages };
+  return { pdf, ...info };
 }

@@ -35,9 +35,9 @@ const SIZE = PDFName.of('Size');
  * - the page tree is a tree of bounded depth whose every /Count is right ({@link pagesOf});
  * - a linearized file's linearization dictionary agrees with it ({@link checkLinearization}).
  *
- * Throws {@link PdfDamage} naming the first fault found.
+ * Returns the pages in order. Throws {@link PdfDamage} naming the first fault found.
  */
-export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
+export function checkStructure(bytes: Buffer, doc: PDFDocument): PDFRef[] {
   const { context } = doc;
   const record = parseRecordOf(context) ?? emptyRecord(context);
   const chain = readXrefChain(bytes, context);
@@ -57,7 +57,7 @@ export function checkStructure(bytes: Buffer, doc: PDFDocument): number {
     throw new PdfDamage('its trailers name different catalogs as /Root');
   const pages = pagesOf(context, catalog, isListed);
   checkLinearization(bytes, context, record, chain, pages);
-  return pages.length;
+  return pages;
 }
 
 /** A file in which pdf-lib found no object at all; objects without a record mean hooks off. */

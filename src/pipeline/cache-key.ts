@@ -23,8 +23,8 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The cache key of a render: the input's bytes, the tag values, every option that changes the
- * output, the name (it becomes the title) and the converter. The field path is left out: it only
- * names the document in failures.
+ * output or whether there is one (strict fidelity), the name (it becomes the title) and the
+ * converter. The field path is left out: it only names the document in failures.
  */
 export function renderCacheKey(
   bytes: Uint8Array,
@@ -33,7 +33,10 @@ export function renderCacheKey(
   name: string,
   converter: string,
 ): string {
-  const { field: _field, ...relevant } = options;
+  const { field: _field, fidelity, ...rest } = options;
+  // Strict renders are kept apart (a refusal must find nothing stored to answer with); a
+  // reporting render keeps the key it had before fidelity was an option.
+  const relevant = fidelity === 'strict' ? { ...rest, fidelity } : rest;
   // Hashed before anything else looks at the values, so the depth is bounded here.
   if (nestsDeeperThan(tags, MAX_JSON_DEPTH)) {
     const field = options.field ? `${options.field}.tags` : 'tags';

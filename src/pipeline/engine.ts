@@ -1,7 +1,7 @@
 import type { Prepared } from '../engine/index.js';
 import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
-import type { PdfInfo, StampOptions } from '../pdf/index.js';
+import type { PdfFidelity, StampOptions } from '../pdf/index.js';
 import type { SniffResult } from '../sniff/index.js';
 
 /**
@@ -15,14 +15,19 @@ export interface Engine {
   fields(bytes: Uint8Array, options?: FieldsOptions): Promise<TemplateField[]>;
   /** Sniff, fill (with values) and harden in one step: the pipeline's first steps. */
   prepare(bytes: Uint8Array, tags: unknown, options?: FillOptions): Promise<Prepared>;
-  /** The check of a given PDF: parses, has pages, not encrypted, opens in every reader. */
-  checkPdf(bytes: Uint8Array, field: string): Promise<PdfInfo>;
+  /**
+   * The check of a given PDF: parses, has pages, not encrypted, opens in every reader; with its
+   * embedded fonts and empty pages.
+   */
+  checkPdf(bytes: Uint8Array, field: string): Promise<PdfFidelity>;
   /** Checks a produced PDF and writes its Title and Producer (not for PDF/A). */
   finishPdf(
     bytes: Uint8Array,
     field: string,
     stamp: StampOptions,
     pdfa: boolean,
-  ): Promise<{ pdf: Buffer; pages: number }>;
+  ): Promise<{ pdf: Buffer } & PdfFidelity>;
+  /** The families a .docx uses for Latin text (none for anything else), as `prepare` reads them. */
+  documentFonts(bytes: Uint8Array): Promise<string[]>;
   close(): Promise<void>;
 }

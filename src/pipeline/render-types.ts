@@ -12,9 +12,18 @@ export interface RenderInput {
   place?: number;
 }
 
+/**
+ * What a render does about what it notices: `report` answers notices with the PDF, `strict`
+ * refuses a render with a font replaced by one of other widths or an empty page
+ * (`document-production-failed`), storing nothing.
+ */
+export type Fidelity = 'report' | 'strict';
+
 export interface RenderOptions extends Omit<FillOptions, 'limits'> {
   /** PDF/A-2b output. @defaultValue false */
   pdfa?: boolean;
+  /** @defaultValue 'report' */
+  fidelity?: Fidelity;
 }
 
 export type RenderStep = 'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'store';
@@ -28,8 +37,34 @@ export interface RenderResult {
   pages: number;
   /** What the input was. */
   input: 'pdf' | 'docx';
+  /** Families of the fonts the PDF embeds, sorted (Liberation Sans, Carlito). */
+  fonts: string[];
+  /** What a reader of the PDF should know (spec 7.3 shape); empty when nothing. */
+  notices: RenderNotice[];
   /** Answered from storage without converting. */
   cached: boolean;
   /** Milliseconds per step of this call. */
   timings: Partial<Record<RenderStep, number>>;
 }
+
+/**
+ * A font the document asks for is not installed and LibreOffice drew its text with another.
+ * `metricCompatible`: the replacement has the same widths, so lines and pages break as in Word.
+ */
+export interface FontSubstitutedNotice {
+  code: 'font-substituted';
+  message: string;
+  font: string;
+  replacement: string;
+  metricCompatible: boolean;
+}
+
+/** A page of the PDF draws nothing (no text, image or line). */
+export interface EmptyPageNotice {
+  code: 'empty-page';
+  message: string;
+  /** Numbered from 1. */
+  page: number;
+}
+
+export type RenderNotice = FontSubstitutedNotice | EmptyPageNotice;

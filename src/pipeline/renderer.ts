@@ -9,6 +9,7 @@ import { startsAsPdf } from '../sniff/index.js';
 import { projectRoot } from '../paths/index.js';
 import type { Storage } from '../storage/index.js';
 import { renderCacheKey } from './cache-key.js';
+import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
 import type { RenderInput, RenderOptions, RenderResult, RenderStep } from './render-types.js';
 
 export interface RendererDeps {
@@ -28,10 +29,16 @@ type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
  * stores nothing.
  *
  * A render is one stored object, its PDF, under a key made of the hash of everything that went
- * into it. What a cache hit reports (size, SHA-256, pages) is read from that PDF again, so it can
- * never disagree with it, and there is no second object to keep in step: one file written per
- * render rather than two is a few percent of throughput with LibreOffice on every core, while a
- * hit costs a read, a hash and a page count (well under a millisecond for W1).
+ * into it. What a cache hit reports (size, SHA-256, pages, fonts, notices) is read from that PDF
+ * again, and the fonts the document asks for from its input (the engine thread's sniff cache
+ * usually holds it), so it can never disagree with them, and there is no second object to keep
+ * in step: one file written per render rather than two is a few percent of throughput with
+ * LibreOffice on every core, while a hit costs a read, a hash and a check (well under a
+ * millisecond for W1).
+ *
+ * Strict fidelity (`fidelity: 'strict'`) refuses a render whose notices say its layout is not
+ * the document's (a font replaced by one of other widths, an empty page) before anything is
+ * stored. It is part of the cache key, so a strict render never shares with a reporting one.
  */
 export class Renderer {
   private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
@@ -51,11 +58,14 @@ export class Renderer {
     const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);
     const cached = await this.fromCache(hash, input);
     timings.cache = performance.now() - started;
+    const field = options.field || 'document';
     if (cached) {
+      // Stored by a strict render that passed, or a reporting one: a reporting render's output
+      // is kept for it whatever this request thinks of it.
+      refuseIfStrict(cached.notices, options, field);
       await this.keep(hash);
       return { ...cached, cached: true, timings };
     }
-    const field = options.field || 'document';
     // Identical requests in flight share one conversion; the ones that join count as cached.
     const shared = this.inFlight.get(hash);
     if (shared) {
@@ -100,9 +110,16 @@ export class Renderer {
     // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole.
     const pdf = await this.deps.storage.get(key);
     if (!pdf) return undefined;
+    const docx = !startsAsPdf(input.bytes);
     let pages: number;
+    let report: FidelityReport;
     try {
-      pages = (await this.deps.engine.checkPdf(pdf, 'document')).pages;
+      const [checked, asked] = await Promise.all([
+        this.deps.engine.checkPdf(pdf, 'document'),
+        docx ? this.deps.engine.documentFonts(input.bytes) : [],
+      ]);
+      pages = checked.pages;
+      report = fidelityReport(asked, checked.fonts, checked.emptyPages);
     } catch (err) {
       // Only a PDF that does not check out is damaged; a failing engine is no reason to render.
       if (!(err instanceof DocpipeError)) throw err;
@@ -120,7 +137,8 @@ export class Renderer {
       sha256: createHash('sha256').update(pdf).digest('hex'),
       pages,
       // The key hashes the input's bytes: a hit had the same input, PDF or .docx.
-      input: startsAsPdf(input.bytes) ? 'pdf' : 'docx',
+      input: docx ? 'docx' : 'pdf',
+      ...report,
     };
   }
 
@@ -146,9 +164,12 @@ export class Renderer {
     Object.assign(timings, prepared.timings);
     let pdf: Uint8Array;
     let pages: number;
+    let report: FidelityReport;
     if (prepared.input === 'pdf') {
       // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
-      pages = (await step('check', () => engine.checkPdf(input.bytes, field))).pages;
+      const checked = await step('check', () => engine.checkPdf(input.bytes, field));
+      pages = checked.pages;
+      report = fidelityReport([], checked.fonts, checked.emptyPages);
       pdf = input.bytes;
     } else {
       if (prepared.neutralized.length > 0) {
@@ -172,17 +193,21 @@ export class Renderer {
           place: input.place,
         }),
       );
-      const finished = await step('check', () =>
-        engine.finishPdf(
+      const finished = await step('check', async () => {
+        const done = await engine.finishPdf(
           converted,
           field,
           { title: input.name, producer: this.deps.producer ?? defaultProducer() },
           options.pdfa ?? false,
-        ),
-      );
+        );
+        return { ...done, report: fidelityReport(prepared.fonts, done.fonts, done.emptyPages) };
+      });
       pdf = finished.pdf;
       pages = finished.pages;
+      report = finished.report;
     }
+    // Before storing: a refused render leaves nothing behind.
+    refuseIfStrict(report.notices, options, field);
     const key = renderKey(hash);
     const meta: Rendered = {
       key,
@@ -191,9 +216,13 @@ export class Renderer {
       sha256: createHash('sha256').update(pdf).digest('hex'),
       pages,
       input: prepared.input,
+      ...report,
     };
     await step('store', () => storage.put(key, pdf, 'application/pdf'));
-    this.logger.debug({ key, pages, input: prepared.input }, 'rendered');
+    this.logger.debug(
+      { key, pages, input: prepared.input, notices: report.notices.map((n) => n.code) },
+      'rendered',
+    );
     return meta;
   }
 }
@@ -202,6 +231,16 @@ let producer: string | undefined;
 function defaultProducer(): string {
   producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
   return producer;
+}
+
+function refuseIfStrict(
+  notices: FidelityReport['notices'],
+  options: RenderOptions,
+  field: string,
+): void {
+  if (options.fidelity !== 'strict') return;
+  const refusal = fidelityRefusal(notices, field);
+  if (refusal) throw refusal;
 }
 
 function keptKey(hash: string): string {

@@ -122,6 +122,8 @@ describe('batch report and copies', () => {
         sha256: '',
         pages: 2,
         input: 'docx',
+        fonts: [],
+        notices: [],
         cached,
         timings: {},
       },

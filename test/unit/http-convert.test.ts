@@ -51,6 +51,8 @@ const rendered = (field: string, key: string): DocumentJobResult => ({
     sha256: '0'.repeat(64),
     pages: 1,
     input: 'docx',
+    fonts: [],
+    notices: [],
     cached: false,
     timings: {},
   },
