@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { CheckSettings } from './check-settings.js';
 import type { PagesCheck } from './page-snapshots.js';
 import { textSnapshot, writeSnapshot } from './snapshot-files.js';
-import { normalizeText, textDifference } from './text-snapshot.js';
+import { normalizeText, textDifference, type TextDifference } from './text-snapshot.js';
 
 export interface FixtureText {
   dir: string;
@@ -36,11 +36,8 @@ export async function checkText(t: FixtureText, settings: CheckSettings): Promis
   if (!d) return { problems: [], updated: [], removed: [] };
   const now = `${t.diffBase}.txt`;
   await writeSnapshot(now, text);
-  const more = d.differing > 2 ? ` (${d.differing} lines differ in all)` : '';
-  const change =
-    d.expected?.trim() === d.actual?.trim()
-      ? `${quote(d.expected)} moved sideways (its indentation changed)`
-      : `${quote(d.expected)} is now ${quote(d.actual)}`;
+  const more = d.differing > 1 ? ` (${d.differing} lines differ in all)` : '';
+  const change = describe(d);
   return {
     problems: [
       {
@@ -57,8 +54,35 @@ export async function checkText(t: FixtureText, settings: CheckSettings): Promis
   };
 }
 
-function quote(line: string | undefined): string {
+function describe(d: TextDifference): string {
+  const lines = (n: number): string => (n === 1 ? '1 line' : `${n} lines`);
+  if (d.shift > 0) return `${lines(d.shift)} inserted before ${quote(d.expected)}`;
+  if (d.shift < 0) return `${lines(-d.shift)} removed before ${quote(d.actual)}`;
+  if (d.expected?.trim() === d.actual?.trim())
+    return `${quote(d.expected)} moved sideways (its indentation changed)`;
+  const at = firstDifference(d.expected ?? '', d.actual ?? '');
+  return `${quote(d.expected, at)} is now ${quote(d.actual, at)}`;
+}
+
+/** Where two lines part, ignoring the indentation both have. */
+function firstDifference(a: string, b: string): number {
+  const [x, y] = [a.trim(), b.trim()];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+/** A line as a quoted string, cut to QUOTE_CHARS around `at` (where it differs). */
+function quote(line: string | undefined, at = 0): string {
   if (line === undefined) return '(the end)';
   const trimmed = line.trim();
-  return JSON.stringify(trimmed.length > 80 ? `${trimmed.slice(0, 77)}...` : trimmed);
+  if (trimmed.length <= QUOTE_CHARS) return JSON.stringify(trimmed);
+  const start = Math.max(0, Math.min(at - 30, trimmed.length - QUOTE_CHARS));
+  const cut = trimmed.slice(start, start + QUOTE_CHARS);
+  return JSON.stringify(
+    `${start > 0 ? '...' : ''}${cut}${start + QUOTE_CHARS < trimmed.length ? '...' : ''}`,
+  );
 }
+
+/** Enough of a line to recognise it in the template. */
+const QUOTE_CHARS = 70;

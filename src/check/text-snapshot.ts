@@ -19,9 +19,17 @@ export interface TextDifference {
   line: number;
   expected: string | undefined;
   actual: string | undefined;
-  /** Lines in one text and not the other, counted both ways. */
+  /** Lines changed: of the snapshot's lines not in the text and the reverse, the more. */
   differing: number;
+  /**
+   * When the rest lines up again after a few lines: that many lines were inserted before
+   * `expected` (positive) or removed before `actual` (negative); else 0, a line changed.
+   */
+  shift: number;
 }
+
+/** How far ahead to look for the snapshot's line after an insertion or a removal. */
+const SHIFT_LOOKAHEAD = 10;
 
 /** Where two normalised texts first differ, and by how many lines; undefined when equal. */
 export function textDifference(expected: string, actual: string): TextDifference | undefined {
@@ -40,8 +48,17 @@ export function textDifference(expected: string, actual: string): TextDifference
     line: i + 1,
     expected: a[i]?.replace(/\f/g, ''),
     actual: b[i]?.replace(/\f/g, ''),
-    differing: unmatched(a, b) + unmatched(b, a),
+    differing: Math.max(unmatched(a, b), unmatched(b, a)),
+    shift: shiftAt(a, b, i),
   };
+}
+
+function shiftAt(a: string[], b: string[], i: number): number {
+  for (let k = 1; k <= SHIFT_LOOKAHEAD; k++) {
+    if (a[i] !== undefined && b[i + k] === a[i]) return k;
+    if (b[i] !== undefined && a[i + k] === b[i]) return -k;
+  }
+  return 0;
 }
 
 /** Lines of `a` left over after each is matched with an equal line of `b`. */
