@@ -1,0 +1,87 @@
+import { unescapeXml } from '../opc/index.js';
+
+/** One piece of an XML part, as read in order. */
+export type XmlToken =
+  | { kind: 'open' | 'empty'; name: string; attrs: string; start: number }
+  | { kind: 'close'; name: string; start: number }
+  /** Character data, still escaped as in the part (docxtemplater measures offsets in it). */
+  | { kind: 'text'; raw: string; start: number };
+
+/**
+ * Reads a part's tags and text in one linear pass. Parts reach lint after sniffing refused any
+ * DOCTYPE, so there are no entities to expand; comments, processing instructions and CDATA are
+ * skipped. A part that is not well formed is read as far as it goes, never thrown on: lint
+ * reports what it can, and docxtemplater names the broken XML.
+ */
+export function* xmlTokens(xml: string): Generator<XmlToken> {
+  let at = 0;
+  while (at < xml.length) {
+    const lt = xml.indexOf('<', at);
+    if (lt !== at) {
+      const end = lt === -1 ? xml.length : lt;
+      yield { kind: 'text', raw: xml.slice(at, end), start: at };
+      at = end;
+      continue;
+    }
+    const skipTo = markupEnd(xml, at);
+    if (skipTo !== undefined) {
+      at = skipTo;
+      continue;
+    }
+    const start = at;
+    const gt = xml.indexOf('>', at);
+    if (gt === -1) return;
+    const inner = xml.slice(at + 1, gt);
+    at = gt + 1;
+    if (inner.startsWith('/')) {
+      yield { kind: 'close', name: inner.slice(1).trim(), start };
+      continue;
+    }
+    const space = inner.search(/[\s/]/);
+    const name = space === -1 ? inner : inner.slice(0, space);
+    const empty = inner.endsWith('/');
+    const attrs = space === -1 ? '' : inner.slice(space, empty ? -1 : undefined);
+    yield { kind: empty ? 'empty' : 'open', name, attrs, start };
+  }
+}
+
+/** Where a comment, processing instruction or CDATA section starting at `at` ends. */
+function markupEnd(xml: string, at: number): number | undefined {
+  const closer = xml.startsWith('<!--', at)
+    ? '-->'
+    : xml.startsWith('<?', at)
+      ? '?>'
+      : xml.startsWith('<![CDATA[', at)
+        ? ']]>'
+        : undefined;
+  if (closer === undefined) return undefined;
+  const end = xml.indexOf(closer, at);
+  return end === -1 ? xml.length : end + closer.length;
+}
+
+const ATTRIBUTE = /([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** An element's attributes by qualified name (`w:val`, `r:id`), values unescaped. */
+export function attributes(attrs: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const a of attrs.matchAll(ATTRIBUTE)) found.set(a[1]!, unescapeXml(a[2] ?? a[3] ?? ''));
+  return found;
+}
+
+/** The local part of a qualified name: `val` of `w:val`. */
+export function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+/** An attribute by local name, whatever its prefix (`w:val` or a strict part's own prefix). */
+export function attribute(attrs: string, local: string): string | undefined {
+  for (const [name, value] of attributes(attrs)) if (localName(name) === local) return value;
+  return undefined;
+}
+
+/** Whether an on/off property (`<w:vanish/>`, `<w:b w:val="0"/>`) is on. */
+export function isOn(attrs: string): boolean {
+  const val = attribute(attrs, 'val');
+  return val === undefined || !['0', 'false', 'off'].includes(val.toLowerCase());
+}
