@@ -52,9 +52,14 @@ function checkPart(
   const usage = usageOf(part);
   if (!cell) {
     const row = rows.at(-1);
-    if (row) found.set(`${row.field}.${tag}`, `${row.label} has no ${tag}; the template shows it`);
+    if (row)
+      note(found, `${row.field}.${tag}`, `${row.label} has no ${tag}; the template shows it`);
     else
-      found.set(`${check.tagsField}.${tag}`, `${tag} needs a value: the template shows this field`);
+      note(
+        found,
+        `${check.tagsField}.${tag}`,
+        `${tag} needs a value: the template shows this field`,
+      );
     // The tags inside a missing section are named too, unless it is a declared list: they are
     // its columns, not values of their own.
     return !row && declarationOf(check.fields, tag)?.type === 'list' ? [] : body;
@@ -67,7 +72,8 @@ function checkPart(
     const field = owner
       ? `${owner.field}.${tag}`
       : `${check.tagsField}[${(cell as ResolvedTag).index}]`;
-    found.set(
+    note(
+      found,
       field,
       `${owner ? `${owner.label}.${tag}` : tag} is a list, which the template shows as a placeholder (${start}${part.module === 'rawxml' ? '@' : ''}${tag}${end}); a list fills a loop: ${start}#${tag}${end}...${start}/${tag}${end}`,
     );
@@ -77,6 +83,11 @@ function checkPart(
   function shown(visible: boolean): ListRow[][] {
     return visible ? body : [];
   }
+}
+
+/** Keeps the first message for a field: a tag used twice is named as it first appears. */
+function note(found: Map<string, string>, field: string, message: string): void {
+  if (!found.has(field)) found.set(field, message);
 }
 
 function lookUp(
