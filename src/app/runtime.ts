@@ -62,7 +62,13 @@ export async function startRuntime(
   let converter: Converter | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
-    const renderer = new Renderer({ engine, converter, storage, logger });
+    const renderer = new Renderer({
+      engine,
+      converter,
+      storage,
+      logger,
+      fidelity: config.strictFidelity ? 'strict' : 'report',
+    });
     const worker = await DocpipeWorker.start({
       redisUrl,
       prefix: config.queue.prefix,

@@ -38,6 +38,11 @@ export interface DocpipeConfig {
   /** `DOCPIPE_STRICT_TAGS`: refuse values for tags a template lacks. @defaultValue false */
   strictTags: boolean;
   /**
+   * `DOCPIPE_STRICT_FIDELITY`: refuse a render with a font replaced by one of other widths or an
+   * empty page, unless its options say `fidelity`. @defaultValue false
+   */
+  strictFidelity: boolean;
+  /**
    * `DOCPIPE_ENGINE_THREADS`: sniff and fill threads.
    * @defaultValue the number of cores; beside an office pool, {@link engineThreadsBeside}
    */
@@ -183,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (strictText && !['true', 'false', '1', '0'].includes(strictText)) {
     problems.push(`DOCPIPE_STRICT_TAGS must be true or false (got "${strictText}")`);
   }
+  const strictFidelityText = env.DOCPIPE_STRICT_FIDELITY;
+  if (strictFidelityText && !['true', 'false', '1', '0'].includes(strictFidelityText)) {
+    problems.push(`DOCPIPE_STRICT_FIDELITY must be true or false (got "${strictFidelityText}")`);
+  }
   const logLevel = env.DOCPIPE_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`DOCPIPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
@@ -265,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     timeZone,
     delimiters,
     strictTags: strictText === 'true' || strictText === '1',
+    strictFidelity: strictFidelityText === 'true' || strictFidelityText === '1',
     engineThreads,
     logLevel,
     logFormat,

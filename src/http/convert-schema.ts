@@ -56,7 +56,21 @@ export function convertBodySchema(maxDocuments: number) {
 
 export type ConvertBody = Static<ReturnType<typeof convertBodySchema>>;
 
-/** Spec 2.4: the convert response. */
+/**
+ * A notice (spec 7.3: `code` and `message`, and extra members): what a reader of a converted
+ * document should know (a font replaced, an empty page; docs/fonts.md), with the document's
+ * field path.
+ */
+const ConvertNoticeSchema = Type.Object(
+  {
+    code: Type.String({ description: 'font-substituted or empty-page' }),
+    message: Type.String(),
+    field: Type.String({ description: 'the document it is about, such as documents[0]' }),
+  },
+  { additionalProperties: true },
+);
+
+/** Spec 2.4: the convert response; `notices` when there are any, as v3 answers them. */
 export const ConvertReplySchema = Type.Object(
   {
     status: Type.Object({ code: Type.Integer(), message: Type.String() }),
@@ -66,6 +80,7 @@ export const ConvertReplySchema = Type.Object(
         name: Type.String(),
       }),
     ),
+    notices: Type.Optional(Type.Array(ConvertNoticeSchema)),
   },
   { additionalProperties: false },
 );

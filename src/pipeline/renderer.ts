@@ -10,7 +10,13 @@ import { projectRoot } from '../paths/index.js';
 import type { Storage } from '../storage/index.js';
 import { renderCacheKey } from './cache-key.js';
 import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
-import type { RenderInput, RenderOptions, RenderResult, RenderStep } from './render-types.js';
+import type {
+  Fidelity,
+  RenderInput,
+  RenderOptions,
+  RenderResult,
+  RenderStep,
+} from './render-types.js';
 
 export interface RendererDeps {
   engine: Engine;
@@ -19,6 +25,8 @@ export interface RendererDeps {
   logger?: Logger;
   /** Producer written into produced PDFs. @defaultValue 'docpipe <version>' */
   producer?: string;
+  /** Fidelity of renders whose options do not say (DOCPIPE_STRICT_FIDELITY). @defaultValue 'report' */
+  fidelity?: Fidelity;
 }
 
 type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
@@ -51,8 +59,9 @@ export class Renderer {
   async render(
     input: RenderInput,
     tags: unknown,
-    options: RenderOptions = {},
+    given: RenderOptions = {},
   ): Promise<RenderResult> {
+    const options = { ...given, fidelity: given.fidelity ?? this.deps.fidelity ?? 'report' };
     const timings: Partial<Record<RenderStep, number>> = {};
     const started = performance.now();
     const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);

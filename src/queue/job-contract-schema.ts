@@ -113,6 +113,12 @@ export const JobRenderOptionsSchema = Type.Object(
       Type.Boolean({ description: "values must match the template's tags exactly" }),
     ),
     pdfa: Type.Optional(Type.Boolean({ description: 'produce PDF/A' })),
+    fidelity: Type.Optional(
+      Type.Union([Type.Literal('report'), Type.Literal('strict')], {
+        description:
+          "report (notices only) or strict: refuse a font of other widths or an empty page; the worker's DOCPIPE_STRICT_FIDELITY when absent",
+      }),
+    ),
     delimiters: Type.Optional(
       Type.Object(
         { start: Type.String(), end: Type.String() },

@@ -156,6 +156,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'options.timeZone': 'must be a string',
   'options.strict': 'must be a boolean',
   'options.pdfa': 'must be a boolean',
+  'options.fidelity': 'must be report or strict',
   'options.delimiters': 'must be {start, end} strings',
 };
 

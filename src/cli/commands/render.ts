@@ -19,6 +19,7 @@ interface RenderFlags extends TemplateFlags {
   json?: boolean;
   pdfa?: boolean;
   name?: string;
+  strictFidelity?: boolean;
 }
 
 export function registerRender(program: Command): void {
@@ -43,6 +44,10 @@ export function registerRender(program: Command): void {
       'tag delimiters, start and end separated by a space, such as "{{ }}"',
     )
     .option('--strict', 'refuse values for tags the template does not have')
+    .option(
+      '--strict-fidelity',
+      'refuse the render when a font was replaced by one of other widths or a page is empty (default: DOCPIPE_STRICT_FIDELITY)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -132,6 +137,7 @@ async function renderPdf(
       {
         ...renderOptions,
         pdfa: flags.pdfa,
+        fidelity: flags.strictFidelity || config.strictFidelity ? 'strict' : 'report',
       },
     );
     const pdf = await storage.get(result.key);
@@ -150,6 +156,8 @@ async function renderPdf(
       process.stdout.write(
         `wrote ${flags.out} (${result.pages} pages, ${result.bytes} bytes, ${source}) in ${ms} ms\n`,
       );
+      for (const notice of result.notices)
+        process.stderr.write(`notice ${notice.code}: ${notice.message}\n`);
     }
   } finally {
     await converter.close();

@@ -102,9 +102,11 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
           return { file: await options.signedUrlFor(storedKey(result), name), name };
         }),
       );
+      const notices = noticesOf(results);
       return reply.code(200).send({
         status: { code: 200, message: `${results.length} document(s) converted` },
         documents: answered,
+        ...(notices.length > 0 ? { notices } : {}),
       });
     },
   );
@@ -115,6 +117,16 @@ function storedKey(result: DocumentJobResult): string {
   if (result.kind !== 'rendered')
     throw new Error(`${result.field}: the queue answered a URL for a document sent as bytes`);
   return result.result.key;
+}
+
+/** Every document's render notices, each naming its document's field. */
+function noticesOf(results: DocumentJobResult[]) {
+  return results.flatMap((r) =>
+    r.kind === 'rendered'
+      ? // A worker from before notices answers none.
+        (r.result.notices ?? []).map((n) => ({ ...n, field: r.field }))
+      : [],
+  );
 }
 
 /** The PDF is named after the document: `lease.docx` downloads as `lease.pdf`. */
