@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { isDocpipeError } from '../errors/index.js';
 import { isPopplerMissingError, pdfText, rasterizePdf, toGrayPng } from '../raster/index.js';
 import { SNAPSHOT_DPI, type CheckSettings } from './check-settings.js';
+import { displayPath } from './display-path.js';
 import { missingSnippets } from './expected-snippets.js';
 import type { RenderedFixture } from './fixture-renderer.js';
 import type { CheckProblem, FixtureOutcome } from './outcome.js';
@@ -38,6 +39,7 @@ export async function checkFixture(
     problems: [],
     updated: [],
     removed: [],
+    notices: [],
   };
   const done = (): FixtureOutcome => {
     outcome.ok = outcome.problems.length === 0;
@@ -65,6 +67,7 @@ export async function checkFixture(
     return done();
   }
   outcome.pages = rendered.pages;
+  outcome.notices = rendered.notices.map((n) => ({ code: n.code, message: n.message }));
   let read: PdfReading;
   try {
     read = await readPdf(rendered.pdf);
@@ -82,7 +85,7 @@ export async function checkFixture(
       kind: 'expected',
       message: `expected text missing: ${JSON.stringify(line)}`,
     });
-  const updateHint = `run "docpipe check --update ${folder.dir}" to record it`;
+  const updateHint = `run "docpipe check --update ${displayPath(folder.dir)}" to record it`;
   const context = { dir: folder.dir, fixture: fixture.name, diffBase, updateHint };
   const checks: PagesCheck[] = [
     await checkText({ ...context, text: layout }, settings),

@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Converter } from '../convert/index.js';
 import type { Logger } from '../log/index.js';
-import { Renderer, type Engine, type RenderOptions } from '../pipeline/index.js';
+import { Renderer, type Engine, type RenderNotice, type RenderOptions } from '../pipeline/index.js';
 import { LocalStorage } from '../storage/index.js';
 import type { TemplateFolder } from './template-folders.js';
 
 export interface RenderedFixture {
   pdf: Buffer;
   pages: number;
+  /** What the renderer noticed: a font substituted, an empty page. */
+  notices: RenderNotice[];
 }
 
 export interface FixtureRendererDeps {
@@ -58,7 +60,7 @@ export class FixtureRenderer {
     const pdf = await this.storage.get(result.key);
     if (!pdf) throw new Error(`the rendered PDF ${result.key} vanished from ${this.storage.root}`);
     await this.renderer.discard(result);
-    return { pdf, pages: result.pages };
+    return { pdf, pages: result.pages, notices: result.notices };
   }
 
   /** Removes the temporary storage; the engine and converter are the caller's to close. */

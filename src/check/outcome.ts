@@ -56,6 +56,11 @@ export interface FixtureOutcome {
    * (on the folder's first fixture) the snapshots of fixtures that are gone.
    */
   removed: string[];
+  /**
+   * What the renderer noticed (a font substituted, an empty page), spec 7.3's `{code, message}`:
+   * worth an author's look, not a failure (the page images show what they do to the layout).
+   */
+  notices: { code: string; message: string }[];
   /** The typed failure when rendering failed. */
   failure?: Failure;
 }

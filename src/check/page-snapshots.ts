@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { isDocpipeError } from '../errors/index.js';
 import { compareImages, type ImageComparison, type PixelBox } from '../raster/index.js';
+import { displayPath } from './display-path.js';
 import { SNAPSHOT_DPI, type CheckSettings } from './check-settings.js';
 import type { CheckProblem } from './outcome.js';
 import { pageSnapshot, removeSnapshot, snapshotPages, writeSnapshot } from './snapshot-files.js';
@@ -91,7 +92,7 @@ async function comparePage(
     box: c.box,
     changed: c.changedRatio,
     diff,
-    message: `page ${page}: ${describeChange(c)}; diff image: ${diff}`,
+    message: `page ${page}: ${describeChange(c)}; diff image: ${displayPath(diff)}`,
   };
 }
 

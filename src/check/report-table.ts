@@ -1,3 +1,4 @@
+import { displayPath } from './display-path.js';
 import type { FixtureOutcome } from './outcome.js';
 
 const HEADINGS = ['template', 'fixture', 'pages', 'ms', 'result'] as const;
@@ -24,6 +25,7 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
   outcomes.forEach((o, i) => {
     out.push(line(rows[i]!));
     for (const p of o.problems) out.push(`    ${p.message}`);
+    for (const n of o.notices) out.push(`    notice: ${n.message}`);
     for (const u of o.updated) out.push(`    wrote ${u}`);
     for (const r of o.removed) out.push(`    removed ${r}`);
   });
@@ -33,7 +35,9 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
     o.problems.some((p) => ['text', 'pages', 'page-image'].includes(p.kind)),
   );
   if (changed && !update)
-    out.push(`If the changes are meant, record them: docpipe check --update ${folder}`);
+    out.push(
+      `If the changes are meant, record them: docpipe check --update ${displayPath(folder)}`,
+    );
   return `${out.join('\n')}\n`;
 }
 

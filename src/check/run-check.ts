@@ -70,6 +70,7 @@ function noFixtures(folder: TemplateFolder): FixtureOutcome {
     ],
     updated: [],
     removed: [],
+    notices: [],
   };
 }
 

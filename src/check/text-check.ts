@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { CheckSettings } from './check-settings.js';
+import { displayPath } from './display-path.js';
 import type { PagesCheck } from './page-snapshots.js';
 import { textSnapshot, writeSnapshot } from './snapshot-files.js';
 import { normalizeText, textDifference, type TextDifference } from './text-snapshot.js';
@@ -46,7 +47,7 @@ export async function checkText(t: FixtureText, settings: CheckSettings): Promis
         diff: now,
         message:
           `text differs from ${name} on page ${d.page}, line ${d.line}: ` +
-          `${change}${more}; the text as it is now: ${now}`,
+          `${change}${more}; the text as it is now: ${displayPath(now)}`,
       },
     ],
     updated: [],
