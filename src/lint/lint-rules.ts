@@ -71,6 +71,15 @@ export const LINT_RULES = {
     severity: 'error',
     fix: 'Write the field name between the delimiters, or delete them.',
   },
+  file_has_invalid_xml: {
+    severity: 'error',
+    fix: 'Open the template in Word and save it again; if Word cannot open it, the file is damaged.',
+  },
+  malformed_xml: {
+    severity: 'error',
+    fix: 'Open the template in Word and save it again; if Word cannot open it, the file is damaged.',
+  },
+  /** Any other of docxtemplater's errors, with its own explanation. */
   template_error: { severity: 'error' },
   // The file itself.
   not_a_docx: {

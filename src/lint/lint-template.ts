@@ -28,6 +28,15 @@ export interface LintOptions {
 /** docxtemplater's complaints that a near miss explains better, in the same paragraph. */
 const EXPLAINED_BY_NEAR_MISS = new Set(['duplicate_open_tag', 'duplicate_close_tag']);
 
+/** docxtemplater's errors that leave a part's sections unpaired or misplaced. */
+const SECTION_ERRORS = new Set([
+  'unclosed_loop',
+  'unopened_loop',
+  'closing_tag_does_not_match_opening_tag',
+  'unbalanced_loop_tags',
+  'loop_position_invalid',
+]);
+
 /**
  * Every problem of a template at once, in the order a reader meets them. A file that is not a
  * .docx docpipe accepts (a PDF, a macro-enabled document, a zip bomb, hostile XML) is one
@@ -38,10 +47,11 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
   if (sniffed.kind !== 'docx') return [refusal(sniffed)];
   const lint = new LintPackage(sniffed.pkg, options.delimiters ?? DEFAULT_DELIMITERS);
   const nearMisses = nearMissFindings(lint);
+  const template = templateFindings(lint);
   const found = [
-    ...withoutExplained(templateFindings(lint), nearMisses),
+    ...withoutExplained(template, nearMisses),
     ...nearMisses,
-    ...sectionFindings(lint),
+    ...sectionsOfSoundParts(sectionFindings(lint), template),
     ...tagVariantFindings(lint),
     ...revisionFindings(lint),
     ...commentFindings(lint),
@@ -79,6 +89,12 @@ function withoutExplained(template: LintFinding[], nearMisses: LintFinding[]): L
   return template.filter(
     (f) => !(EXPLAINED_BY_NEAR_MISS.has(f.id) && explained.has(`${f.part}\u0000${f.paragraph}`)),
   );
+}
+
+/** Section findings of parts whose sections docxtemplater already refused are beside the point. */
+function sectionsOfSoundParts(sections: LintFinding[], template: LintFinding[]): LintFinding[] {
+  const broken = new Set(template.filter((f) => SECTION_ERRORS.has(f.id)).map((f) => f.part));
+  return sections.filter((f) => !broken.has(f.part));
 }
 
 /** The file's findings, the body, headers, footers, notes, the rest; by paragraph within each. */

@@ -4,6 +4,7 @@ import { excerptOf, shortText } from './excerpt.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, LINT_RULES, type LintFinding, type LintId } from './lint-rules.js';
 import type { Paragraph, PartText } from './part-text.js';
+import { firstXmlFault } from './xml-tokens.js';
 
 /** A docxtemplater offset found in a paragraph. */
 interface Spot {
@@ -21,20 +22,18 @@ export function templateFindings(lint: LintPackage): LintFinding[] {
     return [];
   } catch (err) {
     if (err instanceof TemplateBrokenError)
-      return err.problems.map((problem) => toFinding(lint, problem));
-    // docxtemplater's other failures (XML it cannot read) are the template's too.
-    if (!String((err as Error).name).startsWith('XT')) throw err;
-    return [
-      finding(
-        'template_error',
-        { part: 'package', paragraph: null, excerpt: '' },
-        `docxtemplater cannot read the template: ${(err as Error).message}`,
-      ),
-    ];
+      return err.problems.map((problem) => problemFinding(lint, problem));
+    // docxtemplater throws XML it cannot read as an internal error; it is the template's.
+    const id = (err as { properties?: { id?: unknown } }).properties?.id;
+    if (id !== 'malformed_xml') throw err;
+    return [xmlFinding(lint, id, 'The template holds XML that cannot be read: it is damaged.')];
   }
 }
 
-function toFinding(lint: LintPackage, problem: TemplateProblem): LintFinding {
+/** One of docxtemplater's problems as a finding, located in its part and paragraph. */
+export function problemFinding(lint: LintPackage, problem: TemplateProblem): LintFinding {
+  if (problem.id === 'file_has_invalid_xml')
+    return xmlFinding(lint, problem.id, `${problem.explanation}.`);
   const part = lint.parts.find((p) => p.file === problem.file);
   const spots = part ? problem.offsets.map((o) => locate(part, o)) : [];
   const spot = spots[0];
@@ -55,6 +54,25 @@ function toFinding(lint: LintPackage, problem: TemplateProblem): LintFinding {
     excerpt: excerptOf(spot.paragraph.text, from, to),
   };
   return finding(id, where, explain(lint, problem, spots[1], text));
+}
+
+/**
+ * docxtemplater does not say which part holds XML it cannot read; the first text part that is
+ * not well formed, at the paragraph where it stops being so, is the one.
+ */
+function xmlFinding(lint: LintPackage, id: LintId, explanation: string): LintFinding {
+  for (const part of lint.parts) {
+    const fault = firstXmlFault(lint.xml(part.file) ?? '');
+    if (fault === undefined) continue;
+    const paragraph = [...part.paragraphs].reverse().find((p) => p.start <= fault);
+    const where = {
+      part: part.label,
+      paragraph: paragraph?.index ?? null,
+      excerpt: paragraph ? excerptOf(paragraph.text, 0, 0) : '',
+    };
+    return finding(id, where, explanation);
+  }
+  return finding(id, { part: 'package', paragraph: null, excerpt: '' }, explanation);
 }
 
 /** The paragraph and position a docxtemplater offset (in escaped text) points at. */
@@ -126,6 +144,8 @@ function explain(
       return `The section ${tag} opens inside a table and closes outside it (or the reverse): a section in a table repeats rows, so both ends must be in the table.`;
     case 'raw_xml_tag_should_be_only_text_in_paragraph':
       return `The raw tag ${tag} shares its paragraph with other text; a raw tag replaces its whole paragraph, and the other text would be lost.`;
+    case 'raw_tag_outerxml_invalid':
+      return `The raw tag ${tag} is not inside a paragraph: a raw tag replaces the paragraph it is in.`;
     case 'empty_tag':
       return `The tag ${tag} is empty: it names no field.`;
     default:

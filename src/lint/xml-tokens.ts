@@ -85,3 +85,21 @@ export function isOn(attrs: string): boolean {
   const val = attribute(attrs, 'val');
   return val === undefined || !['0', 'false', 'off'].includes(val.toLowerCase());
 }
+
+const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?$/;
+
+/**
+ * Where a part first stops being well-formed XML: an end tag that closes nothing open, a bad
+ * name, a `<` in text, or an element never closed. Undefined when it is well formed as far as
+ * these checks go.
+ */
+export function firstXmlFault(xml: string): number | undefined {
+  const open: { name: string; start: number }[] = [];
+  for (const token of xmlTokens(xml)) {
+    if (token.kind === 'text') continue;
+    if (!NAME.test(token.name)) return token.start;
+    if (token.kind === 'open') open.push({ name: token.name, start: token.start });
+    else if (token.kind === 'close' && open.pop()?.name !== token.name) return token.start;
+  }
+  return open.pop()?.start;
+}
