@@ -5,7 +5,7 @@ const MAX_SPAN = 60;
 
 /**
  * A short excerpt of `text` around `[from, to)`: the stretch itself and about 20 characters on
- * each side, cut at a word where it can be, white space collapsed, `…` where text was left out.
+ * each side, cut at a word where it can be, spaces collapsed, `…` where text was left out.
  */
 export function excerptOf(text: string, from: number, to: number): string {
   const start = Math.max(0, Math.min(from, text.length));
@@ -18,13 +18,14 @@ export function excerptOf(text: string, from: number, to: number): string {
   const cutAfter = end + CONTEXT < text.length;
   if (cutBefore) before = fromWord(before);
   if (cutAfter) after = toWord(after);
-  const body = `${before}${span}${after}`.replace(/\s+/g, ' ').trim();
+  // Ordinary white space only: a non-breaking space may be the very thing a finding is about.
+  const body = `${before}${span}${after}`.replace(/[\t\n\r ]+/g, ' ').trim();
   return `${cutBefore ? '…' : ''}${body}${cutAfter ? '…' : ''}`;
 }
 
 /** A shortened text on its own (a comment, an inserted passage). */
 export function shortText(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/[\t\n\r ]+/g, ' ').trim();
   return flat.length > MAX_SPAN ? `${flat.slice(0, MAX_SPAN - 1)}…` : flat;
 }
 

@@ -10,7 +10,8 @@ const NAME = String.raw`[\p{L}_][^{}\n]{0,80}?`;
 const DOUBLE = new RegExp(String.raw`(?<!\$)\{\{\s*${NAME}\s*\}\}`, 'gu');
 const SINGLE = new RegExp(String.raw`(?<![{$])\{\s*${NAME}\s*\}(?!\})`, 'gu');
 const DOLLAR = new RegExp(String.raw`\$\{\{?\s*${NAME}\s*\}\}?`, 'gu');
-const SQUARE = /\[\s*(\p{L}[\p{L}\p{N}_.'’-]*(?:[ _][\p{L}\p{N}_.'’-]+){0,3})\s*\]/gu;
+/** A word of two letters or more first: `[a]` and `[3]` number list items and clauses. */
+const SQUARE = /\[\s*(\p{L}[\p{L}\p{N}_.'’-]+(?:[ _][\p{L}\p{N}_.'’-]+){0,3})\s*\]/gu;
 const SMART_QUOTES = /[\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F\u00AB\u00BB]/u;
 /** Spaces that look like a space and are not one, and characters that do not show at all. */
 const ODD_SPACES = /[\u00A0\u2007\u202F\u200B-\u200D\u2060\uFEFF]/u;
