@@ -202,7 +202,12 @@ class CheckSession {
         if (!o.ok) failed++;
         bar?.increment(1, { failed });
       },
-    }).finally(() => bar?.stop());
+    })
+      .catch((err: unknown) => {
+        // poppler removed during a run: the same words as when it was missing at the start.
+        throw isPopplerMissingError(err) ? new UsageError(err.details[0]!.message) : err;
+      })
+      .finally(() => bar?.stop());
   }
 
   close(): Promise<void> {
