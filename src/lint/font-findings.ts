@@ -1,5 +1,5 @@
 import { documentFonts, latinFontsUsed, resolveFont, type DocumentFont } from '../fonts/index.js';
-import { excerptOf } from './excerpt.js';
+import { shortText } from './excerpt.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, type LintFinding } from './lint-rules.js';
 
@@ -36,7 +36,7 @@ function where(
     .find((p) => p.file === use.part)
     ?.paragraphs.find((p) => p.index === use.paragraph);
   if (paragraph)
-    return { part: label, paragraph: paragraph.index, excerpt: excerptOf(paragraph.text, 0, 0) };
+    return { part: label, paragraph: paragraph.index, excerpt: shortText(paragraph.text) };
   const excerpt = use.style
     ? `style ${use.style}`
     : use.kind === 'styles'

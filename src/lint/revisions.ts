@@ -1,4 +1,4 @@
-import { excerptOf, shortText } from './excerpt.js';
+import { shortText } from './excerpt.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, type LintFinding } from './lint-rules.js';
 import type { Revision } from './part-text.js';
@@ -30,7 +30,7 @@ export function revisionFindings(lint: LintPackage): LintFinding[] {
       const formatOnly = changes.length === 0;
       const excerpt = formatOnly
         ? paragraph
-          ? excerptOf(paragraph.text, 0, 0)
+          ? shortText(paragraph.text)
           : ''
         : shortText(revisions.map((r) => r.text).join(' '));
       found.push(

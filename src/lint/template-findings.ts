@@ -68,7 +68,7 @@ function xmlFinding(lint: LintPackage, id: LintId, explanation: string): LintFin
     const where = {
       part: part.label,
       paragraph: paragraph?.index ?? null,
-      excerpt: paragraph ? excerptOf(paragraph.text, 0, 0) : '',
+      excerpt: paragraph ? shortText(paragraph.text) : '',
     };
     return finding(id, where, explanation);
   }
