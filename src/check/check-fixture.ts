@@ -67,7 +67,7 @@ export async function checkFixture(
     return done();
   }
   outcome.pages = rendered.pages;
-  outcome.notices = rendered.notices.map((n) => ({ code: n.code, message: n.message }));
+  outcome.notices = rendered.notices;
   let read: PdfReading;
   try {
     read = await readPdf(rendered.pdf);

@@ -1,4 +1,5 @@
 import type { Failure } from '../errors/index.js';
+import type { RenderNotice } from '../pipeline/index.js';
 import type { PixelBox } from '../raster/index.js';
 
 /**
@@ -57,10 +58,11 @@ export interface FixtureOutcome {
    */
   removed: string[];
   /**
-   * What the renderer noticed (a font substituted, an empty page), spec 7.3's `{code, message}`:
-   * worth an author's look, not a failure (the page images show what they do to the layout).
+   * What the renderer noticed (a font substituted, an empty page), spec 7.3's `{code, message}`
+   * with their other members: worth an author's look, not a failure (the page images show what
+   * they do to the layout).
    */
-  notices: { code: string; message: string }[];
+  notices: RenderNotice[];
   /** The typed failure when rendering failed. */
   failure?: Failure;
 }

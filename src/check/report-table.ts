@@ -1,4 +1,5 @@
 import { displayPath } from './display-path.js';
+import type { RenderNotice } from '../pipeline/index.js';
 import type { FixtureOutcome } from './outcome.js';
 
 const HEADINGS = ['template', 'fixture', 'pages', 'ms', 'result'] as const;
@@ -25,7 +26,7 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
   outcomes.forEach((o, i) => {
     out.push(line(rows[i]!));
     for (const p of o.problems) out.push(`    ${p.message}`);
-    for (const n of o.notices) out.push(`    notice: ${n.message}`);
+    for (const n of o.notices.filter(worthShowing)) out.push(`    notice: ${n.message}`);
     for (const u of o.updated) out.push(`    wrote ${u}`);
     for (const r of o.removed) out.push(`    removed ${r}`);
   });
@@ -39,6 +40,14 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
       `If the changes are meant, record them: docpipe check --update ${displayPath(folder)}`,
     );
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A metric-compatible substitution (Calibri drawn with Carlito) is what every Linux render does
+ * and breaks lines as Word does: said in JSON, left out of the table so the rest stands out.
+ */
+function worthShowing(n: RenderNotice): boolean {
+  return !(n.code === 'font-substituted' && n.metricCompatible);
 }
 
 function result(o: FixtureOutcome): string {
