@@ -7,8 +7,8 @@ export interface ResolvedCell {
   text: string;
   /** A section on it shows: a non-empty text, a non-zero number, any date, true, a list with rows. */
   truthy: boolean;
-  /** For a list: its rows, in order. */
-  rows?: ListRow[];
+  /** For a list: its rows, in order; undefined for any other type. */
+  rows: ListRow[] | undefined;
 }
 
 /**

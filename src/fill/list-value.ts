@@ -92,7 +92,7 @@ function resolveRow(
   return new ListRow(cells, field, label);
 }
 
-const EMPTY: ResolvedCell = { type: 'text', text: '', truthy: false };
+const EMPTY: ResolvedCell = { type: 'text', text: '', truthy: false, rows: undefined };
 
 function resolveCell(
   cell: unknown,
@@ -203,7 +203,7 @@ function formatCell(
       field: p.on === 'format' && paths.format ? paths.format : valueField,
       message: `${name}: ${p.message}`,
     });
-  return { type, text: formatted.text, truthy: formatted.truthy };
+  return { type, text: formatted.text, truthy: formatted.truthy, rows: undefined };
 }
 
 /** `lines[1].items[0].qty` as a column: `lines[].items[].qty`. */

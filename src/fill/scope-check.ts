@@ -46,9 +46,8 @@ function checkPart(
   found: Map<string, string>,
 ): ListRow[][] {
   const tag = normalizeTagName(part.value);
-  const body = part.subparsed ? [rows] : [];
-  if (tag === CURRENT_SCOPE_TAG) return body;
-  const { cell, owner } = lookUp(check.values, rows, tag);
+  if (tag === CURRENT_SCOPE_TAG) return shown(part, rows, true);
+  const cell = cellOf(check.values, rows, tag);
   const usage = usageOf(part);
   if (!cell) {
     const row = rows.at(-1);
@@ -62,13 +61,19 @@ function checkPart(
       );
     // The tags inside a missing section are named too, unless it is a declared list: they are
     // its columns, not values of their own.
-    return !row && declarationOf(check.fields, tag)?.type === 'list' ? [] : body;
+    return shown(
+      part,
+      rows,
+      row !== undefined || declarationOf(check.fields, tag)?.type !== 'list',
+    );
   }
   if (usage === 'section')
-    return cell.rows ? cell.rows.map((r) => [...rows, r]) : shown(cell.truthy);
-  if (usage === 'inverted-section') return shown(cell.rows ? cell.rows.length === 0 : !cell.truthy);
+    return cell.rows ? cell.rows.map((r) => [...rows, r]) : shown(part, rows, cell.truthy);
+  if (usage === 'inverted-section')
+    return shown(part, rows, cell.rows ? cell.rows.length === 0 : !cell.truthy);
   if (cell.rows) {
     const { start, end } = check.delimiters;
+    const owner = rows.findLast((row) => row.cells.has(tag));
     const field = owner
       ? `${owner.field}.${tag}`
       : `${check.tagsField}[${(cell as ResolvedTag).index}]`;
@@ -78,11 +83,14 @@ function checkPart(
       `${owner ? `${owner.label}.${tag}` : tag} is a list, which the template shows as a placeholder (${start}${part.module === 'rawxml' ? '@' : ''}${tag}${end}); a list fills a loop: ${start}#${tag}${end}...${start}/${tag}${end}`,
     );
   }
-  return [];
+  return NONE;
+}
 
-  function shown(visible: boolean): ListRow[][] {
-    return visible ? body : [];
-  }
+const NONE: ListRow[][] = [];
+
+/** The scopes a section's body is walked in; most tags are placeholders and make no array. */
+function shown(part: CompiledPart, rows: ListRow[], visible: boolean): ListRow[][] {
+  return visible && part.subparsed ? [rows] : NONE;
 }
 
 /** Keeps the first message for a field: a tag used twice is named as it first appears. */
@@ -90,16 +98,17 @@ function note(found: Map<string, string>, field: string, message: string): void 
   if (!found.has(field)) found.set(field, message);
 }
 
-function lookUp(
+/** A tag's value as docxtemplater finds it: in the innermost row that has it, else outside. */
+function cellOf(
   values: Map<string, ResolvedTag>,
   rows: ListRow[],
   tag: string,
-): { cell: ResolvedCell | undefined; owner: ListRow | undefined } {
+): ResolvedCell | undefined {
   for (let i = rows.length - 1; i >= 0; i--) {
     const cell = rows[i]!.cells.get(tag);
-    if (cell) return { cell, owner: rows[i] };
+    if (cell) return cell;
   }
-  return { cell: values.get(tag), owner: undefined };
+  return values.get(tag);
 }
 
 /**

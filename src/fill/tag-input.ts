@@ -126,7 +126,9 @@ function resolveItem(state: ListState, item: unknown, index: number): void {
   // A named value with problems still claims its tag, so that the template check does not
   // also call the tag missing.
   const claim = (cell: ResolvedCell) => {
-    if (name) values.set(name, { ...cell, tag: name, index });
+    // Written out rather than spread: a spread here cost a third of resolving a tag list.
+    const { type: as, text, truthy, rows } = cell;
+    if (name) values.set(name, { tag: name, index, type: as, text, truthy, rows });
   };
   if (found.length > 0) {
     problems.push(...found);
@@ -149,14 +151,14 @@ function resolveItem(state: ListState, item: unknown, index: number): void {
       field: `${at}.${p.on === 'format' && given === undefined ? 'value' : p.on}`,
       message: `${label}: ${p.message}`,
     });
-  claim({ type: scalar, text: resolved.text, truthy: resolved.truthy });
+  claim({ type: scalar, text: resolved.text, truthy: resolved.truthy, rows: undefined });
 }
 
 /** What a refused value stands as: nothing to show; a list with no rows, so loops stay hidden. */
 function unusable(type: unknown): ResolvedCell {
   return type === 'list'
     ? { type: 'list', text: '', truthy: false, rows: [] }
-    : { type: 'text', text: '', truthy: false };
+    : { type: 'text', text: '', truthy: false, rows: undefined };
 }
 
 function isTagType(type: unknown): type is TagType {
