@@ -20,6 +20,7 @@ import {
 } from '../../check/index.js';
 import { engineThreadsBeside, loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
+import { errorWords } from '../../files/index.js';
 import { createLogger } from '../../log/index.js';
 import { isPopplerMissingError, requirePoppler } from '../../raster/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -117,7 +118,7 @@ async function templateFolders(dir: string): Promise<TemplateFolder[]> {
   try {
     folders = await findTemplateFolders(dir);
   } catch (err) {
-    throw new UsageError(`cannot read templates in ${dir}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read templates in ${dir}: ${errorWords(err)}`);
   }
   if (folders.length === 0)
     throw new UsageError(`no template folders (with template.docx or document.json) in ${dir}`);
