@@ -99,7 +99,7 @@ function byNumber(a: string, b: string): number {
 
 /** The order findings are listed in: the file, the body, headers, footers, notes, the rest. */
 export function partRank(label: string): number {
-  if (label === 'package') return 0;
+  if (label === 'package' || label === 'document.json') return 0;
   if (label === 'body') return 1;
   const kinds = ['header', 'footer', 'footnotes', 'endnotes', 'comments'];
   const kind = kinds.findIndex((k) => label.startsWith(k));

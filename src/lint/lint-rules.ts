@@ -86,6 +86,10 @@ export const LINT_RULES = {
     severity: 'error',
     fix: 'Save the template from Word as a Word Document (.docx).',
   },
+  invalid_document_json: {
+    severity: 'error',
+    fix: 'Correct document.json as the explanation says (docs/library.md describes its members).',
+  },
   // Near misses: tags that look right to a person and are not tags to docpipe.
   double_braces_in_single_brace_template: {
     severity: 'error',

@@ -1,5 +1,10 @@
 import { DEFAULT_DELIMITERS, type Delimiters } from '../fill/index.js';
-import { DEFAULT_SNIFF_LIMITS, sniffPackage, type SniffLimits } from '../sniff/index.js';
+import {
+  DEFAULT_SNIFF_LIMITS,
+  sniffPackage,
+  type SniffLimits,
+  type UnsupportedSniff,
+} from '../sniff/index.js';
 import { commentFindings } from './comments.js';
 import { drawingFindings } from './drawing-findings.js';
 import { fieldFindings } from './field-codes.js';
@@ -25,6 +30,9 @@ export interface LintOptions {
   fonts?: boolean;
 }
 
+/** Where a finding about the file as a whole is. */
+const FILE = { part: 'package', paragraph: null, excerpt: '' };
+
 /** docxtemplater's complaints that a near miss explains better, in the same paragraph. */
 const EXPLAINED_BY_NEAR_MISS = new Set(['duplicate_open_tag', 'duplicate_close_tag']);
 
@@ -44,7 +52,9 @@ const SECTION_ERRORS = new Set([
  */
 export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): LintFinding[] {
   const sniffed = sniffPackage(bytes, options.limits ?? DEFAULT_SNIFF_LIMITS);
-  if (sniffed.kind !== 'docx') return [refusal(sniffed)];
+  if (sniffed.kind === 'pdf')
+    return [finding('not_a_docx', FILE, 'The file is a PDF: a template must be a .docx.')];
+  if (sniffed.kind !== 'docx') return [refusalFinding(sniffed)];
   const lint = new LintPackage(sniffed.pkg, options.delimiters ?? DEFAULT_DELIMITERS);
   const nearMisses = nearMissFindings(lint);
   const template = templateFindings(lint);
@@ -66,20 +76,17 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
   return inReadingOrder(found);
 }
 
-function refusal(sniffed: ReturnType<typeof sniffPackage>): LintFinding {
-  const where = { part: 'package', paragraph: null, excerpt: '' };
-  if (sniffed.kind === 'pdf')
-    return finding('not_a_docx', where, 'The file is a PDF: a template must be a .docx.');
-  if (sniffed.kind === 'docx') throw new Error('a .docx is no refusal');
+/** Why sniffing refused the file, as a finding: the macros one for a macro-enabled document. */
+export function refusalFinding(sniffed: UnsupportedSniff): LintFinding {
   if (sniffed.reason === 'macro-enabled')
     return finding(
       'macros',
-      where,
+      FILE,
       `The file is refused: ${sniffed.message}. docpipe never runs macros and does not accept documents that carry them.`,
     );
   return finding(
     'not_a_docx',
-    where,
+    FILE,
     `The file is refused (${sniffed.reason}): ${sniffed.message}.`,
   );
 }
