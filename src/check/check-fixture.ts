@@ -41,62 +41,74 @@ export async function checkFixture(
     removed: [],
     notices: [],
   };
-  const done = (): FixtureOutcome => {
-    outcome.ok = outcome.problems.length === 0;
-    outcome.ms = Math.round(performance.now() - started);
-    return outcome;
-  };
   const diffBase = join(settings.diffDir, folder.id, fixture.name);
   await clearDiffs(diffBase);
-  if (folder.problem) {
-    outcome.problems.push({ kind: 'template', message: folder.problem });
-    return done();
+  await examine(outcome, { folder, fixture, render, settings, diffBase });
+  outcome.ok = outcome.problems.length === 0;
+  outcome.ms = Math.round(performance.now() - started);
+  return outcome;
+}
+
+interface Examination {
+  folder: TemplateFolder;
+  fixture: Fixture;
+  render: RenderFixture;
+  settings: CheckSettings;
+  /** This fixture's files under the diff folder, without their endings. */
+  diffBase: string;
+}
+
+/** Adds to `outcome` what is wrong, stopping at the first step that cannot go on. */
+async function examine(outcome: FixtureOutcome, e: Examination): Promise<void> {
+  if (e.folder.problem) {
+    outcome.problems.push({ kind: 'template', message: e.folder.problem });
+    return;
   }
-  const input = await readFixture(folder, fixture);
+  const input = await readFixture(e.folder, e.fixture);
   if ('problem' in input) {
     outcome.problems.push(input.problem);
-    return done();
+    return;
   }
-  let rendered: RenderedFixture;
-  try {
-    rendered = await render(folder, input.template, input.tags);
-  } catch (err) {
-    if (!isDocpipeError(err)) throw err;
-    outcome.failure = err.toFailure();
-    outcome.problems.push({ kind: 'render', message: failureWords(outcome.failure) });
-    return done();
-  }
-  outcome.pages = rendered.pages;
-  outcome.notices = rendered.notices;
-  let read: PdfReading;
-  try {
-    read = await readPdf(rendered.pdf);
-  } catch (err) {
-    // A machine without poppler stops the run; a PDF poppler cannot read fails this fixture.
-    if (isPopplerMissingError(err) || !isDocpipeError(err)) throw err;
-    outcome.failure = err.toFailure();
-    outcome.problems.push({ kind: 'render', message: failureWords(outcome.failure) });
-    return done();
-  }
-  const { layout, plain, images } = read;
-  outcome.missing = missingSnippets(input.expected, plain);
+  const read = await renderAndRead(outcome, e, input);
+  if (!read) return;
+  outcome.missing = missingSnippets(input.expected, read.plain);
   for (const line of outcome.missing)
     outcome.problems.push({
       kind: 'expected',
       message: `expected text missing: ${JSON.stringify(line)}`,
     });
-  const updateHint = `run "docpipe check --update ${displayPath(folder.dir)}" to record it`;
-  const context = { dir: folder.dir, fixture: fixture.name, diffBase, updateHint };
+  const updateHint = `run "docpipe check --update ${displayPath(e.folder.dir)}" to record it`;
+  const context = { dir: e.folder.dir, fixture: e.fixture.name, diffBase: e.diffBase, updateHint };
   const checks: PagesCheck[] = [
-    await checkText({ ...context, text: layout }, settings),
-    await checkPages({ ...context, images }, settings),
+    await checkText({ ...context, text: read.layout }, e.settings),
+    await checkPages({ ...context, images: read.images }, e.settings),
   ];
   for (const c of checks) {
     outcome.problems.push(...c.problems);
     outcome.updated.push(...c.updated);
     outcome.removed.push(...c.removed);
   }
-  return done();
+}
+
+/** The fixture's PDF read as text and pages; undefined (the failure noted) when it fails. */
+async function renderAndRead(
+  outcome: FixtureOutcome,
+  e: Examination,
+  input: { template: Buffer; tags: unknown },
+): Promise<PdfReading | undefined> {
+  try {
+    const rendered = await e.render(e.folder, input.template, input.tags);
+    outcome.pages = rendered.pages;
+    outcome.notices = rendered.notices;
+    return await readPdf(rendered.pdf);
+  } catch (err) {
+    // A machine without poppler stops the run; bad values or a PDF poppler cannot read fail
+    // this fixture.
+    if (isPopplerMissingError(err) || !isDocpipeError(err)) throw err;
+    outcome.failure = err.toFailure();
+    outcome.problems.push({ kind: 'render', message: failureWords(outcome.failure) });
+    return undefined;
+  }
 }
 
 interface PdfReading {
