@@ -8,6 +8,7 @@ import { silentLogger, type Logger } from '../log/index.js';
 import { startsAsPdf } from '../sniff/index.js';
 import { projectRoot } from '../paths/index.js';
 import type { Storage } from '../storage/index.js';
+import { BoundedLru } from '../cache/index.js';
 import { renderCacheKey } from './cache-key.js';
 import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
 import type {
@@ -50,6 +51,11 @@ type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
  */
 export class Renderer {
   private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
+  /**
+   * The fonts each render's document asked for, by render key: a hit on a render this process
+   * made needs no engine round trip to read them again (measured: docs/fonts.md).
+   */
+  private readonly askedFonts = new BoundedLru<readonly string[]>(ASKED_FONTS_KEPT);
   private readonly logger: Logger;
 
   constructor(private readonly deps: RendererDeps) {
@@ -125,7 +131,7 @@ export class Renderer {
     try {
       const [checked, asked] = await Promise.all([
         this.deps.engine.checkPdf(pdf, 'document'),
-        docx ? this.deps.engine.documentFonts(input.bytes) : [],
+        this.askedFonts.get(hash) ?? (docx ? this.deps.engine.documentFonts(input.bytes) : []),
       ]);
       pages = checked.pages;
       report = fidelityReport(asked, checked.fonts, checked.emptyPages);
@@ -214,6 +220,7 @@ export class Renderer {
       pdf = finished.pdf;
       pages = finished.pages;
       report = finished.report;
+      this.askedFonts.set(hash, prepared.fonts, askedBytes(prepared.fonts));
     }
     // Before storing: a refused render leaves nothing behind.
     refuseIfStrict(report.notices, options, field);
@@ -240,6 +247,13 @@ let producer: string | undefined;
 function defaultProducer(): string {
   producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
   return producer;
+}
+
+/** Renders whose asked fonts are kept: a worker's working set of templates and values. */
+const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
+
+function askedBytes(fonts: readonly string[]): number {
+  return fonts.reduce((sum, f) => sum + 2 * f.length + 16, 64);
 }
 
 function refuseIfStrict(
