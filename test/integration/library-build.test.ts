@@ -194,6 +194,20 @@ describe.each(LIBRARY)('library document %s', (id) => {
     expect(seen.sort()).toEqual(declaredPaths.sort());
   });
 
+  it('is described in docs/library.md, every field with it', async () => {
+    const { meta } = await readDocumentJson(dir);
+    const docs = readFileSync(join(root, 'docs', 'library.md'), 'utf8');
+    const section = docs.split('\n### ').find((s) => s.startsWith(`${id}\n`));
+    expect(section, `docs/library.md has no "### ${id}"`).toBeDefined();
+    const paths = Object.entries(meta.fields ?? {}).flatMap(([tag, d]) => [
+      tag,
+      ...Object.keys(d.columns ?? {}).map((c) => `${tag}[].${c}`),
+    ]);
+    expect(paths.length).toBeGreaterThan(10);
+    const rows = new Set([...section!.matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]));
+    expect([...rows].sort()).toEqual(paths.sort());
+  });
+
   it('has fixtures that show every conditional section both ways', async () => {
     const { meta, options } = await readDocumentJson(dir);
     const flags = templateFields(template(), { delimiters: options.delimiters })

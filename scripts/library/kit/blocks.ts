@@ -28,8 +28,15 @@ export class Blocks {
     return `${start}${name}${end}`;
   }
 
+  /** A paragraph that introduces what follows (it ends in a colon) stays on its page. */
   styled(style: string, markup: string, extras: ParagraphExtras = {}): Paragraph {
-    return new Paragraph({ ...extras, style, children: runs(markup, this.look.delimiters) });
+    const keepNext = markup.trimEnd().endsWith(':') || extras.keepNext;
+    return new Paragraph({
+      ...extras,
+      ...(keepNext ? { keepNext } : {}),
+      style,
+      children: runs(markup, this.look.delimiters),
+    });
   }
 
   title(markup: string): Paragraph {
