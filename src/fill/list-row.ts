@@ -7,8 +7,11 @@ export interface ResolvedCell {
   text: string;
   /** A section on it shows: a non-empty text, a non-zero number, any date, true, a list with rows. */
   truthy: boolean;
-  /** For a list: its rows, in order; undefined for any other type. */
-  rows: ListRow[] | undefined;
+  /**
+   * For a list: its rows, in order; undefined for any other type. Fill sets it either way, so
+   * that every cell has one shape.
+   */
+  rows?: ListRow[] | undefined;
 }
 
 /**
