@@ -19,6 +19,47 @@ export const DocumentListSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const FIELD_TYPE = Type.Union(
+  [
+    Type.Literal('text'),
+    Type.Literal('number'),
+    Type.Literal('date'),
+    Type.Literal('boolean'),
+    Type.Literal('list'),
+  ],
+  { description: "the type document.json declares: send it as the TagInput's type" },
+);
+
+/** What a field's declaration (document.json) says, when it has one. */
+const Declared = {
+  type: Type.Optional(FIELD_TYPE),
+  format: Type.Optional(Type.String({ description: 'the format used when a TagInput gives none' })),
+  description: Type.Optional(Type.String({ description: 'what the field means' })),
+};
+
+/**
+ * A tag inside a section: a list's column (`path` `lines[].amount`, filled from each row) or a
+ * tag a condition shows. Cyclic: sections nest.
+ */
+const InnerFieldSchema = Type.Cyclic(
+  {
+    Inner: Type.Object(
+      {
+        tag: Type.String(),
+        kind: Type.Union([Type.Literal('placeholder'), Type.Literal('section')]),
+        count: Type.Integer({ description: 'occurrences inside this section' }),
+        path: Type.Optional(
+          Type.String({ description: "a declared list's column, as lines[].amount" }),
+        ),
+        ...Declared,
+        inner: Type.Optional(Type.Array(Type.Ref('Inner'))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  'Inner',
+);
+
 /** One field the current version needs filled, as `docpipe fields` reports it. */
 const FieldSchema = Type.Object(
   {
@@ -30,6 +71,12 @@ const FieldSchema = Type.Object(
     within: Type.Array(Type.String(), {
       description: 'the sections this tag sits inside, outermost first',
     }),
+    ...Declared,
+    inner: Type.Optional(
+      Type.Array(InnerFieldSchema, {
+        description: "for a section: the tags inside it (a list's columns, with their paths)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InlineEngine } from '../../src/engine/index.js';
@@ -40,6 +40,25 @@ function library(): string {
     'document.json': JSON.stringify({ name: 'Beta', delimiters: '{{ }}' }),
     'template.docx': buildDocx({ body: para('{{title}}: {single} stays text') }),
   });
+  doc('gamma', {
+    'document.json': JSON.stringify({
+      name: 'Gamma',
+      fields: {
+        due: { type: 'date', format: 'D. MMMM YYYY', description: 'when payment is due' },
+        lines: {
+          type: 'list',
+          columns: { amount: { type: 'number', format: '#,##0.00' } },
+        },
+      },
+    }),
+    'template.docx': buildDocx({
+      body: [para('Due {due}'), para('{#lines}{text}: {amount}{/lines}')].join(''),
+    }),
+  });
+  doc('delta', {
+    'document.json': '{"name": "Delta", "timezone": "UTC"}',
+    'template.docx': buildDocx({ body: para('{x}') }),
+  });
   doc('broken', { 'template.docx': 'not a docx at all' });
   return root;
 }
@@ -79,6 +98,8 @@ describe('GET /v3/api/documents', () => {
         },
         { id: 'beta', name: 'Beta', versions: ['1'], currentVersion: '1' },
         { id: 'broken', name: 'broken', versions: ['1'], currentVersion: '1' },
+        // delta's document.json is wrong: it cannot be offered (GET names the problem).
+        { id: 'gamma', name: 'Gamma', versions: ['1'], currentVersion: '1' },
       ],
     });
   });
@@ -111,7 +132,16 @@ describe('GET /v3/api/documents/{id}', () => {
         currentVersion: '2',
         fields: [
           { tag: 'name', kind: 'placeholder', count: 2, within: [] },
-          { tag: 'pets', kind: 'section', count: 1, within: [] },
+          {
+            tag: 'pets',
+            kind: 'section',
+            count: 1,
+            within: [],
+            inner: [
+              { tag: 'pet', kind: 'placeholder', count: 1 },
+              { tag: 'name', kind: 'placeholder', count: 1 },
+            ],
+          },
           { tag: 'pet', kind: 'placeholder', count: 1, within: ['pets'] },
         ],
       },
@@ -125,6 +155,59 @@ describe('GET /v3/api/documents/{id}', () => {
     expect((res.body.document as { fields: unknown }).fields).toEqual([
       { tag: 'title', kind: 'placeholder', count: 1, within: [] },
     ]);
+  });
+
+  it("gives each field the type, format and description its document.json declares, and a list's columns", async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents/gamma');
+    expect(res.status).toBe(200);
+    expect((res.body.document as { fields: unknown }).fields).toEqual([
+      {
+        tag: 'due',
+        kind: 'placeholder',
+        count: 1,
+        within: [],
+        type: 'date',
+        format: 'D. MMMM YYYY',
+        description: 'when payment is due',
+      },
+      {
+        tag: 'lines',
+        kind: 'section',
+        count: 1,
+        within: [],
+        type: 'list',
+        inner: [
+          { tag: 'text', kind: 'placeholder', count: 1 },
+          {
+            tag: 'amount',
+            kind: 'placeholder',
+            count: 1,
+            path: 'lines[].amount',
+            type: 'number',
+            format: '#,##0.00',
+          },
+        ],
+      },
+      { tag: 'text', kind: 'placeholder', count: 1, within: ['lines'] },
+      { tag: 'amount', kind: 'placeholder', count: 1, within: ['lines'] },
+    ]);
+  });
+
+  it('answers document-production-failed for a document whose document.json is wrong, saying what', async () => {
+    const app = await appOver(library());
+    const res = await get(app, '/v3/api/documents/delta');
+    expect(res.body).toEqual({
+      error: 'document-production-failed',
+      details: [
+        {
+          field: 'id',
+          message:
+            'document "delta" has a broken document.json: timezone: unknown member (did you mean "timeZone"?)',
+        },
+      ],
+    });
+    expect(res.status).toBe(400);
   });
 
   it('answers 404 document-not-found for an absent document, naming the id', async () => {
@@ -192,7 +275,12 @@ describe('the library endpoints over a real socket', () => {
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toMatch(/^application\/json/);
     const ids = ((await list.json()) as { documents: { id: string }[] }).documents.map((d) => d.id);
-    expect(ids).toEqual(['lease', 'welcome-letter']);
+    const templates = join(projectRoot(), 'templates');
+    const folders = readdirSync(templates)
+      .filter((id) => existsSync(join(templates, id, 'template.docx')))
+      .sort();
+    expect(folders.length).toBeGreaterThanOrEqual(10);
+    expect(ids).toEqual(folders);
     const one = await fetch(`${base}/v3/api/documents/welcome-letter`);
     expect(one.status).toBe(200);
     const doc = ((await one.json()) as { document: { id: string; fields: unknown[] } }).document;

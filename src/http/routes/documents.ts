@@ -1,5 +1,5 @@
 import { isDocpipeError } from '../../errors/index.js';
-import type { TemplateField } from '../../fill/index.js';
+import type { InnerField, TemplateField } from '../../fill/index.js';
 import type { FieldsOptions } from '../../inspect/index.js';
 import type { DocumentLibrary, LibraryDocument } from '../../library/index.js';
 import { apiKeyOf } from '../api-key.js';
@@ -79,19 +79,28 @@ export async function documentsRoutes(
       apiKeyOf(request);
       const version = await options.library.getVersion(request.params.id, undefined, 'id');
       const fields = await options.engine
-        .fields(version.bytes, { delimiters: version.options.delimiters })
+        .fields(version.bytes, {
+          delimiters: version.options.delimiters,
+          fields: version.options.fields,
+        })
         .catch((err: unknown) => {
           throw isDocpipeError(err) ? new BrokenLibraryDocumentError(err) : err;
         });
       return reply.code(200).send({
         document: {
           ...summary(version.document),
-          fields: fields.map((f) => ({
-            tag: f.tag,
-            kind: f.kind,
-            count: f.count,
-            within: f.within,
-          })),
+          fields: fields.map(({ tag, kind, count, within, type, format, description, inner }) =>
+            definedOnly({
+              tag,
+              kind,
+              count,
+              within,
+              type,
+              format,
+              description,
+              inner: inner?.map(innerField),
+            }),
+          ),
         },
       });
     },
@@ -103,4 +112,28 @@ function summary(document: LibraryDocument) {
   return description === undefined
     ? { id, name, versions, currentVersion }
     : { id, name, description, versions, currentVersion };
+}
+
+/** An inner field as the reply shows it: how each tag is used stays with `docpipe fields`. */
+function innerField(field: InnerField): ReplyInnerField {
+  const { tag, kind, count, path, type, format, description, inner } = field;
+  return definedOnly({
+    tag,
+    kind,
+    count,
+    path,
+    type,
+    format,
+    description,
+    inner: inner?.map(innerField),
+  });
+}
+
+interface ReplyInnerField extends Omit<InnerField, 'usedAs' | 'inner'> {
+  inner?: ReplyInnerField[];
+}
+
+/** The reply's schema has no nulls: members without a value are left out. */
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
