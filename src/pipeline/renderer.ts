@@ -53,7 +53,7 @@ export class Renderer {
   private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
   /**
    * The fonts each render's document asked for, by render key: a hit on a render this process
-   * made needs no engine round trip to read them again (measured: docs/fonts.md).
+   * made needs no engine round trip to read them again.
    */
   private readonly askedFonts = new BoundedLru<readonly string[]>(ASKED_FONTS_KEPT);
   private readonly logger: Logger;
