@@ -18,7 +18,11 @@ export interface ValueLimits {
    * @defaultValue 100000
    */
   maxTagsChars: number;
-  /** TagInputs in one list. `DOCPIPE_MAX_TAGS`. @defaultValue 1000 */
+  /**
+   * TagInputs in one list and the rows of its list values together (rows of lists in rows too):
+   * each row repeats a piece of the template, so rows are what make a document long.
+   * `DOCPIPE_MAX_TAGS`. @defaultValue 1000
+   */
   maxTags: number;
   /**
    * Let values hold the directional embedding, override and isolate controls (U+202A to U+202E,
@@ -46,9 +50,10 @@ export const VALUE_LIMIT_VARIABLES: Readonly<Record<keyof ValueLimits, string>> 
 });
 
 /**
- * Deepest nesting inside one TagInput. Values are text, numbers, dates or booleans, so any
- * nesting is refused by type anyway; the bound is for the code that walks a request before
- * that (cache keys, structured clone, JSON), which recurses and would overflow its stack.
+ * Deepest nesting inside one TagInput. A list takes three levels (its rows, their cells, a typed
+ * cell's value), so lists in rows nest five deep; the bound is for the code that walks a request
+ * before fill does (cache keys, structured clone, JSON), which recurses and would overflow its
+ * stack.
  */
 export const MAX_TAG_NESTING = 16;
 
