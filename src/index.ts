@@ -64,6 +64,8 @@ export {
   type RenderInput,
   type RenderOptions,
   type RenderResult,
+  type RenderNotice,
+  type Fidelity,
 } from './pipeline/index.js';
 export {
   DocpipeClient,
