@@ -1,10 +1,10 @@
 import type { PDFDocument, PDFRef } from 'pdf-lib';
 import { emptyPages } from './empty-pages.js';
 import { embeddedFonts } from './page-fonts.js';
-import type { PdfInfo } from './pdf-check.js';
 
-/** What a render's reader is told of its PDF beside the page count. */
-export interface PdfFidelity extends PdfInfo {
+/** What a render's reader is told of its PDF: its pages, fonts and empty pages. */
+export interface PdfFidelity {
+  pages: number;
   /** BaseFont names of the fonts it embeds, without subset tags, sorted. */
   fonts: string[];
   /** Pages that draw nothing, numbered from 1. */
