@@ -74,14 +74,16 @@ export function parseDocumentJson(text: string, file: string): DocumentSettings 
   const delimiters = meta.delimiters === undefined ? undefined : parseDelimiters(meta.delimiters);
   if (meta.delimiters !== undefined && !delimiters)
     problems.push(`delimiters must be start and end separated by a space, such as "{{ }}"`);
+  // Fill's own checks, so that what it would refuse at every render is refused here once: the
+  // locale, the time zone, and declared formats that do not compile for their type.
   const { problems: optionProblems } = resolveFillOptions({
     locale: meta.locale,
     timeZone: meta.timeZone,
+    fields: meta.fields,
   });
   for (const p of optionProblems) problems.push(`${p.field}: ${p.message}`);
   if (meta.current !== undefined && !Object.hasOwn(meta.versions ?? { '1': '' }, meta.current))
     problems.push(`current: "${meta.current}" is not one of the versions`);
-  problems.push(...columnProblems(meta.fields ?? {}, 'fields'));
   if (problems.length > 0) throw new DocumentJsonError(file, problems);
   const options: DocumentFillOptions = {};
   if (meta.locale !== undefined) options.locale = meta.locale;
@@ -89,18 +91,6 @@ export function parseDocumentJson(text: string, file: string): DocumentSettings 
   if (delimiters) options.delimiters = delimiters;
   if (meta.fields !== undefined) options.fields = meta.fields;
   return { meta, options };
-}
-
-/** Columns belong to lists, and a list says what its members hold. */
-function columnProblems(fields: Record<string, unknown>, at: string): string[] {
-  const problems: string[] = [];
-  for (const [name, declared] of Object.entries(fields)) {
-    const { type, columns } = declared as { type: string; columns?: Record<string, unknown> };
-    if (columns !== undefined && type !== 'list')
-      problems.push(`${at}.${name}.columns: only a list has columns (this field is ${type})`);
-    if (columns !== undefined) problems.push(...columnProblems(columns, `${at}.${name}.columns`));
-  }
-  return problems;
 }
 
 /** TypeBox's findings said as a template author reads them, one per member. */

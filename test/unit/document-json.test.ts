@@ -64,7 +64,7 @@ describe('document.json', () => {
     ]);
   });
 
-  it('refuses settings fill would refuse, and columns on a field that is not a list', () => {
+  it('refuses settings fill would refuse: locale, time zone, declared formats, columns on a field that is not a list', () => {
     expect(
       problemsOf(
         JSON.stringify({
@@ -72,15 +72,19 @@ describe('document.json', () => {
           timeZone: 'Mars/Olympus',
           delimiters: '{{}}',
           current: '3',
-          fields: { total: { type: 'number', columns: { x: { type: 'text' } } } },
+          fields: {
+            total: { type: 'number', columns: { x: { type: 'text' } } },
+            due: { type: 'number', format: '#,##0.00.0' },
+          },
         }),
       ),
     ).toEqual([
       'delimiters must be start and end separated by a space, such as "{{ }}"',
       expect.stringMatching(/^locale: .*tlh/),
       expect.stringMatching(/^timeZone: .*Mars\/Olympus/),
+      'fields.total.columns: only a list has columns (this is number)',
+      expect.stringMatching(/^fields\.due\.format: /),
       'current: "3" is not one of the versions',
-      'fields.total.columns: only a list has columns (this field is number)',
     ]);
   });
 
