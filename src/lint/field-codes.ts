@@ -20,14 +20,15 @@ export const SELF_UPDATING: Record<string, string> = {
   REVNUM: '0',
   ASK: 'nothing: it comes out empty',
 };
-export const MAIL_MERGE = new Set([
-  'MERGEFIELD',
-  'MERGEREC',
-  'MERGESEQ',
-  'NEXT',
-  'NEXTIF',
-  'SKIPIF',
-]);
+/** Mail-merge fields, and whether the PDF shows what Word last showed or nothing (measured too). */
+export const MAIL_MERGE: Record<string, 'last' | 'nothing'> = {
+  MERGEFIELD: 'last',
+  MERGESEQ: 'last',
+  MERGEREC: 'nothing',
+  NEXT: 'nothing',
+  NEXTIF: 'nothing',
+  SKIPIF: 'last',
+};
 /** Fields that bring in content from elsewhere; LibreOffice never fetches it. */
 export const INCLUDES = new Set(['INCLUDETEXT', 'INCLUDEPICTURE', 'LINK', 'DDE', 'DDEAUTO']);
 
@@ -56,11 +57,11 @@ function fieldFinding(part: PartText, field: FieldCode): LintFinding | undefined
       where,
       `This ${name} field showed ${shown} in Word; the PDF shows ${SELF_UPDATING[name]}.`,
     );
-  if (MAIL_MERGE.has(name))
+  if (name in MAIL_MERGE)
     return finding(
       'mail_merge_field',
       where,
-      `This mail-merge ${name} field is not a tag: docpipe fills tags, not mail-merge fields, so the PDF shows ${shown}, what Word last showed for it.`,
+      `This mail-merge ${name} field is not a tag: docpipe fills tags, not mail-merge fields, so the PDF shows ${MAIL_MERGE[name] === 'last' ? `${shown}, what Word last showed for it` : 'nothing for it'}.`,
     );
   if (INCLUDES.has(name))
     return finding(

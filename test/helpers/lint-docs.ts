@@ -121,21 +121,33 @@ export function mailMergeSettingsDoc(): Buffer {
   );
 }
 
-/** A chart part whose title holds `title`, drawn in the body's second paragraph. */
-export function chartDoc(title: string): Buffer {
+/** A chart whose title holds `title`: its part, its relationship and a paragraph drawing it. */
+export function chartParts(
+  title: string,
+): Pick<DocxSpec, 'extra' | 'rels'> & { paragraph: string } {
   const chart =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
-    `<c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>${escapeXml(title)}</a:t></a:r></a:p></c:rich></c:tx></c:title></c:chart></c:chartSpace>`;
-  return doc(
-    para('Figures') +
-      `<w:p><w:r><w:drawing><wp:inline ${NS.wps}><wp:extent cx="4000000" cy="2000000"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`,
-    {
-      extra: [
-        { name: 'word/charts/chart1.xml', data: chart, contentType: `${CT}.drawingml.chart+xml` },
-      ],
-      rels: [`<Relationship Id="rIdChart" Type="${REL}/chart" Target="charts/chart1.xml"/>`],
-    },
-  );
+    `<c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>${escapeXml(title)}</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>` +
+    '<c:plotArea><c:layout/><c:barChart><c:barDir val="col"/><c:grouping val="clustered"/><c:varyColors val="0"/>' +
+    '<c:ser><c:idx val="0"/><c:order val="0"/><c:cat><c:strLit><c:ptCount val="2"/><c:pt idx="0"><c:v>2025</c:v></c:pt><c:pt idx="1"><c:v>2026</c:v></c:pt></c:strLit></c:cat>' +
+    '<c:val><c:numLit><c:formatCode>General</c:formatCode><c:ptCount val="2"/><c:pt idx="0"><c:v>3</c:v></c:pt><c:pt idx="1"><c:v>5</c:v></c:pt></c:numLit></c:val></c:ser>' +
+    '<c:axId val="1"/><c:axId val="2"/></c:barChart>' +
+    '<c:catAx><c:axId val="1"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx>' +
+    '<c:valAx><c:axId val="2"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx></c:plotArea>' +
+    '<c:plotVisOnly val="1"/></c:chart></c:chartSpace>';
+  return {
+    paragraph: `<w:p><w:r><w:drawing><wp:inline ${NS.wps}><wp:extent cx="4000000" cy="2000000"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`,
+    extra: [
+      { name: 'word/charts/chart1.xml', data: chart, contentType: `${CT}.drawingml.chart+xml` },
+    ],
+    rels: [`<Relationship Id="rIdChart" Type="${REL}/chart" Target="charts/chart1.xml"/>`],
+  };
+}
+
+/** A chart whose title holds `title`, drawn in the body's second paragraph. */
+export function chartDoc(title: string): Buffer {
+  const { paragraph, ...parts } = chartParts(title);
+  return doc(para('Figures') + paragraph, parts);
 }
 
 /** A SmartArt graphic's data part with one node holding `text`. */
@@ -162,17 +174,19 @@ export const wordArtParagraph = (text: string): string =>
   `<w:p><w:r><w:pict><v:shape ${NS.v} id="wa1" type="#_x0000_t136" style="position:absolute;width:250pt;height:50pt" fillcolor="black"><v:textpath style="font-family:&quot;Arial&quot;;font-size:24pt" string="${escapeXml(text)}"/></v:shape></w:pict></w:r></w:p>`;
 
 /** A picture linked to a file outside the document (Insert > Pictures > Link to File). */
+export function linkedImageParts(target: string): Pick<DocxSpec, 'rels'> & { paragraph: string } {
+  return {
+    paragraph: `<w:p><w:r><w:pict><v:shape ${NS.v} id="img1" style="width:100pt;height:50pt"><v:imagedata r:id="rIdImg" o:title="logo"/></v:shape></w:pict></w:r></w:p>`,
+    rels: [
+      `<Relationship Id="rIdImg" Type="${REL}/image" Target="${escapeXml(target)}" TargetMode="External"/>`,
+      `<Relationship Id="rIdWeb" Type="${REL}/hyperlink" Target="https://example.com/terms" TargetMode="External"/>`,
+    ],
+  };
+}
+
 export function linkedImageDoc(target: string): Buffer {
-  return doc(
-    para('Logo:') +
-      `<w:p><w:r><w:pict><v:shape ${NS.v} id="img1" style="width:100pt;height:50pt"><v:imagedata r:id="rIdImg" o:title="logo"/></v:shape></w:pict></w:r></w:p>`,
-    {
-      rels: [
-        `<Relationship Id="rIdImg" Type="${REL}/image" Target="${escapeXml(target)}" TargetMode="External"/>`,
-        `<Relationship Id="rIdWeb" Type="${REL}/hyperlink" Target="https://example.com/terms" TargetMode="External"/>`,
-      ],
-    },
-  );
+  const { paragraph, rels } = linkedImageParts(target);
+  return doc(para('Logo:') + paragraph, { rels });
 }
 
 /** A subdocument linked from outside (a master document), in the second paragraph. */
