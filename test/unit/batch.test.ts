@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,11 +18,20 @@ import { testDir } from '../helpers/test-dir.js';
 const templates = join(projectRoot(), 'templates');
 const limits = { templatesDir: templates, maxInputBytes: 1000 };
 
+/** The library's documents: its folders holding a template, in name order. */
+function libraryFolders(): string[] {
+  const ids = readdirSync(templates)
+    .filter((id) => existsSync(join(templates, id, 'template.docx')))
+    .sort();
+  expect(ids.length).toBeGreaterThanOrEqual(10);
+  return ids;
+}
+
 describe('batch sources', () => {
   it('renders the configured library by reference, with each document’s first fixture', async () => {
     const items = await collectBatch(templates, limits, undefined);
-    expect(items.map((i) => i.label)).toEqual(['lease', 'welcome-letter']);
-    const lease = items[0]!;
+    expect(items.map((i) => i.label)).toEqual(libraryFolders());
+    const lease = items.find((i) => i.label === 'lease')!;
     const fixture = JSON.parse(
       readFileSync(join(templates, 'lease/fixtures/basic.tags.json'), 'utf8'),
     ) as unknown;
@@ -33,11 +42,22 @@ describe('batch sources', () => {
 
   it('sends another folder of templates by content, strict', async () => {
     const items = await collectBatch(templates, { ...limits, templatesDir: '/elsewhere' }, []);
-    expect(items).toHaveLength(2);
-    expect(items[0]!.document.content).toEqual(
-      readFileSync(join(templates, 'lease/template.docx')),
-    );
-    expect(items[0]!.document.options).toMatchObject({ strict: true });
+    expect(items.map((i) => i.label)).toEqual(libraryFolders());
+    const lease = items.find((i) => i.label === 'lease')!;
+    expect(lease.document.content).toEqual(readFileSync(join(templates, 'lease/template.docx')));
+    expect(lease.document.options).toMatchObject({ strict: true });
+    // Sent by content, a document still carries what its document.json says.
+    const nda = items.find((i) => i.label === 'nda')!;
+    const settings = JSON.parse(readFileSync(join(templates, 'nda/document.json'), 'utf8')) as {
+      locale: string;
+      fields: Record<string, unknown>;
+    };
+    expect(nda.document.options).toMatchObject({
+      strict: true,
+      locale: settings.locale,
+      delimiters: { start: '{{', end: '}}' },
+      fields: settings.fields,
+    });
   });
 
   it('reads a folder of files; one past the size limit is a failed line, not read', async () => {
