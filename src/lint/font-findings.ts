@@ -36,7 +36,11 @@ function where(
     .find((p) => p.file === use.part)
     ?.paragraphs.find((p) => p.index === use.paragraph);
   if (paragraph)
-    return { part: label, paragraph: paragraph.index, excerpt: shortText(paragraph.text) };
+    return {
+      part: label,
+      paragraph: paragraph.index,
+      excerpt: shortText(paragraph.text) || font.family,
+    };
   const excerpt = use.style
     ? `style ${use.style}`
     : use.kind === 'styles'

@@ -192,8 +192,8 @@ class PartScan {
       const paragraph = this.openParagraphs[this.openParagraphs.length - 1];
       if (!paragraph) return;
       if (name === 'w:pStyle') paragraph.style = attribute(attrs, 'val');
-      else if (name === 'w:shd' && hasFill(attribute(attrs, 'fill'))) paragraph.shaded = true;
-    } else if (parent === 'w:tcPr' && name === 'w:shd' && hasFill(attribute(attrs, 'fill'))) {
+      else if (name === 'w:shd' && isShading(attrs)) paragraph.shaded = true;
+    } else if (parent === 'w:tcPr' && name === 'w:shd' && isShading(attrs)) {
       const cell = this.openCells[this.openCells.length - 1];
       if (cell) cell.shaded = true;
     } else if (parent === 'w:rPr' && owner === 'w:r') this.runProperty(name, attrs);
@@ -208,7 +208,7 @@ class PartScan {
     else if (name === 'w:vanish') run.vanish = isOn(attrs);
     else if (name === 'w:rStyle' && val !== undefined) run.style = val;
     else if (name === 'w:highlight' && hasFill(val)) run.shaded = true;
-    else if (name === 'w:shd' && hasFill(attribute(attrs, 'fill'))) run.shaded = true;
+    else if (name === 'w:shd' && isShading(attrs)) run.shaded = true;
   }
 
   private text(raw: string): void {
@@ -285,4 +285,15 @@ class PartScan {
 
 function hasFill(fill: string | undefined): boolean {
   return fill !== undefined && !NO_FILL.has(fill.toLowerCase());
+}
+
+/**
+ * Whether a `w:shd` puts colour behind the text: a fill, or a pattern (`solid`, `pct50`) drawn
+ * in its colour, where `auto` is black.
+ */
+function isShading(attrs: string): boolean {
+  if (hasFill(attribute(attrs, 'fill'))) return true;
+  const pattern = (attribute(attrs, 'val') ?? 'clear').toLowerCase();
+  const color = (attribute(attrs, 'color') ?? 'auto').toLowerCase();
+  return !['clear', 'nil', 'none'].includes(pattern) && color !== 'ffffff' && color !== 'white';
 }

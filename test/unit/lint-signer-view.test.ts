@@ -145,6 +145,14 @@ describe('lint: what a signer sees that the author may not', () => {
       doc(
         `<w:p>${styledRun(`${white}<w:highlight w:val="black"/>`, 'Banner')}</w:p>` +
           table(row(shadedCell)) +
+          table(
+            row(
+              shadedCell.replace(
+                'w:val="clear" w:color="auto" w:fill="1F3864"',
+                'w:val="solid" w:color="auto" w:fill="auto"',
+              ),
+            ),
+          ) +
           para('') +
           textBoxParagraph('Boxed').replace(
             /<w:p><w:r><w:t/g,
