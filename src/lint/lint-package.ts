@@ -21,6 +21,7 @@ export class LintPackage {
   /** The parts fill fills: body first, then headers, footers, notes and comments. */
   readonly parts: PartText[];
   private readonly xmlCache = new Map<string, string>();
+  private relationshipList: PartRelationship[] | undefined;
 
   constructor(
     readonly pkg: DocxPackage,
@@ -58,8 +59,13 @@ export class LintPackage {
     return this.pkg.xmlParts.filter((f) => this.contentType(f).endsWith(suffix));
   }
 
-  /** Every relationship of every part. */
+  /** Every relationship of every part, read once. */
   relationships(): PartRelationship[] {
+    this.relationshipList ??= this.readRelationships();
+    return this.relationshipList;
+  }
+
+  private readRelationships(): PartRelationship[] {
     const found: PartRelationship[] = [];
     for (const relsFile of this.pkg.xmlParts) {
       const m = /^(.*?)_rels\/([^/]+)\.rels$/.exec(relsFile);

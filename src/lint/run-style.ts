@@ -68,7 +68,6 @@ export class StyleSheet {
   private read(xml: string): void {
     const stack: string[] = [];
     let style: Style | undefined;
-    let target: StyleProps | undefined;
     for (const token of xmlTokens(xml)) {
       if (token.kind === 'text') continue;
       if (token.kind === 'close') {
@@ -88,7 +87,8 @@ export class StyleSheet {
       } else if (token.name === 'w:basedOn' && parent === 'w:style' && style)
         style.basedOn = attribute(token.attrs, 'val');
       else if (parent === 'w:rPr') {
-        target = owner === 'w:style' ? style : owner === 'w:rPrDefault' ? this.defaults : undefined;
+        const target =
+          owner === 'w:style' ? style : owner === 'w:rPrDefault' ? this.defaults : undefined;
         if (target) setProperty(target, token.name, token.attrs);
       }
       if (token.kind === 'open') stack.push(token.name);

@@ -161,6 +161,16 @@ describe('lint: near misses', () => {
         excerpt: 'Box: ${amount}',
       },
     ]);
+    const broken = lint(doc(para('Intro') + textBoxParagraph('Box: {amount')));
+    expect(broken.map(where)).toEqual([
+      {
+        id: 'unclosed_tag',
+        severity: 'error',
+        part: 'body',
+        paragraph: 3,
+        excerpt: 'Box: {amount',
+      },
+    ]);
   });
 });
 
