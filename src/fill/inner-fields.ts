@@ -1,5 +1,5 @@
 import type { FieldType } from './field-declarations.js';
-import type { TagUsage } from './template-fields.js';
+import type { TagUsage } from './tag-usage.js';
 
 /**
  * A tag inside a section, as that section holds it: the loop's inner fields, which `fields`

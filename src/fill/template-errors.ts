@@ -30,8 +30,13 @@ interface DxtErrorLike {
 
 /** Whether an error came from docxtemplater's template checks rather than from our code. */
 export function isTemplateError(err: unknown): boolean {
-  const name = (err as { name?: unknown })?.name;
-  return name === 'TemplateError' || name === 'XTTemplateError' || name === 'RenderingError';
+  const e = err as { name?: unknown; properties?: { id?: unknown } } | undefined;
+  const name = e?.name;
+  if (name === 'TemplateError' || name === 'XTTemplateError' || name === 'RenderingError')
+    return true;
+  // docxtemplater throws XML it cannot read (a stray end tag) as its own internal error; the
+  // fault is the template's, not docpipe's.
+  return name === 'InternalError' && e?.properties?.id === 'malformed_xml';
 }
 
 const EXCERPT_BEFORE = 25;

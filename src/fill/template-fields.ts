@@ -3,9 +3,9 @@ import type { FieldType } from './field-declarations.js';
 import { InnerFieldTree, type InnerField } from './inner-fields.js';
 import { PART_ORDER, partKind, type PartKind } from './parts.js';
 import { normalizeTagName } from './tag-input.js';
+import type { TagUsage } from './tag-usage.js';
 
-/** How a tag is used in a template. */
-export type TagUsage = 'placeholder' | 'section' | 'inverted-section' | 'raw';
+export type { TagUsage } from './tag-usage.js';
 
 /** A field a template needs filled: what spec section 4.4 lists for a library document. */
 export interface TemplateField {

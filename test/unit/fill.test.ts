@@ -196,6 +196,17 @@ describe('fill: every problem in one answer', () => {
     ]);
   });
 
+  it('refuses XML docxtemplater cannot read (a stray end tag) as a broken template, not a crash', () => {
+    const stray = buildDocx({ body: para('{x}') + '</w:t>' });
+    const err = failure(() =>
+      fillTemplate(stray, [t('x', 'a', 'text')], { field: 'documents[0]' }),
+    );
+    expect(err.slug).toBe('document-production-failed');
+    expect(err.details).toEqual([
+      { field: 'documents[0]', message: 'The template contains malformed xml' },
+    ]);
+  });
+
   it('refuses an empty tag and a non-.docx input with their own slugs', () => {
     expect(failure(() => fillTemplate(buildDocx({ body: para('a { } b') }), [])).slug).toBe(
       'document-production-failed',
