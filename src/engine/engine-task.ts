@@ -6,7 +6,7 @@
 import { isDocpipeError, type Failure } from '../errors/index.js';
 import { fillTemplate, type FillOptions } from '../fill/index.js';
 import { templateFields, type FieldsOptions } from '../inspect/index.js';
-import { latinFamilies, prepareDocument, sniffCache } from './prepare.js';
+import { documentFontFacts, prepareDocument, sniffCache } from './prepare.js';
 import { checkPdfFidelity, finishProducedPdf, type StampOptions } from '../pdf/index.js';
 import { sniff, type SniffLimits } from '../sniff/index.js';
 
@@ -45,7 +45,11 @@ export async function runEngineTask(task: EngineTask): Promise<EngineReply> {
       case 'document-fonts': {
         // The package prepare sniffed, when this thread rendered the template before.
         const sniffed = sniffCache.sniffPackage(task.bytes, task.limits);
-        return { ok: true, value: sniffed.kind === 'docx' ? latinFamilies(sniffed.pkg) : [] };
+        const facts =
+          sniffed.kind === 'docx'
+            ? documentFontFacts(sniffed.pkg, task.limits)
+            : { asked: [], embedded: [] };
+        return { ok: true, value: facts };
       }
       case 'finish-pdf':
         return {

@@ -1,9 +1,9 @@
 import { DocpipeError } from '../errors/index.js';
 import { fillPackage, type FillOptions } from '../fill/index.js';
 import {
-  neutralizeExternalReferences,
-  neutralizePackage,
-  planNeutralization,
+  embeddedFamilies,
+  hardenedTemplate,
+  type EmbeddedFont,
   type NeutralizedReference,
 } from '../harden/index.js';
 import { documentFonts, latinFontsUsed } from '../fonts/index.js';
@@ -19,6 +19,8 @@ export type Prepared =
       input: 'docx';
       docx: Uint8Array;
       neutralized: NeutralizedReference[];
+      /** Fonts it embedded, removed so that no office process keeps them for later documents. */
+      embeddedFonts: EmbeddedFont[];
       /** The families it uses for Latin text, read from the template (kept with its package). */
       fonts: string[];
       timings: { sniff: number; fill?: number; harden: number };
@@ -29,8 +31,8 @@ function hasTagValues(tags: unknown): boolean {
 }
 
 /**
- * Sniff, fill and neutralize external references, in one go: the steps before conversion run
- * together in one worker thread, so the document crosses threads once. A .docx is filled when
+ * Sniff, harden (external references cut, embedded fonts removed) and fill, in one go: the steps
+ * before conversion run together in one worker thread, so the document crosses threads once. A .docx is filled when
  * values are given, and always in strict mode: a strict document (every library document) is a
  * template whose every field needs a value, so without values it fails as `validation-failed`
  * listing each missing field instead of reaching a signer with its placeholders showing.
@@ -52,37 +54,47 @@ export function prepareDocument(
   }
   if (sniffed.kind === 'pdf') return { input: 'pdf', timings: { sniff } };
   const { pkg } = sniffed;
+  t = performance.now();
+  // Fill never touches what hardening changes: the template is hardened once (kept with its
+  // package) and filled hardened. Nearly every template has nothing to harden: a lookup.
+  const hardened = hardenedTemplate(pkg, options.limits, field);
+  const harden = performance.now() - t;
+  const cut = { neutralized: hardened.neutralized, embeddedFonts: hardened.embeddedFonts };
   if (!hasTagValues(tags) && !options.strict) {
-    t = performance.now();
-    const cut = neutralizePackage(pkg);
-    const harden = performance.now() - t;
     return {
       input: 'docx',
-      docx: cut.docx ?? bytes,
-      neutralized: cut.neutralized,
+      docx: hardened.docx ?? bytes,
+      ...cut,
       fonts: latinFamilies(pkg),
       timings: { sniff, harden },
     };
   }
-  // Filling never changes relationship parts, so the template tells whether there is anything to
-  // cut; only then is the filled document parsed again (rare: most documents link nothing).
-  const needed = planNeutralization(pkg).neutralized.length > 0;
   t = performance.now();
-  // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing. Unless
-  // it is parsed again to cut links: then it meets the input limits, which count its real size.
-  const filled = fillPackage(pkg, tags ?? [], options, { compress: needed }).docx;
+  // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing.
+  const filled = fillPackage(hardened.pkg, tags ?? [], options, { compress: false }).docx;
   const fill = performance.now() - t;
-  t = performance.now();
-  const hardened = needed
-    ? neutralizeExternalReferences(filled, options.limits)
-    : { docx: filled, neutralized: [] };
-  const harden = performance.now() - t;
   return {
     input: 'docx',
-    docx: hardened.docx,
-    neutralized: hardened.neutralized,
+    docx: filled,
+    ...cut,
     fonts: latinFamilies(pkg),
     timings: { sniff, fill, harden },
+  };
+}
+
+/** What a render's notices need of its document, read again for a cache hit. */
+export interface DocumentFontFacts {
+  /** The families it uses for Latin text. */
+  asked: string[];
+  /** The families of the fonts it embedded, removed before conversion (each once). */
+  embedded: string[];
+}
+
+/** {@link DocumentFontFacts} of a package, as `prepareDocument` saw them. */
+export function documentFontFacts(pkg: DocxPackage, limits: SniffLimits): DocumentFontFacts {
+  return {
+    asked: latinFamilies(pkg),
+    embedded: embeddedFamilies(hardenedTemplate(pkg, limits).embeddedFonts),
   };
 }
 

@@ -10,7 +10,7 @@ import type { FieldsOptions } from '../inspect/index.js';
 import { asBuffer, type PdfFidelity, type StampOptions } from '../pdf/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits, type SniffResult } from '../sniff/index.js';
 import type { EngineReply, EngineTask } from './engine-task.js';
-import type { Prepared } from './prepare.js';
+import type { DocumentFontFacts, Prepared } from './prepare.js';
 
 export interface EngineLimits {
   /** @defaultValue DEFAULT_SNIFF_LIMITS */
@@ -73,8 +73,12 @@ export abstract class TaskEngine {
     return (await this.run({ op: 'check-pdf', bytes, field })) as PdfFidelity;
   }
 
-  async documentFonts(bytes: Uint8Array): Promise<string[]> {
-    return (await this.run({ op: 'document-fonts', bytes, limits: this.limits })) as string[];
+  async documentFonts(bytes: Uint8Array): Promise<DocumentFontFacts> {
+    return (await this.run({
+      op: 'document-fonts',
+      bytes,
+      limits: this.limits,
+    })) as DocumentFontFacts;
   }
 
   async finishPdf(

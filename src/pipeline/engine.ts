@@ -1,4 +1,4 @@
-import type { Prepared } from '../engine/index.js';
+import type { DocumentFontFacts, Prepared } from '../engine/index.js';
 import type { FillOptions, FillResult, TemplateField } from '../fill/index.js';
 import type { FieldsOptions } from '../inspect/index.js';
 import type { PdfFidelity, StampOptions } from '../pdf/index.js';
@@ -27,7 +27,10 @@ export interface Engine {
     stamp: StampOptions,
     pdfa: boolean,
   ): Promise<{ pdf: Buffer } & PdfFidelity>;
-  /** The families a .docx uses for Latin text (none for anything else), as `prepare` reads them. */
-  documentFonts(bytes: Uint8Array): Promise<string[]>;
+  /**
+   * The families a .docx uses for Latin text and those it embedded (none for anything else), as
+   * `prepare` reads them: a cache hit's notices.
+   */
+  documentFonts(bytes: Uint8Array): Promise<DocumentFontFacts>;
   close(): Promise<void>;
 }

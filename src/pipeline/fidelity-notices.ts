@@ -10,19 +10,22 @@ export interface FidelityReport {
 
 /**
  * The notices of a render, from what the document asked for and what the PDF embeds: the PDF
- * is the truth. A family the document uses for Latin text that is not installed is reported
- * when the font fontconfig replaces it with is in the PDF (so its text was drawn with that);
- * symbol fonts are not, since LibreOffice draws their characters with OpenSymbol. Every empty
- * page is reported.
+ * is the truth. Fonts the document itself embedded were removed before conversion, and are
+ * reported first, since they explain the replacements that follow. A family the document uses
+ * for Latin text that is not installed is reported when the font fontconfig replaces it with is
+ * in the PDF (so its text was drawn with that); symbol fonts are not, since LibreOffice draws
+ * their characters with OpenSymbol. Every empty page is reported.
  */
 export function fidelityReport(
   asked: readonly string[],
   baseFonts: readonly string[],
   emptyPages: readonly number[],
+  ignored: readonly string[] = [],
 ): FidelityReport {
   const fonts = [...new Set(baseFonts.map(embeddedFamily))].sort();
   const embedded = new Set(fonts.map((f) => f.toLowerCase()));
   const notices: RenderNotice[] = [];
+  if (ignored.length > 0) notices.push(embeddedFontsIgnored(ignored));
   for (const family of asked) {
     const font = resolveFont(family);
     if (font.installed || font.symbol || !font.replacement) continue;
@@ -44,6 +47,15 @@ export function fidelityReport(
   return { fonts, notices };
 }
 
+function embeddedFontsIgnored(families: readonly string[]): RenderNotice {
+  const named = families.map((f) => (f ? `"${f}"` : 'an unnamed font')).join(', ');
+  return {
+    code: 'embedded-fonts-ignored',
+    message: `the document embeds ${families.length === 1 ? 'the font' : 'the fonts'} ${named}; embedded fonts are never used (an office process converts many customers' documents, and a font loaded for one would be used for the next), so the text was drawn with installed fonts: install the font where docpipe runs if you hold a licence for it`,
+    fonts: [...families],
+  };
+}
+
 function substitutionMessage(font: string, replacement: string, compatible: boolean): string {
   return compatible
     ? `font "${font}" is not installed; LibreOffice used ${replacement}, which is metric-compatible (same widths: lines and pages break as in Word)`
@@ -59,7 +71,9 @@ export function fidelityRefusal(
   field: string,
 ): DocpipeError | undefined {
   const details: FailureDetail[] = notices
-    .filter((n) => n.code === 'empty-page' || !n.metricCompatible)
+    .filter(
+      (n) => n.code === 'empty-page' || (n.code === 'font-substituted' && !n.metricCompatible),
+    )
     .map((n) => ({ field, message: n.message }));
   return details.length > 0 ? new DocpipeError('document-production-failed', details) : undefined;
 }

@@ -67,4 +67,15 @@ export interface EmptyPageNotice {
   page: number;
 }
 
-export type RenderNotice = FontSubstitutedNotice | EmptyPageNotice;
+/**
+ * The document embedded fonts, and they were not used: they were removed before conversion, so
+ * its text was drawn with installed fonts (each replacement has its own `font-substituted`).
+ */
+export interface EmbeddedFontsIgnoredNotice {
+  code: 'embedded-fonts-ignored';
+  message: string;
+  /** The families it embedded, each once, in the document's order. */
+  fonts: string[];
+}
+
+export type RenderNotice = EmbeddedFontsIgnoredNotice | FontSubstitutedNotice | EmptyPageNotice;

@@ -10,6 +10,8 @@ import { projectRoot } from '../paths/index.js';
 import type { Storage } from '../storage/index.js';
 import { BoundedLru } from '../cache/index.js';
 import { renderCacheKey } from './cache-key.js';
+import type { DocumentFontFacts } from '../engine/index.js';
+import { embeddedFamilies } from '../harden/index.js';
 import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
 import type {
   Fidelity,
@@ -55,7 +57,7 @@ export class Renderer {
    * The fonts each render's document asked for, by render key: a hit on a render this process
    * made needs no engine round trip to read them again.
    */
-  private readonly askedFonts = new BoundedLru<readonly string[]>(ASKED_FONTS_KEPT);
+  private readonly askedFonts = new BoundedLru<DocumentFontFacts>(ASKED_FONTS_KEPT);
   private readonly logger: Logger;
 
   constructor(private readonly deps: RendererDeps) {
@@ -131,10 +133,11 @@ export class Renderer {
     try {
       const [checked, asked] = await Promise.all([
         this.deps.engine.checkPdf(pdf, 'document'),
-        this.askedFonts.get(hash) ?? (docx ? this.deps.engine.documentFonts(input.bytes) : []),
+        this.askedFonts.get(hash) ??
+          (docx ? this.deps.engine.documentFonts(input.bytes) : NO_DOCUMENT_FONTS),
       ]);
       pages = checked.pages;
-      report = fidelityReport(asked, checked.fonts, checked.emptyPages);
+      report = fidelityReport(asked.asked, checked.fonts, checked.emptyPages, asked.embedded);
     } catch (err) {
       // Only a PDF that does not check out is damaged; a failing engine is no reason to render.
       if (!(err instanceof DocpipeError)) throw err;
@@ -198,6 +201,18 @@ export class Renderer {
           'external references neutralized before conversion',
         );
       }
+      if (prepared.embeddedFonts.length > 0) {
+        const removed = prepared.embeddedFonts.map((f) => ({
+          part: f.part,
+          family: f.family,
+          style: f.style,
+        }));
+        this.logger.info({ field, removed }, 'embedded fonts removed before conversion');
+      }
+      const facts: DocumentFontFacts = {
+        asked: prepared.fonts,
+        embedded: embeddedFamilies(prepared.embeddedFonts),
+      };
       const docx = prepared.docx;
       const converted = await step('convert', () =>
         converter.convert({
@@ -215,12 +230,13 @@ export class Renderer {
           { title: input.name, producer: this.deps.producer ?? defaultProducer() },
           options.pdfa ?? false,
         );
-        return { ...done, report: fidelityReport(prepared.fonts, done.fonts, done.emptyPages) };
+        const report = fidelityReport(prepared.fonts, done.fonts, done.emptyPages, facts.embedded);
+        return { ...done, report };
       });
       pdf = finished.pdf;
       pages = finished.pages;
       report = finished.report;
-      this.askedFonts.set(hash, prepared.fonts, askedBytes(prepared.fonts));
+      this.askedFonts.set(hash, facts, askedBytes(facts));
     }
     // Before storing: a refused render leaves nothing behind.
     refuseIfStrict(report.notices, options, field);
@@ -252,8 +268,10 @@ function defaultProducer(): string {
 /** Renders whose asked fonts are kept: a worker's working set of templates and values. */
 const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
 
-function askedBytes(fonts: readonly string[]): number {
-  return fonts.reduce((sum, f) => sum + 2 * f.length + 16, 64);
+const NO_DOCUMENT_FONTS: DocumentFontFacts = { asked: [], embedded: [] };
+
+function askedBytes(facts: DocumentFontFacts): number {
+  return [...facts.asked, ...facts.embedded].reduce((sum, f) => sum + 2 * f.length + 16, 64);
 }
 
 function refuseIfStrict(
