@@ -446,8 +446,14 @@ describe('scripts/setup.sh', () => {
     'fonts-liberation2',
     'fonts-crosextra-carlito',
     'fonts-crosextra-caladea',
+    'fonts-urw-base35',
+    'fonts-dejavu-core',
+    'fonts-dejavu-extra',
+    'fonts-noto-core',
+    'fonts-noto-mono',
     'redis-server',
     'libjemalloc2',
+    'poppler-utils',
   ];
   const install = 'apt-get install -y -qq --no-install-recommends';
 
@@ -489,7 +495,7 @@ describe('scripts/setup.sh', () => {
     expect(status).toBe(0);
     expect(calls).toEqual([
       'apt-get update -qq',
-      `${install} ${runtimePackages.join(' ')} poppler-utils chromium`,
+      `${install} ${runtimePackages.join(' ')} chromium`,
       'npm install --no-audit --no-fund --loglevel=error',
       'npm run --silent build',
     ]);

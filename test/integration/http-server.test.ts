@@ -146,10 +146,10 @@ describe('the composed HTTP service', () => {
       headers: bearer(acme),
     });
     expect(list.statusCode).toBe(200);
-    expect(list.json<{ documents: { id: string }[] }>().documents.map((d) => d.id)).toEqual([
-      'lease',
-      'welcome-letter',
-    ]);
+    const ids = list.json<{ documents: { id: string }[] }>().documents.map((d) => d.id);
+    expect(ids).toContain('lease');
+    expect(ids).toContain('welcome-letter');
+    expect(ids).toHaveLength(new Set(ids).size);
     const forged = await app.inject({
       method: 'GET',
       url: `/files/renders/ab/${'ab'.repeat(32)}.pdf?expires=9999999999&signature=${'0'.repeat(64)}`,
