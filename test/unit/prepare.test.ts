@@ -40,8 +40,9 @@ describe('prepare: sniff, fill and harden in one go', () => {
     expect(documentText(prepared.docx)[0]?.text).toContain('Hello Ida.');
   });
 
-  it('deflates a filled document that is parsed again to cut its links (input limits apply)', () => {
-    // 3 MB of letters deflate to under 2 MB; stored, the filled document would pass a 2 MiB limit.
+  it('cuts the links of the template and fills it hardened: the filled document is not parsed again', () => {
+    // 3 MB of letters: stored, the filled document passes a 2 MiB input limit, which no longer
+    // applies to it (only the template was parsed, and hardened, before filling).
     const limits = { ...DEFAULT_SNIFF_LIMITS, maxInputBytes: 2 * 1024 * 1024 };
     let seed = 11;
     const value = Array.from({ length: 3_000_000 }, () => {
@@ -53,7 +54,10 @@ describe('prepare: sniff, fill and harden in one go', () => {
     const prepared = prepareDocument(linked, big, { limits, values });
     if (prepared.input !== 'docx') throw new Error('expected a .docx');
     expect(prepared.neutralized.map((n) => n.id)).toEqual(['rIdImg']);
-    expect(prepared.docx.length).toBeLessThan(limits.maxInputBytes);
+    const main = openDocx(prepared.docx).archive.entry('word/document.xml');
+    expect(main?.method).toBe(0);
+    expect(prepared.docx.length).toBeGreaterThan(limits.maxInputBytes);
+    expect(rels(prepared.docx)).not.toContain('127.0.0.1');
     expect(documentText(prepared.docx)[0]?.text).toBe(`Hello ${value}\n`);
   });
 
