@@ -1,10 +1,14 @@
+import { stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import type { FillOptions } from '../fill/index.js';
 import { parseDelimiters } from '../fill/index.js';
 import type { DocpipeConfig } from '../config/index.js';
 import { InputError } from '../files/index.js';
 import { isCompanyId } from '../keys/index.js';
 import {
+  currentTemplateFile,
   DocumentJsonError,
+  readDocumentJson,
   settingsForTemplate,
   type DocumentFillOptions,
 } from '../library/index.js';
@@ -58,14 +62,27 @@ export function fillOptionsFrom(
   };
 }
 
+/** A template argument resolved: the file to read, its document's settings, and its name. */
+export interface TemplateArgument {
+  file: string;
+  options: DocumentFillOptions;
+  /** The library document's name, when a folder was given. */
+  name?: string;
+}
+
 /**
- * The settings of the library document a template file belongs to: its folder's document.json
- * (locale, time zone, delimiters, declared fields), which sit between the configured defaults and
- * the command's flags. A broken document.json is bad input (exit 2), named with every problem.
+ * A template argument: a .docx (its folder's document.json, when there is one, sets its
+ * locale, time zone, delimiters and declared fields) or a library document's folder (its current
+ * version). The settings sit between the configured defaults and the command's flags. A broken
+ * document.json is bad input (exit 2), named with every problem.
  */
-export async function documentSettingsOf(template: string): Promise<DocumentFillOptions> {
+export async function templateArgument(path: string): Promise<TemplateArgument> {
   try {
-    return (await settingsForTemplate(template)).options;
+    if (!(await stat(path).catch(() => undefined))?.isDirectory())
+      return { file: path, options: (await settingsForTemplate(path)).options };
+    const { meta, options } = await readDocumentJson(path);
+    const file = join(path, currentTemplateFile(meta));
+    return { file, options, name: meta.name ?? basename(resolve(path)) };
   } catch (err) {
     if (err instanceof DocumentJsonError) throw new InputError(err.message);
     throw err;
@@ -79,4 +96,9 @@ export async function documentSettingsOf(template: string): Promise<DocumentFill
 export function companyFlag(value: string | undefined): string | undefined {
   if (value === undefined || isCompanyId(value)) return value;
   throw new UsageError(`--company ${COMPANY_ID_RULE} (got ${JSON.stringify(value)})`);
+}
+
+/** The settings {@link templateArgument} finds for a template file or folder. */
+export async function documentSettingsOf(template: string): Promise<DocumentFillOptions> {
+  return (await templateArgument(template)).options;
 }

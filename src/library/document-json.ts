@@ -68,21 +68,27 @@ export function parseDocumentJson(text: string, file: string): DocumentSettings 
   } catch (err) {
     throw new DocumentJsonError(file, [`is not valid JSON: ${(err as Error).message}`]);
   }
-  if (!CHECK.Check(data)) throw new DocumentJsonError(file, schemaProblems(data));
-  const meta = data;
-  const problems: string[] = [];
-  const delimiters = meta.delimiters === undefined ? undefined : parseDelimiters(meta.delimiters);
-  if (meta.delimiters !== undefined && !delimiters)
+  const shaped = CHECK.Check(data);
+  // Every problem at once: the members the schema refuses, and what fill would refuse in the
+  // members that have their right shape.
+  const problems = shaped ? [] : schemaProblems(data);
+  const meta = (isObject(data) ? data : {}) as DocumentJson;
+  const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const delimiters =
+    str(meta.delimiters) === undefined ? undefined : parseDelimiters(meta.delimiters!);
+  if (str(meta.delimiters) !== undefined && !delimiters)
     problems.push(`delimiters must be start and end separated by a space, such as "{{ }}"`);
   // Fill's own checks, so that what it would refuse at every render is refused here once: the
-  // locale, the time zone, and declared formats that do not compile for their type.
+  // locale, the time zone, and declared formats that do not compile for their type (only once
+  // the declarations have their shape, or each problem would be named twice).
   const { problems: optionProblems } = resolveFillOptions({
-    locale: meta.locale,
-    timeZone: meta.timeZone,
-    fields: meta.fields,
+    locale: str(meta.locale),
+    timeZone: str(meta.timeZone),
+    fields: shaped ? meta.fields : undefined,
   });
   for (const p of optionProblems) problems.push(`${p.field}: ${p.message}`);
-  if (meta.current !== undefined && !Object.hasOwn(meta.versions ?? { '1': '' }, meta.current))
+  const versions = isObject(meta.versions) ? meta.versions : { '1': '' };
+  if (str(meta.current) !== undefined && !Object.hasOwn(versions, meta.current!))
     problems.push(`current: "${meta.current}" is not one of the versions`);
   if (problems.length > 0) throw new DocumentJsonError(file, problems);
   const options: DocumentFillOptions = {};
@@ -92,6 +98,25 @@ export function parseDocumentJson(text: string, file: string): DocumentSettings 
   if (meta.fields !== undefined) options.fields = meta.fields;
   return { meta, options };
 }
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The .docx a library folder serves when no version is asked for: `current`, else the last
+ * version listed, else template.docx. (The library itself also skips versions whose file is
+ * missing: there a folder is being served, here a command names one.)
+ */
+export function currentTemplateFile(meta: DocumentJson): string {
+  const versions = meta.versions ?? {};
+  if (meta.current !== undefined && Object.hasOwn(versions, meta.current))
+    return versions[meta.current]!;
+  return Object.values(versions).at(-1) ?? LIBRARY_TEMPLATE;
+}
+
+/** The file name of a library document's template when document.json lists no versions. */
+export const LIBRARY_TEMPLATE = 'template.docx';
 
 /** TypeBox's findings said as a template author reads them, one per member. */
 function schemaProblems(data: unknown): string[] {

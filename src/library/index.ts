@@ -1,8 +1,10 @@
 export type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
 export { FolderLibrary } from './folder-library.js';
 export {
+  currentTemplateFile,
   DOCUMENT_JSON,
   DocumentJsonError,
+  LIBRARY_TEMPLATE,
   parseDocumentJson,
   readDocumentJson,
   settingsForTemplate,

@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import type { Delimiters } from '../fill/index.js';
 import {
   DOCUMENT_JSON,
+  currentTemplateFile,
   DocumentJsonError,
+  LIBRARY_TEMPLATE,
   readDocumentJson,
   type DocumentJson,
 } from '../library/index.js';
@@ -17,8 +19,6 @@ export interface LintTarget {
   /** What is wrong with document.json, when it is there and wrong. */
   documentJson?: { file: string; problems: string[] };
 }
-
-const TEMPLATE = 'template.docx';
 
 /**
  * The templates named on the command line: a .docx (with its folder's document.json, when the
@@ -48,12 +48,12 @@ function isFolder(path: string): boolean {
 }
 
 function isDocumentFolder(dir: string): boolean {
-  return existsSync(join(dir, TEMPLATE)) || existsSync(join(dir, DOCUMENT_JSON));
+  return existsSync(join(dir, LIBRARY_TEMPLATE)) || existsSync(join(dir, DOCUMENT_JSON));
 }
 
 async function folderTarget(dir: string): Promise<LintTarget> {
   const settings = await settingsOf(dir);
-  const file = settings.meta ? currentVersion(settings.meta) : TEMPLATE;
+  const file = settings.meta ? currentTemplateFile(settings.meta) : LIBRARY_TEMPLATE;
   return withSettings(join(dir, file), settings);
 }
 
@@ -83,11 +83,4 @@ function withSettings(template: string, settings: Settings): LintTarget {
     ...(settings.delimiters ? { delimiters: settings.delimiters } : {}),
     ...(settings.problems ? { documentJson: settings.problems } : {}),
   };
-}
-
-/** The version the library serves: `current`, else the last one listed, else template.docx. */
-function currentVersion(meta: DocumentJson): string {
-  const versions = meta.versions ?? {};
-  if (meta.current && versions[meta.current]) return versions[meta.current]!;
-  return Object.values(versions).at(-1) ?? TEMPLATE;
 }

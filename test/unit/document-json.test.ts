@@ -88,6 +88,14 @@ describe('document.json', () => {
     ]);
   });
 
+  it('names what fill would refuse in the members that have their shape, beside what the schema refuses', () => {
+    expect(problemsOf('{"timezone": "UTC", "locale": "english", "delimiters": 7}')).toEqual([
+      'timezone: unknown member (did you mean "timeZone"?)',
+      'delimiters must be a string',
+      expect.stringMatching(/^locale: locale "english" is not supported/),
+    ]);
+  });
+
   it('refuses a version outside its folder and text that is not JSON', () => {
     expect(problemsOf('{"versions": {"1": "../other/template.docx"}}')).toEqual([
       'versions.1 must name a .docx file in this folder',

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createEngine } from '../../app/index.js';
 import { loadConfig } from '../../config/index.js';
 import type { InnerField, TemplateField } from '../../fill/index.js';
-import { documentSettingsOf, fillOptionsFrom, printJson } from '../io.js';
+import { fillOptionsFrom, printJson, templateArgument } from '../io.js';
 import { readInput, TooLargeInput } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 
@@ -27,8 +27,9 @@ export function registerFields(program: Command): void {
     )
     .action(async (template: string, flags: { json?: boolean; delimiters?: string }) => {
       const config = loadConfig();
-      const options = fillOptionsFrom(flags, config, await documentSettingsOf(template));
-      const bytes = await readInput(template, config.limits.maxInputBytes);
+      const argument = await templateArgument(template);
+      const options = fillOptionsFrom(flags, config, argument.options);
+      const bytes = await readInput(argument.file, config.limits.maxInputBytes);
       const pool = createEngine(config, 1);
       try {
         await runDocumentCommand(flags.json, async () => {

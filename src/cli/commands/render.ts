@@ -9,7 +9,7 @@ import { Renderer } from '../../pipeline/index.js';
 import { objectLocation } from '../../storage/index.js';
 import type { Engine } from '../../pipeline/index.js';
 import { UsageError } from '../exit-codes.js';
-import { documentSettingsOf, fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
+import { fillOptionsFrom, printJson, templateArgument, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 
@@ -62,9 +62,11 @@ export function registerRender(program: Command): void {
       if (format !== '.pdf' && format !== '.docx')
         throw new UsageError('--out must name a .pdf or a .docx file');
       const config = loadConfig();
-      const options = fillOptionsFrom(flags, config, await documentSettingsOf(input));
+      const template = await templateArgument(input);
+      const options = fillOptionsFrom(flags, config, template.options);
+      const name = flags.name ?? template.name ?? basename(input, extname(input));
       const [bytes, tags] = await Promise.all([
-        readInput(input, config.limits.maxInputBytes),
+        readInput(template.file, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
       const engine = createEngine(config, 1);
@@ -73,7 +75,7 @@ export function registerRender(program: Command): void {
           if (bytes instanceof TooLargeInput) throw bytes.toError();
           return format === '.docx'
             ? fillOnly(engine, bytes, tags, options, flags)
-            : renderPdf(engine, config, bytes, tags, options, input, flags);
+            : renderPdf(engine, config, bytes, tags, options, name, flags);
         });
       } finally {
         await engine.close();
@@ -112,7 +114,7 @@ async function renderPdf(
   bytes: Buffer,
   tags: unknown,
   options: ReturnType<typeof fillOptionsFrom>,
-  input: string,
+  name: string,
   flags: RenderFlags,
 ): Promise<void> {
   const logger = createLogger(
@@ -131,15 +133,11 @@ async function renderPdf(
     const started = performance.now();
     const renderer = new Renderer({ engine, converter, storage, logger });
     const { limits: _limits, ...renderOptions } = options;
-    const result = await renderer.render(
-      { bytes, name: flags.name ?? basename(input, extname(input)) },
-      tags,
-      {
-        ...renderOptions,
-        pdfa: flags.pdfa,
-        fidelity: flags.strictFidelity || config.strictFidelity ? 'strict' : 'report',
-      },
-    );
+    const result = await renderer.render({ bytes, name }, tags, {
+      ...renderOptions,
+      pdfa: flags.pdfa,
+      fidelity: flags.strictFidelity || config.strictFidelity ? 'strict' : 'report',
+    });
     const pdf = await storage.get(result.key);
     if (!pdf) throw new Error(`the stored PDF ${objectLocation(storage, result.key)} is gone`);
     await writeAtomically(flags.out, pdf);
