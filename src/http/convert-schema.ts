@@ -63,7 +63,9 @@ export type ConvertBody = Static<ReturnType<typeof convertBodySchema>>;
  */
 const ConvertNoticeSchema = Type.Object(
   {
-    code: Type.String({ description: 'font-substituted or empty-page' }),
+    code: Type.String({
+      description: 'embedded-fonts-ignored, font-substituted or empty-page',
+    }),
     message: Type.String(),
     field: Type.String({ description: 'the document it is about, such as documents[0]' }),
   },
