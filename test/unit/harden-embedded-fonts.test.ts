@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { InlineEngine, prepareDocument } from '../../src/engine/index.js';
@@ -5,6 +6,7 @@ import { DocpipeError } from '../../src/errors/index.js';
 import {
   hardenPackage,
   INERT_TARGET,
+  MAX_EMBEDDED_DOCUMENTS,
   MAX_EMBEDDING_DEPTH,
   namesEmbeddedFont,
 } from '../../src/harden/index.js';
@@ -343,6 +345,127 @@ describe('Word documents embedded in the document', () => {
     const prepared = prepareDocument(outer, undefined, { limits });
     if (prepared.input !== 'docx') throw new Error('not a .docx');
     expect(prepared.docx).toBe(outer);
+  });
+});
+
+/** A zip whose entries are given as stored bytes: for entries no zip writer would make. */
+function rawZip(
+  entries: { name: string; method: number; raw: Buffer; crc: number; size: number }[],
+) {
+  const chunks: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.method, 8);
+    local.writeUInt32LE(e.crc, 14);
+    local.writeUInt32LE(e.raw.length, 18);
+    local.writeUInt32LE(e.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE(20, 4);
+    cd.writeUInt16LE(20, 6);
+    cd.writeUInt16LE(e.method, 10);
+    cd.writeUInt32LE(e.crc, 16);
+    cd.writeUInt32LE(e.raw.length, 20);
+    cd.writeUInt32LE(e.size, 24);
+    cd.writeUInt16LE(name.length, 28);
+    cd.writeUInt32LE(offset, 42);
+    chunks.push(local, name, e.raw);
+    central.push(cd, name);
+    offset += 30 + name.length + e.raw.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(
+    central.reduce((n, b) => n + b.length, 0),
+    12,
+  );
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...chunks, ...central, end]);
+}
+
+/**
+ * A deflate stream that says nothing for its first kilobyte (empty stored blocks), then holds
+ * `data`: its beginning shows nothing of what it is.
+ */
+function slowStart(data: Buffer): Buffer {
+  const empty = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+  const last = Buffer.alloc(5);
+  last.writeUInt8(0x01, 0);
+  last.writeUInt16LE(data.length, 1);
+  last.writeUInt16LE(~data.length & 0xffff, 3);
+  return Buffer.concat([...Array.from({ length: 220 }, () => empty), last, data]);
+}
+
+/** A document with one more part, `word/media/blob.bin`, deflated as {@link slowStart}. */
+function withHiddenPart(data: Buffer, crc = crc32(data)): Buffer {
+  const base = ZipArchive.open(buildDocx({ body: para('Outer') }));
+  return rawZip([
+    ...base.entries.map((e) => ({
+      name: e.name,
+      method: e.method,
+      raw: base.raw(e),
+      crc: e.crc32,
+      size: e.uncompressedSize,
+    })),
+    { name: 'word/media/blob.bin', method: 8, raw: slowStart(data), crc, size: data.length },
+  ]);
+}
+
+describe('embedded documents that hide what they are', () => {
+  it('reads a part whose first bytes say nothing whole, and finds the document in it', () => {
+    const inner = embeddingDocx({
+      fonts: '<w:font w:name="Calibri"><w:embedRegular r:id="rId1"/></w:font>',
+      fontRels: [fontRel('rId1', 'fonts/font1.odttf')],
+      parts: ['word/fonts/font1.odttf'],
+    });
+    expect(inner.length).toBeLessThan(0xffff);
+    const hardened = hardenPackage(openDocx(withHiddenPart(inner)), limits);
+    expect(hardened.embeddedFonts.map((f) => f.part)).toEqual([
+      'word/media/blob.bin!/word/fontTable.xml',
+    ]);
+  });
+
+  it('refuses a document with a part it cannot read to tell', () => {
+    const inner = buildDocx({ body: para('Inner') });
+    const err = failure(() =>
+      hardenPackage(openDocx(withHiddenPart(inner, 1234)), limits, 'documents[0]'),
+    );
+    expect(err.slug).toBe('unsupported-file-type');
+    expect(err.details).toEqual([
+      {
+        field: 'documents[0]',
+        message:
+          'part word/media/blob.bin cannot be read (entry word/media/blob.bin fails its CRC check), so docpipe cannot tell whether it is an embedded document: save the document again in Word',
+      },
+    ]);
+  });
+
+  it(`refuses more than ${MAX_EMBEDDED_DOCUMENTS} embedded documents`, () => {
+    const inner = buildDocx({ body: para('Inner') });
+    const outer = (count: number) =>
+      buildDocx({
+        body: para('Outer'),
+        extra: Array.from({ length: count }, (_, i) => ({
+          name: `word/embeddings/doc${i}.docx`,
+          data: inner,
+        })),
+      });
+    expect(hardenPackage(openDocx(outer(MAX_EMBEDDED_DOCUMENTS)), limits).embeddedFonts).toEqual(
+      [],
+    );
+    const err = failure(() => hardenPackage(openDocx(outer(MAX_EMBEDDED_DOCUMENTS + 1)), limits));
+    expect(err.details).toHaveLength(1);
+    expect(err.details[0]!.message).toContain(
+      `is one more than the ${MAX_EMBEDDED_DOCUMENTS} embedded documents allowed`,
+    );
   });
 });
 
