@@ -14,6 +14,7 @@ import {
 import type { ConvertRequest, Converter } from './converter.js';
 import { usesNetworkNamespace } from './network-isolation.js';
 import { OfficeFailure, OfficeProcess, type ConvertJob } from './office-process.js';
+import { extractedFontFamilies } from './office-profile.js';
 
 interface Slot {
   index: number;
@@ -48,9 +49,11 @@ const MAX_ATTEMPTS = 4;
 /**
  * Why an office process was replaced, a small fixed set for metrics: it crashed (or its bridge
  * went away) during a conversion, passed the conversion deadline, did its N conversions, grew
- * past the RSS limit, or exited on its own while no conversion was at fault.
+ * past the RSS limit, exited on its own while no conversion was at fault, or loaded fonts a
+ * document embedded (which it would keep using for every later document).
  */
-export type OfficeRestartCause = 'crashed' | 'timeout' | 'recycled' | 'memory' | 'exited';
+export type OfficeRestartCause =
+  'crashed' | 'timeout' | 'recycled' | 'memory' | 'exited' | 'embedded-fonts';
 
 export interface OfficePoolStats {
   processes: number;
@@ -82,6 +85,7 @@ export class OfficePool implements Converter {
     recycled: 0,
     memory: 0,
     exited: 0,
+    'embedded-fonts': 0,
   };
 
   private constructor(
@@ -259,6 +263,7 @@ export class OfficePool implements Converter {
     if (office && !office.alive && slot.inFlight === 0)
       this.replace(slot, 'office process exited after answering its conversions', 'exited');
     else if (office?.alive) {
+      this.retireIfFontsLoaded(slot, office);
       if (!slot.retiring) {
         const rss = office.rssBytes() ?? 0;
         if (office.conversions >= this.options.maxConversionsPerProcess) {
@@ -276,6 +281,26 @@ export class OfficePool implements Converter {
         this.replace(slot, slot.retireReason, slot.retireCause);
     }
     this.dispatch();
+  }
+
+  /**
+   * Defence in depth behind src/harden, which removes embedded fonts before conversion: a process
+   * that extracted one anyway has registered it until it exits and would draw later customers'
+   * text in it, so it takes no more work. The conversion that brought the font keeps its PDF (the
+   * font was its own). Whatever other reason it was retiring for, this one is the one counted.
+   */
+  private retireIfFontsLoaded(slot: Slot, office: OfficeProcess): void {
+    if (slot.retiring && slot.retireCause === 'embedded-fonts') return;
+    const files = office.extractedFonts();
+    if (files.length === 0) return;
+    const fonts = extractedFontFamilies(files);
+    slot.retiring = true;
+    slot.retireCause = 'embedded-fonts';
+    slot.retireReason = `it loaded fonts embedded in a document (${fonts.join(', ')})`;
+    this.logger.warn(
+      { slot: slot.index, officePid: office.pid, fonts },
+      'office process loaded fonts embedded in a document although they are removed before conversion; retiring it once its queued conversions are done',
+    );
   }
 
   /** Waiters in order, each to the first free process it accepts. */

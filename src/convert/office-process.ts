@@ -18,6 +18,7 @@ import {
 import type { FilledOfficePoolOptions } from './convert-options.js';
 import {
   allocatorLibrary,
+  extractedFontFiles,
   officeEnvironment,
   officeTempDir,
   writeHardenedProfile,
@@ -217,6 +218,14 @@ export class OfficeProcess {
 
   get workDir(): string {
     return this.dir;
+  }
+
+  /**
+   * The font files LibreOffice extracted from documents this process converted (see
+   * extractedFontFiles): once there, they stay registered with the process until it exits.
+   */
+  extractedFonts(): string[] {
+    return extractedFontFiles(join(this.dir, 'profile'));
   }
 
   /**

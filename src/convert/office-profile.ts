@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -101,4 +101,40 @@ export function officeEnvironment(profileDir: string, preload?: string): NodeJS.
 /** The temporary folder of the office process whose folder is `dir` (see officeEnvironment). */
 export function officeTempDir(dir: string): string {
   return join(dir, 'tmp');
+}
+
+/**
+ * Where LibreOffice extracts a document's embedded fonts (as `<family><style>.ttf`) and registers
+ * them for the rest of the process's life, under the profile folder given to
+ * writeHardenedProfile().
+ */
+export function embeddedFontsDir(profileDir: string): string {
+  return join(profileDir, 'user', 'temp', 'embeddedfonts', 'fromdocs');
+}
+
+/**
+ * The files in embeddedFontsDir(), empty when there is no such folder (the usual case: docpipe
+ * removes embedded fonts before conversion). One stat and at most one readdir: it runs after every
+ * conversion.
+ */
+export function extractedFontFiles(profileDir: string): string[] {
+  const dir = embeddedFontsDir(profileDir);
+  return existsSync(dir) ? readdirSync(dir) : [];
+}
+
+/** The style LibreOffice appends to a family in an extracted font's file name (bold, italic, both). */
+const EXTRACTED_STYLES = ['bi', 'b', 'i'];
+
+/**
+ * The families of extracted font files, for logs: `Calibri.ttf` and `Calibrib.ttf` are Calibri.
+ * A style letter is dropped only when the family's regular file is there too, since a family can
+ * end in one (Calibri); a bold file alone keeps its letter.
+ */
+export function extractedFontFamilies(files: readonly string[]): string[] {
+  const names = new Set(files.map((f) => f.replace(/\.ttf$/i, '')));
+  const family = (name: string) =>
+    EXTRACTED_STYLES.map((s) => (name.endsWith(s) ? name.slice(0, -s.length) : '')).find(
+      (base) => base !== '' && names.has(base),
+    ) ?? name;
+  return [...new Set([...names].map(family))].sort();
 }
