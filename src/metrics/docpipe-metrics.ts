@@ -174,7 +174,7 @@ function officeRestarts(
 ): void {
   const config: CounterConfiguration<'cause'> = {
     name: 'docpipe_office_restarts_total',
-    help: 'Office processes replaced, by cause (crashed, timeout, recycled, memory, exited).',
+    help: 'Office processes replaced, by cause (crashed, timeout, recycled, memory, exited, embedded-fonts).',
     labelNames: ['cause'],
     registers,
     collect() {
