@@ -7,11 +7,16 @@ import { finding, type LintFinding } from './lint-rules.js';
  * Fonts the text is set in that are not installed and whose replacement has other widths, so
  * lines and pages break otherwise than in Word. A font replaced by a metric-compatible one
  * (Calibri by Carlito) keeps the layout and is not reported; nor is a symbol font, which
- * LibreOffice draws with OpenSymbol whatever is installed.
+ * LibreOffice draws with OpenSymbol whatever is installed. Nor is a family in `reported` (lower
+ * case): embedded_fonts already says what draws it.
  */
-export function fontFindings(lint: LintPackage): LintFinding[] {
+export function fontFindings(
+  lint: LintPackage,
+  reported: ReadonlySet<string> = new Set(),
+): LintFinding[] {
   const found: LintFinding[] = [];
   for (const font of latinFontsUsed(documentFonts(lint.pkg))) {
+    if (reported.has(font.family.toLowerCase())) continue;
     const resolved = resolveFont(font.family);
     if (resolved.installed || resolved.metricCompatible || resolved.symbol) continue;
     const by = resolved.replacement ? `"${resolved.replacement}"` : 'another font';

@@ -8,7 +8,8 @@ export interface LintFinding {
   severity: Severity;
   /**
    * The part, named as its file is (`body`, `header1`, `footer2`, `footnotes`, `comments`,
-   * `chart1`, `settings`, `styles`), or `package` for the file as a whole.
+   * `chart1`, `settings`, `styles`, `fontTable`; `afchunk.docx!/fontTable` in an embedded
+   * document), or `package` for the file as a whole.
    */
   part: string;
   /** The paragraph, counted from 1 within the part; null for what is not in a paragraph. */
@@ -188,6 +189,10 @@ export const LINT_RULES = {
   font_not_installed: {
     severity: 'warning',
     fix: 'Use a font docpipe has (docs/fonts.md lists them), or install the font on every machine that renders.',
+  },
+  embedded_fonts: {
+    severity: 'warning',
+    fix: 'Install the font on the docpipe machines if you hold a licence for it, or use a font docpipe has (docs/fonts.md lists them); embedding it in the file changes nothing.',
   },
 } as const satisfies Record<string, LintRule>;
 

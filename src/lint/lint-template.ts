@@ -7,6 +7,7 @@ import {
 } from '../sniff/index.js';
 import { commentFindings } from './comments.js';
 import { drawingFindings } from './drawing-findings.js';
+import { embeddedFontFindings } from './embedded-font-findings.js';
 import { fieldFindings } from './field-codes.js';
 import { fontFindings } from './font-findings.js';
 import { linkFindings } from './link-findings.js';
@@ -26,7 +27,10 @@ export interface LintOptions {
   delimiters?: Delimiters;
   /** The limits sniffing holds any input to. @defaultValue DEFAULT_SNIFF_LIMITS */
   limits?: SniffLimits;
-  /** Whether to look up the fonts the text uses (fontconfig's tools). @defaultValue true */
+  /**
+   * Whether to look up the fonts the text uses (fontconfig's tools): font_not_installed, and what
+   * draws an embedded font (embedded_fonts is reported either way). @defaultValue true
+   */
   fonts?: boolean;
 }
 
@@ -58,6 +62,8 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
   const lint = new LintPackage(sniffed.pkg, options.delimiters ?? DEFAULT_DELIMITERS);
   const nearMisses = nearMissFindings(lint);
   const template = templateFindings(lint);
+  const fonts = options.fonts !== false;
+  const embedded = embeddedFontFindings(lint, options.limits ?? DEFAULT_SNIFF_LIMITS, fonts);
   const found = [
     ...withoutExplained(template, nearMisses),
     ...nearMisses,
@@ -71,7 +77,8 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
     ...linkFindings(lint),
     ...drawingFindings(lint),
     ...macroFindings(lint),
-    ...(options.fonts === false ? [] : fontFindings(lint)),
+    ...embedded.findings,
+    ...(fonts ? fontFindings(lint, embedded.families) : []),
   ];
   return inReadingOrder(found);
 }

@@ -12,6 +12,8 @@ interface Spot {
   at: number;
 }
 
+const UNREADABLE_XML = 'The template holds XML that cannot be read: it is damaged.';
+
 /**
  * Every problem docxtemplater finds compiling the template exactly as fill compiles it (same
  * delimiters and options), each located in its part and paragraph. Empty when it compiles.
@@ -25,7 +27,7 @@ export function templateFindings(lint: LintPackage): LintFinding[] {
     // docxtemplater throws XML it cannot read as an internal error; it is the template's.
     const id = (err as { properties?: { id?: unknown } }).properties?.id;
     if (id !== 'malformed_xml') throw err;
-    return [xmlFinding(lint, id, 'The template holds XML that cannot be read: it is damaged.')];
+    return [xmlFinding(lint, id, UNREADABLE_XML)];
   }
 }
 
@@ -49,6 +51,8 @@ function withoutFallbackCopies(lint: LintPackage, problems: TemplateProblem[]): 
 export function problemFinding(lint: LintPackage, problem: TemplateProblem): LintFinding {
   if (problem.id === 'file_has_invalid_xml')
     return xmlFinding(lint, problem.id, `${problem.explanation}.`);
+  // Fill reports it as a broken template too (a stray end tag), naming no part.
+  if (problem.id === 'malformed_xml') return xmlFinding(lint, problem.id, UNREADABLE_XML);
   const part = lint.parts.find((p) => p.file === problem.file);
   const spots = part ? problem.offsets.map((o) => locate(part, o)) : [];
   const spot = spots[0];

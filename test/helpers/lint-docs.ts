@@ -239,3 +239,56 @@ export const zipBombDoc = (): Buffer =>
 /** Runs in a font no machine has. */
 export const unknownFontRun = (font: string, text: string): string =>
   styledRun(`<w:rFonts w:ascii="${font}" w:hAnsi="${font}"/>`, text);
+
+/**
+ * A font table as Word saves one with "Embed fonts in the file": each family embedded regular
+ * (and bold when asked), each font in a part of its own; `declared` families only named.
+ */
+export function fontTableParts(
+  embedded: { family: string; bold?: boolean }[],
+  declared: string[] = [],
+): Pick<DocxSpec, 'extra' | 'rels'> {
+  const fonts: string[] = [];
+  const fontRels: string[] = [];
+  const parts: { name: string; data: Buffer; contentType: string }[] = [];
+  const embed = (kind: string) => {
+    const n = parts.length + 1;
+    fontRels.push(`<Relationship Id="rIdF${n}" Type="${REL}/font" Target="fonts/font${n}.odttf"/>`);
+    parts.push({
+      name: `word/fonts/font${n}.odttf`,
+      data: Buffer.alloc(1024, n),
+      contentType: `${CT}.obfuscatedFont`,
+    });
+    return `<w:embed${kind} r:id="rIdF${n}" w:fontKey="{75E47363-20F1-45D4-9A84-815E26C8EA${n.toString().padStart(2, '0')}}"/>`;
+  };
+  for (const { family, bold } of embedded)
+    fonts.push(
+      `<w:font w:name="${escapeXml(family)}">${embed('Regular')}${bold ? embed('Bold') : ''}</w:font>`,
+    );
+  for (const family of declared) fonts.push(`<w:font w:name="${escapeXml(family)}"/>`);
+  const table = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:fonts xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="${REL}">${fonts.join('')}</w:fonts>`;
+  return {
+    extra: [
+      {
+        name: 'word/fontTable.xml',
+        data: table,
+        contentType: `${CT}.wordprocessingml.fontTable+xml`,
+      },
+      {
+        name: 'word/_rels/fontTable.xml.rels',
+        data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${fontRels.join('')}</Relationships>`,
+      },
+      ...parts,
+    ],
+    rels: [`<Relationship Id="rIdFonts" Type="${REL}/fontTable" Target="fontTable.xml"/>`],
+  };
+}
+
+/** A document that inserts `inner` whole (`w:altChunk`) as its second block, in word/afchunk.docx. */
+export const altChunkDoc = (inner: Buffer): Buffer =>
+  doc(`${para('Terms follow.')}<w:altChunk r:id="rIdAlt"/>`, {
+    rels: [`<Relationship Id="rIdAlt" Type="${REL}/aFChunk" Target="afchunk.docx"/>`],
+    extra: [
+      { name: 'word/afchunk.docx', data: inner, contentType: `${CT}.wordprocessingml.document` },
+    ],
+  });
