@@ -34,9 +34,12 @@ export function declarationOf(
   return fields !== undefined && Object.hasOwn(fields, name) ? fields[name] : undefined;
 }
 
-/** The message for a value whose type is not its declared one. */
-export function declaredTypeMessage(name: string, declared: FieldType): string {
-  return `${name} is declared ${declared} in document.json; send type "${declared}"`;
+/**
+ * What to say of a value sent as another type than `what` (`this field`, `the column
+ * lines[].amount`) is declared; the caller puts the TagInput's label before it.
+ */
+export function declaredTypeMessage(what: string, declared: FieldType, sent: string): string {
+  return `document.json declares ${what} "${declared}"; send type "${declared}", not "${sent}"`;
 }
 
 const DECLARATION_MEMBERS = new Set(['type', 'format', 'columns', 'description']);

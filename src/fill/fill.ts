@@ -7,6 +7,7 @@ import { TemplateCache } from './template-cache.js';
 import { declareFields } from './declared-fields.js';
 import { templateValueProblems, unshownColumns } from './scope-check.js';
 import type { TemplateField } from './template-fields.js';
+import { tagLabel } from './value-preview.js';
 
 export interface FillResult {
   /** The filled .docx. */
@@ -94,16 +95,20 @@ function fill(
   };
 }
 
+/** Strict mode: each value the template has no field for, named by its TagInput. */
 function unusedValues(
   fields: TemplateField[],
   values: Map<string, ResolvedTag>,
   tagsField: string,
 ): FailureDetail[] {
   const known = new Set(fields.map((f) => f.tag));
-  return [...values.keys()]
-    .filter((tag) => !known.has(tag))
-    .map((tag) => ({
-      field: `${tagsField}.${tag}`,
-      message: `${tag} is not a field of this template (strict mode refuses values it would not show)`,
-    }));
+  return [...values.values()]
+    .filter((value) => !known.has(value.tag))
+    .map(({ tag, index }) => {
+      const at = `${tagsField}[${index}]`;
+      return {
+        field: `${at}.tag`,
+        message: `${tagLabel(at, tag)}: the template has no such field (strict mode refuses values it would not show)`,
+      };
+    });
 }

@@ -26,5 +26,7 @@ export class ListRow {
     readonly field: string,
     /** The row as a template author names it: `lines[1]`, `lines[1].items[0]`. */
     readonly label: string,
+    /** The TagInput the row is in: `tags[3]`, which messages name first. */
+    readonly owner: string,
   ) {}
 }

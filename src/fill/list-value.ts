@@ -21,6 +21,11 @@ export interface ListPlace {
   field: string;
   /** The list as a template author names it: `lines`, `lines[1].items`. */
   label: string;
+  /**
+   * The TagInput the list is in: `tags[3]`. Messages start with it and the label
+   * (`tags[3] (lines[1].amount): ...`); the detail's field has the whole path.
+   */
+  owner: string;
 }
 
 export interface ResolvedList {
@@ -47,7 +52,7 @@ export function resolveList(
   if (!Array.isArray(value)) {
     problems.push({
       field: `${place.field}.value`,
-      message: `${place.label}: a list's value is an array of rows (objects); got ${previewValue(value)}`,
+      message: `${tagLabel(place.owner, place.label)}: a list's value is an array of rows (objects); got ${previewValue(value)}`,
     });
     return { cell: { type: 'list', text: '', truthy: false, rows: [] }, problems };
   }
@@ -69,27 +74,29 @@ function resolveRow(
 ): ListRow | undefined {
   const field = `${place.field}.value[${index}]`;
   const label = `${place.label}[${index}]`;
+  const name = tagLabel(place.owner, label);
   if (!isRecord(row)) {
     problems.push({
       field,
-      message: `${label}: ${previewValue(row)} is not a row; a row is an object of cells by name`,
+      message: `${name}: ${previewValue(row)} is not a row; a row is an object of cells by name`,
     });
     return undefined;
   }
   const cells = new Map<string, ResolvedCell>();
   for (const key of Object.keys(row)) {
-    const name = key.trim();
+    const cellName = key.trim();
     const at = `${field}.${key}`;
-    if (name === '' || cells.has(name)) {
-      const why = name === '' ? 'a cell needs a name' : `"${name}" is given twice in this row`;
-      problems.push({ field: at, message: `${label}: ${why}` });
+    if (cellName === '' || cells.has(cellName)) {
+      const why =
+        cellName === '' ? 'a cell needs a name' : `"${cellName}" is given twice in this row`;
+      problems.push({ field: at, message: `${name}: ${why}` });
       continue;
     }
-    const column = declarationOf(declared?.columns, name);
-    const cellPlace = { field: at, label: `${label}.${name}` };
-    cells.set(name, resolveCell(row[key], column, cellPlace, ctx, problems));
+    const column = declarationOf(declared?.columns, cellName);
+    const cellPlace = { field: at, label: `${label}.${cellName}`, owner: place.owner };
+    cells.set(cellName, resolveCell(row[key], column, cellPlace, ctx, problems));
   }
-  return new ListRow(cells, field, label);
+  return new ListRow(cells, field, label, place.owner);
 }
 
 const EMPTY: ResolvedCell = { type: 'text', text: '', truthy: false, rows: undefined };
@@ -101,7 +108,7 @@ function resolveCell(
   ctx: ListContext,
   problems: FailureDetail[],
 ): ResolvedCell {
-  const name = tagLabel(place.field, place.label);
+  const name = tagLabel(place.owner, place.label);
   if (isRecord(cell)) return resolveTypedCell(cell, column, place, ctx, problems);
   if (Array.isArray(cell)) {
     problems.push({
@@ -116,7 +123,7 @@ function resolveCell(
   if (type === 'list') {
     problems.push({
       field: place.field,
-      message: `${name}: ${columnPath(place.label)} is declared list; send a typed cell {"value": [...], "type": "list"}`,
+      message: `${name}: document.json declares the column ${columnPath(place.label)} "list"; send a typed cell {"value": [...], "type": "list"}`,
     });
     return EMPTY;
   }
@@ -130,7 +137,7 @@ function resolveTypedCell(
   ctx: ListContext,
   problems: FailureDetail[],
 ): ResolvedCell {
-  const name = tagLabel(place.field, place.label);
+  const name = tagLabel(place.owner, place.label);
   const found = typedCellShapeProblems(cell, place.field, name, column, place.label);
   if (found.length > 0) {
     problems.push(...found);
@@ -179,7 +186,7 @@ function typedCellShapeProblems(
   else if (column && column.type !== type)
     problems.push({
       field: `${at}.type`,
-      message: declaredTypeMessage(columnPath(label), column.type),
+      message: `${name}: ${declaredTypeMessage(`the column ${columnPath(label)}`, column.type, type)}`,
     });
   if (format !== undefined && format !== null && typeof format !== 'string')
     problems.push({ field: `${at}.format`, message: `${name}: format must be a string` });

@@ -5,6 +5,7 @@ import { declarationOf, type FieldDeclarations } from './field-declarations.js';
 import type { ListRow, ResolvedCell } from './list-row.js';
 import { columnPath } from './list-value.js';
 import { normalizeTagName, type ResolvedTag } from './tag-input.js';
+import { tagLabel } from './value-preview.js';
 import { CURRENT_SCOPE_TAG, filesInOrder, usageOf, type CompiledPart } from './template-fields.js';
 import type { Delimiters } from './template.js';
 
@@ -52,7 +53,11 @@ function checkPart(
   if (!cell) {
     const row = rows.at(-1);
     if (row)
-      note(found, `${row.field}.${tag}`, `${row.label} has no ${tag}; the template shows it`);
+      note(
+        found,
+        `${row.field}.${tag}`,
+        `${tagLabel(row.owner, row.label)}: the row has no ${tag}; the template shows it`,
+      );
     else
       note(
         found,
@@ -73,14 +78,14 @@ function checkPart(
     return shown(part, rows, cell.rows ? cell.rows.length === 0 : !cell.truthy);
   if (cell.rows) {
     const { start, end } = check.delimiters;
-    const owner = rows.findLast((row) => row.cells.has(tag));
-    const field = owner
-      ? `${owner.field}.${tag}`
-      : `${check.tagsField}[${(cell as ResolvedTag).index}]`;
+    const row = rows.findLast((r) => r.cells.has(tag));
+    const at = `${check.tagsField}[${(cell as ResolvedTag).index}]`;
+    const field = row ? `${row.field}.${tag}` : at;
+    const label = row ? tagLabel(row.owner, `${row.label}.${tag}`) : tagLabel(at, tag);
     note(
       found,
       field,
-      `${owner ? `${owner.label}.${tag}` : tag} is a list, which the template shows as a placeholder (${start}${part.module === 'rawxml' ? '@' : ''}${tag}${end}); a list fills a loop: ${start}#${tag}${end}...${start}/${tag}${end}`,
+      `${label}: the template shows this list as a placeholder (${start}${part.module === 'rawxml' ? '@' : ''}${tag}${end}), but a list fills a loop: ${start}#${tag}${end}...${start}/${tag}${end}`,
     );
   }
   return NONE;
@@ -133,7 +138,7 @@ export function unshownColumns(
           if (!found.has(path))
             found.set(path, {
               field: `${row.field}.${column}`,
-              message: `${path} is not shown by the template inside its loop (strict mode refuses values it would not show)`,
+              message: `${tagLabel(row.owner, `${row.label}.${column}`)}: the template does not show the column ${path} inside its loop (strict mode refuses values it would not show)`,
             });
         } else if (cell.rows) visit(column, cell.rows);
       }

@@ -122,7 +122,10 @@ function resolveItem(state: ListState, item: unknown, index: number): void {
   }
   const declared = declarationOf(state.ctx.fields, name);
   if (declared && isTagType(type) && declared.type !== type)
-    found.push({ field: `${at}.type`, message: declaredTypeMessage(name, declared.type) });
+    found.push({
+      field: `${at}.type`,
+      message: `${label}: ${declaredTypeMessage('this field', declared.type, type)}`,
+    });
   // A named value with problems still claims its tag, so that the template check does not
   // also call the tag missing.
   const claim = (cell: ResolvedCell) => {
@@ -140,7 +143,8 @@ function resolveItem(state: ListState, item: unknown, index: number): void {
       problems.push({ field: `${at}.format`, message: `${label}: a list takes no format` });
       return claim(unusable(type));
     }
-    const list = resolveList(value, declared, { field: at, label: name }, state.listContext);
+    const place = { field: at, label: name, owner: at };
+    const list = resolveList(value, declared, place, state.listContext);
     problems.push(...list.problems);
     return claim(list.cell);
   }

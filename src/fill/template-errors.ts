@@ -1,19 +1,31 @@
 import type { FailureDetail } from '../errors/index.js';
 import { unescapeXml } from '../opc/index.js';
 import type { DocxPackage } from '../sniff/index.js';
-import { PART_ORDER, partKind } from './parts.js';
+import { PartParagraphs, type ParagraphSpot } from './part-paragraphs.js';
+import { PART_ORDER, partKind, type PartKind } from './parts.js';
+import { delimiterHint, tagSpan } from './tag-span.js';
+import type { Delimiters } from './template.js';
 
 /** One problem docxtemplater found in a template, in terms a template author can act on. */
 export interface TemplateProblem {
   /** docxtemplater's error id: `unclosed_tag`, `unopened_tag`, `unclosed_loop`, ... */
   id: string;
+  /** The tag's name as far as its paragraph holds it (docxtemplater's reaches into the next). */
   tag: string;
   part: string;
   file: string;
+  /** The text around the problem, never past the end of its paragraph. */
   excerpt: string;
   explanation: string;
   /** Where in the part's text docxtemplater found it: two places for a pair of section tags. */
   offsets: number[];
+  /**
+   * The paragraphs of the part it is in, counted from 1 as `docpipe lint` counts them; none
+   * when it is in none (a document property).
+   */
+  paragraphs?: number[];
+  /** What the author may have meant, when the problem looks like a known mistake. */
+  hint?: string;
 }
 
 interface DxtErrorLike {
@@ -42,48 +54,144 @@ export function isTemplateError(err: unknown): boolean {
 const EXCERPT_BEFORE = 25;
 const EXCERPT_AFTER = 40;
 
-/** Turns docxtemplater's (multi) error into every problem, with part and surrounding text. */
+/** A part's text, read once per failure however many problems it has. */
+class PartTexts {
+  private readonly maps = new Map<string, PartParagraphs>();
+  private readonly flat = new Map<string, string>();
+
+  constructor(private readonly xmlOf: (file: string) => string | undefined) {}
+
+  paragraphs(file: string): PartParagraphs {
+    let map = this.maps.get(file);
+    if (!map) this.maps.set(file, (map = new PartParagraphs(this.xmlOf(file) ?? '')));
+    return map;
+  }
+
+  text(file: string): string {
+    let text = this.flat.get(file);
+    if (text === undefined) this.flat.set(file, (text = visibleText(this.xmlOf(file) ?? '')));
+    return text;
+  }
+}
+
+/**
+ * Turns docxtemplater's (multi) error into every problem, each with its part, its paragraph and
+ * the text around it, in plain words for the errors of tags and delimiters.
+ */
 export function templateProblems(
   err: unknown,
   pkg: DocxPackage,
   xmlOf: (file: string) => string | undefined,
+  delimiters: Delimiters,
 ): TemplateProblem[] {
   const e = err as DxtErrorLike;
   const list = e.properties?.errors?.length ? e.properties.errors : [e];
-  const texts = new Map<string, string>();
+  const texts = new PartTexts(xmlOf);
+  let hinted = false;
   const problems = list.map((item) => {
-    const p = item.properties ?? {};
-    const file = p.file ?? '';
-    let text = texts.get(file);
-    if (text === undefined) {
-      text = visibleText(xmlOf(file) ?? '');
-      texts.set(file, text);
-    }
-    const offset = Array.isArray(p.offset) ? p.offset[0] : p.offset;
-    return {
-      id: p.id ?? 'template_error',
-      tag: p.xtag ?? '',
-      part: file ? partKind(pkg, file) : 'other',
-      file,
-      excerpt: excerpt(text, offset, p.xtag ?? ''),
-      explanation: p.explanation ?? item.message ?? 'template error',
-      offsets: (Array.isArray(p.offset) ? p.offset : [p.offset]).filter(
-        (o): o is number => typeof o === 'number',
-      ),
-    };
+    const problem = oneProblem(item, pkg, texts, delimiters);
+    // Once is enough: a template written for {{ }} has the mistake at every tag.
+    if (problem.hint && hinted) delete problem.hint;
+    hinted ||= problem.hint !== undefined;
+    return problem;
   });
   // Body first, then headers, footers and the rest, as a reader goes through the document.
-  return problems.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
+  return problems.sort((a, b) => order(a) - order(b));
+}
+
+const order = (p: TemplateProblem) => PART_ORDER.indexOf(p.part as PartKind);
+
+function oneProblem(
+  item: DxtErrorLike,
+  pkg: DocxPackage,
+  texts: PartTexts,
+  delimiters: Delimiters,
+): TemplateProblem {
+  const p = item.properties ?? {};
+  const file = p.file ?? '';
+  const id = p.id ?? 'template_error';
+  const xtag = p.xtag ?? '';
+  const offsets = (Array.isArray(p.offset) ? p.offset : [p.offset]).filter(
+    (o): o is number => typeof o === 'number',
+  );
+  const map = file ? texts.paragraphs(file) : undefined;
+  const spots = map
+    ? offsets.map((o) => map.locate(o)).filter((s): s is ParagraphSpot => s !== undefined)
+    : [];
+  const base: Pick<TemplateProblem, 'id' | 'part' | 'file' | 'offsets' | 'paragraphs'> = {
+    id,
+    part: file ? partKind(pkg, file) : 'other',
+    file,
+    offsets,
+    paragraphs: [...new Set(spots.map((s) => s.paragraph.index))],
+  };
+  const fallback = p.explanation ?? item.message ?? 'template error';
+  const spot = spots[0];
+  if (!spot) {
+    const at = typeof offsets[0] === 'number' ? offsets[0] : -1;
+    return {
+      ...base,
+      tag: xtag,
+      excerpt: excerpt(texts.text(file), at, xtag),
+      explanation: fallback,
+    };
+  }
+  const span = tagSpan(id, spot, delimiters);
+  const text = spot.paragraph.text;
+  const shown = span ? text.slice(span.from, span.to) : '';
+  const hint = id === 'duplicate_open_tag' ? delimiterHint(shown, delimiters) : undefined;
+  return {
+    ...base,
+    tag: id === 'unclosed_tag' && span ? shown.slice(delimiters.start.length) : xtag,
+    excerpt: paragraphExcerpt(text, span?.from ?? spot.at, span?.to ?? spot.at),
+    explanation: plainExplanation(id, shown, delimiters) ?? fallback,
+    ...(hint ? { hint } : {}),
+  };
+}
+
+/** docxtemplater's explanations of delimiter errors quote a tag cut at 30 characters; ours whole. */
+function plainExplanation(
+  id: string,
+  shown: string,
+  { start, end }: Delimiters,
+): string | undefined {
+  if (!shown) return undefined;
+  switch (id) {
+    case 'unclosed_tag':
+      return `The tag "${shown}" is not closed: "${end}" is missing after it`;
+    case 'unopened_tag':
+      return `The tag "${shown}" is not opened: "${start}" is missing before it`;
+    case 'duplicate_open_tag':
+      return `The tag "${shown}" opens with "${start}" twice`;
+    case 'duplicate_close_tag':
+      return `The tag "${shown}" closes with "${end}" twice`;
+    default:
+      return undefined;
+  }
 }
 
 export function templateProblemDetails(
   problems: TemplateProblem[],
   field: string,
 ): FailureDetail[] {
-  return problems.map((p) => ({
-    field,
-    message: `${p.explanation}${p.file ? ` in ${p.part} (${p.file})` : ''}${p.excerpt ? `, near "${p.excerpt}"` : ''}`,
-  }));
+  return problems.map((p) => ({ field, message: problemMessage(p) }));
+}
+
+/**
+ * `The tag "{name" is not closed: "}" is missing after it in body paragraph 3
+ * (word/document.xml), near "Dear {name and welcome"`.
+ */
+function problemMessage(p: TemplateProblem): string {
+  const list = p.paragraphs ?? [];
+  const paragraphs =
+    list.length === 0
+      ? ''
+      : list.length === 1
+        ? ` paragraph ${list[0]}`
+        : ` paragraphs ${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+  const where = p.file ? ` in ${p.part}${paragraphs} (${p.file})` : '';
+  const near = p.excerpt ? `, near "${p.excerpt}"` : '';
+  return `${p.explanation}${where}${near}${p.hint ? `; ${p.hint}` : ''}`;
 }
 
 /**
@@ -99,16 +207,21 @@ function visibleText(xml: string): string {
   return unescapeXml(xml.replace(/<[^>]*>/g, ''));
 }
 
-function excerpt(text: string, offset: number | undefined, tag: string): string {
+/** The paragraph's text around `[from, to)`, spaces collapsed, `…` where it was cut. */
+function paragraphExcerpt(text: string, from: number, to: number): string {
+  const start = Math.max(0, from - EXCERPT_BEFORE);
+  const end = Math.min(text.length, Math.max(to, from + EXCERPT_AFTER));
+  const body = text.slice(start, end).replace(/\s+/g, ' ');
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+}
+
+/** For a problem in no paragraph (a document property): the part's text around it. */
+function excerpt(text: string, offset: number, tag: string): string {
   if (!text) return '';
-  let at = typeof offset === 'number' && offset >= 0 && offset <= text.length ? offset : -1;
+  let at = offset >= 0 && offset <= text.length ? offset : -1;
   if (tag && (at === -1 || !text.slice(Math.max(0, at - 5), at + tag.length + 10).includes(tag))) {
     const found = text.indexOf(tag);
     if (found !== -1) at = found;
   }
-  if (at === -1) at = 0;
-  const start = Math.max(0, at - EXCERPT_BEFORE);
-  const end = Math.min(text.length, at + EXCERPT_AFTER);
-  const body = text.slice(start, end).replace(/\s+/g, ' ');
-  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+  return paragraphExcerpt(text, Math.max(at, 0), Math.max(at, 0));
 }

@@ -104,12 +104,12 @@ export function compileTemplate(
   } catch (err) {
     if (!isTemplateError(err)) throw err;
     throw new TemplateBrokenError(
-      templateProblems(err, pkg, (f) => originals.get(f)),
+      templateProblems(err, pkg, (f) => originals.get(f), delimiters),
       field,
     );
   }
   const compiled = compiledFiles(doc);
-  const empty = emptyTags(compiled, pkg, originals);
+  const empty = emptyTags(compiled, pkg, originals, delimiters);
   if (empty.length > 0) throw new TemplateBrokenError(empty, field);
   const fields = collectFields(compiled, pkg);
   let rendered = false;
@@ -136,7 +136,7 @@ export function compileTemplate(
         reusable = false;
         if (!isTemplateError(err)) throw err;
         throw new TemplateBrokenError(
-          templateProblems(err, pkg, (f) => originals.get(f)),
+          templateProblems(err, pkg, (f) => originals.get(f), delimiters),
           renderField,
         );
       } finally {
@@ -170,6 +170,7 @@ function emptyTags(
   compiled: CompiledFiles,
   pkg: DocxPackage,
   originals: Map<string, string>,
+  delimiters: Delimiters,
 ): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
   walkTags(compiled, pkg, (part, file) => {
@@ -186,6 +187,7 @@ function emptyTags(
       },
       pkg,
       (f) => originals.get(f),
+      delimiters,
     );
     problems.push(...located);
   });

@@ -52,7 +52,8 @@ describe('declared fields', () => {
       ),
     );
     expect(problems).toEqual({
-      'tags[2].type': 'start_date is declared date in document.json; send type "date"',
+      'tags[2].type':
+        'tags[2] (start_date): document.json declares this field "date"; send type "date", not "text"',
     });
   });
 
@@ -121,9 +122,9 @@ describe('declared fields', () => {
     );
     expect(problems).toEqual({
       'tags[2].value[0].quantity':
-        'tags[2].value[0].quantity (lines[0].quantity): "many" is not a number; send a JSON number or a decimal string such as 45250.50',
+        'tags[2] (lines[0].quantity): "many" is not a number; send a JSON number or a decimal string such as 45250.50',
       'tags[2].value[1].amount.type':
-        'lines[].amount is declared number in document.json; send type "number"',
+        'tags[2] (lines[1].amount): document.json declares the column lines[].amount "number"; send type "number", not "text"',
     });
   });
 
@@ -142,7 +143,7 @@ describe('declared fields', () => {
     );
     expect(problems).toEqual({
       'tags[0].value[0].items':
-        'tags[0].value[0].items (groups[0].items): groups[].items is declared list; send a typed cell {"value": [...], "type": "list"}',
+        'tags[0] (groups[0].items): document.json declares the column groups[].items "list"; send a typed cell {"value": [...], "type": "list"}',
     });
     // A nested list's plain cells take the nested columns' types.
     const value = [{ items: { type: 'list', value: [{ qty: 2 }, { qty: '3.5' }] } }];

@@ -168,17 +168,18 @@ describe('list values: field paths, every problem at once', () => {
     );
     expect(problems).toEqual({
       'tags[2].value[0].amount.value':
-        'tags[2].value[0].amount (lines[0].amount): "abc" is not a number; send a JSON number or a decimal string such as 45250.50',
+        'tags[2] (lines[0].amount): "abc" is not a number; send a JSON number or a decimal string such as 45250.50',
       'tags[2].value[0].vat.type':
-        'tags[2].value[0].vat (lines[0].vat): unknown type "colour" (one of text, number, date, boolean, list)',
-      'tags[2].value[1]': 'lines[1]: "not a row" is not a row; a row is an object of cells by name',
+        'tags[2] (lines[0].vat): unknown type "colour" (one of text, number, date, boolean, list)',
+      'tags[2].value[1]':
+        'tags[2] (lines[1]): "not a row" is not a row; a row is an object of cells by name',
       'tags[2].value[2].description':
-        'tags[2].value[2].description (lines[2].description): an array is not a cell; a list in a row is a typed cell {"value": [...], "type": "list"}',
+        'tags[2] (lines[2].description): an array is not a cell; a list in a row is a typed cell {"value": [...], "type": "list"}',
       'tags[2].value[2].amount.note':
-        'tags[2].value[2].amount (lines[2].amount): unknown field "note" (a typed cell has value, type and format; other values are plain text, numbers, booleans or null)',
-      'tags[2].value[2].vat.value':
-        'tags[2].value[2].vat (lines[2].vat): value is required (null for empty)',
-      'tags[2].value[3]. description': 'lines[3]: "description" is given twice in this row',
+        'tags[2] (lines[2].amount): unknown field "note" (a typed cell has value, type and format; other values are plain text, numbers, booleans or null)',
+      'tags[2].value[2].vat.value': 'tags[2] (lines[2].vat): value is required (null for empty)',
+      'tags[2].value[3]. description':
+        'tags[2] (lines[3]): "description" is given twice in this row',
     });
   });
 
@@ -191,7 +192,8 @@ describe('list values: field paths, every problem at once', () => {
       ]),
     );
     expect(problems).toEqual({
-      'tags[1].value': "lines: a list's value is an array of rows (objects); got an object",
+      'tags[1].value':
+        "tags[1] (lines): a list's value is an array of rows (objects); got an object",
       'tags[2].format': 'tags[2] (other): a list takes no format',
     });
   });
@@ -214,7 +216,7 @@ describe('list values: field paths, every problem at once', () => {
     );
     expect(Object.keys(problems)).toEqual(['tags[0].value[1].items.value[1].qty.value']);
     expect(problems['tags[0].value[1].items.value[1].qty.value']).toMatch(
-      /^tags\[0\]\.value\[1\]\.items\.value\[1\]\.qty \(groups\[1\]\.items\[1\]\.qty\): "x" is not a number/,
+      /^tags\[0\] \(groups\[1\]\.items\[1\]\.qty\): "x" is not a number/,
     );
   });
 
@@ -229,8 +231,9 @@ describe('list values: field paths, every problem at once', () => {
       ]),
     );
     expect(problems).toEqual({
-      'tags[1].value[1].amount': 'lines[1] has no amount; the template shows it',
-      'tags[1].value[1].currency': 'lines[1] has no currency; the template shows it',
+      'tags[1].value[1].amount': 'tags[1] (lines[1]): the row has no amount; the template shows it',
+      'tags[1].value[1].currency':
+        'tags[1] (lines[1]): the row has no currency; the template shows it',
     });
   });
 
@@ -263,9 +266,9 @@ describe('list values: field paths, every problem at once', () => {
     );
     expect(problems).toEqual({
       'tags[0]':
-        'lines is a list, which the template shows as a placeholder ({lines}); a list fills a loop: {#lines}...{/lines}',
+        'tags[0] (lines): the template shows this list as a placeholder ({lines}), but a list fills a loop: {#lines}...{/lines}',
       'tags[0].value[0].items':
-        'lines[0].items is a list, which the template shows as a placeholder ({items}); a list fills a loop: {#items}...{/items}',
+        'tags[0] (lines[0].items): the template shows this list as a placeholder ({items}), but a list fills a loop: {#items}...{/items}',
     });
   });
 
@@ -276,7 +279,7 @@ describe('list values: field paths, every problem at once', () => {
     );
     expect(problems).toEqual({
       'tags[0]':
-        'lines is a list, which the template shows as a placeholder ({{@lines}}); a list fills a loop: {{#lines}}...{{/lines}}',
+        'tags[0] (lines): the template shows this list as a placeholder ({{@lines}}), but a list fills a loop: {{#lines}}...{{/lines}}',
     });
   });
 
@@ -349,7 +352,7 @@ describe('list values: limits', () => {
       ),
     ).toEqual({
       'tags[0].value[0].a':
-        'tags[0].value[0].a (l[0].a): formatted, it has 11 characters; a value may have at most 10 (DOCPIPE_MAX_VALUE_CHARS)',
+        'tags[0] (l[0].a): formatted, it has 11 characters; a value may have at most 10 (DOCPIPE_MAX_VALUE_CHARS)',
     });
     const chars = { ...DEFAULT_VALUE_LIMITS, maxTagsChars: 200 };
     const many = Array.from({ length: 30 }, () => ({ a: 'abcdef' }));
@@ -410,9 +413,9 @@ describe('list values: strict mode', () => {
       problemsOf(() => fillTemplate(quote, [client, currency, lines(value)], { strict: true })),
     ).toEqual({
       'tags[2].value[0].colour':
-        'lines[].colour is not shown by the template inside its loop (strict mode refuses values it would not show)',
+        'tags[2] (lines[0].colour): the template does not show the column lines[].colour inside its loop (strict mode refuses values it would not show)',
       'tags[2].value[1].size':
-        'lines[].size is not shown by the template inside its loop (strict mode refuses values it would not show)',
+        'tags[2] (lines[1].size): the template does not show the column lines[].size inside its loop (strict mode refuses values it would not show)',
     });
     // Without strict mode the extra columns are ignored.
     expect(bodyText(fillTemplate(quote, [client, currency, lines(value)]).docx)).toContain(
@@ -429,7 +432,7 @@ describe('list values: strict mode', () => {
       ),
     ).toEqual({
       'tags[0].value[0].items.value[0].extra':
-        'groups[].items[].extra is not shown by the template inside its loop (strict mode refuses values it would not show)',
+        'tags[0] (groups[0].items[0].extra): the template does not show the column groups[].items[].extra inside its loop (strict mode refuses values it would not show)',
     });
   });
 });

@@ -163,9 +163,9 @@ describe('fill: every problem in one answer', () => {
     );
     expect(err.details).toEqual([
       {
-        field: 'documents[0].tags.extra',
+        field: 'documents[0].tags[5].tag',
         message:
-          'extra is not a field of this template (strict mode refuses values it would not show)',
+          'documents[0].tags[5] (extra): the template has no such field (strict mode refuses values it would not show)',
       },
     ]);
   });
@@ -189,9 +189,9 @@ describe('fill: every problem in one answer', () => {
     expect(err.slug).toBe('document-production-failed');
     const messages = err.details.map((d) => `${d.field} ${d.message}`);
     expect(messages).toEqual([
-      'documents[1] The tag beginning with "{first_name and welcome." is unclosed in body (word/document.xml), near "Dear {first_name and welcome.{#loop}never clo…"',
-      'documents[1] The loop with tag "loop" is unclosed in body (word/document.xml), near "… {first_name and welcome.{#loop}never closed"',
-      'documents[1] The tag ending with "e_no}}" has duplicate close tags in header (word/header1.xml), near "Case {case_no}}"',
+      'documents[1] The tag "{first_name" is not closed: "}" is missing after it in body paragraph 1 (word/document.xml), near "Dear {first_name and welcome."',
+      'documents[1] The loop with tag "loop" is unclosed in body paragraph 2 (word/document.xml), near "{#loop}never closed"',
+      'documents[1] The tag "{case_no}}" closes with "}" twice in header paragraph 1 (word/header1.xml), near "Case {case_no}}"',
       'documents[1].tags[0].value documents[1].tags[0] (x): "bad" is not a number; send a JSON number or a decimal string such as 45250.50',
     ]);
   });
