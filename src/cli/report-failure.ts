@@ -19,6 +19,12 @@ export async function runDocumentCommand(
     } else {
       process.stderr.write(`${err.slug}\n`);
       for (const d of err.details) process.stderr.write(`  ${d.field}: ${d.message}\n`);
+      // fill names a broken template's problems under the field `template`.
+      if (
+        err.slug === 'document-production-failed' &&
+        err.details.some((d) => d.field === 'template')
+      )
+        process.stderr.write('  run "docpipe lint <template>" to see each problem with its fix\n');
     }
     process.exitCode = EXIT.failed;
   }

@@ -1,5 +1,4 @@
 import type { FailureDetail } from '../errors/index.js';
-import { unescapeXml } from '../opc/index.js';
 import type { DocxPackage } from '../sniff/index.js';
 import { PartParagraphs, type ParagraphSpot } from './part-paragraphs.js';
 import { PART_ORDER, partKind, type PartKind } from './parts.js';
@@ -54,26 +53,6 @@ export function isTemplateError(err: unknown): boolean {
 const EXCERPT_BEFORE = 25;
 const EXCERPT_AFTER = 40;
 
-/** A part's text, read once per failure however many problems it has. */
-class PartTexts {
-  private readonly maps = new Map<string, PartParagraphs>();
-  private readonly flat = new Map<string, string>();
-
-  constructor(private readonly xmlOf: (file: string) => string | undefined) {}
-
-  paragraphs(file: string): PartParagraphs {
-    let map = this.maps.get(file);
-    if (!map) this.maps.set(file, (map = new PartParagraphs(this.xmlOf(file) ?? '')));
-    return map;
-  }
-
-  text(file: string): string {
-    let text = this.flat.get(file);
-    if (text === undefined) this.flat.set(file, (text = visibleText(this.xmlOf(file) ?? '')));
-    return text;
-  }
-}
-
 /**
  * Turns docxtemplater's (multi) error into every problem, each with its part, its paragraph and
  * the text around it, in plain words for the errors of tags and delimiters.
@@ -86,27 +65,51 @@ export function templateProblems(
 ): TemplateProblem[] {
   const e = err as DxtErrorLike;
   const list = e.properties?.errors?.length ? e.properties.errors : [e];
-  const texts = new PartTexts(xmlOf);
+  // A part's text is read once per failure, however many problems it has.
+  const parts = new Map<string, PartParagraphs>();
+  const texts = (file: string) => {
+    let map = parts.get(file);
+    if (!map) parts.set(file, (map = new PartParagraphs(xmlOf(file) ?? '')));
+    return map;
+  };
+  const problems = withoutFallbackCopies(
+    list.map((item) => oneProblem(item, pkg, texts, delimiters)),
+  );
+  // Body first, then headers, footers and the rest, as a reader goes through the document.
+  problems.sort((a, b) => order(a) - order(b));
+  // Once is enough: a template written for {{ }} has the mistake at every tag.
   let hinted = false;
-  const problems = list.map((item) => {
-    const problem = oneProblem(item, pkg, texts, delimiters);
-    // Once is enough: a template written for {{ }} has the mistake at every tag.
+  for (const problem of problems) {
     if (problem.hint && hinted) delete problem.hint;
     hinted ||= problem.hint !== undefined;
-    return problem;
-  });
-  // Body first, then headers, footers and the rest, as a reader goes through the document.
-  return problems.sort((a, b) => order(a) - order(b));
+  }
+  return problems;
 }
 
 const order = (p: TemplateProblem) => PART_ORDER.indexOf(p.part as PartKind);
 
+/** A problem, and whether it is in Word's fallback copy of a text box. */
+interface Found {
+  problem: TemplateProblem;
+  copy: boolean;
+}
+
+/**
+ * Word keeps a text box twice (mc:Choice, and mc:Fallback for older readers), and docxtemplater
+ * reports a problem in each copy: the copy's is left out when the original has it.
+ */
+function withoutFallbackCopies(found: Found[]): TemplateProblem[] {
+  const key = (p: TemplateProblem) => `${p.id}\u0000${p.file}\u0000${p.excerpt}`;
+  const originals = new Set(found.filter((f) => !f.copy).map((f) => key(f.problem)));
+  return found.filter((f) => !f.copy || !originals.has(key(f.problem))).map((f) => f.problem);
+}
+
 function oneProblem(
   item: DxtErrorLike,
   pkg: DocxPackage,
-  texts: PartTexts,
+  texts: (file: string) => PartParagraphs,
   delimiters: Delimiters,
-): TemplateProblem {
+): Found {
   const p = item.properties ?? {};
   const file = p.file ?? '';
   const id = p.id ?? 'template_error';
@@ -114,7 +117,7 @@ function oneProblem(
   const offsets = (Array.isArray(p.offset) ? p.offset : [p.offset]).filter(
     (o): o is number => typeof o === 'number',
   );
-  const map = file ? texts.paragraphs(file) : undefined;
+  const map = file ? texts(file) : undefined;
   const spots = map
     ? offsets.map((o) => map.locate(o)).filter((s): s is ParagraphSpot => s !== undefined)
     : [];
@@ -123,30 +126,28 @@ function oneProblem(
     part: file ? partKind(pkg, file) : 'other',
     file,
     offsets,
-    paragraphs: [...new Set(spots.map((s) => s.paragraph.index))],
+    paragraphs: [
+      ...new Set(spots.map((s) => s.paragraph.index).filter((i): i is number => i !== null)),
+    ],
   };
-  const fallback = p.explanation ?? item.message ?? 'template error';
+  // The location follows the explanation: docxtemplater's own may end its sentence.
+  const fallback = (p.explanation ?? item.message ?? 'template error').replace(/\.\s*$/, '');
   const spot = spots[0];
-  if (!spot) {
-    const at = typeof offsets[0] === 'number' ? offsets[0] : -1;
-    return {
-      ...base,
-      tag: xtag,
-      excerpt: excerpt(texts.text(file), at, xtag),
-      explanation: fallback,
-    };
-  }
+  // Offsets that fall in no text (docxtemplater has none for some errors) leave the excerpt out.
+  if (!spot)
+    return { problem: { ...base, tag: xtag, excerpt: '', explanation: fallback }, copy: false };
   const span = tagSpan(id, spot, delimiters);
   const text = spot.paragraph.text;
   const shown = span ? text.slice(span.from, span.to) : '';
   const hint = id === 'duplicate_open_tag' ? delimiterHint(shown, delimiters) : undefined;
-  return {
+  const problem: TemplateProblem = {
     ...base,
     tag: id === 'unclosed_tag' && span ? shown.slice(delimiters.start.length) : xtag,
     excerpt: paragraphExcerpt(text, span?.from ?? spot.at, span?.to ?? spot.at),
     explanation: plainExplanation(id, shown, delimiters) ?? fallback,
     ...(hint ? { hint } : {}),
   };
+  return { problem, copy: spot.paragraph.inFallback };
 }
 
 /** docxtemplater's explanations of delimiter errors quote a tag cut at 30 characters; ours whole. */
@@ -194,34 +195,10 @@ function problemMessage(p: TemplateProblem): string {
   return `${p.explanation}${where}${near}${p.hint ? `; ${p.hint}` : ''}`;
 }
 
-/**
- * The text docxtemplater measures offsets in: the content of text runs (w:t, a:t) in document
- * order, without separators.
- */
-function visibleText(xml: string): string {
-  let out = '';
-  for (const m of xml.matchAll(/<(?:w|a|m):t(?:\s[^>]*)?>([^<]*)<\/(?:w|a|m):t>/g))
-    out += unescapeXml(m[1] ?? '');
-  if (out) return out;
-  // Property parts hold their text directly in their elements.
-  return unescapeXml(xml.replace(/<[^>]*>/g, ''));
-}
-
-/** The paragraph's text around `[from, to)`, spaces collapsed, `…` where it was cut. */
+/** The paragraph's (or property's) text around `[from, to)`, spaces collapsed, `…` where cut. */
 function paragraphExcerpt(text: string, from: number, to: number): string {
   const start = Math.max(0, from - EXCERPT_BEFORE);
   const end = Math.min(text.length, Math.max(to, from + EXCERPT_AFTER));
-  const body = text.slice(start, end).replace(/\s+/g, ' ');
+  const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
-}
-
-/** For a problem in no paragraph (a document property): the part's text around it. */
-function excerpt(text: string, offset: number, tag: string): string {
-  if (!text) return '';
-  let at = offset >= 0 && offset <= text.length ? offset : -1;
-  if (tag && (at === -1 || !text.slice(Math.max(0, at - 5), at + tag.length + 10).includes(tag))) {
-    const found = text.indexOf(tag);
-    if (found !== -1) at = found;
-  }
-  return paragraphExcerpt(text, Math.max(at, 0), Math.max(at, 0));
 }
