@@ -195,10 +195,21 @@ function problemMessage(p: TemplateProblem): string {
   return `${p.explanation}${where}${near}${p.hint ? `; ${p.hint}` : ''}`;
 }
 
-/** The paragraph's (or property's) text around `[from, to)`, spaces collapsed, `…` where cut. */
+/**
+ * The paragraph's (or property's) text around `[from, to)`, cut at whole words where it can be,
+ * spaces collapsed, `…` where text was left out.
+ */
 function paragraphExcerpt(text: string, from: number, to: number): string {
-  const start = Math.max(0, from - EXCERPT_BEFORE);
-  const end = Math.min(text.length, Math.max(to, from + EXCERPT_AFTER));
+  let start = Math.max(0, from - EXCERPT_BEFORE);
+  let end = Math.min(text.length, Math.max(to, from + EXCERPT_AFTER));
+  if (start > 0) {
+    const space = text.slice(start, from).search(/\s/);
+    if (space !== -1) start += space + 1;
+  }
+  if (end < text.length) {
+    const space = text.slice(Math.max(to, from), end).search(/\s\S*$/);
+    if (space !== -1) end = Math.max(to, from) + space;
+  }
   const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
