@@ -1,5 +1,5 @@
 import type { ParagraphSpot } from './part-paragraphs.js';
-import type { Delimiters } from './template.js';
+import type { Delimiters } from './delimiters.js';
 
 /** Longest stretch of a paragraph a message quotes as the tag. */
 const MAX_TAG = 40;

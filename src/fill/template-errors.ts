@@ -3,7 +3,7 @@ import type { DocxPackage } from '../sniff/index.js';
 import { PartParagraphs, type ParagraphSpot } from './part-paragraphs.js';
 import { PART_ORDER, partKind, type PartKind } from './parts.js';
 import { delimiterHint, tagSpan } from './tag-span.js';
-import type { Delimiters } from './template.js';
+import type { Delimiters } from './delimiters.js';
 
 /** One problem docxtemplater found in a template, in terms a template author can act on. */
 export interface TemplateProblem {

@@ -23,13 +23,11 @@ import {
   walkTags,
   type TemplateField,
 } from './template-fields.js';
+import type { Delimiters } from './delimiters.js';
 import { ListRow, type ResolvedCell } from './list-row.js';
 import { normalizeTagName, type ResolvedTag } from './tag-input.js';
 
-export interface Delimiters {
-  start: string;
-  end: string;
-}
+export type { Delimiters };
 
 checkDocxtemplaterInternals();
 
