@@ -1,14 +1,23 @@
 import { displayPath } from './display-path.js';
-import type { RenderNotice } from '../pipeline/index.js';
-import type { FixtureOutcome } from './outcome.js';
+import type { CheckProblem, FixtureOutcome } from './outcome.js';
+import { shownNotices } from './shown-notices.js';
 
 const HEADINGS = ['template', 'fixture', 'pages', 'ms', 'result'] as const;
+
+export interface TableOptions {
+  /** The folder checked, named by the hint to record changes. */
+  folder: string;
+  update: boolean;
+  /** Each template's folder by its id, named by the hint to lint a broken template. */
+  templateDirs: ReadonlyMap<string, string>;
+}
 
 /**
  * The run as a table, one row per fixture, with what failed (and, with `--update`, what was
  * written) under its row, and a summary line: `N passed, N failed`.
  */
-export function reportTable(outcomes: FixtureOutcome[], folder: string, update: boolean): string {
+export function reportTable(outcomes: FixtureOutcome[], options: TableOptions): string {
+  const { folder, update } = options;
   const rows = outcomes.map((o) => [
     o.template,
     o.fixture,
@@ -25,8 +34,8 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
   const out = [line(HEADINGS)];
   outcomes.forEach((o, i) => {
     out.push(line(rows[i]!));
-    for (const p of o.problems) out.push(`    ${p.message}`);
-    for (const n of o.notices.filter(worthShowing)) out.push(`    notice: ${n.message}`);
+    for (const p of o.problems) out.push(...problemLines(o, p, options.templateDirs));
+    for (const n of shownNotices(o.notices)) out.push(`    notice: ${n.message}`);
     for (const u of o.updated) out.push(`    wrote ${u}`);
     for (const r of o.removed) out.push(`    removed ${r}`);
   });
@@ -43,11 +52,27 @@ export function reportTable(outcomes: FixtureOutcome[], folder: string, update: 
 }
 
 /**
- * A metric-compatible substitution (Calibri drawn with Carlito) is what every Linux render does
- * and breaks lines as Word does: said in JSON, left out of the table so the rest stands out.
+ * A problem's lines under its row. A typed render failure is printed as `docpipe render` prints
+ * it: its slug, then one line per detail (six value problems are six lines, not one), and for a
+ * broken template the pointer to lint.
  */
-function worthShowing(n: RenderNotice): boolean {
-  return !(n.code === 'font-substituted' && n.metricCompatible);
+function problemLines(
+  o: FixtureOutcome,
+  p: CheckProblem,
+  templateDirs: ReadonlyMap<string, string>,
+): string[] {
+  if (p.kind !== 'render' || !o.failure) return [`    ${p.message}`];
+  const lines = [`    ${o.failure.error}`];
+  for (const d of o.failure.details) lines.push(`      ${d.field}: ${d.message}`);
+  // fill names a broken template's problems under the field `template`.
+  const dir = templateDirs.get(o.template);
+  if (
+    dir !== undefined &&
+    o.failure.error === 'document-production-failed' &&
+    o.failure.details.some((d) => d.field === 'template')
+  )
+    lines.push(`      run "docpipe lint ${displayPath(dir)}" to see each problem with its fix`);
+  return lines;
 }
 
 function result(o: FixtureOutcome): string {

@@ -12,6 +12,7 @@ export {
   DEFAULT_PREVIEW_DPI,
   type Preview,
   type PreviewDeps,
+  type PreviewPdf,
   type PreviewRequest,
 } from './preview-template.js';
 export { writePageImages, pageFileName } from './page-files.js';

@@ -1,4 +1,5 @@
 import type { FillOptions } from '../fill/index.js';
+import type { RenderNotice } from '../pipeline/index.js';
 import { rasterizePdf, type RasterOptions } from '../raster/index.js';
 import type { SniffLimits } from '../sniff/index.js';
 import { markTemplate, type MarkedTemplate } from './mark-template.js';
@@ -25,14 +26,22 @@ export interface PreviewDeps {
     docx: Uint8Array,
     tags: unknown,
     fill: Omit<FillOptions, 'limits'>,
-  ): Promise<Uint8Array>;
+  ): Promise<PreviewPdf>;
   /** @defaultValue rasterizePdf (pdftoppm) */
   rasterize?: (pdf: Uint8Array, options: RasterOptions) => Promise<Buffer[]>;
+}
+
+export interface PreviewPdf {
+  pdf: Uint8Array;
+  /** The render's notices: a font substituted, an empty page. */
+  notices: RenderNotice[];
 }
 
 export interface Preview {
   /** PNG images of the pages, in page order. */
   pages: Buffer[];
+  /** The render's notices, as `docpipe render` reports them. */
+  notices: RenderNotice[];
   /** How the tags were shaded, when no values were given. */
   marked?: MarkedTemplate;
 }
@@ -52,14 +61,17 @@ export async function previewTemplate(
   // Failures name what render's would: the template for its tags, the document for its pages.
   const field = request.fill.field || 'document';
   if (request.tags !== undefined) {
-    const pdf = await deps.renderPdf(template, request.tags, request.fill);
-    return { pages: await rasterize(pdf, { dpi, field }) };
+    const { pdf, notices } = await deps.renderPdf(template, request.tags, request.fill);
+    return { pages: await rasterize(pdf, { dpi, field }), notices };
   }
   const marked = markTemplate(template, {
     delimiters: request.fill.delimiters,
     limits: request.limits,
     field: request.fill.field,
   });
-  const pdf = await deps.renderPdf(marked.docx, [], { ...request.fill, strict: false });
-  return { pages: await rasterize(pdf, { dpi, field }), marked };
+  const { pdf, notices } = await deps.renderPdf(marked.docx, [], {
+    ...request.fill,
+    strict: false,
+  });
+  return { pages: await rasterize(pdf, { dpi, field }), notices, marked };
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths/index.js';
 import { MARK_FILL } from '../../src/preview/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
+import { buildFontDocx, defaultsIn, fontRun } from '../helpers/fidelity-docx.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
@@ -50,6 +51,26 @@ function pixelsOf(file: string, hex: string): number {
 
 const lines = (text: string) => text.trim().split('\n');
 
+/** Files under the data folder's storage: a preview leaves none. */
+const stored = (cwd: string): string[] =>
+  existsSync(join(cwd, 'data', 'storage'))
+    ? readdirSync(join(cwd, 'data', 'storage'), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
+
+const segoeReplacement = execFileSync('fc-match', ['-f', '%{family[0]}', 'Segoe UI'], {
+  encoding: 'utf8',
+});
+
+/** Calibri by the defaults (Carlito draws it: metric-compatible), one run in Segoe UI (not). */
+const fontTemplate = buildFontDocx({
+  body: para('Dear {name},') + para(fontRun('Segoe UI', 'Signature and date')),
+  theme: { major: 'Calibri Light', minor: 'Calibri' },
+  styles: defaultsIn('w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi"'),
+  fontTable: ['Calibri', 'Calibri Light', 'Segoe UI'],
+});
+
 describe('docpipe preview (LibreOffice and pdftoppm)', () => {
   it('shades every tag of the lease in place, in <name>-preview/, and removes stale pages', () => {
     const cwd = testDir('docpipe-preview-');
@@ -77,6 +98,7 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     const png = PNG.sync.read(readFileSync(second));
     // A4 at the default 96 dpi: 794 x 1123 pixels.
     expect([png.width, png.height]).toEqual([794, 1123]);
+    expect(stored(cwd)).toEqual([]);
   });
 
   it('fills the lease with --tags: the same pages with no shading, listed with --json', () => {
@@ -107,6 +129,35 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     // 72 dpi: A4 is 595.3 x 841.9 points, one pixel each, rounded up.
     const png = PNG.sync.read(readFileSync(result.files[0]!));
     expect([png.width, png.height]).toEqual([596, 842]);
+    expect(stored(cwd)).toEqual([]);
+    expect(result).toEqual({ pages: LEASE_PAGES, files: result.files, notices: expect.any(Array) });
+  });
+
+  it('reports the render’s notices as check does: stderr without the metric-compatible one, --json with all', () => {
+    const cwd = testDir('docpipe-preview-');
+    const template = join(cwd, 'letter.docx');
+    writeFileSync(template, fontTemplate);
+    const tags = join(cwd, 'tags.json');
+    writeFileSync(tags, JSON.stringify([{ tag: 'name', value: 'Åse', type: 'text' }]));
+    const segoe = `font "Segoe UI" is not installed; LibreOffice used ${segoeReplacement}, which is not metric-compatible: install the font or choose another`;
+
+    for (const args of [['--tags', tags], []]) {
+      const r = docpipe(cwd, 'preview', template, ...args);
+      expect(r.status).toBe(0);
+      expect(lines(r.stdout)).toEqual([join('letter-preview', 'page-1.png')]);
+      expect(r.stderr).toBe(`notice font-substituted: ${segoe}\n`);
+    }
+
+    const json = docpipe(cwd, 'preview', template, '--tags', tags, '--json');
+    expect(json.status).toBe(0);
+    expect(json.stderr).toBe('');
+    const result = JSON.parse(json.stdout) as { notices: { code: string; font: string }[] };
+    expect(result.notices.map((n) => [n.code, n.font])).toEqual([
+      ['font-substituted', 'Segoe UI'],
+      ['font-substituted', 'Calibri'],
+    ]);
+    // Every preview rendered in a temporary store, removed afterwards.
+    expect(stored(cwd)).toEqual([]);
   });
 
   it('takes the delimiters from the folder’s document.json', () => {

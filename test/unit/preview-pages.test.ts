@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FillOptions } from '../../src/fill/index.js';
+import type { RenderNotice } from '../../src/pipeline/index.js';
 import {
   MARK_FILL,
   previewTemplate,
@@ -22,7 +23,16 @@ interface Rendered {
   fill: Omit<FillOptions, 'limits'>;
 }
 
-/** A renderer and a rasterizer that record what they were given and draw one page per call. */
+/** What the fake render noticed: the preview passes it on as it came. */
+const NOTICE: RenderNotice = {
+  code: 'font-substituted',
+  message: 'font "Gill Sans" is not installed; LibreOffice used DejaVu Sans',
+  font: 'Gill Sans',
+  replacement: 'DejaVu Sans',
+  metricCompatible: false,
+};
+
+/** A renderer and a rasterizer that record what they were given and draw two pages per call. */
 function fakes(): PreviewDeps & { rendered: Rendered[]; drawn: RasterOptions[] } {
   const rendered: Rendered[] = [];
   const drawn: RasterOptions[] = [];
@@ -31,7 +41,7 @@ function fakes(): PreviewDeps & { rendered: Rendered[]; drawn: RasterOptions[] }
     drawn,
     renderPdf: (docx, tags, fill) => {
       rendered.push({ docx, tags, fill });
-      return Promise.resolve(Buffer.from('%PDF-fake'));
+      return Promise.resolve({ pdf: Buffer.from('%PDF-fake'), notices: [NOTICE] });
     },
     rasterize: (pdf, options) => {
       expect(Buffer.from(pdf).toString()).toBe('%PDF-fake');
@@ -54,6 +64,7 @@ describe('previewTemplate', () => {
       deps,
     );
     expect(preview.pages.map(String)).toEqual(['png 1', 'png 2']);
+    expect(preview.notices).toEqual([NOTICE]);
     expect(preview.marked?.tags).toBe(3);
     expect(deps.rendered).toHaveLength(1);
     const [call] = deps.rendered;
@@ -74,6 +85,7 @@ describe('previewTemplate', () => {
       deps,
     );
     expect(preview.marked).toBeUndefined();
+    expect(preview.notices).toEqual([NOTICE]);
     expect(deps.rendered).toHaveLength(1);
     expect(Buffer.from(deps.rendered[0]!.docx).equals(template)).toBe(true);
     expect(deps.rendered[0]!.tags).toBe(tags);

@@ -88,7 +88,7 @@ export function registerCheck(program: Command): void {
         if (flags.watch) await watchRuns(session, dir, folders, settings, flags);
         else {
           const outcomes = await session.run(folders, settings, progressWanted(flags));
-          report(outcomes, dir, settings, flags);
+          report(outcomes, dir, folders, settings, flags);
           process.exitCode = outcomes.every((o) => o.ok) ? EXIT.ok : EXIT.failed;
         }
       } finally {
@@ -237,11 +237,19 @@ function progressBar(total: number): cliProgress.SingleBar {
 function report(
   outcomes: FixtureOutcome[],
   dir: string,
+  folders: TemplateFolder[],
   settings: CheckSettings,
   flags: CheckFlags,
 ): void {
   if (flags.json) printJson(outcomes);
-  else process.stdout.write(reportTable(outcomes, dir, settings.update));
+  else
+    process.stdout.write(
+      reportTable(outcomes, {
+        folder: dir,
+        update: settings.update,
+        templateDirs: new Map(folders.map((f) => [f.id, f.dir])),
+      }),
+    );
 }
 
 /**
@@ -258,7 +266,7 @@ async function watchRuns(
   const signals = new StopSignals(() => process.exit(EXIT.failed));
   const runAndReport = async (some: TemplateFolder[]): Promise<void> => {
     const outcomes = await session.run(some, settings, progressWanted(flags));
-    report(outcomes, dir, settings, flags);
+    report(outcomes, dir, some, settings, flags);
     process.exitCode = outcomes.every((o) => o.ok) ? EXIT.ok : EXIT.failed;
     if (!flags.json) process.stderr.write(`watching ${dir} (Ctrl-C stops)\n`);
   };

@@ -1,22 +1,22 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createEngine, openStorage } from '../../app/index.js';
+import { createEngine } from '../../app/index.js';
+import { ScratchRenderer, shownNotices } from '../../check/index.js';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
 import { createConverter } from '../../convert/index.js';
 import { readInput, readJson, TooLargeInput } from '../../files/index.js';
-import type { FillOptions } from '../../fill/index.js';
 import { DocumentJsonError, readDocumentJson } from '../../library/index.js';
 import { createLogger } from '../../log/index.js';
-import { Renderer, type Engine } from '../../pipeline/index.js';
+import type { Engine } from '../../pipeline/index.js';
 import {
   DEFAULT_PREVIEW_DPI,
   previewTemplate,
   writePageImages,
   type Preview,
+  type PreviewDeps,
 } from '../../preview/index.js';
 import { MAX_DPI } from '../../raster/index.js';
-import { objectLocation } from '../../storage/index.js';
 import { UsageError } from '../exit-codes.js';
 import { documentSettingsOf, fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
@@ -47,7 +47,10 @@ export function registerPreview(program: Command): void {
       'where the page images go (default: <template name>-preview in the current folder)',
     )
     .option('--dpi <n>', `resolution of the images, 1 to ${MAX_DPI}`, String(DEFAULT_PREVIEW_DPI))
-    .option('--json', 'print {pages, files}, or the typed failure {error, details}, as JSON')
+    .option(
+      '--json',
+      'print {pages, files, notices}, or the typed failure {error, details}, as JSON',
+    )
     .option('--locale <tag>', 'locale for dates, numbers and booleans (da, en, sv, nb, de, ...)')
     .option('--time-zone <zone>', 'IANA time zone for date-times with an offset')
     .option(
@@ -125,18 +128,15 @@ async function templateFile(path: string): Promise<{ file: string; name: string 
   return { file: join(path, chosen), name: basename(resolve(path)) };
 }
 
-type RenderPdf = (
-  docx: Uint8Array,
-  tags: unknown,
-  fill: Omit<FillOptions, 'limits'>,
-) => Promise<Uint8Array>;
-
-/** Renders as `docpipe render` does: one warm office process, the result kept in storage. */
+/**
+ * Renders as `docpipe render` does (one warm office process), over a temporary store removed
+ * afterwards: a preview is a look, and leaves no PDF in DOCPIPE_DATA_DIR/storage.
+ */
 async function withRenderer<T>(
   engine: Engine,
   config: DocpipeConfig,
   name: string,
-  work: (renderPdf: RenderPdf) => Promise<T>,
+  work: (renderPdf: PreviewDeps['renderPdf']) => Promise<T>,
 ): Promise<T> {
   const logger = createLogger(
     config.logLevel === 'info' ? 'warn' : config.logLevel,
@@ -149,23 +149,28 @@ async function withRenderer<T>(
     logger,
     true,
   );
-  const storage = await openStorage(config);
   try {
-    const renderer = new Renderer({ engine, converter, storage, logger });
-    return await work(async (docx, tags, fill) => {
-      const result = await renderer.render({ bytes: docx, name }, tags, fill);
-      const pdf = await storage.get(result.key);
-      if (!pdf) throw new Error(`the stored PDF ${objectLocation(storage, result.key)} is gone`);
-      return pdf;
-    });
+    const scratch = await ScratchRenderer.open({ engine, converter, logger });
+    try {
+      return await work((bytes, tags, fill) => scratch.render({ bytes, name }, tags, fill));
+    } finally {
+      await scratch.close();
+    }
   } finally {
     await converter.close();
   }
 }
 
 function report(preview: Preview, files: string[], json: boolean | undefined): void {
-  if (json) return printJson({ pages: files.length, files: files.map((f) => resolve(f)) });
+  if (json)
+    return printJson({
+      pages: files.length,
+      files: files.map((f) => resolve(f)),
+      notices: preview.notices,
+    });
   for (const f of files) process.stdout.write(`${f}\n`);
+  for (const notice of shownNotices(preview.notices))
+    process.stderr.write(`notice ${notice.code}: ${notice.message}\n`);
   for (const u of preview.marked?.unmarked ?? [])
     process.stderr.write(
       `docpipe: ${u.count > 0 ? `${u.count} tag(s)` : 'tags'} in ${u.file} not shaded: ${u.why}\n`,
