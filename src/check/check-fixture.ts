@@ -77,11 +77,18 @@ async function examine(outcome: FixtureOutcome, e: Examination): Promise<void> {
       kind: 'expected',
       message: `expected text missing: ${JSON.stringify(line)}`,
     });
-  const updateHint = `run "docpipe check --update ${displayPath(e.folder.dir)}" to record it`;
-  const context = { dir: e.folder.dir, fixture: e.fixture.name, diffBase: e.diffBase, updateHint };
+  const updateCommand = `docpipe check --update ${displayPath(e.folder.dir)}`;
+  const context = { dir: e.folder.dir, fixture: e.fixture.name, diffBase: e.diffBase };
+  const text = await checkText(
+    { ...context, text: read.layout, updateHint: `run "${updateCommand}" to record it` },
+    e.settings,
+  );
   const checks: PagesCheck[] = [
-    await checkText({ ...context, text: read.layout }, e.settings),
-    await checkPages({ ...context, images: read.images }, e.settings),
+    text,
+    await checkPages(
+      { ...context, pdf: read.pdf, images: read.images, textPages: text.pages, updateCommand },
+      e.settings,
+    ),
   ];
   for (const c of checks) {
     outcome.problems.push(...c.problems);
@@ -112,6 +119,7 @@ async function renderAndRead(
 }
 
 interface PdfReading {
+  pdf: Buffer;
   /** pdftotext -layout: the text snapshot. */
   layout: string;
   /** pdftotext in reading order: where expected lines are looked for. */
@@ -126,7 +134,7 @@ async function readPdf(pdf: Buffer): Promise<PdfReading> {
     pdfText(pdf, { layout: false }),
     rasterizePdf(pdf, { dpi: SNAPSHOT_DPI }),
   ]);
-  return { layout, plain, images: pages.map((p, i) => toGrayPng(p, `page ${i + 1}`)) };
+  return { pdf, layout, plain, images: pages.map((p, i) => toGrayPng(p, `page ${i + 1}`)) };
 }
 
 type FixtureInput =

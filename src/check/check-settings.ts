@@ -6,6 +6,12 @@ import { DEFAULT_MAX_CHANGED, DEFAULT_TOLERANCE } from '../raster/index.js';
  */
 export const SNAPSHOT_DPI = 50;
 
+/**
+ * A changed page's diff and actual images are drawn again at twice the snapshots' resolution
+ * (11-point text 15 pixels high, which reads), only for the pages that failed.
+ */
+export const DIFF_DPI = 2 * SNAPSHOT_DPI;
+
 export interface CheckSettings {
   /** Record snapshots instead of comparing with them (what differs, and what is missing). */
   update: boolean;

@@ -2,6 +2,8 @@ export {
   findTemplateFolders,
   isTemplateFolder,
   readTemplateFolder,
+  SEARCH_DEPTH,
+  templateId,
   TEMPLATE_FILE,
   type Fixture,
   type TemplateFolder,
@@ -23,7 +25,12 @@ export { shownNotices } from './shown-notices.js';
 export type { CheckProblem, FixtureOutcome, ProblemKind } from './outcome.js';
 export { reportTable } from './report-table.js';
 export { SNAPSHOTS, pageSnapshot, textSnapshot } from './snapshot-files.js';
-export { normalizeText, textDifference, type TextDifference } from './text-snapshot.js';
+export {
+  differingPages,
+  normalizeText,
+  textDifference,
+  type TextDifference,
+} from './text-snapshot.js';
 export { missingSnippets } from './expected-snippets.js';
 export {
   changedFolder,

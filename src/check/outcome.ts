@@ -10,7 +10,7 @@ import type { PixelBox } from '../raster/index.js';
  * - `expected`: a line of expected.txt is not in the PDF's text;
  * - `snapshot-missing`: a snapshot was never recorded (`--update` records it);
  * - `text`: the PDF's text differs from its snapshot;
- * - `pages`: the page count differs from the snapshots';
+ * - `pages`: the page count differs from the recorded one (or images lie past it);
  * - `page-image`: a page looks different from its snapshot image.
  */
 export type ProblemKind =
@@ -35,6 +35,11 @@ export interface CheckProblem {
   changed?: number;
   /** For `page-image` and `text`: the diff image, or the text as it is now, written for a look. */
   diff?: string;
+  /**
+   * For `page-image`: the page's text differs from the text snapshot too, whose problem (listed
+   * before) says which line: read it first.
+   */
+  textDiffers?: boolean;
 }
 
 /** One fixture's result; `--json` prints an array of these. */

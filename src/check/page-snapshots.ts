@@ -6,7 +6,16 @@ import { compareImages, type ImageComparison, type PixelBox } from '../raster/in
 import { displayPath } from './display-path.js';
 import { SNAPSHOT_DPI, type CheckSettings } from './check-settings.js';
 import type { CheckProblem } from './outcome.js';
-import { pageSnapshot, removeSnapshot, snapshotPages, writeSnapshot } from './snapshot-files.js';
+import { writePageDiff } from './page-diff.js';
+import {
+  pageSnapshot,
+  pagesSnapshot,
+  pagesSnapshotText,
+  recordedPages,
+  removeSnapshot,
+  snapshotPages,
+  writeSnapshot,
+} from './snapshot-files.js';
 
 export interface PagesCheck {
   problems: CheckProblem[];
@@ -20,49 +29,97 @@ export interface FixturePages {
   /** The template folder. */
   dir: string;
   fixture: string;
+  /** The rendered PDF: a changed page is drawn from it again, larger, for its diff image. */
+  pdf: Buffer;
   /** The rendered pages as grey PNGs, page 1 first. */
   images: Buffer[];
-  /** Where this fixture's diff images go, and its hint for recording snapshots. */
+  /** Pages whose text differs from the text snapshot: their page lines say so. */
+  textPages: readonly number[];
+  /** Where this fixture's diff images go, without their endings. */
   diffBase: string;
-  updateHint: string;
+  /** The command that records snapshots: `docpipe check --update <folder>`. */
+  updateCommand: string;
 }
 
-/** Compares each page with its snapshot image, and the page count with theirs. */
+/**
+ * Compares the page count with the one recorded in `snapshots/<fixture>.json`, and each page
+ * with its snapshot image. The count is recorded apart from the images, so that a deleted
+ * image is reported missing, whichever page it was.
+ */
 export async function checkPages(
   pages: FixturePages,
   settings: CheckSettings,
 ): Promise<PagesCheck> {
   if (settings.update) return updatePages(pages, settings);
-  const stored = await snapshotPages(pages.dir, pages.fixture);
-  const problems: CheckProblem[] = [];
-  if (stored.length === 0)
+  const [stored, recorded] = await Promise.all([
+    snapshotPages(pages.dir, pages.fixture),
+    recordedPages(pages.dir, pages.fixture),
+  ]);
+  const hint = `run "${pages.updateCommand}" to record it`;
+  if (stored.length === 0 && recorded === undefined)
     return {
       problems: [
         {
           kind: 'snapshot-missing',
-          message: `no page snapshots (snapshots/${pages.fixture}.p1.png ...): ${pages.updateHint}`,
+          message: `no page snapshots (snapshots/${pages.fixture}.json, snapshots/${pages.fixture}.p1.png ...): ${hint}`,
         },
       ],
       updated: [],
       removed: [],
     };
-  const recorded = stored[stored.length - 1]!;
-  if (recorded !== pages.images.length)
-    problems.push({
-      kind: 'pages',
-      message: `${pages.images.length} ${plural(pages.images.length, 'page')}; the snapshots have ${recorded}`,
-    });
-  for (let page = 1; page <= Math.min(recorded, pages.images.length); page++) {
+  const problems = countProblems(pages, stored, recorded);
+  const last = Math.min(typeof recorded === 'number' ? recorded : Infinity, pages.images.length);
+  for (let page = 1; page <= last; page++) {
     const problem = stored.includes(page)
       ? await comparePage(pages, page, settings)
       : {
           kind: 'snapshot-missing' as const,
           page,
-          message: `page ${page}: snapshots/${pages.fixture}.p${page}.png is missing: ${pages.updateHint}`,
+          message: `page ${page}: snapshots/${pages.fixture}.p${page}.png is missing: ${hint}`,
         };
     if (problem) problems.push(problem);
   }
   return { problems, updated: [], removed: [] };
+}
+
+/** The page count against the recorded one, and page images past the recorded end. */
+function countProblems(
+  pages: FixturePages,
+  stored: number[],
+  recorded: number | undefined | 'unreadable',
+): CheckProblem[] {
+  const name = `snapshots/${pages.fixture}.json`;
+  if (recorded === undefined)
+    return [
+      {
+        kind: 'snapshot-missing',
+        message: `${name} (the page count) is missing: run "${pages.updateCommand}" to record it`,
+      },
+    ];
+  if (recorded === 'unreadable')
+    return [
+      {
+        kind: 'snapshot-missing',
+        message: `${name} is not {"pages": N}: run "${pages.updateCommand}" to record it again`,
+      },
+    ];
+  const problems: CheckProblem[] = [];
+  const n = pages.images.length;
+  if (recorded !== n)
+    problems.push({
+      kind: 'pages',
+      message: `${n} ${plural(n, 'page')}; the snapshots have ${recorded}`,
+    });
+  const past = stored.filter((p) => p > recorded);
+  if (past.length > 0)
+    problems.push({
+      kind: 'pages',
+      message:
+        `${past.map((p) => `snapshots/${pages.fixture}.p${p}.png`).join(', ')} ` +
+        `${past.length === 1 ? 'is' : 'are'} past the ${recorded} ${plural(recorded, 'page')} of ${name}: ` +
+        `run "${pages.updateCommand}" to remove ${past.length === 1 ? 'it' : 'them'}`,
+    });
+  return problems;
 }
 
 async function comparePage(
@@ -71,28 +128,27 @@ async function comparePage(
   settings: CheckSettings,
 ): Promise<CheckProblem | undefined> {
   const actual = pages.images[page - 1]!;
-  const c = await compareWithSnapshot(
-    pageSnapshot(pages.dir, pages.fixture, page),
-    actual,
-    settings,
-  );
+  const path = pageSnapshot(pages.dir, pages.fixture, page);
+  const c = await compareWithSnapshot(path, actual, settings);
   if (c === undefined)
     return {
       kind: 'snapshot-missing',
       page,
-      message: `page ${page}: snapshots/${pages.fixture}.p${page}.png is not a readable PNG: ${pages.updateHint}`,
+      message: `page ${page}: snapshots/${pages.fixture}.p${page}.png is not a readable PNG: run "${pages.updateCommand}" to record it again`,
     };
-  if (c.same) return undefined;
-  const diff = `${pages.diffBase}.p${page}.diff.png`;
-  await writeSnapshot(diff, c.diff);
-  await writeSnapshot(`${pages.diffBase}.p${page}.actual.png`, actual);
+  if (c.comparison.same) return undefined;
+  const diff = await writePageDiff({ ...c, pdf: pages.pdf, page, diffBase: pages.diffBase });
+  const textDiffers = pages.textPages.includes(page);
   return {
     kind: 'page-image',
     page,
-    box: c.box,
-    changed: c.changedRatio,
+    box: c.comparison.box,
+    changed: c.comparison.changedRatio,
     diff,
-    message: `page ${page}: ${describeChange(c)}; diff image: ${displayPath(diff)}`,
+    textDiffers,
+    message:
+      `page ${page}: ${describeChange(c.comparison)}` +
+      `${textDiffers ? '; the text differs too: see above' : ''}; diff image: ${displayPath(diff)}`,
   };
 }
 
@@ -113,16 +169,23 @@ function where(box: PixelBox): string {
 }
 
 /**
- * Records what differs or is missing: a page whose image is the same within the tolerance keeps
- * its file, so that snapshots made on another machine do not churn; pages past the end of a
- * document that got shorter are removed.
+ * Records what differs or is missing: the page count when it changed, and a page image that
+ * fails the comparison (one that is the same within the tolerance keeps its file, so that
+ * snapshots made on another machine do not churn); pages past the end of a document that got
+ * shorter are removed.
  */
 async function updatePages(pages: FixturePages, settings: CheckSettings): Promise<PagesCheck> {
   const updated: string[] = [];
   const removed: string[] = [];
+  if ((await recordedPages(pages.dir, pages.fixture)) !== pages.images.length) {
+    const path = pagesSnapshot(pages.dir, pages.fixture);
+    await writeSnapshot(path, pagesSnapshotText(pages.images.length));
+    updated.push(relative(pages.dir, path));
+  }
   for (const [i, image] of pages.images.entries()) {
     const path = pageSnapshot(pages.dir, pages.fixture, i + 1);
-    if (existsSync(path) && (await compareWithSnapshot(path, image, settings))?.same) continue;
+    if (existsSync(path) && (await compareWithSnapshot(path, image, settings))?.comparison.same)
+      continue;
     await writeSnapshot(path, image);
     updated.push(relative(pages.dir, path));
   }
@@ -135,14 +198,21 @@ async function updatePages(pages: FixturePages, settings: CheckSettings): Promis
   return { problems: [], updated, removed };
 }
 
+interface SnapshotComparison {
+  comparison: ImageComparison;
+  /** The snapshot image compared. */
+  expected: Buffer;
+}
+
 /** The comparison with a stored snapshot; undefined when the snapshot is not a readable PNG. */
 async function compareWithSnapshot(
   path: string,
   actual: Buffer,
   settings: CheckSettings,
-): Promise<ImageComparison | undefined> {
+): Promise<SnapshotComparison | undefined> {
+  const expected = await readFile(path);
   try {
-    return compareImages(await readFile(path), actual, settings);
+    return { comparison: compareImages(expected, actual, settings), expected };
   } catch (err) {
     if (isDocpipeError(err) && err.details[0]?.field === 'expected') return undefined;
     throw err;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Where `check --update` keeps a template's snapshots, beside its fixtures. */
@@ -13,6 +13,38 @@ export function textSnapshot(dir: string, fixture: string): string {
 /** `snapshots/<fixture>.p<N>.png`: page N, grey, at SNAPSHOT_DPI. */
 export function pageSnapshot(dir: string, fixture: string, page: number): string {
   return join(dir, SNAPSHOTS, `${fixture}.p${page}.png`);
+}
+
+/**
+ * `snapshots/<fixture>.json`: `{"pages": N}`, the page count recorded. Kept apart from the
+ * images so that a deleted last page reads as a missing snapshot, not as a shorter document.
+ */
+export function pagesSnapshot(dir: string, fixture: string): string {
+  return join(dir, SNAPSHOTS, `${fixture}.json`);
+}
+
+/** The recorded page count; undefined when there is none, 'unreadable' when it is not one. */
+export async function recordedPages(
+  dir: string,
+  fixture: string,
+): Promise<number | undefined | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(pagesSnapshot(dir, fixture), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const pages = (JSON.parse(text) as { pages?: unknown }).pages;
+    return Number.isInteger(pages) && (pages as number) >= 1 ? (pages as number) : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+export function pagesSnapshotText(pages: number): string {
+  return `${JSON.stringify({ pages })}\n`;
 }
 
 /** The page numbers that have a snapshot image, in order. */
@@ -34,7 +66,7 @@ export async function snapshotFixtures(dir: string): Promise<Map<string, string[
   const byFixture = new Map<string, string[]>();
   if (!existsSync(folder)) return byFixture;
   for (const file of await readdir(folder)) {
-    const fixture = /^(.+?)(?:\.p[1-9]\d*\.png|\.txt)$/.exec(file)?.[1];
+    const fixture = /^(.+?)(?:\.p[1-9]\d*\.png|\.txt|\.json)$/.exec(file)?.[1];
     if (fixture === undefined) continue;
     byFixture.set(fixture, [...(byFixture.get(fixture) ?? []), join(folder, file)]);
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import {
   DOCUMENT_JSON,
   DocumentJsonError,
@@ -25,7 +25,10 @@ export interface Fixture {
  * `snapshots/` that `check --update` writes.
  */
 export interface TemplateFolder {
-  /** The folder's name: the library document's id. */
+  /**
+   * Its path relative to the folder checked, with `/` (`quote`, `lib/quote`); a template folder
+   * checked by itself, its name.
+   */
   id: string;
   dir: string;
   /** Path of the template tested: the current version. */
@@ -45,25 +48,67 @@ export function isTemplateFolder(dir: string): boolean {
 }
 
 /**
- * The template folders in `dir`: the folder itself when it is one, else its sub-folders that
- * are, sorted by name. A folder whose document.json is broken is still listed, with its
- * problem, so that it fails its row rather than vanish from the run.
+ * How many folders down template folders are looked for: `templates/quote`, or
+ * `project/lib/quote` when an author checks their project folder.
  */
-export async function findTemplateFolders(dir: string): Promise<TemplateFolder[]> {
-  if (isTemplateFolder(dir)) return [await readTemplateFolder(dir)];
-  const folders: TemplateFolder[] = [];
-  for (const name of (await readdir(dir)).sort()) {
-    const child = join(dir, name);
-    if (!name.startsWith('.') && (await stat(child)).isDirectory() && isTemplateFolder(child))
-      folders.push(await readTemplateFolder(child));
-  }
-  return folders;
+export const SEARCH_DEPTH = 3;
+
+/** Folders never searched: a template folder's own parts, packages, and dot-folders. */
+export function isSkippedFolder(name: string): boolean {
+  return name.startsWith('.') || SKIPPED.has(name);
+}
+const SKIPPED = new Set(['snapshots', 'fixtures', 'node_modules']);
+
+/**
+ * The template folders in `dir`: the folder itself when it is one, else those below it (up to
+ * SEARCH_DEPTH folders below `root`, not inside one another), sorted by path, with ids relative
+ * to `root` (the folder checked; `dir` itself, or a folder below it that appeared while
+ * watching). A folder whose document.json is broken is still listed, with its problem, so that
+ * it fails its row rather than vanish from the run.
+ */
+export async function findTemplateFolders(dir: string, root = dir): Promise<TemplateFolder[]> {
+  if (isTemplateFolder(dir)) return [await readTemplateFolder(dir, templateId(root, dir))];
+  const below = relative(root, dir).split(sep).filter(Boolean).length;
+  if (below >= SEARCH_DEPTH) return [];
+  const found = await templateDirsBelow(dir, SEARCH_DEPTH - below, dir === root);
+  return Promise.all(found.map((d) => readTemplateFolder(d, templateId(root, d))));
 }
 
-export async function readTemplateFolder(dir: string): Promise<TemplateFolder> {
-  const id = basename(dir);
+/** A template folder's id: its path relative to the folder checked, with `/`. */
+export function templateId(root: string, dir: string): string {
+  const rel = relative(root, dir);
+  return rel === '' || rel.startsWith('..') ? basename(dir) : rel.split(sep).join('/');
+}
+
+async function templateDirsBelow(dir: string, depth: number, top = false): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).sort();
+  } catch (err) {
+    // The folder given must be readable; a private folder somewhere below it is passed by.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!top && (code === 'EACCES' || code === 'EPERM')) return [];
+    throw err;
+  }
+  const found: string[] = [];
+  for (const name of names) {
+    const child = join(dir, name);
+    if (isSkippedFolder(name) || !(await isFolder(child))) continue;
+    if (isTemplateFolder(child)) found.push(child);
+    else if (depth > 1) found.push(...(await templateDirsBelow(child, depth - 1)));
+  }
+  return found;
+}
+
+/** A folder, or a link to one; false for anything gone meanwhile. */
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+export async function readTemplateFolder(dir: string, id = basename(dir)): Promise<TemplateFolder> {
   const fixtures = await readFixtures(join(dir, 'fixtures'));
-  const base = { id, dir, template: join(dir, TEMPLATE_FILE), name: id, options: {}, fixtures };
+  const name = basename(dir);
+  const base = { id, dir, template: join(dir, TEMPLATE_FILE), name, options: {}, fixtures };
   let settings;
   try {
     settings = await readDocumentJson(dir);
@@ -75,7 +120,7 @@ export async function readTemplateFolder(dir: string): Promise<TemplateFolder> {
   const versions = meta.versions ?? { '1': TEMPLATE_FILE };
   const current = meta.current ?? Object.keys(versions).at(-1);
   const file = current === undefined ? undefined : versions[current];
-  const folder = { ...base, name: meta.name ?? id, options };
+  const folder = { ...base, name: meta.name ?? name, options };
   if (!file) return { ...folder, problem: `${DOCUMENT_JSON} names no current version` };
   const template = join(dir, file);
   if (!existsSync(template))

@@ -5,7 +5,12 @@ import type { CheckSettings } from './check-settings.js';
 import { displayPath } from './display-path.js';
 import type { PagesCheck } from './page-snapshots.js';
 import { textSnapshot, writeSnapshot } from './snapshot-files.js';
-import { normalizeText, textDifference, type TextDifference } from './text-snapshot.js';
+import {
+  differingPages,
+  normalizeText,
+  textDifference,
+  type TextDifference,
+} from './text-snapshot.js';
 
 export interface FixtureText {
   dir: string;
@@ -16,30 +21,37 @@ export interface FixtureText {
   updateHint: string;
 }
 
+export interface TextCheck extends PagesCheck {
+  /** Pages whose text differs from the snapshot, from 1: their page lines point to it. */
+  pages: number[];
+}
+
 /** Compares the PDF's layout text with `snapshots/<fixture>.txt`, or records it. */
-export async function checkText(t: FixtureText, settings: CheckSettings): Promise<PagesCheck> {
+export async function checkText(t: FixtureText, settings: CheckSettings): Promise<TextCheck> {
   const path = textSnapshot(t.dir, t.fixture);
   const name = relative(t.dir, path);
   const text = normalizeText(t.text);
   const stored = existsSync(path) ? normalizeText(await readFile(path, 'utf8')) : undefined;
+  const none: TextCheck = { problems: [], updated: [], removed: [], pages: [] };
   if (settings.update) {
-    if (stored === text) return { problems: [], updated: [], removed: [] };
+    if (stored === text) return none;
     await writeSnapshot(path, text);
-    return { problems: [], updated: [name], removed: [] };
+    return { ...none, updated: [name] };
   }
   if (stored === undefined)
     return {
+      ...none,
       problems: [{ kind: 'snapshot-missing', message: `${name} is missing: ${t.updateHint}` }],
-      updated: [],
-      removed: [],
     };
   const d = textDifference(stored, text);
-  if (!d) return { problems: [], updated: [], removed: [] };
+  if (!d) return none;
   const now = `${t.diffBase}.txt`;
   await writeSnapshot(now, text);
   const more = d.differing > 1 ? ` (${d.differing} lines differ in all)` : '';
   const change = describe(d);
   return {
+    ...none,
+    pages: differingPages(stored, text),
     problems: [
       {
         kind: 'text',
@@ -50,8 +62,6 @@ export async function checkText(t: FixtureText, settings: CheckSettings): Promis
           `${change}${more}; the text as it is now: ${displayPath(now)}`,
       },
     ],
-    updated: [],
-    removed: [],
   };
 }
 

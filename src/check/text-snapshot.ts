@@ -73,3 +73,12 @@ function unmatched(a: string[], b: string[]): number {
   }
   return left;
 }
+
+/** The pages (from 1, split at page feeds) whose text differs between two normalised texts. */
+export function differingPages(expected: string, actual: string): number[] {
+  const a = expected.split('\f');
+  const b = actual.split('\f');
+  const pages: number[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) pages.push(i + 1);
+  return pages;
+}

@@ -1,7 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 import { DOCUMENT_JSON } from '../library/index.js';
-import { isTemplateFolder } from './template-folders.js';
+import { isSkippedFolder, isTemplateFolder, SEARCH_DEPTH } from './template-folders.js';
 
 export interface WatchOptions {
   /**
@@ -22,7 +22,8 @@ export interface TemplateWatch {
 
 /**
  * Watches a template folder, or a folder of them, and calls `run` with the template folders
- * whose template, document.json or fixtures changed: after a quiet time, one run at a time;
+ * whose template, document.json or fixtures changed (and folders that appeared, which may hold
+ * new ones): after a quiet time, one run at a time;
  * changes made during a run make the next. Snapshots (which `--update` writes) and editors'
  * lock and swap files are not changes.
  */
@@ -73,14 +74,30 @@ export function watchTemplates(
   return { close, idle: () => running };
 }
 
-/** The template folder a changed path belongs to, when the change is one a check depends on. */
+/**
+ * The template folder a changed path belongs to, when the change is one a check depends on; a
+ * folder that appeared (copied in, renamed) up to SEARCH_DEPTH down and in no template folder,
+ * since it may be or hold new ones.
+ */
 export function changedFolder(dir: string, single: boolean, name: string): string | undefined {
   const parts = name.split(sep);
   if (single) return dependsOn(parts) ? dir : undefined;
-  const [id, ...rest] = parts;
-  if (!id || id.startsWith('.')) return undefined;
-  // A folder itself appearing (copied in, renamed) may be a new template folder.
-  return rest.length === 0 || dependsOn(rest) ? join(dir, id) : undefined;
+  for (let k = 1; k <= Math.min(parts.length, SEARCH_DEPTH); k++) {
+    if (isSkippedFolder(parts[k - 1]!)) return undefined;
+    const folder = join(dir, ...parts.slice(0, k));
+    if (isTemplateFolder(folder))
+      return k === parts.length || dependsOn(parts.slice(k)) ? folder : undefined;
+  }
+  const path = join(dir, name);
+  return parts.length <= SEARCH_DEPTH && isFolder(path) ? path : undefined;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function dependsOn(parts: string[]): boolean {

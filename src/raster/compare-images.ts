@@ -53,12 +53,17 @@ export interface ImageComparison {
    * actual one has in green, and ignored anti-aliasing in yellow.
    */
   diff: Buffer;
+  /** Each compared pixel, row by row on the canvas of both sizes: CHANGE.none, gone or new. */
+  changes: Uint8Array;
 }
 
+/** What a pixel of `ImageComparison.changes` says. */
+export const CHANGE = { none: 0, gone: 1, new: 2 } as const;
+
 /** Only in the expected image (ink gone). */
-const GONE: [number, number, number] = [255, 0, 0];
+export const GONE: [number, number, number] = [255, 0, 0];
 /** Only in the actual image (new ink, darker than before). */
-const NEW: [number, number, number] = [0, 170, 0];
+export const NEW: [number, number, number] = [0, 170, 0];
 
 /**
  * Compares two PNG images pixel by pixel. Images of different sizes are compared on a white
@@ -87,6 +92,7 @@ export function compareImages(
   );
   const sizeChanged = a.width !== b.width || a.height !== b.height;
   const changedRatio = changedPixels / (width * height);
+  const changes = changesIn(out.data);
   return {
     same: !sizeChanged && changedRatio <= maxChanged,
     expected: { width: a.width, height: a.height },
@@ -94,8 +100,9 @@ export function compareImages(
     sizeChanged,
     changedPixels,
     changedRatio,
-    box: changedBox(out.data, width, height),
+    box: changedBox(changes, width, height),
     diff: PNG.sync.write(out),
+    changes,
   };
 }
 
@@ -132,13 +139,22 @@ function onCanvas(img: Rgba, width: number, height: number): Buffer {
   return canvas;
 }
 
-/** The box around the pixels pixelmatch drew as changed (pure GONE or NEW: never grey). */
-function changedBox(data: Buffer, width: number, height: number): PixelBox | undefined {
+/** The pixels pixelmatch drew as changed: pure GONE or NEW, never its faded grey. */
+function changesIn(data: Buffer): Uint8Array {
+  const changes = new Uint8Array(data.length / 4);
+  for (let p = 0; p < changes.length; p++) {
+    if (isColour(data, p * 4, GONE)) changes[p] = CHANGE.gone;
+    else if (isColour(data, p * 4, NEW)) changes[p] = CHANGE.new;
+  }
+  return changes;
+}
+
+/** The box around the changed pixels. */
+function changedBox(changes: Uint8Array, width: number, height: number): PixelBox | undefined {
   let [left, top, right, bottom] = [width, height, -1, -1];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      if (!isColour(data, i, GONE) && !isColour(data, i, NEW)) continue;
+      if (changes[y * width + x] === CHANGE.none) continue;
       if (x < left) left = x;
       if (x > right) right = x;
       if (y < top) top = y;

@@ -10,6 +10,7 @@ export {
 export {
   compareImages,
   decodePng,
+  CHANGE,
   DEFAULT_MAX_CHANGED,
   DEFAULT_TOLERANCE,
   type CompareOptions,
@@ -17,6 +18,7 @@ export {
   type PixelBox,
 } from './compare-images.js';
 export { toGrayPng } from './gray-png.js';
+export { readableDiff, type ReadableDiffInput } from './readable-diff.js';
 export { pdfText, PDF_TEXT_TIMEOUT_MS, type PdfTextOptions } from './pdf-text.js';
 export {
   isPopplerMissingError,

@@ -1,7 +1,13 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/errors/index.js';
-import { compareImages, decodePng, DEFAULT_MAX_CHANGED } from '../../src/raster/index.js';
+import {
+  CHANGE,
+  compareImages,
+  decodePng,
+  DEFAULT_MAX_CHANGED,
+  readableDiff,
+} from '../../src/raster/index.js';
 
 /** A page: white, with dark bars standing for lines of text. */
 interface Bar {
@@ -152,5 +158,62 @@ describe('compareImages', () => {
       /tolerance must be a number from 0 to 1/,
     );
     expect(() => compareImages(a, a, { maxChanged: -0.1 })).toThrow(/maxChanged must be/);
+  });
+});
+
+describe('readableDiff', () => {
+  /** The page of LINES with its third line moved down 12 pixels, compared and drawn twice as large. */
+  function moved() {
+    const movedLines = LINES.map((l, i) => (i === 2 ? { ...l, y: l.y + 12 } : l));
+    const expected = page(200, 150, LINES);
+    const comparison = compareImages(expected, page(200, 150, movedLines));
+    const twice = (b: Bar): Bar => ({
+      x: 2 * b.x,
+      y: 2 * b.y,
+      width: 2 * b.width,
+      height: 2 * b.height,
+    });
+    const actualLarge = page(400, 300, movedLines.map(twice));
+    return { expected, comparison, actualLarge };
+  }
+
+  it('keeps which pixels changed, and how, in the comparison', () => {
+    const { comparison } = moved();
+    expect(comparison.changes).toHaveLength(200 * 150);
+    const count = (c: number): number => comparison.changes.filter((x) => x === c).length;
+    expect(count(CHANGE.gone)).toBe(160 * 6);
+    expect(count(CHANGE.new)).toBe(160 * 6);
+    expect(comparison.changes[52 * 200 + 100]).toBe(CHANGE.gone);
+    expect(comparison.changes[65 * 200 + 100]).toBe(CHANGE.new);
+  });
+
+  it('draws the new page at its own size: new ink green at full strength, old ink red, the rest faded', () => {
+    const { expected, comparison, actualLarge } = moved();
+    const diff = decodePng(readableDiff({ comparison, expected, actualLarge, scale: 2 }), 'diff');
+    expect([diff.width, diff.height]).toEqual([400, 300]);
+    const at = (x: number, y: number): number[] => [
+      ...diff.data.subarray((y * 400 + x) * 4, (y * 400 + x) * 4 + 3),
+    ];
+    // The moved line: new at rows 124-135, old at 100-111 (twice the 50-dpi rows).
+    const ink = 20 / 255;
+    const toward = (c: number): number => Math.round(255 - (255 - c) * (1 - ink));
+    expect(at(200, 130)).toEqual([toward(0), toward(170), toward(0)]);
+    expect(at(200, 104)).toEqual([toward(255), toward(0), toward(0)]);
+    // An unchanged line shows faded grey; paper stays white.
+    const faded = Math.round(255 - 255 * (1 - ink) * 0.3);
+    expect(at(200, 24)).toEqual([faded, faded, faded]);
+    expect(at(200, 5)).toEqual([255, 255, 255]);
+  });
+
+  it('refuses a comparison that does not fit the images', () => {
+    const { expected, comparison, actualLarge } = moved();
+    expect(() =>
+      readableDiff({
+        comparison: { ...comparison, changes: comparison.changes.subarray(1) },
+        expected,
+        actualLarge,
+        scale: 2,
+      }),
+    ).toThrow(/29999 changes for 200 x 150 pixels/);
   });
 });

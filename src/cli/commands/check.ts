@@ -8,10 +8,9 @@ import {
   DEFAULT_CHECK_SETTINGS,
   FixtureRenderer,
   findTemplateFolders,
-  isTemplateFolder,
-  readTemplateFolder,
   reportTable,
   runCheck,
+  SEARCH_DEPTH,
   SNAPSHOT_DPI,
   watchTemplates,
   type CheckSettings,
@@ -121,7 +120,9 @@ async function templateFolders(dir: string): Promise<TemplateFolder[]> {
     throw new UsageError(`cannot read templates in ${dir}: ${errorWords(err)}`);
   }
   if (folders.length === 0)
-    throw new UsageError(`no template folders (with template.docx or document.json) in ${dir}`);
+    throw new UsageError(
+      `no template folders (with template.docx or document.json) in ${dir} or up to ${SEARCH_DEPTH} folders below it`,
+    );
   return folders;
 }
 
@@ -278,10 +279,15 @@ async function watchRuns(
     const watch = watchTemplates(
       dir,
       async (changed) => {
-        const present = changed.filter((d) => existsSync(d) && isTemplateFolder(d));
+        // A folder that appeared and a template folder in it may both be reported.
+        const found = await Promise.all(
+          changed.filter((d) => existsSync(d)).map((d) => findTemplateFolders(d, dir)),
+        );
+        const present = [...new Map(found.flat().map((f) => [f.dir, f])).values()];
         if (present.length === 0) return;
-        if (!flags.json) process.stderr.write(`\nchanged: ${present.join(', ')}\n`);
-        await runAndReport(await Promise.all(present.map(readTemplateFolder)));
+        if (!flags.json)
+          process.stderr.write(`\nchanged: ${present.map((f) => f.dir).join(', ')}\n`);
+        await runAndReport(present);
       },
       {
         onError: (err) => {
