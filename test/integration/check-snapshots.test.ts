@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import {
   copyFileSync,
   cpSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
