@@ -156,7 +156,7 @@ describe('docpipe check with snapshots (real LibreOffice, real poppler)', () => 
     const text = readFileSync(join(lease, 'snapshots', 'basic.txt'), 'utf8');
     expect(text).toContain('Lejer: Mette Sørensen, Vestergade 3, 2. th., 8000 Aarhus C.');
     expect(text).not.toMatch(/ +\n/);
-    expect(readFileSync(join(lease, 'snapshots', 'basic.json'), 'utf8')).toBe('{"pages":2}\n');
+    expect(readFileSync(join(lease, 'snapshots', 'basic.json'), 'utf8')).toBe('{ "pages": 2 }\n');
 
     const pass = await docpipe(env, 'check', lib);
     expect(pass.stderr).toBe('');
@@ -257,7 +257,7 @@ describe('docpipe check with snapshots (real LibreOffice, real poppler)', () => 
       [[], []],
     ]);
     expect(readdirSync(snapshots).sort()).toEqual(SNAPSHOT_FILES);
-    expect(readFileSync(join(snapshots, 'basic.json'), 'utf8')).toBe('{"pages":2}\n');
+    expect(readFileSync(join(snapshots, 'basic.json'), 'utf8')).toBe('{ "pages": 2 }\n');
   });
 
   it('says a deleted page image is missing, the last page too, and a stray one is past the recorded pages', async () => {

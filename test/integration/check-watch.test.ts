@@ -44,9 +44,10 @@ describe('docpipe check --watch (real LibreOffice, real poppler)', () => {
       const seen = (): string => `stdout: ${stdout}\nstderr: ${stderr}`;
       await until(() => runs().length === 1, seen);
       expect(runs()[0]!.map((o) => [o.template, o.fixture, o.ok, o.updated.length])).toEqual([
-        ['lease', 'basic', true, 3],
-        ['lease', 'no-guarantor', true, 3],
-        ['welcome-letter', 'remote', true, 2],
+        // The text, the page count and each page's image.
+        ['lease', 'basic', true, 4],
+        ['lease', 'no-guarantor', true, 4],
+        ['welcome-letter', 'remote', true, 3],
       ]);
       // The snapshots it just wrote are no change: no second run comes of them.
       await new Promise((r) => setTimeout(r, 1500));
