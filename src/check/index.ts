@@ -10,7 +10,12 @@ export {
 } from './template-folders.js';
 export { checkFixture, type RenderFixture } from './check-fixture.js';
 export { runCheck, NO_FIXTURE, type CheckRun } from './run-check.js';
-export { DEFAULT_CHECK_SETTINGS, SNAPSHOT_DPI, type CheckSettings } from './check-settings.js';
+export {
+  DEFAULT_CHECK_SETTINGS,
+  DIFF_DPI,
+  SNAPSHOT_DPI,
+  type CheckSettings,
+} from './check-settings.js';
 export {
   FixtureRenderer,
   type FixtureRendererDeps,

@@ -10,6 +10,7 @@ import {
   findTemplateFolders,
   reportTable,
   runCheck,
+  DIFF_DPI,
   SEARCH_DEPTH,
   SNAPSHOT_DPI,
   watchTemplates,
@@ -43,9 +44,12 @@ export function registerCheck(program: Command): void {
     )
     .argument(
       '[folder]',
-      'a template folder, or a folder of them (default: the library, DOCPIPE_TEMPLATES_DIR)',
+      `a template folder, or a folder holding them up to ${SEARCH_DEPTH} folders down (default: the library, DOCPIPE_TEMPLATES_DIR)`,
     )
-    .option('--update', 'record snapshots (text, pages, page images) that differ or are missing')
+    .option(
+      '--update',
+      'record snapshots (text, page count, page images) that differ or are missing',
+    )
     .option('--watch', 'check again whenever a template, document.json or fixture changes')
     .option('--json', 'print a JSON array of outcomes (with --watch: one array per run)')
     .option(
@@ -66,9 +70,10 @@ export function registerCheck(program: Command): void {
       'after',
       '\nA template folder holds template.docx, document.json and fixtures/<name>.tags.json with\n' +
         'fixtures/<name>.expected.txt (lines the PDF text must contain). check --update records\n' +
-        `snapshots/<name>.txt (pdftotext -layout) and snapshots/<name>.p<N>.png (page N, grey, ${SNAPSHOT_DPI} dpi);\n` +
-        'check compares with them: a missing snapshot fails. On a difference it names the page and\n' +
-        'where on it, and writes a diff image under --diff-dir/<template>/ (red: gone, green: new).\n' +
+        `snapshots/<name>.txt (pdftotext -layout), snapshots/<name>.json (the page count) and\n` +
+        `snapshots/<name>.p<N>.png (page N, grey, ${SNAPSHOT_DPI} dpi); check compares with them: a missing\n` +
+        'snapshot fails. On a difference it names the page and where on it, and writes a diff image\n' +
+        `at ${DIFF_DPI} dpi under --diff-dir/<template>/ (red: gone, green: new).\n` +
         '\nExamples:\n' +
         '  docpipe check templates/\n' +
         '  docpipe check templates/lease --update\n' +

@@ -65,6 +65,9 @@ export function registerPreview(program: Command): void {
         '({^flag} ... {/flag}) light orange, so both branches of every section can be seen.\n' +
         'The folder gets page-1.png, page-2.png, ...; pages left from a longer earlier preview are removed.\n' +
         "A library folder's document.json sets delimiters, locale, time zone and field types.\n" +
+        'Notices of the render (a font replaced by one of other widths, an empty page) go to stderr\n' +
+        'as render prints them, a metric-compatible replacement left out (--json lists them all).\n' +
+        'Nothing is kept in DOCPIPE_DATA_DIR/storage: each preview renders in a temporary store.\n' +
         '\nExamples:\n' +
         '  docpipe preview templates/lease                     # ./lease-preview/page-1.png ...\n' +
         '  docpipe preview templates/lease --tags templates/lease/fixtures/basic.tags.json --out filled\n' +
