@@ -97,8 +97,3 @@ export function companyFlag(value: string | undefined): string | undefined {
   if (value === undefined || isCompanyId(value)) return value;
   throw new UsageError(`--company ${COMPANY_ID_RULE} (got ${JSON.stringify(value)})`);
 }
-
-/** The settings {@link templateArgument} finds for a template file or folder. */
-export async function documentSettingsOf(template: string): Promise<DocumentFillOptions> {
-  return (await templateArgument(template)).options;
-}

@@ -19,9 +19,8 @@ import {
   type TemplateFolder,
 } from '../../check/index.js';
 import { engineThreadsBeside, loadConfig, type DocpipeConfig } from '../../config/index.js';
-import { createConverter } from '../../convert/index.js';
 import { errorWords } from '../../files/index.js';
-import { createLogger } from '../../log/index.js';
+import { commandOffice } from '../command-office.js';
 import { isPopplerMissingError, requirePoppler } from '../../raster/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { fillOptionsFrom, printJson } from '../io.js';
@@ -165,20 +164,13 @@ class CheckSession {
   ) {}
 
   static async open(config: DocpipeConfig, processes: number): Promise<CheckSession> {
-    const logger = createLogger(
-      config.logLevel === 'info' ? 'warn' : config.logLevel,
-      'docpipe',
-      config.logFormat,
-    );
     const engine = createEngine(config, engineThreadsBeside(processes));
-    const converter = await createConverter(
-      config.converter,
-      { ...config.office, processes },
-      logger,
-    ).catch(async (err: unknown) => {
-      await engine.close();
-      throw err;
-    });
+    const { converter, logger } = await commandOffice(config, { processes }).catch(
+      async (err: unknown) => {
+        await engine.close();
+        throw err;
+      },
+    );
     const { limits: _limits, ...defaults } = fillOptionsFrom({}, config);
     const renderer = await FixtureRenderer.open({ engine, converter, logger, defaults });
     return new CheckSession(

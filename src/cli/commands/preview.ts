@@ -1,13 +1,11 @@
-import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createEngine } from '../../app/index.js';
 import { ScratchRenderer, shownNotices } from '../../check/index.js';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
-import { createConverter } from '../../convert/index.js';
 import { readInput, readJson, TooLargeInput } from '../../files/index.js';
-import { DocumentJsonError, readDocumentJson } from '../../library/index.js';
-import { createLogger } from '../../log/index.js';
+import { LIBRARY_TEMPLATE } from '../../library/index.js';
+import { commandOffice } from '../command-office.js';
 import type { Engine } from '../../pipeline/index.js';
 import {
   DEFAULT_PREVIEW_DPI,
@@ -18,7 +16,7 @@ import {
 } from '../../preview/index.js';
 import { MAX_DPI } from '../../raster/index.js';
 import { UsageError } from '../exit-codes.js';
-import { documentSettingsOf, fillOptionsFrom, printJson, type TemplateFlags } from '../io.js';
+import { fillOptionsFrom, printJson, templateArgument, type TemplateFlags } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 interface PreviewFlags extends TemplateFlags {
@@ -27,9 +25,6 @@ interface PreviewFlags extends TemplateFlags {
   dpi: string;
   json?: boolean;
 }
-
-/** A library document's template file, by the name a library folder gives it. */
-const LIBRARY_TEMPLATE = 'template.docx';
 
 export function registerPreview(program: Command): void {
   program
@@ -75,9 +70,10 @@ export function registerPreview(program: Command): void {
     )
     .action(async (template: string, flags: PreviewFlags) => {
       const dpi = dpiFlag(flags.dpi);
-      const { file, name } = await templateFile(template);
+      const { file, options } = await templateArgument(template);
+      const name = previewName(template, file);
       const config = loadConfig();
-      const { limits, ...fill } = fillOptionsFrom(flags, config, await documentSettingsOf(file));
+      const { limits, ...fill } = fillOptionsFrom(flags, config, options);
       const [bytes, tags] = await Promise.all([
         readInput(file, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve(undefined),
@@ -107,28 +103,13 @@ function dpiFlag(text: string): number {
 }
 
 /**
- * The template file and the name its preview folder takes. A folder is a library document: its
- * document.json's current version (else its last), or template.docx; named after the folder, as
- * is a file called template.docx, since every library document's file has that name.
+ * The name a preview folder takes: a library document's folder name (for the folder, or its
+ * template.docx, since every library document's file has that name), else the file's name.
  */
-async function templateFile(path: string): Promise<{ file: string; name: string }> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    const base = basename(path, extname(path));
-    const named = basename(path) === LIBRARY_TEMPLATE ? basename(resolve(dirname(path))) : base;
-    return { file: path, name: named };
-  }
-  let versions: Record<string, string> | undefined;
-  let current: string | undefined;
-  try {
-    ({ versions, current } = (await readDocumentJson(path)).meta);
-  } catch (err) {
-    if (err instanceof DocumentJsonError) throw new UsageError(err.message);
-    throw err;
-  }
-  const files = Object.values(versions ?? {});
-  const chosen = (current !== undefined ? versions?.[current] : files.at(-1)) ?? LIBRARY_TEMPLATE;
-  return { file: join(path, chosen), name: basename(resolve(path)) };
+function previewName(argument: string, file: string): string {
+  if (file !== argument || basename(file) === LIBRARY_TEMPLATE)
+    return basename(resolve(dirname(file)));
+  return basename(file, extname(file));
 }
 
 /**
@@ -141,17 +122,7 @@ async function withRenderer<T>(
   name: string,
   work: (renderPdf: PreviewDeps['renderPdf']) => Promise<T>,
 ): Promise<T> {
-  const logger = createLogger(
-    config.logLevel === 'info' ? 'warn' : config.logLevel,
-    'docpipe',
-    config.logFormat,
-  );
-  const converter = await createConverter(
-    config.converter,
-    { ...config.office, processes: config.office.processes ?? 1 },
-    logger,
-    true,
-  );
+  const { converter, logger } = await commandOffice(config, { lazy: true });
   try {
     const scratch = await ScratchRenderer.open({ engine, converter, logger });
     try {

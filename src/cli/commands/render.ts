@@ -3,8 +3,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createEngine, openStorage } from '../../app/index.js';
 import { loadConfig, type DocpipeConfig } from '../../config/index.js';
-import { createConverter } from '../../convert/index.js';
-import { createLogger } from '../../log/index.js';
+import { commandOffice } from '../command-office.js';
 import { Renderer } from '../../pipeline/index.js';
 import { objectLocation } from '../../storage/index.js';
 import type { Engine } from '../../pipeline/index.js';
@@ -117,17 +116,7 @@ async function renderPdf(
   name: string,
   flags: RenderFlags,
 ): Promise<void> {
-  const logger = createLogger(
-    config.logLevel === 'info' ? 'warn' : config.logLevel,
-    'docpipe',
-    config.logFormat,
-  );
-  const converter = await createConverter(
-    config.converter,
-    { ...config.office, processes: config.office.processes ?? 1 },
-    logger,
-    true,
-  );
+  const { converter, logger } = await commandOffice(config, { lazy: true });
   const storage = await openStorage(config);
   try {
     const started = performance.now();
