@@ -4,7 +4,6 @@ export {
   readTemplateFolder,
   SEARCH_DEPTH,
   templateId,
-  TEMPLATE_FILE,
   type Fixture,
   type TemplateFolder,
 } from './template-folders.js';

@@ -2,14 +2,13 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import {
+  currentTemplateFile,
   DOCUMENT_JSON,
+  LIBRARY_TEMPLATE,
   DocumentJsonError,
   readDocumentJson,
   type DocumentFillOptions,
 } from '../library/index.js';
-
-/** The template a folder holds when its document.json names no versions. */
-export const TEMPLATE_FILE = 'template.docx';
 
 export interface Fixture {
   name: string;
@@ -44,7 +43,7 @@ export interface TemplateFolder {
 
 /** A folder is a template folder when it holds a template.docx or a document.json. */
 export function isTemplateFolder(dir: string): boolean {
-  return existsSync(join(dir, TEMPLATE_FILE)) || existsSync(join(dir, DOCUMENT_JSON));
+  return existsSync(join(dir, LIBRARY_TEMPLATE)) || existsSync(join(dir, DOCUMENT_JSON));
 }
 
 /**
@@ -108,7 +107,7 @@ async function isFolder(path: string): Promise<boolean> {
 export async function readTemplateFolder(dir: string, id = basename(dir)): Promise<TemplateFolder> {
   const fixtures = await readFixtures(join(dir, 'fixtures'));
   const name = basename(dir);
-  const base = { id, dir, template: join(dir, TEMPLATE_FILE), name, options: {}, fixtures };
+  const base = { id, dir, template: join(dir, LIBRARY_TEMPLATE), name, options: {}, fixtures };
   let settings;
   try {
     settings = await readDocumentJson(dir);
@@ -117,11 +116,8 @@ export async function readTemplateFolder(dir: string, id = basename(dir)): Promi
     return { ...base, problem: `${DOCUMENT_JSON}: ${err.problems.join('; ')}` };
   }
   const { meta, options } = settings;
-  const versions = meta.versions ?? { '1': TEMPLATE_FILE };
-  const current = meta.current ?? Object.keys(versions).at(-1);
-  const file = current === undefined ? undefined : versions[current];
+  const file = currentTemplateFile(meta);
   const folder = { ...base, name: meta.name ?? name, options };
-  if (!file) return { ...folder, problem: `${DOCUMENT_JSON} names no current version` };
   const template = join(dir, file);
   if (!existsSync(template))
     return { ...folder, template, problem: `${file} is missing (the current version)` };
