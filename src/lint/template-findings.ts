@@ -23,28 +23,12 @@ export function templateFindings(lint: LintPackage): LintFinding[] {
     compileTemplate(lint.pkg, lint.delimiters, 'template');
     return [];
   } catch (err) {
-    if (err instanceof TemplateBrokenError) return withoutFallbackCopies(lint, err.problems);
-    // docxtemplater throws XML it cannot read as an internal error; it is the template's.
-    const id = (err as { properties?: { id?: unknown } }).properties?.id;
-    if (id !== 'malformed_xml') throw err;
-    return [xmlFinding(lint, id, UNREADABLE_XML)];
+    // Fill's problems already leave out Word's fallback copy of a text box, and XML
+    // docxtemplater cannot read (malformed_xml) comes as one of them.
+    if (err instanceof TemplateBrokenError)
+      return err.problems.map((problem) => problemFinding(lint, problem));
+    throw err;
   }
-}
-
-/**
- * Word keeps a text box twice (mc:Choice, and mc:Fallback for older readers), and docxtemplater
- * reports a problem in each copy: the copy's finding is left out when the original has it.
- */
-function withoutFallbackCopies(lint: LintPackage, problems: TemplateProblem[]): LintFinding[] {
-  const located = problems.map((problem) => {
-    const part = lint.parts.find((p) => p.file === problem.file);
-    const spot =
-      part && problem.offsets[0] !== undefined ? locate(part, problem.offsets[0]) : undefined;
-    return { finding: problemFinding(lint, problem), copy: spot?.paragraph.inFallback ?? false };
-  });
-  const key = (f: LintFinding) => `${f.id}\u0000${f.part}\u0000${f.excerpt}`;
-  const originals = new Set(located.filter((l) => !l.copy).map((l) => key(l.finding)));
-  return located.filter((l) => !l.copy || !originals.has(key(l.finding))).map((l) => l.finding);
 }
 
 /** One of docxtemplater's problems as a finding, located in its part and paragraph. */
