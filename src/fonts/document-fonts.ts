@@ -1,4 +1,4 @@
-import { decodeXml, unescapeXml } from '../opc/index.js';
+import { attributesByLocalName, decodeXml } from '../opc/index.js';
 import { fontPartKind, TEXT_PART_ORDER, type FontPartKind, type FontSource } from './font-parts.js';
 
 /**
@@ -100,14 +100,7 @@ function elementsWithBody(
   return out;
 }
 
-const ATTRIBUTE = /(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-/** The attributes of one start tag by local name. */
-function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of text.matchAll(ATTRIBUTE)) out[a[1]!] = unescapeXml(a[2] ?? a[3] ?? '');
-  return out;
-}
+const attributes = attributesByLocalName;
 
 class FontScan {
   private readonly fonts = new Map<string, DocumentFont>();

@@ -1,10 +1,12 @@
 import {
+  attributeByLocalName as attribute,
   CONTENT_TYPES_PART,
   extensionOf,
+  localName,
   parseRelationships,
   resolvePartName,
+  tagAttributes,
   textEncodingOf,
-  unescapeXml,
 } from '../opc/index.js';
 import {
   relationshipPartOf,
@@ -136,7 +138,6 @@ interface EmbedElement {
 const EMBED_ELEMENT =
   /<([A-Za-z_][\w.-]*:)?embed(Regular|Bold|Italic|BoldItalic)(?=[\s/>])([^>]*)>/g;
 const FONT_ELEMENT = /<(?:[A-Za-z_][\w.-]*:)?font(?=[\s/>])([^>]*)>/g;
-const ID_ATTRIBUTE = /(?:^|\s)(?:[A-Za-z_][\w.-]*:)?id\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** A part's text without its embedded-font elements, and what they were. */
 export function stripEmbedElements(text: string): { stripped: string; embeds: EmbedElement[] } {
@@ -161,19 +162,12 @@ export function stripEmbedElements(text: string): { stripped: string; embeds: Em
       if (at >= 0) end = at + close.length;
     }
     const family = families[font]?.name ?? '';
-    const ids = [...attrs!.matchAll(ID_ATTRIBUTE)].map((a) => unescapeXml(a[1] ?? a[2] ?? ''));
+    const ids = [...tagAttributes(attrs!)].filter(([n]) => localName(n) === 'id').map(([, v]) => v);
     embeds.push({ family, style: STYLES[kind!]!, ids });
     out += text.slice(from, m.index);
     from = end;
   }
   return { stripped: embeds.length > 0 ? out + text.slice(from) : text, embeds };
-}
-
-function attribute(attrs: string, local: string): string | undefined {
-  const m = new RegExp(
-    `(?:^|\\s)(?:[A-Za-z_][\\w.-]*:)?${local}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`,
-  ).exec(attrs);
-  return m ? unescapeXml(m[1] ?? m[2] ?? '') : undefined;
 }
 
 /** Whether something left in the part still names the relationship: then it stays. */

@@ -1,4 +1,4 @@
-import { unescapeXml } from '../opc/index.js';
+import { attributeByLocalName } from '../opc/index.js';
 
 /** One piece of an XML part, as read in order. */
 export type XmlToken =
@@ -59,30 +59,15 @@ function markupEnd(xml: string, at: number): number | undefined {
   return end === -1 ? xml.length : end + closer.length;
 }
 
-const ATTRIBUTE = /([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-/** An element's attributes by qualified name (`w:val`, `r:id`), values unescaped. */
-export function attributes(attrs: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const a of attrs.matchAll(ATTRIBUTE)) found.set(a[1]!, unescapeXml(a[2] ?? a[3] ?? ''));
-  return found;
-}
-
-/** The local part of a qualified name: `val` of `w:val`. */
-export function localName(name: string): string {
-  const colon = name.indexOf(':');
-  return colon === -1 ? name : name.slice(colon + 1);
-}
-
-/** An attribute by local name, whatever its prefix (`w:val` or a strict part's own prefix). */
-export function attribute(attrs: string, local: string): string | undefined {
-  for (const [name, value] of attributes(attrs)) if (localName(name) === local) return value;
-  return undefined;
-}
+export {
+  tagAttributes as attributes,
+  localName,
+  attributeByLocalName as attribute,
+} from '../opc/index.js';
 
 /** Whether an on/off property (`<w:vanish/>`, `<w:b w:val="0"/>`) is on. */
 export function isOn(attrs: string): boolean {
-  const val = attribute(attrs, 'val');
+  const val = attributeByLocalName(attrs, 'val');
   return val === undefined || !['0', 'false', 'off'].includes(val.toLowerCase());
 }
 

@@ -5,6 +5,10 @@ export {
   unescapeXml,
   escapeXml,
   elementsNamed,
+  tagAttributes,
+  localName,
+  attributeByLocalName,
+  attributesByLocalName,
 } from './xml-text.js';
 export { sniffXml, textEncodingOf, type XmlEncoding, type XmlSniff } from './xml-encoding.js';
 export { resolvePartName, extensionOf } from './part-names.js';

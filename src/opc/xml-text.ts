@@ -78,6 +78,32 @@ export function escapeXml(text: string): string {
 
 const ATTRIBUTE = /([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
+/** A start tag's attributes by qualified name (`w:val`, `r:id`), values unescaped. */
+export function tagAttributes(attrs: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const a of attrs.matchAll(ATTRIBUTE)) found.set(a[1]!, unescapeXml(a[2] ?? a[3] ?? ''));
+  return found;
+}
+
+/** The local part of a qualified name: `val` of `w:val`. */
+export function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+/** An attribute by local name, whatever its prefix (`w:val` or a strict part's own prefix). */
+export function attributeByLocalName(attrs: string, local: string): string | undefined {
+  for (const [name, value] of tagAttributes(attrs)) if (localName(name) === local) return value;
+  return undefined;
+}
+
+/** A start tag's attributes by local name (the last wins when two prefixes share one). */
+export function attributesByLocalName(attrs: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of tagAttributes(attrs)) out[localName(name)] = value;
+  return out;
+}
+
 /**
  * The attributes of every element with the given local name (any prefix). Enough for the flat,
  * entity-free parts it reads ([Content_Types].xml, relationship parts), which have been checked
@@ -86,12 +112,7 @@ const ATTRIBUTE = /([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*=\s*(?:"([^"]*)"|'
 export function elementsNamed(xml: string, localName: string): Record<string, string>[] {
   const pattern = new RegExp(`<(?:[A-Za-z_][\\w.-]*:)?${localName}\\b([^>]*)>`, 'g');
   const found: Record<string, string>[] = [];
-  for (const match of xml.matchAll(pattern)) {
-    const attrs: Record<string, string> = {};
-    for (const a of (match[1] ?? '').matchAll(ATTRIBUTE)) {
-      attrs[a[1]!] = unescapeXml(a[2] ?? a[3] ?? '');
-    }
-    found.push(attrs);
-  }
+  for (const match of xml.matchAll(pattern))
+    found.push(Object.fromEntries(tagAttributes(match[1] ?? '')));
   return found;
 }
