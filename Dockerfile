@@ -57,5 +57,5 @@ USER docpipe
 # containers no health check (compose.yaml does).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "const h = process.env.DOCPIPE_HTTP_HOST; const host = !h || h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h; fetch(`http://${host}:${process.env.DOCPIPE_HTTP_PORT || 8080}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/cli/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/surfaces/cli/main.js"]
 CMD ["start"]

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job, Queue } from 'bullmq';
-import { engineThreadsBeside, workerConcurrency } from '../src/config/index.js';
-import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/convert/index.js';
-import { EnginePool } from '../src/engine/index.js';
-import { FolderLibrary } from '../src/library/index.js';
-import { Renderer } from '../src/pipeline/index.js';
-import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
-import { LocalStorage } from '../src/storage/index.js';
+import { engineThreadsBeside, workerConcurrency } from '../src/app/config/index.js';
+import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/index.js';
+import { EnginePool } from '../src/render/engine/index.js';
+import { FolderLibrary } from '../src/document/library/index.js';
+import { Renderer } from '../src/render/pipeline/index.js';
+import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/jobs/queue/index.js';
+import { LocalStorage } from '../src/render/storage/index.js';
 
 type Tag = { tag: string; value: unknown; type?: string; format?: string };
 

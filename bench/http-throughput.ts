@@ -2,16 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { engineThreadsBeside, loadConfig, workerConcurrency } from '../src/config/index.js';
-import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/convert/index.js';
-import { EnginePool } from '../src/engine/index.js';
-import { buildHttpServer } from '../src/http/server.js';
-import { KeyStore } from '../src/keys/index.js';
-import { FolderLibrary } from '../src/library/index.js';
-import { DocpipeMetrics } from '../src/metrics/index.js';
-import { Renderer } from '../src/pipeline/index.js';
-import { createRedis, DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/queue/index.js';
-import { LocalStorage } from '../src/storage/index.js';
+import { engineThreadsBeside, loadConfig, workerConcurrency } from '../src/app/config/index.js';
+import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/index.js';
+import { EnginePool } from '../src/render/engine/index.js';
+import { buildHttpServer } from '../src/surfaces/http/server.js';
+import { KeyStore } from '../src/service/keys/index.js';
+import { FolderLibrary } from '../src/document/library/index.js';
+import { DocpipeMetrics } from '../src/base/metrics/index.js';
+import { Renderer } from '../src/render/pipeline/index.js';
+import {
+  createRedis,
+  DocpipeClient,
+  DocpipeWorker,
+  EmbeddedRedis,
+} from '../src/jobs/queue/index.js';
+import { LocalStorage } from '../src/render/storage/index.js';
 import { HttpLoad } from './http-load.js';
 
 export interface HttpThroughput {

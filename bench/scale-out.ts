@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocpipeClient, EmbeddedRedis } from '../src/queue/index.js';
-import { LocalStorage } from '../src/storage/index.js';
+import { DocpipeClient, EmbeddedRedis } from '../src/jobs/queue/index.js';
+import { LocalStorage } from '../src/render/storage/index.js';
 
 type Tag = { tag: string; value: unknown; type?: string; format?: string };
 

@@ -10,7 +10,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../src/paths/index.js';
+import { projectRoot } from '../src/base/paths/index.js';
 import { CATALOGUE } from './library/catalogue.js';
 import { compareLibrary, strayFiles } from './library/compare.js';
 import { libraryFiles } from './library/library-document.js';

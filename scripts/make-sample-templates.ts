@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../src/paths/index.js';
+import { projectRoot } from '../src/base/paths/index.js';
 import { buildDocx, heading, pageBreak, para, run } from '../test/helpers/docx-builder.js';
 
 const root = join(projectRoot(), 'templates');

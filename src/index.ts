@@ -8,7 +8,7 @@ export {
   type Failure,
   type FailureDetail,
   type FailureSlug,
-} from './errors/index.js';
+} from './base/errors/index.js';
 export {
   sniff,
   sniffBytes,
@@ -17,7 +17,7 @@ export {
   type SniffResult,
   type SniffLimits,
   type UnsupportedReason,
-} from './sniff/index.js';
+} from './formats/sniff/index.js';
 export {
   fillTemplate,
   TAG_TYPES,
@@ -27,15 +27,15 @@ export {
   type TagInput,
   type TemplateField,
   type Delimiters,
-} from './fill/index.js';
-export { templateFields, documentText } from './inspect/index.js';
+} from './document/fill/index.js';
+export { templateFields, documentText } from './document/inspect/index.js';
 export {
   EnginePool,
   InlineEngine,
   type EngineLimits,
   type EnginePoolOptions,
-} from './engine/index.js';
-export { loadConfig, ConfigError, type DocpipeConfig } from './config/index.js';
+} from './render/engine/index.js';
+export { loadConfig, ConfigError, type DocpipeConfig } from './app/config/index.js';
 export {
   OfficePool,
   LibreOfficeConvertEngine,
@@ -44,8 +44,8 @@ export {
   type ConvertRequest,
   type OfficePoolOptions,
   type OfficePoolStats,
-} from './convert/index.js';
-export { checkPdf, type PdfInfo } from './pdf/index.js';
+} from './render/convert/index.js';
+export { checkPdf, type PdfInfo } from './formats/pdf/index.js';
 export {
   LocalStorage,
   S3Storage,
@@ -56,7 +56,7 @@ export {
   type S3StorageOptions,
   type Storage,
   type StoredObject,
-} from './storage/index.js';
+} from './render/storage/index.js';
 export {
   Renderer,
   type Engine,
@@ -66,7 +66,7 @@ export {
   type RenderResult,
   type RenderNotice,
   type Fidelity,
-} from './pipeline/index.js';
+} from './render/pipeline/index.js';
 export {
   DocpipeClient,
   DocpipeWorker,
@@ -86,6 +86,6 @@ export {
   type DocumentJobResult,
   type JobRenderOptions,
   type RequestOptions,
-} from './queue/index.js';
-export { FolderLibrary, type DocumentLibrary } from './library/index.js';
-export { createLogger, type Logger } from './log/index.js';
+} from './jobs/queue/index.js';
+export { FolderLibrary, type DocumentLibrary } from './document/library/index.js';
+export { createLogger, type Logger } from './base/log/index.js';

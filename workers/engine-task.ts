@@ -1,8 +1,8 @@
 /**
  * Piscina entry of the engine threads: sniff, fill and the PDF check run here, off the caller's
- * event loop, because zip, XML and PDF work is CPU-bound. The protocol is `src/engine/engine-task`.
+ * event loop, because zip, XML and PDF work is CPU-bound. The protocol is `src/render/engine/engine-task`.
  */
-import { runEngineTask } from '../src/engine/engine-task.js';
+import { runEngineTask } from '../src/render/engine/engine-task.js';
 
 // pdf-lib writes notes about the PDFs it parses with console.warn ("Parsed number that is too
 // large for some PDF readers"). In this thread they would reach the worker's stderr as raw lines

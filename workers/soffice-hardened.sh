@@ -47,7 +47,7 @@ export http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 HTTP_PROXY=h
   HTTPS_PROXY=http://127.0.0.1:9 ftp_proxy=ftp://127.0.0.1:9 no_proxy=
 export HOME="$profile" TMPDIR="$profile/tmp"
 
-# Where soffice's pipe for this profile has its socket (src/convert/osl-pipes.ts): MD5 of the
+# Where soffice's pipe for this profile has its socket (src/render/convert/osl-pipes.ts): MD5 of the
 # profile URL in UTF-16, each byte in hex without a leading zero.
 single_office_pipe() {
   local md5 hex='' i

@@ -1,7 +1,7 @@
 """UNO bridge: drives one warm LibreOffice (soffice --accept on a named pipe) for docpipe.
 
 Protocol, one JSON object per line, a document's bytes right after the line that announces them
-(every message is declared, and each reply checked, in src/convert/bridge-protocol.ts: change both
+(every message is declared, and each reply checked, in src/render/convert/bridge-protocol.ts: change both
 together):
   argv    pipe-name start-timeout-seconds office-pid jobs-dir socket...
           (the sockets are the office's in /tmp, removed when docpipe dies: see osl-pipes.ts)

@@ -18,8 +18,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { allocatorLibrary } from '../../src/convert/office-profile.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { allocatorLibrary } from '../../src/render/convert/office-profile.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import type { RawLoopKind, RawLoopResult } from './common.js';
 
 export type { RawLoopKind, RawLoopResult } from './common.js';

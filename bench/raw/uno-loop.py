@@ -214,7 +214,7 @@ def main(argv):
     finally:
         stop_office(proc)
         # A stopped soffice leaves its pipes' sockets behind in /tmp: the one it accepts on, and
-        # the one named after its profile (as src/convert/osl-pipes.ts computes it).
+        # the one named after its profile (as src/render/convert/osl-pipes.ts computes it).
         url = uno.systemPathToFileUrl(profile).encode("utf-16-le")
         single = "SingleOfficeIPC_" + "".join("%x" % b for b in hashlib.md5(url).digest())
         for name in (pipe, single):

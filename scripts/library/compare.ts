@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ZipArchive } from '../../src/zip/index.js';
+import { ZipArchive } from '../../src/formats/zip/index.js';
 
 /** A file that differs between the built library and a library folder, and how. */
 export interface Difference {

@@ -3,7 +3,7 @@ import { packDocument } from './kit/pack.js';
 
 export type FieldType = 'text' | 'number' | 'date' | 'boolean' | 'list';
 
-/** A field declaration of document.json (src/fill/field-declarations.ts). */
+/** A field declaration of document.json (src/document/fill/field-declarations.ts). */
 export interface Field {
   type: FieldType;
   format?: string;

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/paths/index.js';
-import type { DocumentInput } from '../../src/queue/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import type { DocumentInput } from '../../src/jobs/queue/index.js';
 import { lease, leaseTags } from './lease.js';
 
 export const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');

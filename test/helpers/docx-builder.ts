@@ -1,5 +1,5 @@
-import { escapeXml } from '../../src/opc/index.js';
-import { writeZip, type NewZipItem } from '../../src/zip/index.js';
+import { escapeXml } from '../../src/formats/opc/index.js';
+import { writeZip, type NewZipItem } from '../../src/formats/zip/index.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

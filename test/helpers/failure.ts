@@ -1,4 +1,4 @@
-import { DocpipeError } from '../../src/errors/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
 
 /** The DocpipeError a call throws; anything else thrown, or nothing, fails the test. */
 export function failure(fn: () => unknown): DocpipeError {

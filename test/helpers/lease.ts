@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TagInput } from '../../src/fill/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import type { TagInput } from '../../src/document/fill/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 /** The sample lease (W1), the library's `templates/lease`: the document most tests render. */
 export const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));

@@ -1,4 +1,4 @@
-import { escapeXml } from '../../src/opc/index.js';
+import { escapeXml } from '../../src/formats/opc/index.js';
 import { buildDocx, para, run, type DocxSpec } from './docx-builder.js';
 import { patchEntry } from './zip-patch.js';
 

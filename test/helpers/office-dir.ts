@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { officePipeSockets } from '../../src/convert/index.js';
+import { officePipeSockets } from '../../src/render/convert/index.js';
 
 /** The temporary folder an office process was started with (its TMPDIR), from /proc. */
 export function officeTempDirOf(pid: number): string {

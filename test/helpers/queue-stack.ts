@@ -5,19 +5,19 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
-import { EnginePool } from '../../src/engine/index.js';
-import { FolderLibrary } from '../../src/library/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
+import { OfficePool } from '../../src/render/convert/index.js';
+import { EnginePool } from '../../src/render/engine/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
 import {
   DocpipeClient,
   DocpipeWorker,
   EmbeddedRedis,
   createRedis,
   type DocpipeClientOptions,
-} from '../../src/queue/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+} from '../../src/jobs/queue/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 
 /**
  * A prefix of one test's own, on a shared Redis: as BullMQ's own tests do (a queue name per

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 /** A real S3-protocol server (s3rver) on loopback, with one bucket, for one test file or more. */
 export interface S3Server {

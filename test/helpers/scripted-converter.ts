@@ -1,4 +1,4 @@
-import type { ConvertRequest, Converter } from '../../src/convert/index.js';
+import type { ConvertRequest, Converter } from '../../src/render/convert/index.js';
 
 /**
  * A converter whose every answer is scripted: `script(n, request)` for the n-th call (from 1).

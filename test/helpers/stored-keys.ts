@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import type { DocumentJobData } from '../../src/queue/index.js';
-import { storedDocumentKey } from '../../src/storage/index.js';
+import type { DocumentJobData } from '../../src/jobs/queue/index.js';
+import { storedDocumentKey } from '../../src/render/storage/index.js';
 import type { Lane } from './queue-stack.js';
 
 /**

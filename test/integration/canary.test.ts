@@ -12,8 +12,8 @@ import {
   canIsolateNetwork,
   type Converter,
   type NetworkIsolation,
-} from '../../src/convert/index.js';
-import { neutralizeExternalReferences } from '../../src/harden/index.js';
+} from '../../src/render/convert/index.js';
+import { neutralizeExternalReferences } from '../../src/document/harden/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfText } from '../helpers/pdf-text.js';

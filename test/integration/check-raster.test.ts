@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   decodePng,
   pdfText,
   PopplerMissingError,
   rasterizePdf,
   toGrayPng,
-} from '../../src/raster/index.js';
+} from '../../src/formats/raster/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { testDir } from '../helpers/test-dir.js';
 

@@ -12,9 +12,9 @@ import {
 import { join } from 'node:path';
 import PizZip from 'pizzip';
 import { describe, expect, it } from 'vitest';
-import type { FixtureOutcome } from '../../src/check/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { decodePng } from '../../src/raster/index.js';
+import type { FixtureOutcome } from '../../src/authoring/check/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { decodePng } from '../../src/formats/raster/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();

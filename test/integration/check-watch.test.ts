@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FixtureOutcome } from '../../src/check/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import type { FixtureOutcome } from '../../src/authoring/check/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();

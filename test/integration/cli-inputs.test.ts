@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { testDir } from '../helpers/test-dir.js';
 

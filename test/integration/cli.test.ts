@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { documentText } from '../../src/inspect/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { documentText } from '../../src/document/inspect/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 
 const root = projectRoot();

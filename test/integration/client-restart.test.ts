@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   DocpipeClient,
   EmbeddedRedis,
@@ -12,7 +12,7 @@ import {
   createRedis,
   freePort,
   isPortFree,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 import {
   StartedDocpipe,
   cli,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
-import { isDocpipeError } from '../../src/errors/index.js';
-import { checkPdf } from '../../src/pdf/index.js';
+import { OfficePool } from '../../src/render/convert/index.js';
+import { isDocpipeError } from '../../src/base/errors/index.js';
+import { checkPdf } from '../../src/formats/pdf/index.js';
 import { corpusRows, type CorpusRow } from '../helpers/corpus.js';
 import { waitUntil } from '../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sniff, UNSUPPORTED_REASONS } from '../../src/sniff/index.js';
+import { sniff, UNSUPPORTED_REASONS } from '../../src/formats/sniff/index.js';
 import { corpusRows } from '../helpers/corpus.js';
 
 /**

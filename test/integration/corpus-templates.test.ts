@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isDocpipeError } from '../../src/errors/index.js';
+import { isDocpipeError } from '../../src/base/errors/index.js';
 import {
   fillTemplate,
   templateCache,
   type TagInput,
   type TemplateField,
-} from '../../src/fill/index.js';
-import { documentText, templateFields } from '../../src/inspect/index.js';
-import { sniffBytes } from '../../src/sniff/index.js';
+} from '../../src/document/fill/index.js';
+import { documentText, templateFields } from '../../src/document/inspect/index.js';
+import { sniffBytes } from '../../src/formats/sniff/index.js';
 import { corpusRows, type CorpusRow } from '../helpers/corpus.js';
 
 type Delimiters = { start: string; end: string } | undefined;

@@ -2,9 +2,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpApp } from '../../src/http/create-app.js';
-import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { createHttpApp } from '../../src/surfaces/http/create-app.js';
+import { dashboardRoutes } from '../../src/surfaces/http/routes/dashboard.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 

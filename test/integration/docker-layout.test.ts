@@ -17,7 +17,7 @@ import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { alive, redisPid } from '../helpers/docpipe-start.js';
 import {
   execForm,
@@ -259,7 +259,7 @@ describe("the image's runtime stage, laid out from the Dockerfile", () => {
 
   it("finds docpipe's root there, not in this checkout", () => {
     const paths = pathToFileURL(
-      join(rootfs, workdirOf(layoutOfRuntime), 'dist/src/paths/index.js'),
+      join(rootfs, workdirOf(layoutOfRuntime), 'dist/src/base/paths/index.js'),
     ).href;
     const r = spawnSync(
       process.execPath,
@@ -384,7 +384,7 @@ describe("the image's contract, from the Dockerfile", () => {
     const [init, separator, node, cli] = entrypoint();
     expect(posix.basename(init!)).toBe('tini');
     expect(separator).toBe('--');
-    expect([node, cli]).toEqual(['node', 'dist/src/cli/main.js']);
+    expect([node, cli]).toEqual(['node', 'dist/src/surfaces/cli/main.js']);
     expect(execForm(last(runtime, 'CMD')!.args, 0)).toEqual(['start']);
   });
 

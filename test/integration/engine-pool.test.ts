@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { EnginePool } from '../../src/engine/index.js';
-import { documentText } from '../../src/inspect/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { EnginePool } from '../../src/render/engine/index.js';
+import { documentText } from '../../src/document/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const pool = new EnginePool({ threads: 2 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { authenticateV2, authenticateV3 } from '../../src/http/auth.js';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { V3_RATE_LIMITED, registerRateLimit } from '../../src/http/rate-limit.js';
-import { KeyStore } from '../../src/keys/index.js';
-import { QueueUnavailableError, createRedis } from '../../src/queue/index.js';
+import { authenticateV2, authenticateV3 } from '../../src/surfaces/http/auth.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { V3_RATE_LIMITED, registerRateLimit } from '../../src/surfaces/http/rate-limit.js';
+import { KeyStore } from '../../src/service/keys/index.js';
+import { QueueUnavailableError, createRedis } from '../../src/jobs/queue/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

@@ -1,16 +1,16 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
 import {
   authenticateV2,
   authenticateV3,
   bearerToken,
   requireCompany,
-} from '../../src/http/auth.js';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { KeyStore, type CreatedKey } from '../../src/keys/index.js';
-import { QueueUnavailableError, createRedis } from '../../src/queue/index.js';
+} from '../../src/surfaces/http/auth.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { KeyStore, type CreatedKey } from '../../src/service/keys/index.js';
+import { QueueUnavailableError, createRedis } from '../../src/jobs/queue/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

@@ -2,9 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { convertRoutes } from '../../src/http/routes/convert.js';
-import { DocpipeClient, type DocpipeClient as Client } from '../../src/queue/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { convertRoutes } from '../../src/surfaces/http/routes/convert.js';
+import { DocpipeClient, type DocpipeClient as Client } from '../../src/jobs/queue/index.js';
 import {
   parseStoredDocumentUrl,
   signUrl,
@@ -12,7 +12,7 @@ import {
   storedDocumentUrl,
   verifySignedUrl,
   type Storage,
-} from '../../src/storage/index.js';
+} from '../../src/render/storage/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';

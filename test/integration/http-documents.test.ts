@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InlineEngine } from '../../src/engine/index.js';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { documentsRoutes } from '../../src/http/routes/documents.js';
-import { FolderLibrary } from '../../src/library/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { documentsRoutes } from '../../src/surfaces/http/routes/documents.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { testDir } from '../helpers/test-dir.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStoredDocumentUrl } from '../../src/storage/index.js';
+import { parseStoredDocumentUrl } from '../../src/render/storage/index.js';
 import { corpusRows } from '../helpers/corpus.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { PUBLIC_URL, filesApp, multipartBody } from './http-files-setup.js';

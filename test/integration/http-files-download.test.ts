@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStoredDocumentUrl, signUrl } from '../../src/storage/index.js';
+import { parseStoredDocumentUrl, signUrl } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import {
   PDF_FILE,

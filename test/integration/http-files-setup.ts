@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { downloadRoutes } from '../../src/http/routes/downloads.js';
-import { fileRoutes } from '../../src/http/routes/files.js';
-import { RedisSignedUrlCache } from '../../src/http/signed-url-cache.js';
-import { InlineEngine } from '../../src/engine/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { downloadRoutes } from '../../src/surfaces/http/routes/downloads.js';
+import { fileRoutes } from '../../src/surfaces/http/routes/files.js';
+import { RedisSignedUrlCache } from '../../src/surfaces/http/signed-url-cache.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import type { Lane } from '../helpers/queue-stack.js';
 import { corpusRows } from '../helpers/corpus.js';
 import { testDir } from '../helpers/test-dir.js';

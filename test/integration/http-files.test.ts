@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStoredDocumentUrl, readDocumentMeta, signUrl } from '../../src/storage/index.js';
+import {
+  parseStoredDocumentUrl,
+  readDocumentMeta,
+  signUrl,
+} from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import {
   BODY_LIMIT,

@@ -2,15 +2,19 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { registerOpenApi } from '../../src/http/openapi.js';
-import { officePoolReady, redisReady, storageWritable } from '../../src/http/readiness-checks.js';
-import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
-import { healthRoutes, type HealthRoutesOptions } from '../../src/http/routes/health.js';
-import { metricsRoutes, observeHttpRequests } from '../../src/http/routes/metrics.js';
-import { DocpipeMetrics } from '../../src/metrics/index.js';
-import { EmbeddedRedis, createRedis } from '../../src/queue/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
+import {
+  officePoolReady,
+  redisReady,
+  storageWritable,
+} from '../../src/surfaces/http/readiness-checks.js';
+import { dashboardRoutes } from '../../src/surfaces/http/routes/dashboard.js';
+import { healthRoutes, type HealthRoutesOptions } from '../../src/surfaces/http/routes/health.js';
+import { metricsRoutes, observeHttpRequests } from '../../src/surfaces/http/routes/metrics.js';
+import { DocpipeMetrics } from '../../src/base/metrics/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/jobs/queue/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { testDir } from '../helpers/test-dir.js';
 

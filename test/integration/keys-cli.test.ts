@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore } from '../../src/keys/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { freePort } from '../../src/queue/index.js';
+import { KeyStore } from '../../src/service/keys/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { freePort } from '../../src/jobs/queue/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

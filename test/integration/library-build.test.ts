@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDocumentJson } from '../../src/library/document-json.js';
-import { templateFields } from '../../src/inspect/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { writeZip, ZipArchive } from '../../src/zip/index.js';
+import { readDocumentJson } from '../../src/document/library/document-json.js';
+import { templateFields } from '../../src/document/inspect/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { writeZip, ZipArchive } from '../../src/formats/zip/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**

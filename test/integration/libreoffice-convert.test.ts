@@ -7,9 +7,9 @@ import {
   LibreOfficeConvertEngine,
   hardenedRegistry,
   officePipeSockets,
-} from '../../src/convert/index.js';
-import { fillTemplate } from '../../src/fill/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+} from '../../src/render/convert/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';
 import { testDir } from '../helpers/test-dir.js';
@@ -165,7 +165,7 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
   });
 
   it('takes soffice down and removes its folder when the docpipe process dies mid-conversion', async () => {
-    const module = JSON.stringify(join(root, 'dist/src/convert/index.js'));
+    const module = JSON.stringify(join(root, 'dist/src/render/convert/index.js'));
     const owner = spawn(
       process.execPath,
       [

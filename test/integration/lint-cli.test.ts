@@ -4,11 +4,11 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { resolveFont } from '../../src/fonts/index.js';
-import { INCLUDES, MAIL_MERGE, SELF_UPDATING } from '../../src/lint/field-codes.js';
-import { lintTemplate, type TemplateReport } from '../../src/lint/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { ZipArchive, writeZip } from '../../src/zip/index.js';
+import { resolveFont } from '../../src/formats/fonts/index.js';
+import { INCLUDES, MAIL_MERGE, SELF_UPDATING } from '../../src/authoring/lint/field-codes.js';
+import { lintTemplate, type TemplateReport } from '../../src/authoring/lint/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { ZipArchive, writeZip } from '../../src/formats/zip/index.js';
 import { para, run } from '../helpers/docx-builder.js';
 import {
   chartParts,

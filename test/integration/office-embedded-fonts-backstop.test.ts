@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
-import type { Logger } from '../../src/log/index.js';
+import { OfficePool } from '../../src/render/convert/index.js';
+import type { Logger } from '../../src/base/log/index.js';
 import { corpusRows } from '../helpers/corpus.js';
 import { para } from '../helpers/docx-builder.js';
 import { buildFontDocx, fontRun } from '../helpers/fidelity-docx.js';
@@ -12,7 +12,7 @@ import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
 /**
- * src/harden removes embedded fonts before conversion. Behind it, the pool retires an office
+ * src/document/harden removes embedded fonts before conversion. Behind it, the pool retires an office
  * process that extracted one anyway: this drives the converter directly, below the pipeline, so
  * the corpus document reaches LibreOffice with its fonts (Calibri, Times New Roman, Cambria).
  */

@@ -8,10 +8,10 @@ import {
   OfficeProcess,
   canIsolateNetwork,
   fillOfficePoolOptions,
-} from '../../src/convert/index.js';
-import { isDocpipeError } from '../../src/errors/index.js';
-import type { Logger } from '../../src/log/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+} from '../../src/render/convert/index.js';
+import { isDocpipeError } from '../../src/base/errors/index.js';
+import type { Logger } from '../../src/base/log/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
 import { pdfPages } from '../helpers/pdf-text.js';
@@ -240,7 +240,7 @@ describe('office process death', () => {
 describe('office process ownership', () => {
   /** A docpipe process that owns a one-process pool, printing its office's pid once it is up. */
   function owner(convert?: string) {
-    const module = JSON.stringify(join(projectRoot(), 'dist/src/convert/index.js'));
+    const module = JSON.stringify(join(projectRoot(), 'dist/src/render/convert/index.js'));
     const work = convert
       ? `void pool.convert({ docx: (await import('node:fs')).readFileSync(${JSON.stringify(convert)}), field: 'd' }).catch(() => {});`
       : '';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OfficePool } from '../../src/convert/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { OfficePool } from '../../src/render/convert/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 

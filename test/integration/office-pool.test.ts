@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/convert/index.js';
-import { fillTemplate } from '../../src/fill/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { OfficePool, allocatorLibrary, canIsolateNetwork } from '../../src/render/convert/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { officeDirOf, officeSocketsOf, officeTempDirOf } from '../helpers/office-dir.js';
 import { pdfPages, pdfText } from '../helpers/pdf-text.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**

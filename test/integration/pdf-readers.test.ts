@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkPdf } from '../../src/pdf/index.js';
-import { sniff } from '../../src/sniff/index.js';
+import { checkPdf } from '../../src/formats/pdf/index.js';
+import { sniff } from '../../src/formats/sniff/index.js';
 import { corpusRows } from '../helpers/corpus.js';
 import { MUTATION_KINDS, mutate, seededRng, type Mutant } from '../helpers/pdf-mutants.js';
 import { pdfjsView, popplerView, type ReaderView } from '../helpers/pdf-readers.js';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { OfficePool, type ConvertRequest, type Converter } from '../../src/convert/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
-import { EnginePool } from '../../src/engine/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { OfficePool, type ConvertRequest, type Converter } from '../../src/render/convert/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
+import { EnginePool } from '../../src/render/engine/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { pdfText } from '../helpers/pdf-text.js';
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { isAbsolute, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
-import { MARK_FILL } from '../../src/preview/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { MARK_FILL } from '../../src/authoring/preview/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { buildFontDocx, defaultsIn, fontRun } from '../helpers/fidelity-docx.js';
 import { testDir } from '../helpers/test-dir.js';

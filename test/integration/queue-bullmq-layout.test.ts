@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   BULLMQ_VERSION,
   BullmqLayoutError,
   checkJobHashLayout,
   installedBullmqVersion,
-} from '../../src/queue/index.js';
-import { readJobEnds } from '../../src/queue/bullmq-job-hash.js';
+} from '../../src/jobs/queue/index.js';
+import { readJobEnds } from '../../src/jobs/queue/bullmq-job-hash.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

@@ -2,18 +2,18 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { InlineEngine } from '../../src/engine/index.js';
-import { DocpipeError } from '../../src/errors/index.js';
-import { FolderLibrary } from '../../src/library/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
 import {
   CompanyQueueFullError,
   DocpipeClient,
   DocpipeWorker,
   type DocpipeClientOptions,
-} from '../../src/queue/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+} from '../../src/jobs/queue/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';

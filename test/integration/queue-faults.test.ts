@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   EmbeddedRedis,
   JOB_SCHEMA_VERSION,
   createRedis,
   type DocumentJobData,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { startQueueStack } from '../helpers/queue-stack.js';
 
@@ -38,7 +38,7 @@ function leaseJob(i: number): DocumentJobData {
 function workerProcess(env: Record<string, string>): ChildProcess {
   return spawn(
     process.execPath,
-    [join(root, 'dist/src/cli/main.js'), 'worker', '--grace', '2000'],
+    [join(root, 'dist/src/surfaces/cli/main.js'), 'worker', '--grace', '2000'],
     {
       env: {
         ...process.env,

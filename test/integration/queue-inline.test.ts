@@ -4,15 +4,19 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { Converter } from '../../src/convert/index.js';
-import { InlineEngine } from '../../src/engine/index.js';
-import { DocpipeError } from '../../src/errors/index.js';
-import { FolderLibrary } from '../../src/library/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
-import { DocpipeClient, DocpipeWorker } from '../../src/queue/index.js';
-import { LocalStorage, storedDocumentKey, storedDocumentUrl } from '../../src/storage/index.js';
-import { ZipArchive } from '../../src/zip/index.js';
+import type { Converter } from '../../src/render/convert/index.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
+import { DocpipeClient, DocpipeWorker } from '../../src/jobs/queue/index.js';
+import {
+  LocalStorage,
+  storedDocumentKey,
+  storedDocumentUrl,
+} from '../../src/render/storage/index.js';
+import { ZipArchive } from '../../src/formats/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';

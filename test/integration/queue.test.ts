@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   DocpipeClient,
   EmbeddedRedis,
@@ -10,7 +10,7 @@ import {
   createRedis,
   DEFAULT_CONTRACT_LIMITS,
   freePort,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 import { waitUntil } from '../helpers/wait.js';

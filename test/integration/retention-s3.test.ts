@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweep, storageStats, sweepLockKey, type SweepReport } from '../../src/retention/index.js';
-import { S3Storage, type Storage } from '../../src/storage/index.js';
+import {
+  sweep,
+  storageStats,
+  sweepLockKey,
+  type SweepReport,
+} from '../../src/jobs/retention/index.js';
+import { S3Storage, type Storage } from '../../src/render/storage/index.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { upload, render, marker, jobInput, queueJobNeeding } from '../helpers/stored-keys.js';

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Converter } from '../../src/convert/index.js';
-import { InlineEngine } from '../../src/engine/index.js';
-import type { Logger } from '../../src/log/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
-import { createRedis, freePort } from '../../src/queue/index.js';
+import type { Converter } from '../../src/render/convert/index.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import type { Logger } from '../../src/base/log/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
+import { createRedis, freePort } from '../../src/jobs/queue/index.js';
 import {
   RetentionSweeper,
   SweepLock,
@@ -16,8 +16,8 @@ import {
   sweepLockKey,
   type SweepOutcome,
   type SweepReport,
-} from '../../src/retention/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+} from '../../src/jobs/retention/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import {

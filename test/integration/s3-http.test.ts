@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/storage/index.js';
+import { S3Storage } from '../../src/render/storage/index.js';
 import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 import { pdfText } from '../helpers/pdf-text.js';

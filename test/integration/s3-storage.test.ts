@@ -2,9 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStorage } from '../../src/app/index.js';
-import { loadConfig } from '../../src/config/index.js';
-import { storageWritable } from '../../src/http/readiness-checks.js';
+import { openStorage } from '../../src/app/wiring/index.js';
+import { loadConfig } from '../../src/app/config/index.js';
+import { storageWritable } from '../../src/surfaces/http/readiness-checks.js';
 import {
   LocalStorage,
   S3Storage,
@@ -12,7 +12,7 @@ import {
   readObjectStream,
   type Storage,
   type StoredObject,
-} from '../../src/storage/index.js';
+} from '../../src/render/storage/index.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { testDir } from '../helpers/test-dir.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { cli, docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { waitUntil } from '../helpers/wait.js';

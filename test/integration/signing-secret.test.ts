@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedSigningSecret } from '../../src/keys/index.js';
-import { signUrl, verifySignedUrl } from '../../src/storage/index.js';
+import { sharedSigningSecret } from '../../src/service/keys/index.js';
+import { signUrl, verifySignedUrl } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 
 let redis: RedisOnly;

@@ -3,13 +3,13 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import {
   EmbeddedRedis,
   JOB_SCHEMA_VERSION,
   createRedis,
   type DocumentJobData,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import {
   StartedDocpipe,

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { DEFAULT_VALUE_LIMITS } from '../../src/fill/index.js';
-import { documentText } from '../../src/inspect/index.js';
-import { EnginePool } from '../../src/engine/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { DEFAULT_VALUE_LIMITS } from '../../src/document/fill/index.js';
+import { documentText } from '../../src/document/inspect/index.js';
+import { EnginePool } from '../../src/render/engine/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const strict = new EnginePool({ threads: 1 });

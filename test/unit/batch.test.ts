@@ -7,11 +7,11 @@ import {
   copyBatchOut,
   summarizeBatch,
   type BatchItem,
-} from '../../src/batch/index.js';
-import { InputError } from '../../src/files/index.js';
-import { projectRoot } from '../../src/paths/index.js';
-import type { BatchOutcome } from '../../src/queue/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+} from '../../src/jobs/batch/index.js';
+import { InputError } from '../../src/base/files/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import type { BatchOutcome } from '../../src/jobs/queue/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BridgeFrames } from '../../src/convert/bridge-frames.js';
+import { BridgeFrames } from '../../src/render/convert/bridge-frames.js';
 
 function stream(): Buffer {
   const pdf = Buffer.from('%PDF-1.4\n\x00\xff binary\nwith lines\n%%EOF\n', 'latin1');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeFrames } from '../../src/convert/bridge-frames.js';
+import { BridgeFrames } from '../../src/render/convert/bridge-frames.js';
 import {
   BRIDGE_FAILURE_KINDS,
   BridgeProtocolError,
   encodeRequest,
   parseReply,
   type BridgeReply,
-} from '../../src/convert/bridge-protocol.js';
+} from '../../src/render/convert/bridge-protocol.js';
 
 const pdf = Buffer.from('%PDF-1.4\n\x00\xff binary\n%%EOF\n', 'latin1');
 const none = Buffer.alloc(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, renderCacheKey } from '../../src/pipeline/index.js';
+import { canonicalJson, renderCacheKey } from '../../src/render/pipeline/index.js';
 
 describe('render cache key', () => {
   const bytes = Buffer.from('template bytes');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportTable, type FixtureOutcome } from '../../src/check/index.js';
+import { reportTable, type FixtureOutcome } from '../../src/authoring/check/index.js';
 
 const outcome = (o: Partial<FixtureOutcome>): FixtureOutcome => ({
   template: 'quote',

@@ -8,7 +8,7 @@ import {
   missingSnippets,
   normalizeText,
   textDifference,
-} from '../../src/check/index.js';
+} from '../../src/authoring/check/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 describe('text snapshots', () => {

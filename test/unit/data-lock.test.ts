@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { acquireDataLock, dataLockFile } from '../../src/cli/data-lock.js';
-import { UsageError } from '../../src/cli/exit-codes.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { acquireDataLock, dataLockFile } from '../../src/surfaces/cli/data-lock.js';
+import { UsageError } from '../../src/surfaces/cli/exit-codes.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /** Another process holding the lock of `dir`, as a running `docpipe start` would (built module). */

@@ -7,9 +7,13 @@ import {
   checkDocxtemplaterInternals,
   docxtemplaterInternalsProblems,
   installedDocxtemplaterVersion,
-} from '../../src/fill/docxtemplater-internals.js';
-import { DEFAULT_DELIMITERS, compileTemplate, type ResolvedTag } from '../../src/fill/index.js';
-import { openDocx } from '../../src/sniff/index.js';
+} from '../../src/document/fill/docxtemplater-internals.js';
+import {
+  DEFAULT_DELIMITERS,
+  compileTemplate,
+  type ResolvedTag,
+} from '../../src/document/fill/index.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const readJson = (path: string) =>
@@ -38,7 +42,7 @@ describe('docxtemplater internals', () => {
     expect(() => checkDocxtemplaterInternals(Docxtemplater, '3.72.0')).toThrow(
       new Error(
         `docpipe needs docxtemplater ${DOCXTEMPLATER_VERSION} exactly (it uses internals of it, ` +
-          'listed in src/fill/docxtemplater-internals.ts): version 3.72.0 is installed, not ' +
+          'listed in src/document/fill/docxtemplater-internals.ts): version 3.72.0 is installed, not ' +
           `${DOCXTEMPLATER_VERSION}. Install the version package.json names (npm ci).`,
       ),
     );

@@ -11,7 +11,7 @@ import {
   pdfLibInternalsProblems,
   pdfLibOriginals,
   type ObjectParserInternals,
-} from '../../src/pdf/pdf-lib-internals.js';
+} from '../../src/formats/pdf/pdf-lib-internals.js';
 
 const readJson = (path: string) =>
   JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
@@ -62,7 +62,7 @@ describe('pdf-lib internals', () => {
     expect(() => checkPdfLibInternals('1.18.0', members)).toThrow(
       new Error(
         `docpipe needs pdf-lib ${PDF_LIB_VERSION} exactly (it uses internals of it, listed in ` +
-          'src/pdf/pdf-lib-internals.ts): version 1.18.0 is installed, not 1.17.1; ' +
+          'src/formats/pdf/pdf-lib-internals.ts): version 1.18.0 is installed, not 1.17.1; ' +
           'PDFObjectParser.prototype.findEndOfStreamFallback takes 0 parameters, not 1; ' +
           'PDFXRefStreamParser.forStream is not a function. ' +
           'Install the version package.json names (npm ci).',

@@ -7,7 +7,7 @@ import {
   parseDocumentJson,
   readDocumentJson,
   settingsForTemplate,
-} from '../../src/library/index.js';
+} from '../../src/document/library/index.js';
 
 function problemsOf(text: string): string[] {
   try {

@@ -10,7 +10,7 @@ import {
   type Failure,
   type FailureDetail,
   type FailureSlug,
-} from '../../src/errors/index.js';
+} from '../../src/base/errors/index.js';
 
 const spec = readFileSync(new URL('../../../shared/spec/service-api.md', import.meta.url), 'utf8');
 

@@ -5,9 +5,9 @@ import {
   tagListBoundProblems,
   templateCache,
   type FillOptions,
-} from '../../src/fill/index.js';
-import { documentText, templateFields } from '../../src/inspect/index.js';
-import { jobDataProblems } from '../../src/queue/index.js';
+} from '../../src/document/fill/index.js';
+import { documentText, templateFields } from '../../src/document/inspect/index.js';
+import { jobDataProblems } from '../../src/jobs/queue/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 

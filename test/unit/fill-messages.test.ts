@@ -4,8 +4,8 @@ import {
   TemplateBrokenError,
   type FieldDeclarations,
   type TagInput,
-} from '../../src/fill/index.js';
-import { lintTemplate } from '../../src/lint/index.js';
+} from '../../src/document/fill/index.js';
+import { lintTemplate } from '../../src/authoring/lint/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 import { cell, doc, row, table, textBoxParagraph } from '../helpers/lint-docs.js';

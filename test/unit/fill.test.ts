@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fillTemplate, type TagInput } from '../../src/fill/index.js';
-import { documentText, templateFields } from '../../src/inspect/index.js';
-import { openDocx, sniffBytes } from '../../src/sniff/index.js';
+import { fillTemplate, type TagInput } from '../../src/document/fill/index.js';
+import { documentText, templateFields } from '../../src/document/inspect/index.js';
+import { openDocx, sniffBytes } from '../../src/formats/sniff/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { FolderLibrary } from '../../src/library/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
 
 function library(): FolderLibrary {
   const root = testDir('docpipe-library-');

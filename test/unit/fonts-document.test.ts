@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { documentFonts, latinFontsUsed, MAX_DOCUMENT_FONTS } from '../../src/fonts/index.js';
-import { openDocx } from '../../src/sniff/index.js';
+import {
+  documentFonts,
+  latinFontsUsed,
+  MAX_DOCUMENT_FONTS,
+} from '../../src/formats/fonts/index.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
 import { para, run } from '../helpers/docx-builder.js';
 import { buildFontDocx, defaultsIn, fontRun } from '../helpers/fidelity-docx.js';
 

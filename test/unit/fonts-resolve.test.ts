@@ -6,7 +6,7 @@ import {
   isMetricCompatible,
   resolveFont,
   withoutSubsetTag,
-} from '../../src/fonts/index.js';
+} from '../../src/formats/fonts/index.js';
 
 const fcMatch = (family: string) =>
   execFileSync('fc-match', ['-f', '%{family[0]}', family], { encoding: 'utf8' });

@@ -1,20 +1,20 @@
 import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { InlineEngine, prepareDocument } from '../../src/engine/index.js';
-import { DocpipeError } from '../../src/errors/index.js';
+import { InlineEngine, prepareDocument } from '../../src/render/engine/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
 import {
   hardenPackage,
   INERT_TARGET,
   MAX_EMBEDDED_DOCUMENTS,
   MAX_EMBEDDING_DEPTH,
   namesEmbeddedFont,
-} from '../../src/harden/index.js';
-import { MAIN_CONTENT_TYPES, decodeXml } from '../../src/opc/index.js';
-import { fidelityRefusal, fidelityReport, Renderer } from '../../src/pipeline/index.js';
-import { DEFAULT_SNIFF_LIMITS, openDocx } from '../../src/sniff/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
-import { ZipArchive } from '../../src/zip/index.js';
+} from '../../src/document/harden/index.js';
+import { MAIN_CONTENT_TYPES, decodeXml } from '../../src/formats/opc/index.js';
+import { fidelityRefusal, fidelityReport, Renderer } from '../../src/render/pipeline/index.js';
+import { DEFAULT_SNIFF_LIMITS, openDocx } from '../../src/formats/sniff/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { ZipArchive } from '../../src/formats/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 import { ScriptedConverter } from '../helpers/scripted-converter.js';

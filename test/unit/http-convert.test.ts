@@ -1,26 +1,26 @@
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { createHttpApp, type HttpApp } from '../../src/http/create-app.js';
-import { registerOpenApi } from '../../src/http/openapi.js';
-import { CallerGoneError } from '../../src/http/convert-deadline.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
+import { CallerGoneError } from '../../src/surfaces/http/convert-deadline.js';
 import {
   convertRoutes,
   pdfName,
   type ConvertRoutesOptions,
-} from '../../src/http/routes/convert.js';
+} from '../../src/surfaces/http/routes/convert.js';
 import {
   QueueUnavailableError,
   type DocumentInput,
   type DocumentJobResult,
   type RequestOptions,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 import {
   LocalStorage,
   parseStoredDocumentUrl,
   storedDocumentKey,
   storedDocumentUrl,
-} from '../../src/storage/index.js';
+} from '../../src/render/storage/index.js';
 import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition } from '../../src/http/files-disposition.js';
-import { rangeOf } from '../../src/http/files-range.js';
-import { createHttpApp } from '../../src/http/create-app.js';
-import { registerOpenApi } from '../../src/http/openapi.js';
-import { downloadRoutes } from '../../src/http/routes/downloads.js';
-import { fileRoutes } from '../../src/http/routes/files.js';
-import { InlineEngine } from '../../src/engine/index.js';
+import { contentDisposition } from '../../src/surfaces/http/files-disposition.js';
+import { rangeOf } from '../../src/surfaces/http/files-range.js';
+import { createHttpApp } from '../../src/surfaces/http/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
+import { downloadRoutes } from '../../src/surfaces/http/routes/downloads.js';
+import { fileRoutes } from '../../src/surfaces/http/routes/files.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
 import {
   LocalStorage,
   parseStoredDocumentKey,
   parseStoredDocumentUrl,
   storedDocumentKey,
   storedDocumentUrl,
-} from '../../src/storage/index.js';
+} from '../../src/render/storage/index.js';
 
 const BASE = 'https://api.example.test/docpipe';
 const SHA = 'ab'.repeat(32);

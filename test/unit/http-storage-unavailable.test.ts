@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { convertErrorHandler } from '../../src/http/convert-errors.js';
-import { createHttpApp } from '../../src/http/create-app.js';
-import { fileErrorHandler } from '../../src/http/files-errors.js';
-import { StorageUnavailableError } from '../../src/storage/index.js';
+import { convertErrorHandler } from '../../src/surfaces/http/convert-errors.js';
+import { createHttpApp } from '../../src/surfaces/http/create-app.js';
+import { fileErrorHandler } from '../../src/surfaces/http/files-errors.js';
+import { StorageUnavailableError } from '../../src/render/storage/index.js';
 
 /**
  * A document store that stops answering during a request is an outage, as a missing Redis is:

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { convertInputs } from '../../src/http/convert-sources.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { convertInputs } from '../../src/surfaces/http/convert-sources.js';
 import {
   VerifiedKeyCache,
   type CheckedKey,
   type ExpiringKeyVerifier,
   type KeyVerification,
-} from '../../src/keys/index.js';
+} from '../../src/service/keys/index.js';
 
 /**
  * What the HTTP path's CPU cuts keep: the verified-key cache (a revocation takes effect within

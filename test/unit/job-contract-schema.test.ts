@@ -1,13 +1,13 @@
 import { Settings } from 'typebox/system';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { TagInput } from '../../src/fill/index.js';
+import type { TagInput } from '../../src/document/fill/index.js';
 import {
   DocumentJobDataSchema,
   DocumentSourceSchema,
   jobDataProblems,
   type DocumentJobData,
   type JobRenderOptions,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 
 const good = { v: 1, field: 'documents[2]', name: 'Lease', source: { inline: 'UEsDBA==' } };
 const tag = { tag: 'tenant', value: 'Ann', type: 'text' };

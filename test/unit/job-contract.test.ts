@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VALUE_LIMITS } from '../../src/fill/index.js';
-import { jobDataProblems } from '../../src/queue/index.js';
-import { failureFromReason, joinFailures } from '../../src/queue/case-outcome.js';
+import { DEFAULT_VALUE_LIMITS } from '../../src/document/fill/index.js';
+import { jobDataProblems } from '../../src/jobs/queue/index.js';
+import { failureFromReason, joinFailures } from '../../src/jobs/queue/case-outcome.js';
 
 const good = { v: 1, field: 'documents[2]', name: 'Lease', source: { inline: 'UEsDBA==' } };
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { JobWaiter } from '../../src/queue/job-waiter.js';
+import { JobWaiter } from '../../src/jobs/queue/job-waiter.js';
 
 type Hash = Record<string, string>;
 

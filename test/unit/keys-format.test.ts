@@ -8,7 +8,7 @@ import {
   newToken,
   parseDuration,
   tokenId,
-} from '../../src/keys/index.js';
+} from '../../src/service/keys/index.js';
 
 describe('API key tokens', () => {
   it('are dp_<16 hex id>_<64 hex secret>, each one new', () => {

@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 import { checkLayers } from '../../scripts/layers.js';
 import { testDir } from '../helpers/test-dir.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { lintTemplate } from '../../src/lint/index.js';
-import { sniffBytes } from '../../src/sniff/index.js';
+import { lintTemplate } from '../../src/authoring/lint/index.js';
+import { sniffBytes } from '../../src/formats/sniff/index.js';
 import { corpusRows } from '../helpers/corpus.js';
 
 describe('lint over the corpus', () => {

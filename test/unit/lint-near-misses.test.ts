@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintTemplate, type LintFinding } from '../../src/lint/index.js';
+import { lintTemplate, type LintFinding } from '../../src/authoring/lint/index.js';
 import { para } from '../helpers/docx-builder.js';
 import { cell, doc, row, table, textBoxParagraph } from '../helpers/lint-docs.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveFont } from '../../src/fonts/index.js';
-import { lintTemplate, type LintFinding } from '../../src/lint/index.js';
+import { resolveFont } from '../../src/formats/fonts/index.js';
+import { lintTemplate, type LintFinding } from '../../src/authoring/lint/index.js';
 import { para, run } from '../helpers/docx-builder.js';
 import {
   chartDoc,

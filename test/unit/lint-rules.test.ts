@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LINT_RULES } from '../../src/lint/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { LINT_RULES } from '../../src/authoring/lint/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 const root = projectRoot();
 const ids = Object.keys(LINT_RULES).sort();

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintTemplate, type LintFinding } from '../../src/lint/index.js';
-import { LintPackage } from '../../src/lint/lint-package.js';
-import { problemFinding } from '../../src/lint/template-findings.js';
-import { openDocx } from '../../src/sniff/index.js';
+import { lintTemplate, type LintFinding } from '../../src/authoring/lint/index.js';
+import { LintPackage } from '../../src/authoring/lint/lint-package.js';
+import { problemFinding } from '../../src/authoring/lint/template-findings.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
 import { para } from '../helpers/docx-builder.js';
 import { cell, doc, docmDoc, doctypeDoc, row, table, zipBombDoc } from '../helpers/lint-docs.js';
 

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { loadConfig } from '../../src/app/config/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 const logModule = pathToFileURL(join(projectRoot(), 'dist', 'src', 'log', 'index.js')).href;
 

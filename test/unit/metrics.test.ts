@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DocpipeMetrics, type CountedQueue } from '../../src/metrics/index.js';
+import { DocpipeMetrics, type CountedQueue } from '../../src/base/metrics/index.js';
 
 /** One metric's samples as `labels -> value`, read through prom-client's own JSON. */
 async function samples(metrics: DocpipeMetrics, name: string): Promise<Record<string, number>> {

@@ -5,7 +5,7 @@ import {
   embeddedFontsDir,
   extractedFontFamilies,
   extractedFontFiles,
-} from '../../src/convert/office-profile.js';
+} from '../../src/render/convert/office-profile.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /** The check runs after every conversion; measured at 2 to 7 µs here. */

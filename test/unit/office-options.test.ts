@@ -5,7 +5,7 @@ import {
   DEFAULT_OFFICE_POOL_OPTIONS,
   fillLibreOfficeConvertOptions,
   fillOfficePoolOptions,
-} from '../../src/convert/index.js';
+} from '../../src/render/convert/index.js';
 
 describe('office pool options', () => {
   it('fills the defaults, and the ones given win', () => {

@@ -7,8 +7,8 @@ import {
   hardenedRegistry,
   officePipeSockets,
   singleOfficePipeName,
-} from '../../src/convert/index.js';
-import { officeEnvironment } from '../../src/convert/office-profile.js';
+} from '../../src/render/convert/index.js';
+import { officeEnvironment } from '../../src/render/convert/office-profile.js';
 
 describe('office allocator option', () => {
   it('preloads nothing for system, jemalloc for auto when it is installed, a given path as is', () => {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OfficePool, type OfficePoolOptions } from '../../src/convert/index.js';
-import type { Logger } from '../../src/log/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { OfficePool, type OfficePoolOptions } from '../../src/render/convert/index.js';
+import type { Logger } from '../../src/base/log/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 // The office pool with its office faked (test/helpers): the "python" it starts is a script that
 // speaks the bridge's protocol and does what each document says, so queueing, deadlines and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnTimeout, Turns } from '../../src/convert/turns.js';
+import { TurnTimeout, Turns } from '../../src/render/convert/turns.js';
 
 /** A piece of work that ends when told to, recording when it began. */
 function gate(log: string[], name: string) {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { loadConfig } from '../../src/app/config/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 /**
  * Parity between the environment variables the configuration reads and the configuration table
@@ -12,7 +12,7 @@ import { projectRoot } from '../../src/paths/index.js';
 const root = projectRoot();
 const NAME = /^(DOCPIPE_[A-Z0-9_]+|REDIS_URL)$/;
 
-/** Names read in src/config/*.ts: `env.X`, `process.env.X`, `env['X']` and quoted 'DOCPIPE_X'. */
+/** Names read in src/app/config/*.ts: `env.X`, `process.env.X`, `env['X']` and quoted 'DOCPIPE_X'. */
 function namesInConfigSource(): Set<string> {
   const dir = join(root, 'src', 'config');
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
@@ -76,7 +76,7 @@ const KNOWN = [
   'DOCPIPE_SIGNING_SECRET',
   'REDIS_URL',
 ];
-/** Read through names another module declares (the value limits, src/fill), not in the source. */
+/** Read through names another module declares (the value limits, src/document/fill), not in the source. */
 const KNOWN_READ_ONLY = ['DOCPIPE_MAX_VALUE_CHARS', 'DOCPIPE_ALLOW_BIDI_CONTROLS'];
 
 describe('configuration parity', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAILURES } from '../../src/errors/registry.js';
-import { projectRoot } from '../../src/paths/index.js';
+import { FAILURES } from '../../src/base/errors/registry.js';
+import { projectRoot } from '../../src/base/paths/index.js';
 
 /**
  * Parity between the failure registry and the slug table of the service spec (section 7.2), as

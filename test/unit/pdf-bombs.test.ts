@@ -14,8 +14,8 @@ import {
   DEFAULT_STRUCTURE_DECODE_LIMITS,
   DecodeBudget,
   setStructureDecodeLimits,
-} from '../../src/pdf/bounded-decode.js';
-import { checkPdf } from '../../src/pdf/index.js';
+} from '../../src/formats/pdf/bounded-decode.js';
+import { checkPdf } from '../../src/formats/pdf/index.js';
 import { corpusDir, corpusRows } from '../helpers/corpus.js';
 
 const MiB = 1024 * 1024;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { checkPdf, finishProducedPdf } from '../../src/pdf/index.js';
-import { MAX_PAGE_TREE_DEPTH } from '../../src/pdf/page-tree.js';
-import { sniff } from '../../src/sniff/index.js';
+import { checkPdf, finishProducedPdf } from '../../src/formats/pdf/index.js';
+import { MAX_PAGE_TREE_DEPTH } from '../../src/formats/pdf/page-tree.js';
+import { sniff } from '../../src/formats/sniff/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { edit } from '../helpers/pdf-mutants.js';
 

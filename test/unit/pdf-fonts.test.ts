@@ -8,8 +8,12 @@ import {
   type PDFRef,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { checkPdfFidelity, drawsSomething, finishProducedPdf } from '../../src/pdf/index.js';
-import { MAX_EMPTY_SCAN_BYTES_PER_PAGE } from '../../src/pdf/empty-pages.js';
+import {
+  checkPdfFidelity,
+  drawsSomething,
+  finishProducedPdf,
+} from '../../src/formats/pdf/index.js';
+import { MAX_EMPTY_SCAN_BYTES_PER_PAGE } from '../../src/formats/pdf/empty-pages.js';
 
 /** A TrueType font dictionary that embeds its (dummy) program, as LibreOffice's do. */
 function embeddedTrueType(context: PDFContext, baseFont: string): PDFRef {

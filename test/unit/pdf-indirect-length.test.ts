@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkPdf } from '../../src/pdf/index.js';
+import { checkPdf } from '../../src/formats/pdf/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**

@@ -8,8 +8,8 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useFastStreamEnd } from '../../src/pdf/index.js';
-import { useParserHooks } from '../../src/pdf/parser-hooks.js';
+import { useFastStreamEnd } from '../../src/formats/pdf/index.js';
+import { useParserHooks } from '../../src/formats/pdf/parser-hooks.js';
 import { corpusRows } from '../helpers/corpus.js';
 
 interface Fallback {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { documentText } from '../../src/inspect/index.js';
-import { openDocx } from '../../src/sniff/index.js';
-import { markTagsInPart, markTemplate, MARK_FILL } from '../../src/preview/index.js';
-import { parseXmlTree, serializeXmlTree, XmlTreeError } from '../../src/preview/xml-tree.js';
+import { documentText } from '../../src/document/inspect/index.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
+import { markTagsInPart, markTemplate, MARK_FILL } from '../../src/authoring/preview/index.js';
+import {
+  parseXmlTree,
+  serializeXmlTree,
+  XmlTreeError,
+} from '../../src/authoring/preview/xml-tree.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 

@@ -1,21 +1,21 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FillOptions } from '../../src/fill/index.js';
-import type { RenderNotice } from '../../src/pipeline/index.js';
+import type { FillOptions } from '../../src/document/fill/index.js';
+import type { RenderNotice } from '../../src/render/pipeline/index.js';
 import {
   MARK_FILL,
   previewTemplate,
   writePageImages,
   type PreviewDeps,
-} from '../../src/preview/index.js';
-import type { RasterOptions } from '../../src/raster/index.js';
-import { openDocx } from '../../src/sniff/index.js';
+} from '../../src/authoring/preview/index.js';
+import type { RasterOptions } from '../../src/formats/raster/index.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
-import { DocpipeError } from '../../src/errors/index.js';
-import { InputError } from '../../src/files/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { InputError } from '../../src/base/files/index.js';
 
 interface Rendered {
   docx: Uint8Array;

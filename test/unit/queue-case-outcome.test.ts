@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
-import { failureFromReason, readCaseOutcome } from '../../src/queue/case-outcome.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { failureFromReason, readCaseOutcome } from '../../src/jobs/queue/case-outcome.js';
 
 /** Failures cross the queue as their wire form `{error, details}` and nothing else. */
 describe('failures across the queue', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
+import { loadConfig } from '../../src/app/config/index.js';
 import {
   DEFAULT_CLIENT_OPTIONS,
   DEFAULT_CONTRACT_LIMITS,
@@ -7,7 +7,7 @@ import {
   fillClientOptions,
   fillWorkerOptions,
   type DocpipeWorkerOptions,
-} from '../../src/queue/index.js';
+} from '../../src/jobs/queue/index.js';
 
 const parts = {
   renderer: {},

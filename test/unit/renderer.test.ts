@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import type { ConvertRequest, Converter } from '../../src/convert/index.js';
-import { InlineEngine } from '../../src/engine/index.js';
-import { DocpipeError } from '../../src/errors/index.js';
-import { ZipArchive } from '../../src/zip/index.js';
-import { Renderer } from '../../src/pipeline/index.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import type { ConvertRequest, Converter } from '../../src/render/convert/index.js';
+import { InlineEngine } from '../../src/render/engine/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import { ZipArchive } from '../../src/formats/zip/index.js';
+import { Renderer } from '../../src/render/pipeline/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';

@@ -10,8 +10,8 @@ import {
   isExpired,
   sweep,
   type SweepReport,
-} from '../../src/retention/index.js';
-import { LocalStorage, storedDocumentKey, type Storage } from '../../src/storage/index.js';
+} from '../../src/jobs/retention/index.js';
+import { LocalStorage, storedDocumentKey, type Storage } from '../../src/render/storage/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**

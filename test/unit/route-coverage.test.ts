@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
-import { openApiPath, routeRecorder, undocumentedRoutes } from '../../src/http/route-coverage.js';
+import {
+  openApiPath,
+  routeRecorder,
+  undocumentedRoutes,
+} from '../../src/surfaces/http/route-coverage.js';
 
 describe('route coverage of the OpenAPI document', () => {
   it("writes Fastify's parameters and wildcard as OpenAPI does", () => {

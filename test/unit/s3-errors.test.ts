@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isNotFound, storeFailure } from '../../src/storage/s3-errors.js';
-import { StorageUnavailableError } from '../../src/storage/index.js';
+import { isNotFound, storeFailure } from '../../src/render/storage/s3-errors.js';
+import { StorageUnavailableError } from '../../src/render/storage/index.js';
 
 /** An error as the AWS SDK throws it: S3's code as its name, the status in $metadata. */
 function sdkError(name: string, status?: number, fields: Record<string, unknown> = {}): Error {

@@ -1,13 +1,13 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { DocpipeError } from '../../src/errors/index.js';
+import { DocpipeError } from '../../src/base/errors/index.js';
 import {
   CHANGE,
   compareImages,
   decodePng,
   DEFAULT_MAX_CHANGED,
   readableDiff,
-} from '../../src/raster/index.js';
+} from '../../src/formats/raster/index.js';
 
 /** A page: white, with dark bars standing for lines of text. */
 interface Bar {

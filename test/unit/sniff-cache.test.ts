@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedLru } from '../../src/cache/index.js';
-import { DEFAULT_SNIFF_LIMITS, SniffCache, sniffPackage } from '../../src/sniff/index.js';
+import { BoundedLru } from '../../src/base/cache/index.js';
+import { DEFAULT_SNIFF_LIMITS, SniffCache, sniffPackage } from '../../src/formats/sniff/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 describe('bounded LRU', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openDocx, sniff, sniffBytes } from '../../src/sniff/index.js';
-import { writeZip, type NewZipItem } from '../../src/zip/index.js';
+import { openDocx, sniff, sniffBytes } from '../../src/formats/sniff/index.js';
+import { writeZip, type NewZipItem } from '../../src/formats/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { patchEntry } from '../helpers/zip-patch.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniff, sniffBytes } from '../../src/sniff/index.js';
+import { sniff, sniffBytes } from '../../src/formats/sniff/index.js';
 import { buildCfb } from '../helpers/zip-patch.js';
 
 const pdf = (trailer: string, extra = '') =>

@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
-import { LocalStorage, checkKey, signUrl, verifySignedUrl } from '../../src/storage/index.js';
-import { SYNC_WRITE_MAX_BYTES } from '../../src/storage/local-storage.js';
+import {
+  LocalStorage,
+  checkKey,
+  signUrl,
+  verifySignedUrl,
+} from '../../src/render/storage/index.js';
+import { SYNC_WRITE_MAX_BYTES } from '../../src/render/storage/local-storage.js';
 
 describe('local storage', () => {
   it('stores atomically and reads back, leaving no partial files', async () => {

@@ -5,9 +5,9 @@ import {
   compileTemplate,
   fillTemplate,
   templateCache,
-} from '../../src/fill/index.js';
-import { documentText } from '../../src/inspect/index.js';
-import { openDocx } from '../../src/sniff/index.js';
+} from '../../src/document/fill/index.js';
+import { documentText } from '../../src/document/inspect/index.js';
+import { openDocx } from '../../src/formats/sniff/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const template = (label: string) => buildDocx({ body: para(`${label}: {name}`) });

@@ -5,9 +5,9 @@ import {
   resolveTagInputs,
   tagListBoundProblems,
   type ValueLimits,
-} from '../../src/fill/index.js';
-import { resolveLocale, type ResolvedLocale } from '../../src/fill/locale.js';
-import { documentText } from '../../src/inspect/index.js';
+} from '../../src/document/fill/index.js';
+import { resolveLocale, type ResolvedLocale } from '../../src/document/fill/locale.js';
+import { documentText } from '../../src/document/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fillTemplate } from '../../src/fill/index.js';
-import { documentText } from '../../src/inspect/index.js';
-import { decodeXml, sniffXml } from '../../src/opc/index.js';
-import { openDocx, sniffBytes } from '../../src/sniff/index.js';
-import { ZipArchive, writeZip, type NewZipItem } from '../../src/zip/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { documentText } from '../../src/document/inspect/index.js';
+import { decodeXml, sniffXml } from '../../src/formats/opc/index.js';
+import { openDocx, sniffBytes } from '../../src/formats/sniff/index.js';
+import { ZipArchive, writeZip, type NewZipItem } from '../../src/formats/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';

@@ -1,6 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ZIP_LIMITS, ZipArchive, ZipError, writeZip } from '../../src/zip/index.js';
+import { DEFAULT_ZIP_LIMITS, ZipArchive, ZipError, writeZip } from '../../src/formats/zip/index.js';
 import { patchEntry } from '../helpers/zip-patch.js';
 
 const text = (s: string) => Buffer.from(s, 'utf8');

@@ -1,5 +1,5 @@
 import { Packer, type Document } from 'docx';
-import { writeZip, ZipArchive } from '../../../src/zip/index.js';
+import { writeZip, ZipArchive } from '../../../src/formats/zip/index.js';
 
 /**
  * The fixed creation and modification time of every library document. docx stamps core.xml with

@@ -1,0 +1,130 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { engineThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
+import {
+  DEFAULT_OFFICE_POOL_OPTIONS,
+  createConverter,
+  type Converter,
+} from '../../render/convert/index.js';
+import { FolderLibrary } from '../../document/library/index.js';
+import type { Logger } from '../../base/log/index.js';
+import { Renderer } from '../../render/pipeline/index.js';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DocpipeWorker,
+  EmbeddedRedis,
+  type DocpipeWorkerOptions,
+} from '../../jobs/queue/index.js';
+import type { EnginePool } from '../../render/engine/index.js';
+import { RetentionSweeper } from '../../jobs/retention/index.js';
+import { createEngine } from './engine.js';
+import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
+import { openStorage } from './storage.js';
+
+export interface Runtime {
+  redisUrl: string;
+  embedded?: EmbeddedRedis;
+  worker: DocpipeWorker;
+  /** The engine threads, which an HTTP service beside the worker shares. */
+  engine: EnginePool;
+  converter: Converter;
+  /**
+   * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
+   * closes the office pool and the engine, and stops the embedded Redis last.
+   */
+  close(graceMs?: number, now?: Promise<unknown>): Promise<void>;
+}
+
+/**
+ * The main job: the engine threads, the warm office pool, storage, the library and a worker, on
+ * REDIS_URL or on an embedded redis-server under DOCPIPE_DATA_DIR/redis.
+ */
+export async function startRuntime(
+  config: DocpipeConfig,
+  logger: Logger,
+  options: Pick<DocpipeWorkerOptions, 'onDocumentJob'> = {},
+): Promise<Runtime> {
+  // Checked first: a missing bucket is named before Redis and the office pool are started.
+  const storage = await openStorage(config);
+  let embedded: EmbeddedRedis | undefined;
+  let redisUrl = config.redisUrl;
+  if (!redisUrl) {
+    embedded = await EmbeddedRedis.start({ dir: join(config.dataDir, 'redis') });
+    redisUrl = embedded.url;
+    logger.info(
+      { redisUrl, dir: embedded.dir, redisPid: embedded.pid },
+      'embedded Redis started (no REDIS_URL)',
+    );
+    if (embedded.movedFrom !== undefined)
+      logger.warn(
+        { redisUrl, port: embedded.port, lastPort: embedded.movedFrom },
+        `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config)}`,
+      );
+  }
+  const processes = config.office.processes ?? availableParallelism();
+  const engine = createEngine(config, config.engineThreads ?? engineThreadsBeside(processes));
+  let converter: Converter | undefined;
+  try {
+    converter = await createConverter(config.converter, config.office, logger);
+    const renderer = new Renderer({
+      engine,
+      converter,
+      storage,
+      logger,
+      fidelity: config.strictFidelity ? 'strict' : 'report',
+    });
+    const worker = await DocpipeWorker.start({
+      redisUrl,
+      prefix: config.queue.prefix,
+      concurrency:
+        config.queue.concurrency ??
+        workerConcurrency(
+          processes,
+          config.office.queueDepth ?? DEFAULT_OFFICE_POOL_OPTIONS.queueDepth,
+        ),
+      lockDurationMs: config.queue.lockDurationMs,
+      stalledIntervalMs: config.queue.stalledIntervalMs,
+      renderer,
+      storage,
+      library: new FolderLibrary(config.templatesDir),
+      contract: { maxInlineBytes: config.queue.maxInlineBytes, values: config.values },
+      companyMaxActive: config.fairness.maxActive,
+      logger,
+      onDocumentJob: options.onDocumentJob,
+    });
+    // Written once a worker takes jobs: other commands find Redis through it, and a client that
+    // finds it can expect its jobs to be done.
+    if (embedded) await writeUrlFile(config, redisUrl);
+    const started = converter;
+    // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
+    const sweeper = RetentionSweeper.start({
+      storage,
+      redisUrl,
+      prefix: config.queue.prefix,
+      retention: config.retention,
+      logger,
+    });
+    return {
+      redisUrl,
+      embedded,
+      worker,
+      engine,
+      converter: started,
+      async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
+        await sweeper?.close();
+        await worker.close(graceMs, now);
+        await started.close();
+        await engine.close();
+        if (embedded) {
+          await removeUrlFile(config);
+          await embedded.stop();
+        }
+      },
+    };
+  } catch (err) {
+    await converter?.close();
+    await engine.close();
+    await embedded?.stop();
+    throw err;
+  }
+}

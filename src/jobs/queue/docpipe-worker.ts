@@ -1,0 +1,296 @@
+import { hostname } from 'node:os';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isDocpipeError } from '../../base/errors/index.js';
+import { silentLogger, type Logger } from '../../base/log/index.js';
+import type { Renderer } from '../../render/pipeline/index.js';
+import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcome.js';
+import { processDocumentJob } from './document-processor.js';
+import { checkJobHashLayout } from './bullmq-job-hash.js';
+import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
+import { takeTurn } from './company-turn.js';
+import { FairShare } from './fair-share.js';
+import { queueNames } from './queue-names.js';
+import { checkEvictionPolicy, createRedis } from './redis-connection.js';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  fillWorkerOptions,
+  type DocpipeWorkerOptions,
+  type DocumentJobReport,
+} from './worker-options.js';
+
+/**
+ * The queue side of docpipe: BullMQ workers for document jobs and for case parents. A typed
+ * failure that retrying cannot fix ends the job at once (UnrecoverableError); a busy converter
+ * or an internal error is retried with backoff.
+ */
+export class DocpipeWorker {
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly connection: Redis,
+    private readonly logger: Logger,
+    private readonly running: Running,
+  ) {}
+
+  /** Jobs this worker is running now (documents and case parents). */
+  get activeJobs(): number {
+    return this.running.jobs;
+  }
+
+  static async start(given: DocpipeWorkerOptions): Promise<DocpipeWorker> {
+    const options = fillWorkerOptions(given);
+    const logger = options.logger ?? silentLogger;
+    const names = queueNames(options.prefix);
+    const connection = createRedis(options.redisUrl, 'worker');
+    try {
+      await checkEvictionPolicy(connection);
+      await checkJobHashLayout(options.redisUrl, names.prefix);
+    } catch (err) {
+      connection.disconnect();
+      throw err;
+    }
+    const running: Running = { jobs: 0, handBack: undefined, handedBack: false };
+    const handBack = new Promise<void>((resolve) => (running.handBack = resolve));
+    const counted =
+      <T>(work: (job: Job) => Promise<T>) =>
+      async (job: Job, token?: string): Promise<T> => {
+        running.jobs++;
+        try {
+          const ended = await Promise.race([
+            work(job).then(
+              (value) => ({ value }),
+              (error: unknown) => ({ error }),
+            ),
+            handBack,
+          ]);
+          if (ended === undefined) {
+            // Stopping now: the job goes back to the queue as it was, not as a failed attempt,
+            // and BullMQ never writes to a connection that is closing (it would retry at once,
+            // for ever). What the abandoned work still does is content-addressed and harmless.
+            const handedBack = await job.moveToWait(token).then(
+              () => true,
+              () => false,
+            );
+            if (handedBack) throw new WaitingError();
+            // Redis is gone: never settling keeps BullMQ from writing to it; the job stalls
+            // and is picked up again once its lock expires.
+            return new Promise<T>(() => undefined);
+          }
+          if ('error' in ended) throw ended.error;
+          return ended.value;
+        } finally {
+          running.jobs--;
+        }
+      };
+    const deps = {
+      renderer: options.renderer,
+      storage: options.storage,
+      library: options.library,
+      contract: options.contract,
+    };
+    const common = {
+      connection,
+      // Recorded on each job (processedBy): which machine and process did the work.
+      name: `${hostname()}:${process.pid}`,
+      prefix: names.prefix,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: MAX_STALLED_COUNT,
+    };
+    const fair = new FairShare(() => connection, names, {
+      maxQueued: 0,
+      maxActive: options.companyMaxActive,
+    });
+    const documents = new Worker(
+      names.documents,
+      counted(async (job: Job) => {
+        const tell = reporter(job, options.onDocumentJob, logger);
+        const turn = await takeTurn(fair, job, options.lockDurationMs, () => running.handedBack);
+        try {
+          const result = await processDocumentJob(job.data, deps, job.priority || undefined);
+          tell(
+            result.kind === 'url'
+              ? { outcome: 'url' }
+              : {
+                  outcome: result.result.cached ? 'cached' : 'rendered',
+                  timings: result.result.timings,
+                },
+          );
+          logger.info(
+            {
+              job: job.id,
+              requestId: requestIdOf(job),
+              field: result.field,
+              kind: result.kind,
+              cached: result.kind === 'rendered' ? result.result.cached : undefined,
+            },
+            'document job done',
+          );
+          return result;
+        } catch (err) {
+          // Handed back already: what the office pool's closing did to it is no news.
+          if (running.handedBack) throw err;
+          tell({
+            outcome: 'failed',
+            failure: isDocpipeError(err)
+              ? { slug: err.slug, retryable: err.retryable }
+              : { slug: 'internal', retryable: true },
+          });
+          if (!isDocpipeError(err)) {
+            logger.error(
+              { job: job.id, requestId: requestIdOf(job), err: (err as Error).message },
+              'document job failed internally; it will be retried',
+            );
+            throw err;
+          }
+          const reason = JSON.stringify(err.toFailure());
+          logger.warn(
+            {
+              job: job.id,
+              requestId: requestIdOf(job),
+              error: err.slug,
+              retryable: err.retryable,
+            },
+            'document job failed',
+          );
+          throw err.retryable ? new Error(reason) : new UnrecoverableError(reason);
+        } finally {
+          await turn.end();
+        }
+      }),
+      { ...common, concurrency: options.concurrency },
+    );
+    const cases = new Worker(
+      names.cases,
+      counted(async (job: Job) => finishCase(job, deps.renderer, logger)),
+      { ...common, concurrency: options.concurrency },
+    );
+    for (const w of [documents, cases])
+      w.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    await Promise.all([documents.waitUntilReady(), cases.waitUntilReady()]);
+    logger.info({ concurrency: options.concurrency, prefix: names.prefix }, 'worker ready');
+    return new DocpipeWorker([documents, cases], connection, logger, running);
+  }
+
+  /**
+   * Stops taking jobs and lets active ones finish within the grace period, or until `now`
+   * resolves (a second Ctrl-C); jobs still running then go back to the queue, as they were, for
+   * another worker (or this one, started again).
+   */
+  async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = Promise.all(this.workers.map((w) => w.close()));
+    const cutShort = new Promise<'timeout' | 'now'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+      void now?.then(() => resolve('now'));
+    });
+    const ended = await Promise.race([graceful.then(() => 'closed' as const), cutShort]);
+    clearTimeout(timer);
+    if (ended !== 'closed') {
+      const left = this.running.jobs;
+      this.logger.warn(
+        { jobs: left, graceMs },
+        left === 0
+          ? 'the worker did not close in time although no job was running (Redis not answering?)'
+          : ended === 'now'
+            ? `stopping now: ${left} running jobs go back to the queue for the next worker`
+            : `jobs still running after the grace period: ${left}; they go back to the queue for the next worker`,
+      );
+      this.running.handedBack = true;
+      this.running.handBack?.();
+      // BullMQ's close waits for the jobs it handed out; handed back, they end at once. A Redis
+      // that does not answer could still hold it: the process must end anyway.
+      await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
+    }
+    this.connection.disconnect();
+  }
+}
+
+/** Jobs running in a worker, and how to hand them back to the queue when stopping now. */
+interface Running {
+  jobs: number;
+  handBack: (() => void) | undefined;
+  handedBack: boolean;
+}
+
+/**
+ * A job whose worker died is handed to another worker; twice is an accident, three times is a
+ * document that kills workers, and it fails.
+ */
+const MAX_STALLED_COUNT = 2;
+
+/** How long handing running jobs back to the queue may take before the worker lets go anyway. */
+const HAND_BACK_MS = 5000;
+
+async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise<CaseOutcome> {
+  const values = (await job.getChildrenValues()) as Record<string, DocumentJobResult>;
+  const ignored = await job.getIgnoredChildrenFailures();
+  const results = Object.values(values).sort((a, b) => index(a.field) - index(b.field));
+  const failures = Object.values(ignored).map((reason) => {
+    const failure = failureFromReason(reason, 'documents');
+    return { field: failure.details[0]?.field ?? 'documents', failure };
+  });
+  // Children withdrawn by a producer that gave up (its deadline) leave a case short: that is no
+  // success, however well the rest went.
+  const expected =
+    (job.data as { documents?: number }).documents ?? results.length + failures.length;
+  if (failures.length === 0 && results.length < expected) {
+    failures.push({
+      field: 'documents',
+      failure: {
+        error: 'document-conversion-failed',
+        details: [
+          {
+            field: 'documents',
+            message: `the case was withdrawn after ${results.length} of ${expected} documents`,
+          },
+        ],
+        retryable: true,
+      },
+    });
+  }
+  if (failures.length === 0) return { ok: true, results };
+  // Nothing of a failed case stays behind that it alone created: cached outputs existed before.
+  for (const r of results) {
+    if (r.kind === 'rendered' && !r.result.cached) await renderer.discard(r.result);
+  }
+  logger.warn(
+    { case: job.id, failed: failures.length, of: failures.length + results.length },
+    'case failed',
+  );
+  return { ok: false, failure: joinFailures(failures) };
+}
+
+/**
+ * Tells `listener` how a document job attempt ended, with its queue wait on the first attempt
+ * (BullMQ's own timestamps: enqueued, plus any delay, to processedOn).
+ */
+function reporter(
+  job: Job,
+  listener: ((report: DocumentJobReport) => void) | undefined,
+  logger: Logger,
+): (end: Omit<DocumentJobReport, 'queueWaitMs' | 'durationMs'>) => void {
+  const started = performance.now();
+  return (end) => {
+    if (!listener) return;
+    const queueWaitMs =
+      job.attemptsStarted <= 1 && job.processedOn !== undefined
+        ? Math.max(0, job.processedOn - job.timestamp - (job.opts.delay ?? 0))
+        : undefined;
+    try {
+      listener({ ...end, queueWaitMs, durationMs: performance.now() - started });
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'the document job listener failed');
+    }
+  };
+}
+
+function index(field: string): number {
+  return Number(/\[(\d+)\]/.exec(field)?.[1] ?? Number.MAX_SAFE_INTEGER);
+}
+
+/** The request id a job carries, for its log lines; anything that is not one is left out. */
+function requestIdOf(job: Job): string | undefined {
+  const id: unknown = (job.data as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined;
+}

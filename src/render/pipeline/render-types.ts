@@ -1,0 +1,81 @@
+import type { FillOptions } from '../../document/fill/index.js';
+
+export interface RenderInput {
+  bytes: Uint8Array;
+  /** The document's name: the PDF's title. Never a path: storage keys are content hashes. */
+  name: string;
+  /**
+   * Its place in the fair schedule (its job's BullMQ priority, lower first): conversions waiting
+   * for an office process go in this order, so that another company's document overtakes the
+   * batch the worker had already taken. Not part of what is rendered. @defaultValue none: last
+   */
+  place?: number;
+}
+
+/**
+ * What a render does about what it notices: `report` answers notices with the PDF, `strict`
+ * refuses a render with a font replaced by one of other widths or an empty page
+ * (`document-production-failed`), storing nothing.
+ */
+export type Fidelity = 'report' | 'strict';
+
+export interface RenderOptions extends Omit<FillOptions, 'limits'> {
+  /** PDF/A-2b output. @defaultValue false */
+  pdfa?: boolean;
+  /** @defaultValue 'report' */
+  fidelity?: Fidelity;
+}
+
+export type RenderStep = 'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'store';
+
+export interface RenderResult {
+  /** Storage key of the PDF. */
+  key: string;
+  type: 'pdf';
+  bytes: number;
+  sha256: string;
+  pages: number;
+  /** What the input was. */
+  input: 'pdf' | 'docx';
+  /** Families of the fonts the PDF embeds, sorted (Liberation Sans, Carlito). */
+  fonts: string[];
+  /** What a reader of the PDF should know (spec 7.3 shape); empty when nothing. */
+  notices: RenderNotice[];
+  /** Answered from storage without converting. */
+  cached: boolean;
+  /** Milliseconds per step of this call. */
+  timings: Partial<Record<RenderStep, number>>;
+}
+
+/**
+ * A font the document asks for is not installed and LibreOffice drew its text with another.
+ * `metricCompatible`: the replacement has the same widths, so lines and pages break as in Word.
+ */
+export interface FontSubstitutedNotice {
+  code: 'font-substituted';
+  message: string;
+  font: string;
+  replacement: string;
+  metricCompatible: boolean;
+}
+
+/** A page of the PDF draws nothing (no text, image or line). */
+export interface EmptyPageNotice {
+  code: 'empty-page';
+  message: string;
+  /** Numbered from 1. */
+  page: number;
+}
+
+/**
+ * The document embedded fonts, and they were not used: they were removed before conversion, so
+ * its text was drawn with installed fonts (each replacement has its own `font-substituted`).
+ */
+export interface EmbeddedFontsIgnoredNotice {
+  code: 'embedded-fonts-ignored';
+  message: string;
+  /** The families it embedded, each once, in the document's order. */
+  fonts: string[];
+}
+
+export type RenderNotice = EmbeddedFontsIgnoredNotice | FontSubstitutedNotice | EmptyPageNotice;

@@ -1,0 +1,306 @@
+import { createHash } from 'node:crypto';
+import { DocpipeError } from '../../base/errors/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Converter } from '../convert/converter.js';
+import type { Engine } from './engine.js';
+import { silentLogger, type Logger } from '../../base/log/index.js';
+import { startsAsPdf } from '../../formats/sniff/index.js';
+import { projectRoot } from '../../base/paths/index.js';
+import type { Storage } from '../storage/index.js';
+import { BoundedLru } from '../../base/cache/index.js';
+import { renderCacheKey } from './cache-key.js';
+import type { DocumentFontFacts } from '../engine/index.js';
+import { embeddedFamilies } from '../../document/harden/index.js';
+import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
+import type {
+  Fidelity,
+  RenderInput,
+  RenderOptions,
+  RenderResult,
+  RenderStep,
+} from './render-types.js';
+
+export interface RendererDeps {
+  engine: Engine;
+  converter: Converter;
+  storage: Storage;
+  logger?: Logger;
+  /** Producer written into produced PDFs. @defaultValue 'docpipe <version>' */
+  producer?: string;
+  /** Fidelity of renders whose options do not say (DOCPIPE_STRICT_FIDELITY). @defaultValue 'report' */
+  fidelity?: Fidelity;
+}
+
+type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
+
+/**
+ * The pipeline: load, sniff, fill (docx with tags), convert, check, store. The same input bytes,
+ * tag values and options are answered from storage without converting again. A failed render
+ * stores nothing.
+ *
+ * A render is one stored object, its PDF, under a key made of the hash of everything that went
+ * into it. What a cache hit reports (size, SHA-256, pages, fonts, notices) is read from that PDF
+ * again, and the fonts the document asks for from its input (the engine thread's sniff cache
+ * usually holds it), so it can never disagree with them, and there is no second object to keep
+ * in step: one file written per render rather than two is a few percent of throughput with
+ * LibreOffice on every core, while a hit costs a read, a hash and a check (well under a
+ * millisecond for W1).
+ *
+ * Strict fidelity (`fidelity: 'strict'`) refuses a render whose notices say its layout is not
+ * the document's (a font replaced by one of other widths, an empty page) before anything is
+ * stored. It is part of the cache key, so a strict render never shares with a reporting one.
+ */
+export class Renderer {
+  private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
+  /**
+   * The fonts each render's document asked for, by render key: a hit on a render this process
+   * made needs no engine round trip to read them again.
+   */
+  private readonly askedFonts = new BoundedLru<DocumentFontFacts>(ASKED_FONTS_KEPT);
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: RendererDeps) {
+    this.logger = deps.logger ?? silentLogger;
+  }
+
+  async render(
+    input: RenderInput,
+    tags: unknown,
+    given: RenderOptions = {},
+  ): Promise<RenderResult> {
+    const options = { ...given, fidelity: given.fidelity ?? this.deps.fidelity ?? 'report' };
+    const timings: Partial<Record<RenderStep, number>> = {};
+    const started = performance.now();
+    const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);
+    const cached = await this.fromCache(hash, input);
+    timings.cache = performance.now() - started;
+    const field = options.field || 'document';
+    if (cached) {
+      // Stored by a strict render that passed, or a reporting one: a reporting render's output
+      // is kept for it whatever this request thinks of it.
+      refuseIfStrict(cached.notices, options, field);
+      await this.keep(hash);
+      return { ...cached, cached: true, timings };
+    }
+    // Identical requests in flight share one conversion; the ones that join count as cached.
+    const shared = this.inFlight.get(hash);
+    if (shared) {
+      try {
+        const meta = await shared.running;
+        await this.keep(hash);
+        return { ...meta, cached: true, timings };
+      } catch (err) {
+        throw renamedField(err, shared.field, field);
+      }
+    }
+    const running = this.produce(hash, input, tags, options, timings).finally(() =>
+      this.inFlight.delete(hash),
+    );
+    this.inFlight.set(hash, { running, field });
+    return { ...(await running), cached: false, timings };
+  }
+
+  /**
+   * Removes a rendered PDF and its sidecar, for a failed case that created it. Outputs that any
+   * other request has been given (a cache hit, a shared render) are kept: keys are content
+   * hashes, so one output can answer many requests.
+   */
+  async discard(result: Pick<RenderResult, 'key'>): Promise<void> {
+    const hash = /([0-9a-f]{64})\.pdf$/.exec(result.key)?.[1];
+    if (!hash || result.key !== renderKey(hash)) throw new Error(`not a render key: ${result.key}`);
+    if (await this.deps.storage.stat(keptKey(hash))) return;
+    await this.deps.storage.delete(result.key);
+  }
+
+  /**
+   * Marks an output as relied upon by a request other than the one that made it. Rewritten on
+   * every reuse, the marker is also what makes a reused render young again for retention (which
+   * ages a render by the newer of its PDF and its marker): no other write, no stat on a hit.
+   */
+  private async keep(hash: string): Promise<void> {
+    await this.deps.storage.put(keptKey(hash), Buffer.alloc(0), 'application/octet-stream');
+  }
+
+  private async fromCache(hash: string, input: RenderInput): Promise<Rendered | undefined> {
+    const key = renderKey(hash);
+    // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole.
+    const pdf = await this.deps.storage.get(key);
+    if (!pdf) return undefined;
+    const docx = !startsAsPdf(input.bytes);
+    let pages: number;
+    let report: FidelityReport;
+    try {
+      const [checked, asked] = await Promise.all([
+        this.deps.engine.checkPdf(pdf, 'document'),
+        this.askedFonts.get(hash) ??
+          (docx ? this.deps.engine.documentFonts(input.bytes) : NO_DOCUMENT_FONTS),
+      ]);
+      pages = checked.pages;
+      report = fidelityReport(asked.asked, checked.fonts, checked.emptyPages, asked.embedded);
+    } catch (err) {
+      // Only a PDF that does not check out is damaged; a failing engine is no reason to render.
+      if (!(err instanceof DocpipeError)) throw err;
+      // Damaged in storage (a disk error, a hand edit): rendered again, and overwritten.
+      this.logger.warn(
+        { key, err: (err as Error).message },
+        'stored render unreadable; rendering again',
+      );
+      return undefined;
+    }
+    return {
+      key,
+      type: 'pdf',
+      bytes: pdf.byteLength,
+      sha256: createHash('sha256').update(pdf).digest('hex'),
+      pages,
+      // The key hashes the input's bytes: a hit had the same input, PDF or .docx.
+      input: docx ? 'docx' : 'pdf',
+      ...report,
+    };
+  }
+
+  private async produce(
+    hash: string,
+    input: RenderInput,
+    tags: unknown,
+    options: RenderOptions,
+    timings: Partial<Record<RenderStep, number>>,
+  ): Promise<Rendered> {
+    const { engine, converter, storage } = this.deps;
+    // Failures of the document as a whole name it; without a path, plainly "document".
+    const field = options.field || 'document';
+    const step = async <T>(name: RenderStep, work: () => Promise<T>): Promise<T> => {
+      const t = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[name] = performance.now() - t;
+      }
+    };
+    const prepared = await engine.prepare(input.bytes, tags, options);
+    Object.assign(timings, prepared.timings);
+    let pdf: Uint8Array;
+    let pages: number;
+    let report: FidelityReport;
+    if (prepared.input === 'pdf') {
+      // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
+      const checked = await step('check', () => engine.checkPdf(input.bytes, field));
+      pages = checked.pages;
+      report = fidelityReport([], checked.fonts, checked.emptyPages);
+      pdf = input.bytes;
+    } else {
+      if (prepared.neutralized.length > 0) {
+        const cut = prepared.neutralized.map((n) => ({
+          part: n.part,
+          type: n.type.split('/').pop(),
+          target: n.target,
+        }));
+        this.logger.info(
+          { field, neutralized: cut },
+          'external references neutralized before conversion',
+        );
+      }
+      if (prepared.embeddedFonts.length > 0) {
+        const removed = prepared.embeddedFonts.map((f) => ({
+          part: f.part,
+          family: f.family,
+          style: f.style,
+        }));
+        this.logger.info({ field, removed }, 'embedded fonts removed before conversion');
+      }
+      const facts: DocumentFontFacts = {
+        asked: prepared.fonts,
+        embedded: embeddedFamilies(prepared.embeddedFonts),
+      };
+      const docx = prepared.docx;
+      const converted = await step('convert', () =>
+        converter.convert({
+          docx,
+          field,
+          title: input.name,
+          pdfa: options.pdfa,
+          place: input.place,
+        }),
+      );
+      const finished = await step('check', async () => {
+        const done = await engine.finishPdf(
+          converted,
+          field,
+          { title: input.name, producer: this.deps.producer ?? defaultProducer() },
+          options.pdfa ?? false,
+        );
+        const report = fidelityReport(prepared.fonts, done.fonts, done.emptyPages, facts.embedded);
+        return { ...done, report };
+      });
+      pdf = finished.pdf;
+      pages = finished.pages;
+      report = finished.report;
+      this.askedFonts.set(hash, facts, askedBytes(facts));
+    }
+    // Before storing: a refused render leaves nothing behind.
+    refuseIfStrict(report.notices, options, field);
+    const key = renderKey(hash);
+    const meta: Rendered = {
+      key,
+      type: 'pdf',
+      bytes: pdf.byteLength,
+      sha256: createHash('sha256').update(pdf).digest('hex'),
+      pages,
+      input: prepared.input,
+      ...report,
+    };
+    await step('store', () => storage.put(key, pdf, 'application/pdf'));
+    this.logger.debug(
+      { key, pages, input: prepared.input, notices: report.notices.map((n) => n.code) },
+      'rendered',
+    );
+    return meta;
+  }
+}
+
+let producer: string | undefined;
+function defaultProducer(): string {
+  producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
+  return producer;
+}
+
+/** Renders whose asked fonts are kept: a worker's working set of templates and values. */
+const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
+
+const NO_DOCUMENT_FONTS: DocumentFontFacts = { asked: [], embedded: [] };
+
+function askedBytes(facts: DocumentFontFacts): number {
+  return [...facts.asked, ...facts.embedded].reduce((sum, f) => sum + 2 * f.length + 16, 64);
+}
+
+function refuseIfStrict(
+  notices: FidelityReport['notices'],
+  options: RenderOptions,
+  field: string,
+): void {
+  if (options.fidelity !== 'strict') return;
+  const refusal = fidelityRefusal(notices, field);
+  if (refusal) throw refusal;
+}
+
+function keptKey(hash: string): string {
+  return `renders/${hash.slice(0, 2)}/${hash}.kept`;
+}
+
+/** A failure of a shared render names the first request's document; each joiner gets its own. */
+function renamedField(err: unknown, from: string, to: string): unknown {
+  if (!(err instanceof DocpipeError) || from === to) return err;
+  const details = err.details.map((d) => ({
+    ...d,
+    field:
+      d.field === from || d.field.startsWith(`${from}.`)
+        ? to + d.field.slice(from.length)
+        : d.field,
+  }));
+  return new DocpipeError(err.slug, details, { cause: err, retryable: err.retryable });
+}
+
+function renderKey(hash: string): string {
+  return `renders/${hash.slice(0, 2)}/${hash}.pdf`;
+}

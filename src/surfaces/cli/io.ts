@@ -1,0 +1,99 @@
+import { stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { FillOptions } from '../../document/fill/index.js';
+import { parseDelimiters } from '../../document/fill/index.js';
+import type { DocpipeConfig } from '../../app/config/index.js';
+import { InputError } from '../../base/files/index.js';
+import { isCompanyId } from '../../service/keys/index.js';
+import {
+  currentTemplateFile,
+  DocumentJsonError,
+  readDocumentJson,
+  settingsForTemplate,
+  type DocumentFillOptions,
+} from '../../document/library/index.js';
+import { COMPANY_ID_RULE } from '../../jobs/queue/index.js';
+import { UsageError } from './exit-codes.js';
+
+export function printJson(value: unknown, pretty = false): void {
+  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+}
+
+/** Options shared by the commands that fill templates, over the configured defaults. */
+export interface TemplateFlags {
+  delimiters?: string;
+  locale?: string;
+  timeZone?: string;
+  strict?: boolean;
+}
+
+/** The template options given on the command line, and nothing else. */
+export function templateFlagsFrom(
+  flags: TemplateFlags,
+): Pick<FillOptions, 'delimiters' | 'locale' | 'timeZone' | 'strict'> {
+  const given: Pick<FillOptions, 'delimiters' | 'locale' | 'timeZone' | 'strict'> = {};
+  if (flags.delimiters !== undefined) {
+    const parsed = parseDelimiters(flags.delimiters);
+    if (!parsed)
+      throw new UsageError(
+        `--delimiters must be start and end separated by a space, such as "{{ }}"`,
+      );
+    given.delimiters = parsed;
+  }
+  if (flags.locale !== undefined) given.locale = flags.locale;
+  if (flags.timeZone !== undefined) given.timeZone = flags.timeZone;
+  if (flags.strict !== undefined) given.strict = flags.strict;
+  return given;
+}
+
+export function fillOptionsFrom(
+  flags: TemplateFlags,
+  config: DocpipeConfig,
+  settings: DocumentFillOptions = {},
+): FillOptions {
+  return {
+    delimiters: config.delimiters,
+    locale: config.locale,
+    timeZone: config.timeZone,
+    strict: config.strictTags,
+    limits: config.limits,
+    ...settings,
+    ...templateFlagsFrom(flags),
+  };
+}
+
+/** A template argument resolved: the file to read, its document's settings, and its name. */
+export interface TemplateArgument {
+  file: string;
+  options: DocumentFillOptions;
+  /** The library document's name, when a folder was given. */
+  name?: string;
+}
+
+/**
+ * A template argument: a .docx (its folder's document.json, when there is one, sets its
+ * locale, time zone, delimiters and declared fields) or a library document's folder (its current
+ * version). The settings sit between the configured defaults and the command's flags. A broken
+ * document.json is bad input (exit 2), named with every problem.
+ */
+export async function templateArgument(path: string): Promise<TemplateArgument> {
+  try {
+    if (!(await stat(path).catch(() => undefined))?.isDirectory())
+      return { file: path, options: (await settingsForTemplate(path)).options };
+    const { meta, options } = await readDocumentJson(path);
+    const file = join(path, currentTemplateFile(meta));
+    return { file, options, name: meta.name ?? basename(resolve(path)) };
+  } catch (err) {
+    if (err instanceof DocumentJsonError) throw new InputError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * `--company`, checked before anything else is looked for (a typo is named before a missing
+ * Redis), with the message `docpipe keys create --company` gives.
+ */
+export function companyFlag(value: string | undefined): string | undefined {
+  if (value === undefined || isCompanyId(value)) return value;
+  throw new UsageError(`--company ${COMPANY_ID_RULE} (got ${JSON.stringify(value)})`);
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../../app/config/index.js';
+import { InputError } from '../../base/files/index.js';
+import { projectRoot } from '../../base/paths/index.js';
+import { isStorageUnavailableError } from '../../render/storage/index.js';
+import { isCompanyQueueFullError, isQueueUnavailableError } from '../../jobs/queue/index.js';
+import { registerCheck } from './commands/check.js';
+import { registerLint } from './commands/lint.js';
+import { registerEnqueue } from './commands/enqueue.js';
+import { registerRerender } from './commands/rerender.js';
+import { registerKeys } from './commands/keys.js';
+import { registerStorage } from './commands/storage.js';
+import { registerStart } from './commands/start.js';
+import { registerFields } from './commands/fields.js';
+import { registerRender } from './commands/render.js';
+import { registerPreview } from './commands/preview.js';
+import { registerSniff } from './commands/sniff.js';
+import { EXIT } from './exit-codes.js';
+
+const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+  version: string;
+};
+
+const program = new Command('docpipe')
+  .description(
+    'docpipe: the document pipeline: sniff, fill .docx templates, convert to PDF, run the queue worker',
+  )
+  .version(version)
+  .showHelpAfterError()
+  .exitOverride()
+  .addHelpText(
+    'after',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue or storage is not there (Redis does not answer, no worker runs,\nor the S3 bucket is missing, refuses the credentials or does not answer): try again later.\nRun "docpipe <command> --help" for each command.',
+  );
+
+registerSniff(program);
+registerFields(program);
+registerRender(program);
+registerCheck(program);
+registerLint(program);
+registerPreview(program);
+registerStart(program);
+registerEnqueue(program);
+registerRerender(program);
+registerKeys(program);
+registerStorage(program);
+for (const command of program.commands) command.exitOverride();
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Help and version end with code 0; every other commander error is bad usage.
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else if (err instanceof InputError || err instanceof ConfigError) {
+    process.stderr.write(`docpipe: ${err.message}\n`);
+    process.exitCode = EXIT.usage;
+  } else if (
+    isQueueUnavailableError(err) ||
+    isCompanyQueueFullError(err) ||
+    isStorageUnavailableError(err)
+  ) {
+    process.stderr.write(`docpipe: ${err.message}\n`);
+    process.exitCode = EXIT.unavailable;
+  } else {
+    throw err;
+  }
+}

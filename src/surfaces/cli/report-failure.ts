@@ -1,0 +1,31 @@
+import { isDocpipeError } from '../../base/errors/index.js';
+import { EXIT } from './exit-codes.js';
+import { printJson } from './io.js';
+
+/**
+ * Runs a command's work on one document; a typed failure is printed (as `{error, details}` with
+ * --json, else readably on stderr) and sets exit status 1. Anything else is a bug and propagates.
+ */
+export async function runDocumentCommand(
+  json: boolean | undefined,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!isDocpipeError(err)) throw err;
+    if (json) {
+      printJson(err.toFailure());
+    } else {
+      process.stderr.write(`${err.slug}\n`);
+      for (const d of err.details) process.stderr.write(`  ${d.field}: ${d.message}\n`);
+      // fill names a broken template's problems under the field `template`.
+      if (
+        err.slug === 'document-production-failed' &&
+        err.details.some((d) => d.field === 'template')
+      )
+        process.stderr.write('  run "docpipe lint <template>" to see each problem with its fix\n');
+    }
+    process.exitCode = EXIT.failed;
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
+import { v3Failure } from './replies.js';
+import { validationDetails } from './validation-details.js';
+
+/**
+ * A library document that cannot be read as a template (a broken .docx the operator put in the
+ * library). Its typed failure says what is wrong, but the caller asked nothing wrong: it is the
+ * service's failure (500), and `docpipe check` on the library finds it.
+ */
+export class BrokenLibraryDocumentError extends Error {
+  override readonly name = 'BrokenLibraryDocumentError';
+
+  constructor(readonly failure: DocpipeError) {
+    super(failure.message, { cause: failure });
+  }
+}
+
+/**
+ * The slug of a failure on docpipe's side: spec 7.2 gives 500 a meaning and no slug, and the
+ * registry holds only the spec's slugs, so this one lives with the handler that answers it.
+ */
+export const INTERNAL_ERROR = 'internal-error';
+
+/**
+ * Every failure of the v3 library endpoints in the v3 envelope (spec 7.2): a refused query
+ * parameter or path value is `validation-failed` with every problem, the parameter's name as
+ * its field; typed failures by their slug and status; a broken library document and anything
+ * else 500, logged, without a stack, with the request id in `X-Request-Id` for the operator.
+ */
+export function documentsErrorHandler(
+  err: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (err.validation) {
+    const details = validationDetails(err.validation, err.validationContext ?? 'querystring');
+    return reply.code(400).send(v3Failure(new DocpipeError('validation-failed', details)));
+  }
+  if (isDocpipeError(err)) return reply.code(err.status).send(v3Failure(err));
+  // Fastify's own refusals of a request (a body these GETs do not take, bad JSON): the request's.
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    const refused = new DocpipeError('validation-failed', [
+      { field: 'request', message: err.message },
+    ]);
+    return reply.code(err.statusCode).send(v3Failure(refused));
+  }
+  reply.header('X-Request-Id', request.id);
+  if (err instanceof BrokenLibraryDocumentError) {
+    request.log.error({ err: err.message }, 'library document cannot be read as a template');
+    return reply.code(500).send(v3Failure(err.failure));
+  }
+  request.log.error({ err }, 'library request failed inside docpipe');
+  return reply.code(500).send({ error: INTERNAL_ERROR });
+}

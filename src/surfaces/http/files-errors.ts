@@ -1,0 +1,110 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDocpipeError, type FailureDetail, type FailureSlug } from '../../base/errors/index.js';
+import { fileError } from './replies.js';
+import { validationDetails } from './validation-details.js';
+import { isStorageUnavailableError } from '../../render/storage/index.js';
+
+/** The limits a file route names when a request goes past them. */
+export interface FileLimits {
+  /** The largest request body of the route, in bytes. */
+  bodyLimit: number;
+  /** The largest file of a multipart upload, in bytes. */
+  maxFileBytes?: number;
+}
+
+/**
+ * A file endpoint's refusal that no slug of the spec names: a document past the upload limit
+ * inside a body within the body limit (413, as a multipart file past the limit is).
+ */
+export class FileRefusal extends Error {
+  override readonly name = 'FileRefusal';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How a file endpoint's message begins for each typed failure it answers. */
+const LEADS: Partial<Record<FailureSlug, string>> = {
+  'validation-failed': 'the request is invalid',
+  'unsupported-file-type': 'the file is neither a PDF nor a real .docx',
+  'document-not-found': 'no such document',
+};
+
+/** Details as one sentence: the file endpoints answer `{message}` (spec 4.3), never a list. */
+export function detailsMessage(lead: string, details: FailureDetail[]): string {
+  const parts = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
+  return parts.length > 0 ? `${lead}: ${parts.join('; ')}` : lead;
+}
+
+/** How long a caller is told to wait when the document store does not answer. */
+export const STORAGE_RETRY_AFTER_S = 30;
+/** For an API caller: the store's bucket and endpoint are for the operator's log. */
+export const STORAGE_UNAVAILABLE =
+  "docpipe's document store is not available right now; send the request again later";
+
+/**
+ * The file endpoints' error handler: every failure is `{message}` with the status that fits,
+ * saying what happened and what to do. Validation lists every problem with its field; limits
+ * name the limit; anything unexpected is 500, logged, with no stack in the answer.
+ */
+export function fileErrorHandler(limits: (request: FastifyRequest) => FileLimits) {
+  return (error: FastifyError | FileRefusal, request: FastifyRequest, reply: FastifyReply) => {
+    if (isStorageUnavailableError(error)) {
+      // The store's outage, not the caller's mistake nor a bug: try again later.
+      request.log.warn({ err: error.message }, 'file endpoint: storage unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', String(STORAGE_RETRY_AFTER_S))
+        .send(fileError(STORAGE_UNAVAILABLE));
+    }
+    const [status, message] = classify(error, request, limits);
+    if (status >= 500) request.log.error({ err: error }, 'file endpoint failed');
+    return reply.code(status).send(fileError(message));
+  };
+}
+
+function classify(
+  error: FastifyError | FileRefusal,
+  request: FastifyRequest,
+  limits: (request: FastifyRequest) => FileLimits,
+): [number, string] {
+  if (error instanceof FileRefusal) return [error.status, error.message];
+  if (error.validation)
+    return [
+      400,
+      detailsMessage(
+        'the request is invalid',
+        validationDetails(error.validation, error.validationContext ?? 'body'),
+      ),
+    ];
+  if (isDocpipeError(error))
+    return [error.status, detailsMessage(LEADS[error.slug] ?? error.slug, error.details)];
+  const limit = limits(request);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [
+        413,
+        `the request body is larger than this endpoint's limit of ${limit.bodyLimit} bytes; send a smaller document`,
+      ];
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return [
+        413,
+        `the file is larger than the upload limit of ${limit.maxFileBytes ?? limit.bodyLimit} bytes; send a smaller document`,
+      ];
+    case 'FST_FILES_LIMIT':
+      return [413, 'one file per upload: send the document as the single part named "file"'];
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return [413, 'too many form fields: an upload has "file", "name" and "type" only'];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, 'send the body as application/json or multipart/form-data'];
+  }
+  const status = error.statusCode ?? 500;
+  // Fastify's own client errors (malformed JSON, an empty body) say what was wrong.
+  if (status >= 400 && status < 500)
+    return [status, `the request could not be read: ${error.message}`];
+  return [500, 'Internal server error: the failure is logged with the request id; try again later'];
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  parseStoredDocumentKey,
+  readDocumentMeta,
+  readObjectStream,
+  verifySignedUrl,
+  type ByteRange,
+  type Storage,
+  type StoredObject,
+} from '../../../render/storage/index.js';
+import type { HttpApp } from '../create-app.js';
+import { contentDisposition } from '../files-disposition.js';
+import { FileRefusal, fileErrorHandler } from '../files-errors.js';
+import { rangeOf } from '../files-range.js';
+import { fileError } from '../replies.js';
+import { BinaryDocument, DownloadParams, DownloadQuery, FileError } from '../files-schemas.js';
+
+export interface DownloadRoutesOptions {
+  storage: Storage;
+  /** config.signingSecret: the HMAC secret the signed URLs were made with. */
+  signingSecret: string;
+  /** The clock, for tests of expiry. @defaultValue the system clock */
+  now?: () => Date;
+}
+
+/** Why a signed URL is refused, in words that say what to do. */
+const REFUSALS = {
+  malformed: 'not a signed download URL: it needs its expires and signature parameters unchanged',
+  'bad-signature':
+    'the signature does not match this URL: it was changed or cut; ask for a new signed URL',
+  expired: 'the signed URL has expired; ask for a new one (POST .../file/view-presigned-url)',
+} as const;
+
+const EXTENSION = /\.([a-z0-9]+)$/;
+
+/**
+ * `GET /files/<key>?expires&signature` (and HEAD): the route local storage's signed URLs point
+ * at. The signature is the capability, so no API key is asked for: put no authentication hook in
+ * front. Streams the object with its type, its name (`Content-Disposition`), its content hash as
+ * `ETag`, and single byte ranges (206, 416).
+ */
+export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  app.setErrorHandler(fileErrorHandler(() => ({ bodyLimit: 0 })));
+  const binary = { content: { 'application/octet-stream': { schema: BinaryDocument } } };
+  app.get(
+    '/files/*',
+    {
+      schema: {
+        tags: ['downloads'],
+        summary: 'Download a stored document through a signed URL',
+        description:
+          'The URL comes from view-presigned-url or a conversion; it works until its expiry, for anyone who has it. Single byte ranges are served (206); a range past the end is 416.',
+        params: DownloadParams,
+        querystring: DownloadQuery,
+        response: {
+          200: binary,
+          206: binary,
+          304: { type: 'null', description: 'Not modified (If-None-Match)' },
+          403: FileError,
+          404: FileError,
+          416: FileError,
+          500: FileError,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { expires, signature } = request.query;
+      const check =
+        expires === undefined || signature === undefined
+          ? ({ ok: false, reason: 'malformed' } as const)
+          : verifySignedUrl(request.url, options.signingSecret, now());
+      if (!check.ok) throw new FileRefusal(403, REFUSALS[check.reason]);
+      const object = await options.storage.stat(check.key);
+      if (!object)
+        throw new FileRefusal(
+          404,
+          'no stored document at this URL: it was removed; ask the sender again',
+        );
+      const seconds = Math.max(0, Math.floor(Number(expires) - now().getTime() / 1000));
+      return serve(options.storage, object, request, reply, seconds);
+    },
+  );
+  return Promise.resolve();
+}
+
+async function serve(
+  storage: Storage,
+  object: StoredObject,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maxAgeSeconds: number,
+): Promise<FastifyReply> {
+  // A store that keeps the content hash beside the object (S3) saves reading it whole here.
+  const etag = `"${object.sha256 ?? (await contentHash(storage, object.key))}"`;
+  const name = (await readDocumentMeta(storage, object.key))?.name ?? object.key.split('/').pop()!;
+  void reply
+    .header('content-type', object.type)
+    .header('content-disposition', contentDisposition(name, EXTENSION.exec(object.key)?.[1]))
+    .header('etag', etag)
+    // Private: the URL is someone's capability, never for a shared cache past its expiry.
+    .header('cache-control', `private, max-age=${maxAgeSeconds}`)
+    .header('accept-ranges', 'bytes');
+  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const ifRange = request.headers['if-range'];
+  const answer =
+    ifRange === undefined || ifRange === etag
+      ? rangeOf(request.headers.range, object.bytes)
+      : ({ kind: 'whole' } as const);
+  if (answer.kind === 'unsatisfiable')
+    return reply
+      .code(416)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-range', `bytes */${object.bytes}`)
+      .send(fileError(`the range is outside the document's ${object.bytes} bytes`));
+  const range: ByteRange | undefined = answer.kind === 'partial' ? answer.range : undefined;
+  if (range) {
+    void reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${object.bytes}`);
+  }
+  void reply.header('content-length', range ? range.end - range.start + 1 : object.bytes);
+  // Fastify's HEAD keeps the length set here only for a stream, which it drains: an empty one.
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  const stream = await readObjectStream(storage, object.key, range);
+  if (!stream) throw new FileRefusal(404, 'no stored document at this URL: it was removed');
+  return reply.send(stream);
+}
+
+/** `If-None-Match`: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * The object's content hash, a strong validator for ranges. An upload's key is the sha256 of its
+ * bytes, so it is read from the name; any other object (a render's key hashes its inputs, and a
+ * render made again may differ in bytes) is hashed as read.
+ */
+async function contentHash(storage: Storage, key: string): Promise<string> {
+  const named = parseStoredDocumentKey(key)?.id.split('.')[0];
+  if (named) return named;
+  const bytes = await storage.get(key);
+  return createHash('sha256')
+    .update(bytes ?? Buffer.alloc(0))
+    .digest('hex');
+}

@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { DocpipeError } from '../../../base/errors/index.js';
+import type { Engine } from '../../../render/pipeline/engine.js';
+import {
+  isStorageUnavailableError,
+  parseStoredDocumentKey,
+  parseStoredDocumentUrl,
+  storedDocumentKey,
+  storedDocumentUrl,
+  writeDocumentMeta,
+  type Storage,
+  type StoredDocumentType,
+} from '../../../render/storage/index.js';
+import { requireCompany } from '../auth.js';
+import type { HttpApp } from '../create-app.js';
+import { documentDownloadUrl } from '../document-urls.js';
+import { FileRefusal, fileErrorHandler } from '../files-errors.js';
+import {
+  CompanyParams,
+  FileError,
+  JsonUploadBody,
+  MultipartUploadBody,
+  PresignBody,
+  PresignResponse,
+  UploadResponse,
+  V2ErrorList,
+} from '../files-schemas.js';
+import type { SignedUrlCache } from '../signed-url-cache.js';
+import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from '../uploads-body.js';
+
+export interface FileRoutesOptions {
+  /** Where uploads are kept (content-addressed, under the company's own key prefix). */
+  storage: Storage;
+  /** What decides what bytes are: the engine's sniff (EnginePool, or InlineEngine in tests). */
+  engine: Pick<Engine, 'sniff'>;
+  /** The signed URLs issued so far, shared by every HTTP server: RedisSignedUrlCache. */
+  signedUrls: SignedUrlCache;
+  /** config.http.publicUrl: the base of every URL docpipe issues. */
+  publicUrl: string;
+  /** config.signingSecret: the HMAC secret of signed download URLs. */
+  signingSecret: string;
+  /** config.http.signedUrlTtlSeconds: how long a signed URL works. */
+  signedUrlTtlSeconds: number;
+  /** config.limits.maxInputBytes: the largest document an upload may carry, in bytes. */
+  maxUploadBytes: number;
+  /** config.http.bodyLimitBytes: the largest request body (a JSON upload is base64). */
+  bodyLimitBytes: number;
+  /** The clock, for tests of expiry. @defaultValue the system clock */
+  now?: () => Date;
+}
+
+const MEDIA_TYPES: Record<StoredDocumentType, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** Failures every file route may answer, each in the shape its answerer gives. */
+const FAILURES = {
+  400: FileError,
+  401: V2ErrorList,
+  413: FileError,
+  415: FileError,
+  429: V2ErrorList,
+  500: FileError,
+};
+
+/**
+ * The file endpoints (spec 4.3): `POST /v3/company/{company}/file/upload` and
+ * `POST /v3/company/{company}/file/view-presigned-url`. Failures answer `{message}`; a company
+ * that is not the key's answers the 7.1 company error. Put authenticateV2 in front.
+ */
+export async function fileRoutes(app: HttpApp, options: FileRoutesOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  app.setErrorHandler(
+    fileErrorHandler(() => ({
+      bodyLimit: options.bodyLimitBytes,
+      maxFileBytes: options.maxUploadBytes,
+    })),
+  );
+  // Multipart parsing in a context of its own: only the upload route takes form data.
+  await app.register(async (uploads: HttpApp) => {
+    await uploads.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      onFile: keepFilePart,
+      // Room for the three members and a few unknown ones to be named in the refusal.
+      limits: {
+        fileSize: options.maxUploadBytes,
+        files: 1,
+        fields: 10,
+        parts: 11,
+        fieldSize: 65536,
+      },
+    });
+    uploadRoute(uploads, options);
+  });
+  app.post(
+    '/v3/company/:company/file/view-presigned-url',
+    {
+      schema: {
+        tags: ['v3 files'],
+        summary: 'A signed, expiring download URL for a stored document',
+        description:
+          'The url is one an upload answered for this company. Asked again while the URL issued before has at least half its lifetime left, the same URL is answered with cached: true.',
+        security: [{ bearer: [] }],
+        params: CompanyParams,
+        body: PresignBody,
+        response: { 200: PresignResponse, ...FAILURES, 404: FileError },
+      },
+    },
+    async (request, reply) => {
+      if (!requireCompany(request, reply, request.params.company)) return reply;
+      const key = await ownedKey(options, request.params.company, request.body.url);
+      const ref = parseStoredDocumentKey(key)!;
+      const ttlMs = options.signedUrlTtlSeconds * 1000;
+      const issue = async () => ({
+        // S3's own pre-signed URL on S3 storage, docpipe's signed /files/ URL otherwise.
+        url: await documentDownloadUrl(options, key, new Date(now().getTime() + ttlMs), {
+          mediaType: MEDIA_TYPES[ref.type],
+          extension: ref.type,
+        }),
+        // Reused for half its lifetime, so a cached URL always has at least half left.
+        reuseForMs: Math.floor(ttlMs / 2),
+      });
+      const signed = await options.signedUrls
+        .reuseOrIssue(key, issue)
+        .catch(async (err: unknown) => {
+          if (isStorageUnavailableError(err)) throw err;
+          // The cache only saves issuing: without Redis a fresh URL works just as well.
+          request.log.warn({ err }, 'signed URL cache unavailable; issuing a fresh URL');
+          return { url: (await issue()).url, cached: false };
+        });
+      return reply.send({ key, signedUrl: signed.url, type: ref.type, cached: signed.cached });
+    },
+  );
+}
+
+function uploadRoute(app: HttpApp, options: FileRoutesOptions): void {
+  app.post(
+    '/v3/company/:company/file/upload',
+    {
+      bodyLimit: options.bodyLimitBytes,
+      schema: {
+        tags: ['v3 files'],
+        summary: 'Store a PDF or .docx for later use as a document source',
+        description: `The bytes decide what the document is (the declared type is not trusted); anything but a PDF or a real .docx is refused with the reason. Documents up to ${options.maxUploadBytes} bytes; request bodies up to ${options.bodyLimitBytes} bytes.`,
+        security: [{ bearer: [] }],
+        params: CompanyParams,
+        body: {
+          content: {
+            'application/json': { schema: JsonUploadBody },
+            'multipart/form-data': { schema: MultipartUploadBody },
+          },
+        },
+        response: { 200: UploadResponse, ...FAILURES },
+      },
+    },
+    async (request, reply) => {
+      const { company } = request.params;
+      if (!requireCompany(request, reply, company)) return reply;
+      const upload = request.isMultipart()
+        ? multipartUpload(request, request.body as { name?: string })
+        : jsonUpload(request.body as { file: string; name: string });
+      const stored = await store(options, request, company, upload);
+      return reply.send(stored);
+    },
+  );
+}
+
+/** Sniffs and stores an upload; anything but a PDF or a real .docx is refused with the reason. */
+async function store(
+  options: FileRoutesOptions,
+  request: FastifyRequest,
+  company: string,
+  upload: UploadInput,
+): Promise<{ url: string; type: StoredDocumentType }> {
+  if (upload.bytes.byteLength > options.maxUploadBytes)
+    throw new FileRefusal(
+      413,
+      `the file is larger than the upload limit of ${options.maxUploadBytes} bytes (it has ${upload.bytes.byteLength}); send a smaller document`,
+    );
+  const sniffed = await options.engine.sniff(upload.bytes);
+  if (sniffed.kind === 'unsupported')
+    throw new DocpipeError('unsupported-file-type', [
+      {
+        field: 'file',
+        message: `${sniffed.reason}: ${sniffed.message}`,
+      },
+    ]);
+  const type = sniffed.kind;
+  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  const key = storedDocumentKey(company, sha256, type);
+  await options.storage.put(key, upload.bytes, MEDIA_TYPES[type]);
+  await writeDocumentMeta(options.storage, key, { name: upload.name ?? `document.${type}` });
+  request.log.info({ key, bytes: upload.bytes.byteLength, type }, 'document uploaded');
+  return { url: storedDocumentUrl(options.publicUrl, key), type };
+}
+
+/**
+ * The storage key of a stored document the company may see. A URL docpipe did not issue is 400;
+ * one of another company and one of a missing document are the same 404, so that no company
+ * learns what another has stored.
+ */
+async function ownedKey(options: FileRoutesOptions, company: string, url: string): Promise<string> {
+  const ref = parseStoredDocumentUrl(url, options.publicUrl);
+  if (!ref)
+    throw new DocpipeError('validation-failed', [
+      {
+        field: 'url',
+        message: `not a stored document URL of this service: upload the document first and send the url the upload answered (${options.publicUrl}/v3/company/<company>/file/<id>)`,
+      },
+    ]);
+  if (ref.company !== company || !(await options.storage.stat(ref.key)))
+    throw new DocpipeError('document-not-found', [
+      { field: 'url', message: `no stored document of company ${company} at this url` },
+    ]);
+  return ref.key;
+}
