@@ -62,8 +62,35 @@ describe('text snapshots', () => {
   it('finds expected lines across the line breaks of the PDF text, and names those missing', () => {
     const text = 'Lejer: Mette\nSørensen, Vestergade 3\n\fSide 1 af 2\n';
     expect(
-      missingSnippets('Lejer: Mette Sørensen\n\n  Side 1 af 2  \nSide 2 af 2\n', text),
-    ).toEqual(['Side 2 af 2']);
+      missingSnippets('Lejer: Mette Sørensen\n\n  Side 1 af 2  \nSide 2 af 2\n', {
+        plain: text,
+        layout: text,
+      }),
+    ).toEqual([
+      {
+        line: 'Side 2 af 2',
+        why: 'every word is in the PDF, but not together in this order, neither in reading order nor as laid out',
+      },
+    ]);
+  });
+
+  it('finds a table row copied from the laid-out snapshot, which reading order splits cell by cell', () => {
+    // pdftotext reads a table cell by cell; -layout keeps a row's cells on one line.
+    const plain = 'Vare\nAntal\nPris\nStol\n4\n1.200,00\n';
+    const layout = '  Vare        Antal      Pris\n  Stol            4   1.200,00\n';
+    expect(missingSnippets('Stol            4   1.200,00\n', { plain, layout })).toEqual([]);
+  });
+
+  it('says why a line did not match: a word the PDF lacks, or words all there but apart', () => {
+    const plain = 'Vare\nAntal\nStol\n4\n';
+    const layout = '  Vare   Antal\n  Stol       4\n';
+    expect(missingSnippets('Stol 5\nStol Antal\n', { plain, layout })).toEqual([
+      { line: 'Stol 5', why: 'not in the PDF: "5"' },
+      {
+        line: 'Stol Antal',
+        why: 'every word is in the PDF, but not together in this order, neither in reading order nor as laid out',
+      },
+    ]);
   });
 });
 

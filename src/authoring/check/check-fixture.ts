@@ -76,11 +76,12 @@ async function examine(outcome: FixtureOutcome, e: Examination): Promise<void> {
   }
   const read = await renderAndRead(outcome, e, input);
   if (!read) return;
-  outcome.missing = missingSnippets(input.expected, read.plain);
-  for (const line of outcome.missing)
+  const missing = missingSnippets(input.expected, read);
+  outcome.missing = missing.map((m) => m.line);
+  for (const { line, why } of missing)
     outcome.problems.push({
       kind: 'expected',
-      message: `expected text missing: ${JSON.stringify(line)}`,
+      message: `expected text missing: ${JSON.stringify(line)} (${why})`,
     });
   const updateCommand = `docpipe check --update ${displayPath(e.folder.dir)}`;
   const context = { dir: e.folder.dir, fixture: e.fixture.name, diffBase: e.diffBase };

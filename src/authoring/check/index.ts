@@ -35,7 +35,7 @@ export {
   textDifference,
   type TextDifference,
 } from './text-snapshot.js';
-export { missingSnippets } from './expected-snippets.js';
+export { missingSnippets, type MissingSnippet } from './expected-snippets.js';
 export {
   changedFolder,
   watchTemplates,
