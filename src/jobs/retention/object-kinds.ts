@@ -1,4 +1,10 @@
-import { documentMetaKey, parseStoredDocumentKey } from '../../render/storage/index.js';
+import {
+  STORAGE_KEY_FOLDERS,
+  documentMetaKey,
+  parseStorageKey,
+  renderMarkerKey,
+  type StorageKey,
+} from '../../render/storage/index.js';
 
 /**
  * What a stored object is, for retention:
@@ -22,7 +28,11 @@ export const OBJECT_KINDS: readonly ObjectKind[] = [...SWEPT_KINDS, 'other'];
  * The storage folders retention lists. Other folders are never listed, so nothing outside them
  * is ever a candidate.
  */
-export const SWEPT_FOLDERS = ['companies/', 'uploads/', 'renders/'] as const;
+export const SWEPT_FOLDERS = [
+  STORAGE_KEY_FOLDERS.uploads,
+  STORAGE_KEY_FOLDERS.jobInputs,
+  STORAGE_KEY_FOLDERS.renders,
+] as const;
 
 export interface ClassifiedKey {
   kind: ObjectKind;
@@ -33,19 +43,24 @@ export interface ClassifiedKey {
   group: string;
 }
 
-const META_SUFFIX = documentMetaKey('');
-const JOB_INPUT = /^uploads\/[0-9a-f]{64}\.bin$/;
-const RENDER = /^renders\/([0-9a-f]{2})\/(([0-9a-f]{2})[0-9a-f]{62})\.(pdf|kept)$/;
-
 export function classifyKey(key: string): ClassifiedKey {
-  const upload = key.endsWith(META_SUFFIX) ? key.slice(0, -META_SUFFIX.length) : key;
-  if (parseStoredDocumentKey(upload)) return { kind: 'uploads', group: upload };
-  if (JOB_INPUT.test(key)) return { kind: 'job-inputs', group: key };
-  const render = RENDER.exec(key);
-  // The folder is the hash's first two characters: anything else is not a key docpipe made.
-  if (render && render[1] === render[3])
-    return { kind: 'renders', group: `renders/${render[1]}/${render[2]}.pdf` };
-  return { kind: 'other', group: key };
+  const parsed = parseStorageKey(key);
+  return parsed ? classified(parsed) : { kind: 'other', group: key };
+}
+
+function classified(key: StorageKey): ClassifiedKey {
+  switch (key.kind) {
+    case 'upload':
+      return { kind: 'uploads', group: key.key };
+    case 'upload-name':
+      return { kind: 'uploads', group: key.of };
+    case 'job-input':
+      return { kind: 'job-inputs', group: key.key };
+    case 'render':
+      return { kind: 'renders', group: key.key };
+    case 'render-marker':
+      return { kind: 'renders', group: key.of };
+  }
 }
 
 /**
@@ -57,8 +72,10 @@ export function groupKeys(kind: ObjectKind, group: string): string[] {
   switch (kind) {
     case 'uploads':
       return [group, documentMetaKey(group)];
-    case 'renders':
-      return [group, group.replace(/\.pdf$/, '.kept')];
+    case 'renders': {
+      const render = parseStorageKey(group);
+      return render?.kind === 'render' ? [group, renderMarkerKey(render.hash)] : [group];
+    }
     case 'job-inputs':
     case 'other':
       return [group];

@@ -7,7 +7,7 @@ import type { Engine } from './engine.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import { startsAsPdf } from '../../formats/sniff/index.js';
 import { projectRoot } from '../../base/paths/index.js';
-import type { Storage } from '../storage/index.js';
+import { parseStorageKey, renderKey, renderMarkerKey, type Storage } from '../storage/index.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
 import type { DocumentFontFacts } from '../engine/index.js';
@@ -107,9 +107,9 @@ export class Renderer {
    * hashes, so one output can answer many requests.
    */
   async discard(result: Pick<RenderResult, 'key'>): Promise<void> {
-    const hash = /([0-9a-f]{64})\.pdf$/.exec(result.key)?.[1];
-    if (!hash || result.key !== renderKey(hash)) throw new Error(`not a render key: ${result.key}`);
-    if (await this.deps.storage.stat(keptKey(hash))) return;
+    const parsed = parseStorageKey(result.key);
+    if (parsed?.kind !== 'render') throw new Error(`not a render key: ${result.key}`);
+    if (await this.deps.storage.stat(renderMarkerKey(parsed.hash))) return;
     await this.deps.storage.delete(result.key);
   }
 
@@ -119,7 +119,7 @@ export class Renderer {
    * ages a render by the newer of its PDF and its marker): no other write, no stat on a hit.
    */
   private async keep(hash: string): Promise<void> {
-    await this.deps.storage.put(keptKey(hash), Buffer.alloc(0), 'application/octet-stream');
+    await this.deps.storage.put(renderMarkerKey(hash), Buffer.alloc(0), 'application/octet-stream');
   }
 
   private async fromCache(hash: string, input: RenderInput): Promise<Rendered | undefined> {
@@ -284,10 +284,6 @@ function refuseIfStrict(
   if (refusal) throw refusal;
 }
 
-function keptKey(hash: string): string {
-  return `renders/${hash.slice(0, 2)}/${hash}.kept`;
-}
-
 /** A failure of a shared render names the first request's document; each joiner gets its own. */
 function renamedField(err: unknown, from: string, to: string): unknown {
   if (!(err instanceof DocpipeError) || from === to) return err;
@@ -299,8 +295,4 @@ function renamedField(err: unknown, from: string, to: string): unknown {
         : d.field,
   }));
   return new DocpipeError(err.slug, details, { cause: err, retryable: err.retryable });
-}
-
-function renderKey(hash: string): string {
-  return `renders/${hash.slice(0, 2)}/${hash}.pdf`;
 }

@@ -1,4 +1,5 @@
 import type { Storage } from './storage.js';
+import { documentMetaKey } from './storage-keys.js';
 
 /**
  * What a download says about a stored object beside its bytes: the document's name, for
@@ -9,11 +10,6 @@ import type { Storage } from './storage.js';
 export interface DocumentMeta {
   /** The document's name as its uploader or renderer gave it; never a path. */
   name: string;
-}
-
-/** The key of an object's metadata. */
-export function documentMetaKey(key: string): string {
-  return `${key}.meta.json`;
 }
 
 export async function writeDocumentMeta(

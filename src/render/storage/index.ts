@@ -3,20 +3,22 @@ export { LocalStorage } from './local-storage.js';
 export { signUrl, verifySignedUrl, type SignedUrlCheck } from './signed-url.js';
 export {
   MAX_COMPANY_BYTES,
+  STORAGE_KEY_FOLDERS,
   companyProblem,
+  documentMetaKey,
+  jobInputKey,
+  parseStorageKey,
   parseStoredDocumentKey,
-  parseStoredDocumentUrl,
+  renderKey,
+  renderMarkerKey,
   storedDocumentKey,
-  storedDocumentUrl,
+  type StorageKey,
+  type StorageKeyKind,
   type StoredDocumentRef,
   type StoredDocumentType,
-} from './stored-document.js';
-export {
-  documentMetaKey,
-  readDocumentMeta,
-  writeDocumentMeta,
-  type DocumentMeta,
-} from './document-meta.js';
+} from './storage-keys.js';
+export { parseStoredDocumentUrl, storedDocumentUrl } from './stored-document.js';
+export { readDocumentMeta, writeDocumentMeta, type DocumentMeta } from './document-meta.js';
 export { readObjectStream, type ByteRange } from './object-stream.js';
 export { objectLocation } from './object-location.js';
 export {
