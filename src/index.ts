@@ -20,14 +20,12 @@ export {
 } from './formats/sniff/index.js';
 export {
   fillTemplate,
-  TAG_TYPES,
-  SUPPORTED_LANGUAGES,
   type FillOptions,
   type FillResult,
-  type TagInput,
-  type TemplateField,
   type Delimiters,
 } from './document/fill/index.js';
+export { TAG_TYPES, SUPPORTED_LANGUAGES, type TagInput } from './document/values/index.js';
+export { type TemplateField } from './document/fields/index.js';
 export { templateFields, documentText } from './document/inspect/index.js';
 export {
   EnginePool,

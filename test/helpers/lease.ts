@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TagInput } from '../../src/document/fill/index.js';
+import type { TagInput } from '../../src/document/values/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 
 /** The sample lease (W1), the library's `templates/lease`: the document most tests render. */

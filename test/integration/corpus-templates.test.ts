@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isDocpipeError } from '../../src/base/errors/index.js';
-import {
-  fillTemplate,
-  templateCache,
-  type TagInput,
-  type TemplateField,
-} from '../../src/document/fill/index.js';
+import { fillTemplate, templateCache } from '../../src/document/fill/index.js';
+import { type TagInput } from '../../src/document/values/index.js';
+import { type TemplateField } from '../../src/document/fields/index.js';
 import { documentText, templateFields } from '../../src/document/inspect/index.js';
 import { sniffBytes } from '../../src/formats/sniff/index.js';
 import { corpusRows, type CorpusRow } from '../helpers/corpus.js';

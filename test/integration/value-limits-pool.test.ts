@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { DEFAULT_VALUE_LIMITS } from '../../src/document/fill/index.js';
+import { DEFAULT_VALUE_LIMITS } from '../../src/document/values/index.js';
 import { documentText } from '../../src/document/inspect/index.js';
 import { EnginePool } from '../../src/render/engine/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';

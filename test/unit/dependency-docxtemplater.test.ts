@@ -8,11 +8,8 @@ import {
   docxtemplaterInternalsProblems,
   installedDocxtemplaterVersion,
 } from '../../src/document/fill/docxtemplater-internals.js';
-import {
-  DEFAULT_DELIMITERS,
-  compileTemplate,
-  type ResolvedTag,
-} from '../../src/document/fill/index.js';
+import { DEFAULT_DELIMITERS, compileTemplate } from '../../src/document/fill/index.js';
+import { type ResolvedTag } from '../../src/document/values/index.js';
 import { openDocx } from '../../src/formats/sniff/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldsTable } from '../../src/surfaces/cli/commands/fields.js';
-import { fillTemplate, type FieldDeclarations } from '../../src/document/fill/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { type FieldDeclarations } from '../../src/document/values/index.js';
 import { documentText, templateFields } from '../../src/document/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_VALUE_LIMITS,
-  fillTemplate,
-  tagListBoundProblems,
-  templateCache,
-  type FillOptions,
-} from '../../src/document/fill/index.js';
+import { DEFAULT_VALUE_LIMITS, tagListBoundProblems } from '../../src/document/values/index.js';
+import { fillTemplate, templateCache, type FillOptions } from '../../src/document/fill/index.js';
 import { documentText, templateFields } from '../../src/document/inspect/index.js';
 import { jobDataProblems } from '../../src/jobs/queue/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fillTemplate,
-  TemplateBrokenError,
-  type FieldDeclarations,
-  type TagInput,
-} from '../../src/document/fill/index.js';
+import { fillTemplate, TemplateBrokenError } from '../../src/document/fill/index.js';
+import { type FieldDeclarations, type TagInput } from '../../src/document/values/index.js';
 import { lintTemplate } from '../../src/authoring/lint/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';

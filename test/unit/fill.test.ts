@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillTemplate, type TagInput } from '../../src/document/fill/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { type TagInput } from '../../src/document/values/index.js';
 import { documentText, templateFields } from '../../src/document/inspect/index.js';
 import { openDocx, sniffBytes } from '../../src/formats/sniff/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';

@@ -1,6 +1,6 @@
 import { Settings } from 'typebox/system';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { TagInput } from '../../src/document/fill/index.js';
+import type { TagInput } from '../../src/document/values/index.js';
 import {
   DocumentJobDataSchema,
   DocumentSourceSchema,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VALUE_LIMITS } from '../../src/document/fill/index.js';
+import { DEFAULT_VALUE_LIMITS } from '../../src/document/values/index.js';
 import { jobDataProblems } from '../../src/jobs/queue/index.js';
-import { failureFromReason, joinFailures } from '../../src/jobs/queue/case-outcome.js';
+import { failureFromReason, joinFailures } from '../../src/jobs/queue/document-set-outcome.js';
 
 const good = { v: 1, field: 'documents[2]', name: 'Lease', source: { inline: 'UEsDBA==' } };
 
@@ -126,7 +126,7 @@ describe('job contract: tag values', () => {
   });
 });
 
-describe('case outcome', () => {
+describe('document set outcome', () => {
   it('reads typed failures back, and wraps anything else as internal and retryable', () => {
     const typed = {
       error: 'unsupported-file-type',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_VALUE_LIMITS,
-  fillTemplate,
   resolveTagInputs,
   tagListBoundProblems,
   type ValueLimits,
-} from '../../src/document/fill/index.js';
-import { resolveLocale, type ResolvedLocale } from '../../src/document/fill/locale.js';
+} from '../../src/document/values/index.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
+import { resolveLocale, type ResolvedLocale } from '../../src/document/values/locale.js';
 import { documentText } from '../../src/document/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { failure } from '../helpers/failure.js';

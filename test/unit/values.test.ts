@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resolveTagInputs } from '../../src/document/fill/index.js';
-import { resolveLocale, type ResolvedLocale } from '../../src/document/fill/locale.js';
-import { sanitizeText } from '../../src/document/fill/text-value.js';
+import { resolveTagInputs } from '../../src/document/values/index.js';
+import { resolveLocale, type ResolvedLocale } from '../../src/document/values/locale.js';
+import { sanitizeText } from '../../src/document/values/text-value.js';
 
 const ctx = (locale = 'da', timeZone = 'Europe/Copenhagen') => ({
   locale: resolveLocale(locale) as ResolvedLocale,

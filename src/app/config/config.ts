@@ -2,13 +2,15 @@ import { resolve } from 'node:path';
 import type { NetworkIsolation, OfficePoolOptions } from '../../render/convert/index.js';
 import {
   DEFAULT_LOCALE,
+  DEFAULT_VALUE_LIMITS,
+  VALUE_LIMIT_VARIABLES,
+  type ValueLimits,
+} from '../../document/values/index.js';
+import {
   DEFAULT_TIME_ZONE,
   parseDelimiters,
   resolveFillOptions,
-  DEFAULT_VALUE_LIMITS,
-  VALUE_LIMIT_VARIABLES,
   type Delimiters,
-  type ValueLimits,
 } from '../../document/fill/index.js';
 import {
   DEFAULT_SNIFF_LIMITS,

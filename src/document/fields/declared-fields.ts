@@ -1,8 +1,4 @@
-import {
-  declarationOf,
-  type FieldDeclaration,
-  type FieldDeclarations,
-} from './field-declarations.js';
+import { declarationOf, type FieldDeclaration, type FieldDeclarations } from '../values/index.js';
 import type { InnerField } from './inner-fields.js';
 import type { TemplateField } from './template-fields.js';
 

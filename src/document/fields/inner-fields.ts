@@ -1,4 +1,4 @@
-import type { FieldType } from './field-declarations.js';
+import type { FieldType } from '../values/index.js';
 import type { TagUsage } from './tag-usage.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { DocxPackage } from '../../formats/sniff/index.js';
-import type { FieldType } from './field-declarations.js';
+import type { FieldType } from '../values/index.js';
 import { InnerFieldTree, type InnerField } from './inner-fields.js';
 import { PART_ORDER, partKind, type PartKind } from './parts.js';
-import { normalizeTagName } from './tag-input.js';
+import { normalizeTagName } from '../values/index.js';
 import type { TagUsage } from './tag-usage.js';
 
 export type { TagUsage } from './tag-usage.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import type { CompiledPart } from './template-fields.js';
+import type { CompiledPart } from '../fields/index.js';
 
 /**
  * Every docxtemplater internal docpipe reads or writes is here, and only here. None has a public

@@ -1,9 +1,14 @@
 import type { FailureDetail } from '../../base/errors/index.js';
-import { declarationProblems, type FieldDeclarations } from './field-declarations.js';
+import { declarationProblems, type FieldDeclarations } from '../values/index.js';
 import { DEFAULT_SNIFF_LIMITS, type SniffLimits } from '../../formats/sniff/index.js';
-import { DEFAULT_LOCALE, checkTimeZone, resolveLocale, type ResolvedLocale } from './locale.js';
+import {
+  DEFAULT_LOCALE,
+  checkTimeZone,
+  resolveLocale,
+  type ResolvedLocale,
+} from '../values/index.js';
 import { DEFAULT_DELIMITERS, type Delimiters } from './template.js';
-import { DEFAULT_VALUE_LIMITS, valueLimitsProblems, type ValueLimits } from './value-limits.js';
+import { DEFAULT_VALUE_LIMITS, valueLimitsProblems, type ValueLimits } from '../values/index.js';
 
 export interface FillOptions {
   /**

@@ -1,13 +1,13 @@
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import { openDocx, type DocxPackage } from '../../formats/sniff/index.js';
 import { resolveFillOptions, type FillOptions, type ResolvedFillOptions } from './fill-options.js';
-import { resolveTagInputs, type ResolvedTag } from './tag-input.js';
+import { resolveTagInputs, type ResolvedTag } from '../values/index.js';
 import { compileTemplate, TemplateBrokenError } from './template.js';
 import { TemplateCache } from './template-cache.js';
-import { declareFields } from './declared-fields.js';
+import { declareFields } from '../fields/index.js';
 import { templateValueProblems, unshownColumns } from './scope-check.js';
-import type { TemplateField } from './template-fields.js';
-import { tagLabel } from './value-preview.js';
+import type { TemplateField } from '../fields/index.js';
+import { tagLabel } from '../values/index.js';
 
 export interface FillResult {
   /** The filled .docx. */

@@ -1,12 +1,12 @@
 import type { FailureDetail } from '../../base/errors/index.js';
 import type { DocxPackage } from '../../formats/sniff/index.js';
 import type { CompiledFiles } from './docxtemplater-internals.js';
-import { declarationOf, type FieldDeclarations } from './field-declarations.js';
-import type { ListRow, ResolvedCell } from './list-row.js';
-import { columnPath } from './list-value.js';
-import { normalizeTagName, type ResolvedTag } from './tag-input.js';
-import { tagLabel } from './value-preview.js';
-import { CURRENT_SCOPE_TAG, filesInOrder, usageOf, type CompiledPart } from './template-fields.js';
+import { declarationOf, type FieldDeclarations } from '../values/index.js';
+import type { ListRow, ResolvedCell } from '../values/index.js';
+import { columnPath } from '../values/index.js';
+import { normalizeTagName, type ResolvedTag } from '../values/index.js';
+import { tagLabel } from '../values/index.js';
+import { CURRENT_SCOPE_TAG, filesInOrder, usageOf, type CompiledPart } from '../fields/index.js';
 import type { Delimiters } from './template.js';
 
 export interface ScopeCheck {

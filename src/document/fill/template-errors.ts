@@ -1,7 +1,7 @@
 import type { FailureDetail } from '../../base/errors/index.js';
 import type { DocxPackage } from '../../formats/sniff/index.js';
 import { PartParagraphs, type ParagraphSpot } from './part-paragraphs.js';
-import { PART_ORDER, partKind, type PartKind } from './parts.js';
+import { PART_ORDER, partKind, type PartKind } from '../fields/index.js';
 import { delimiterHint, tagSpan } from './tag-span.js';
 import type { Delimiters } from './delimiters.js';
 

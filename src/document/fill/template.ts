@@ -1,7 +1,7 @@
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import { decodeXml, escapeXml } from '../../formats/opc/index.js';
+import { escapeXml, readXmlPart } from '../../formats/opc/index.js';
 import type { DocxPackage } from '../../formats/sniff/index.js';
 import { writeZip, type ZipItem } from '../../formats/zip/index.js';
 import {
@@ -17,15 +17,10 @@ import {
   templateProblems,
   type TemplateProblem,
 } from './template-errors.js';
-import {
-  CURRENT_SCOPE_TAG,
-  collectFields,
-  walkTags,
-  type TemplateField,
-} from './template-fields.js';
+import { CURRENT_SCOPE_TAG, collectFields, walkTags, type TemplateField } from '../fields/index.js';
 import type { Delimiters } from './delimiters.js';
-import { ListRow, type ResolvedCell } from './list-row.js';
-import { normalizeTagName, type ResolvedTag } from './tag-input.js';
+import { ListRow, type ResolvedCell } from '../values/index.js';
+import { normalizeTagName, type ResolvedTag } from '../values/index.js';
 
 export type { Delimiters };
 
@@ -78,7 +73,7 @@ export function compileTemplate(
   const zip = new PizZip();
   let retainedBytes = pkg.archive.byteLength;
   for (const name of pkg.xmlParts) {
-    const text = decodeXml(pkg.archive.read(name));
+    const text = readXmlPart(pkg.archive, name);
     originals.set(name, text);
     retainedBytes += text.length;
     zip.file(name, text);

@@ -1,6 +1,6 @@
 import { decodeXml, unescapeXml } from '../../formats/opc/index.js';
 import { openDocx, type SniffLimits } from '../../formats/sniff/index.js';
-import { PART_ORDER, partKind, type PartKind } from '../fill/parts.js';
+import { PART_ORDER, partKind, type PartKind } from '../fields/index.js';
 
 /**
  * The visible text of a .docx, part by part: paragraphs end in a newline, `<w:br/>` is a newline

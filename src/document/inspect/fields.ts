@@ -1,10 +1,5 @@
-import {
-  compileTemplate,
-  declareFields,
-  resolveFillOptions,
-  type FillOptions,
-  type TemplateField,
-} from '../fill/index.js';
+import { compileTemplate, resolveFillOptions, type FillOptions } from '../fill/index.js';
+import { declareFields, type TemplateField } from '../fields/index.js';
 import { DocpipeError } from '../../base/errors/index.js';
 import { openDocx } from '../../formats/sniff/index.js';
 

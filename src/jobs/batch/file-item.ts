@@ -1,6 +1,6 @@
 import { basename, extname, relative } from 'node:path';
 import type { Failure } from '../../base/errors/index.js';
-import type { TagInput } from '../../document/fill/index.js';
+import type { TagInput } from '../../document/values/index.js';
 import { InputError, readInput, TooLargeInput } from '../../base/files/index.js';
 import type { DocumentInput } from '../queue/index.js';
 import type { BatchItem } from './batch-item.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { findTemplateFolders, type TemplateFolder } from '../../authoring/check/index.js';
-import type { TagInput } from '../../document/fill/index.js';
+import type { TagInput } from '../../document/values/index.js';
 import { InputError, readJson } from '../../base/files/index.js';
 import { FolderLibrary } from '../../document/library/index.js';
 import type { DocumentInput } from '../queue/index.js';

@@ -3,7 +3,7 @@ import {
   DEFAULT_VALUE_LIMITS,
   tagListBoundProblems,
   type ValueLimits,
-} from '../../document/fill/index.js';
+} from '../../document/values/index.js';
 import type { RenderResult } from '../../render/pipeline/index.js';
 import { FIELD_PATH } from './job-contract-schema.js';
 import {

@@ -1,11 +1,7 @@
 import { DocpipeError } from '../../base/errors/index.js';
-import {
-  DEFAULT_VALUE_LIMITS,
-  type FillOptions,
-  type FillResult,
-  type TemplateField,
-  type ValueLimits,
-} from '../../document/fill/index.js';
+import { DEFAULT_VALUE_LIMITS, type ValueLimits } from '../../document/values/index.js';
+import { type FillOptions, type FillResult } from '../../document/fill/index.js';
+import { type TemplateField } from '../../document/fields/index.js';
 import type { FieldsOptions } from '../../document/inspect/index.js';
 import { asBuffer, type PdfFidelity, type StampOptions } from '../../formats/pdf/index.js';
 import {

@@ -1,5 +1,6 @@
 import type { DocumentFontFacts, Prepared } from '../engine/index.js';
-import type { FillOptions, FillResult, TemplateField } from '../../document/fill/index.js';
+import type { FillOptions, FillResult } from '../../document/fill/index.js';
+import type { TemplateField } from '../../document/fields/index.js';
 import type { FieldsOptions } from '../../document/inspect/index.js';
 import type { PdfFidelity, StampOptions } from '../../formats/pdf/index.js';
 import type { SniffResult } from '../../formats/sniff/index.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createEngine } from '../../../app/wiring/index.js';
 import { loadConfig } from '../../../app/config/index.js';
-import type { InnerField, TemplateField } from '../../../document/fill/index.js';
+import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import { fillOptionsFrom, printJson, templateArgument } from '../io.js';
 import { readInput, TooLargeInput } from '../../../base/files/index.js';
 import { runDocumentCommand } from '../report-failure.js';

@@ -11,7 +11,7 @@ import {
   type BatchReport,
 } from '../../../jobs/batch/index.js';
 import { loadConfig } from '../../../app/config/index.js';
-import type { TagInput } from '../../../document/fill/index.js';
+import type { TagInput } from '../../../document/values/index.js';
 import { readJson } from '../../../base/files/index.js';
 import { isQueueUnavailableError } from '../../../jobs/queue/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';

@@ -1,5 +1,5 @@
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import type { TagInput } from '../../document/fill/index.js';
+import type { TagInput } from '../../document/values/index.js';
 import type { DocumentInput } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
 

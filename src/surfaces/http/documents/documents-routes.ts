@@ -1,5 +1,5 @@
 import { isDocpipeError } from '../../../base/errors/index.js';
-import type { InnerField, TemplateField } from '../../../document/fill/index.js';
+import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import type { FieldsOptions } from '../../../document/inspect/index.js';
 import type { DocumentLibrary, LibraryDocument } from '../../../document/library/index.js';
 import { apiKeyOf } from '../api-key.js';
