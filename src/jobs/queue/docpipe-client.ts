@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
 import type { TagInput } from '../../document/values/index.js';
-import { parseStoredDocumentUrl } from '../../render/storage/index.js';
+import { jobInputKey, parseStoredDocumentUrl } from '../../render/storage/index.js';
 import { failureFromReason, readCaseOutcome } from './case-outcome.js';
 import { BullmqLayoutError, checkJobHashLayout } from './bullmq-job-hash.js';
 import {
@@ -371,7 +371,7 @@ export class DocpipeClient {
       return { inline: '' };
     }
     // Content-addressed, so that a retried upload is the same object.
-    const key = `uploads/${createHash('sha256').update(content).digest('hex')}.bin`;
+    const key = jobInputKey(createHash('sha256').update(content).digest('hex'));
     await this.options.storage.put(key, content, 'application/octet-stream');
     return { storageKey: key };
   }
