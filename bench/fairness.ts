@@ -7,7 +7,8 @@ import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/i
 import { EnginePool } from '../src/render/engine/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
 import { Renderer } from '../src/render/pipeline/index.js';
-import { DocpipeClient, DocpipeWorker, EmbeddedRedis } from '../src/jobs/queue/index.js';
+import { DocpipeClient, DocpipeWorker } from '../src/jobs/queue/index.js';
+import { EmbeddedRedis } from '../src/platform/redis/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
 
 type Tag = { tag: string; value: unknown; type?: string; format?: string };

@@ -10,12 +10,8 @@ import { KeyStore } from '../src/service/keys/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
 import { DocpipeMetrics } from '../src/base/metrics/index.js';
 import { Renderer } from '../src/render/pipeline/index.js';
-import {
-  createRedis,
-  DocpipeClient,
-  DocpipeWorker,
-  EmbeddedRedis,
-} from '../src/jobs/queue/index.js';
+import { DocpipeClient, DocpipeWorker } from '../src/jobs/queue/index.js';
+import { createRedis, EmbeddedRedis } from '../src/platform/redis/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
 import { HttpLoad } from './http-load.js';
 

@@ -9,7 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocpipeClient, EmbeddedRedis } from '../src/jobs/queue/index.js';
+import { DocpipeClient } from '../src/jobs/queue/index.js';
+import { EmbeddedRedis } from '../src/platform/redis/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
 
 type Tag = { tag: string; value: unknown; type?: string; format?: string };

@@ -65,25 +65,7 @@ export {
   type RenderNotice,
   type Fidelity,
 } from './render/pipeline/index.js';
-export {
-  DocpipeClient,
-  DocpipeWorker,
-  DEFAULT_CLIENT_OPTIONS,
-  DEFAULT_WORKER_OPTIONS,
-  BullmqLayoutError,
-  DocumentJobDataSchema,
-  EmbeddedRedis,
-  QueueUnavailableError,
-  isQueueUnavailableError,
-  CompanyQueueFullError,
-  isCompanyQueueFullError,
-  type BatchOutcome,
-  type DocpipeClientOptions,
-  type DocpipeWorkerOptions,
-  type DocumentInput,
-  type DocumentJobResult,
-  type JobRenderOptions,
-  type RequestOptions,
-} from './jobs/queue/index.js';
+export { DocpipeClient, DocpipeWorker, DEFAULT_CLIENT_OPTIONS, DEFAULT_WORKER_OPTIONS, BullmqLayoutError, DocumentJobDataSchema, CompanyQueueFullError, isCompanyQueueFullError, type BatchOutcome, type DocpipeClientOptions, type DocpipeWorkerOptions, type DocumentInput, type DocumentJobResult, type JobRenderOptions, type RequestOptions } from './jobs/queue/index.js';
+export { EmbeddedRedis, QueueUnavailableError, isQueueUnavailableError } from './platform/redis/index.js';
 export { FolderLibrary, type DocumentLibrary } from './document/library/index.js';
 export { createLogger, type Logger } from './base/log/index.js';

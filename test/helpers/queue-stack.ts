@@ -10,13 +10,8 @@ import { EnginePool } from '../../src/render/engine/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
-import {
-  DocpipeClient,
-  DocpipeWorker,
-  EmbeddedRedis,
-  createRedis,
-  type DocpipeClientOptions,
-} from '../../src/jobs/queue/index.js';
+import { DocpipeClient, DocpipeWorker, type DocpipeClientOptions } from '../../src/jobs/queue/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 
 /**

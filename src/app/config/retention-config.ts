@@ -1,4 +1,4 @@
-import { parseDuration } from '../../service/keys/index.js';
+import { parseDuration } from '../../base/util/index.js';
 
 /** How long stored documents are kept, and how often the sweeper looks. */
 export interface RetentionConfig {

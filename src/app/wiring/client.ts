@@ -1,6 +1,6 @@
 import { publicUrlOf, type DocpipeConfig } from '../config/index.js';
 import { DEFAULT_CLIENT_OPTIONS, DocpipeClient } from '../../jobs/queue/index.js';
-import { resolveRedisUrl } from './redis-url.js';
+import { resolveRedisUrl } from '../../platform/redis/index.js';
 import { openStorage } from './storage.js';
 
 /**

@@ -2,4 +2,3 @@ export { startRuntime, type Runtime } from './runtime.js';
 export { connectClient } from './client.js';
 export { createEngine } from './engine.js';
 export { openStorage } from './storage.js';
-export { redisUrlFile, resolveRedisUrl } from './redis-url.js';

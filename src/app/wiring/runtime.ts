@@ -9,16 +9,11 @@ import {
 import { FolderLibrary } from '../../document/library/index.js';
 import type { Logger } from '../../base/log/index.js';
 import { Renderer } from '../../render/pipeline/index.js';
-import {
-  DEFAULT_CLOSE_GRACE_MS,
-  DocpipeWorker,
-  EmbeddedRedis,
-  type DocpipeWorkerOptions,
-} from '../../jobs/queue/index.js';
+import { DEFAULT_CLOSE_GRACE_MS, DocpipeWorker, type DocpipeWorkerOptions } from '../../jobs/queue/index.js';
+import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { EnginePool } from '../../render/engine/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
 import { createEngine } from './engine.js';
-import { redisUrlFile, removeUrlFile, writeUrlFile } from './redis-url.js';
 import { openStorage } from './storage.js';
 
 export interface Runtime {
@@ -58,7 +53,7 @@ export async function startRuntime(
     if (embedded.movedFrom !== undefined)
       logger.warn(
         { redisUrl, port: embedded.port, lastPort: embedded.movedFrom },
-        `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config)}`,
+        `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config.dataDir).path}`,
       );
   }
   const processes = config.office.processes ?? availableParallelism();
@@ -94,7 +89,7 @@ export async function startRuntime(
     });
     // Written once a worker takes jobs: other commands find Redis through it, and a client that
     // finds it can expect its jobs to be done.
-    if (embedded) await writeUrlFile(config, redisUrl);
+    if (embedded) await redisUrlFile(config.dataDir).write(redisUrl);
     const started = converter;
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
@@ -116,7 +111,7 @@ export async function startRuntime(
         await started.close();
         await engine.close();
         if (embedded) {
-          await removeUrlFile(config);
+          await redisUrlFile(config.dataDir).remove();
           await embedded.stop();
         }
       },

@@ -15,8 +15,16 @@ export const FieldDeclarationSchema = Type.Cyclic(
   {
     Field: Type.Object(
       {
+        // Spelt out rather than mapped from FIELD_TYPES: a mapped array loses the literal
+        // types, and the job contract's `fields` must have the type fill takes.
         type: Type.Union(
-          FIELD_TYPES.map((t) => Type.Literal(t)),
+          [
+            Type.Literal('text'),
+            Type.Literal('number'),
+            Type.Literal('date'),
+            Type.Literal('boolean'),
+            Type.Literal('list'),
+          ],
           { description: 'the type every value of this field must have' },
         ),
         format: Type.Optional(

@@ -1,6 +1,15 @@
 export type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
 export { FolderLibrary } from './folder-library.js';
 export {
+  locateTemplate,
+  resolveTemplate,
+  type ResolvedTemplate,
+  type ResolveTemplateOptions,
+  type TemplateLocation,
+  type TemplateReference,
+  type TemplateSettings,
+} from './resolve-template.js';
+export {
   currentTemplateFile,
   DOCUMENT_JSON,
   DocumentJsonError,

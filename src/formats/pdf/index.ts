@@ -7,7 +7,6 @@ export {
   type StampOptions,
 } from './pdf-check.js';
 export { findStreamEnd, useFastStreamEnd } from './stream-end.js';
-export { asBuffer } from './as-buffer.js';
 export type { PdfFidelity } from './pdf-fidelity.js';
 export { embeddedFonts } from './page-fonts.js';
 export { emptyPages } from './empty-pages.js';

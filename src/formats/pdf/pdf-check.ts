@@ -1,5 +1,5 @@
 import { PDFDocument, ParseSpeeds, type PDFRef } from 'pdf-lib';
-import { asBuffer } from './as-buffer.js';
+import { asBuffer } from '../../base/util/index.js';
 import { DecodeBudget, withDecodeBudget } from './bounded-decode.js';
 import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../../base/errors/index.js';

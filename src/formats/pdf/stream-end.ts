@@ -1,5 +1,5 @@
 import { PDFStreamParsingError } from 'pdf-lib';
-import { asBuffer } from './as-buffer.js';
+import { asBuffer } from '../../base/util/index.js';
 import { patchPoints, pdfLibOriginals, type FindEndOfStreamFallback } from './pdf-lib-internals.js';
 
 const STREAM = Buffer.from('stream', 'latin1');

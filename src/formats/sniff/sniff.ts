@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { asBuffer } from '../pdf/as-buffer.js';
+import { asBuffer } from '../../base/util/index.js';
 import { DocpipeError } from '../../base/errors/index.js';
 import { hasDoctype } from '../opc/index.js';
 import { CFB_SIGNATURE, probeCfb } from './cfb-probe.js';

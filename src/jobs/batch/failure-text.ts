@@ -15,14 +15,18 @@ export function failureReason(failure: Failure): string {
 }
 
 /**
- * Every detail of a failure on one line, each naming its tag: a detail about `tags.tenant_name`
- * reads "tenant_name needs a value", not a message that only makes sense beside its field path.
+ * Every detail of a failure on one line, each naming what it is about: a detail about
+ * `tags.tenant_name` reads "tenant_name needs a value", one about a member of the job
+ * (`documents[3].options.fields`) "options.fields: unknown field", not a message that only makes
+ * sense beside its field path. Details about the document as a whole are their message alone.
  */
 export function failureText(failure: Failure): string {
   return failure.details
     .map((d) => {
-      const tag = /\.?tags\.([^.[\]]+)$/.exec(d.field)?.[1];
-      return tag && !d.message.startsWith(tag) ? `${tag}: ${d.message}` : d.message;
+      const member = /^documents\[\d+\]\.(.+)$/.exec(d.field)?.[1];
+      const tag = /(?:^|\.)tags\.([^.[\]]+)$/.exec(d.field)?.[1];
+      const about = tag ?? member;
+      return about && !d.message.startsWith(about) ? `${about}: ${d.message}` : d.message;
     })
     .join('; ');
 }

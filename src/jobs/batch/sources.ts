@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { findTemplateFolders, type TemplateFolder } from '../../authoring/check/index.js';
 import type { TagInput } from '../../document/values/index.js';
 import { InputError, readJson } from '../../base/files/index.js';
-import { FolderLibrary } from '../../document/library/index.js';
+import {
+  FolderLibrary,
+  resolveTemplate,
+  type ResolvedTemplate,
+} from '../../document/library/index.js';
 import type { DocumentInput } from '../queue/index.js';
 import type { BatchItem, BatchSourceOptions } from './batch-item.js';
-import { fileItem, withoutExtension } from './file-item.js';
+import { fileItem, refusal, withoutExtension } from './file-item.js';
 import { batchJobId } from './job-id.js';
 import { fromManifest } from './manifest.js';
 
@@ -28,7 +32,8 @@ export async function collectBatch(
   if (library.length > 0) {
     const configured = path === resolve(options.templatesDir) ? new FolderLibrary(path) : undefined;
     const items: BatchItem[] = [];
-    for (const folder of library) items.push(await libraryItem(folder, tags, configured));
+    for (const folder of library)
+      items.push(await libraryItem(folder, tags, configured, options.maxInputBytes));
     return items;
   }
   const files = (await walk(path)).filter((f) => !/\.(md|tsv)$/i.test(f));
@@ -51,34 +56,51 @@ async function libraryItem(
   folder: TemplateFolder,
   tags: TagInput[] | undefined,
   configured: FolderLibrary | undefined,
+  maxBytes: number,
 ): Promise<BatchItem> {
   const values =
     tags ??
     (folder.fixtures[0] ? ((await readJson(folder.fixtures[0].tags)) as TagInput[]) : undefined);
   // The configured library is rendered by reference, at its current version; the job id also
   // covers the template's bytes, so that an edited template is rendered again, not answered
-  // with the last run's job. Another folder's templates go by content.
-  if (configured) {
-    const version = await configured.getVersion(folder.id, undefined);
+  // with the last run's job. Another folder's templates go by content, with the settings their
+  // document.json gives them, as the library would fill them.
+  let template: ResolvedTemplate;
+  try {
+    template = await resolveTemplate(
+      configured ? { documentId: folder.id } : { path: folder.dir },
+      { library: configured, maxBytes, field: 'documents[0]' },
+    );
+  } catch (err) {
+    const failure = refusal(err);
+    return {
+      label: folder.id,
+      outName: folder.id,
+      document: { name: folder.name },
+      jobId: '',
+      failure,
+    };
+  }
+  if (template.documentId !== undefined) {
     const document: DocumentInput = {
       name: folder.name,
-      documentId: folder.id,
-      versionId: version.versionId,
+      documentId: template.documentId,
+      versionId: template.versionId,
       tags: values,
     };
     return {
       label: folder.id,
       outName: folder.id,
       document,
-      jobId: batchJobId(document, version.bytes),
+      jobId: batchJobId(document, template.bytes),
     };
   }
   // A library folder's documents are templates: strict, as the configured library's are.
   const document: DocumentInput = {
     name: folder.name,
-    content: await readFile(folder.template),
+    content: template.bytes,
     tags: values,
-    options: { ...folder.options, strict: true },
+    options: { ...template.settings, strict: true },
   };
   return { label: folder.id, outName: folder.id, document, jobId: batchJobId(document) };
 }

@@ -1,8 +1,7 @@
 import { FlowProducer, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { QueueNames } from './queue-names.js';
-import { QueueUnavailableError } from './queue-unavailable.js';
-import { connectProducer } from './redis-connection.js';
+import { QueueUnavailableError, connectProducer } from '../../platform/redis/index.js';
 
 /** Everything a producer holds on one Redis; replaced whole when docpipe's Redis moves. */
 export interface ClientConnections {

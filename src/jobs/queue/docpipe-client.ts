@@ -23,7 +23,7 @@ import { JobWaiter, type JobEnd } from './job-waiter.js';
 import { QueueHealth } from './queue-health.js';
 import { FairShare } from './fair-share.js';
 import { queueNames, type QueueNames } from './queue-names.js';
-import { isQueueUnavailableError, QueueUnavailableError } from './queue-unavailable.js';
+import { isQueueUnavailableError, QueueUnavailableError } from '../../platform/redis/index.js';
 
 /** How often the stored state of every job waited for is read, in case an event was lost. */
 const SWEEP_INTERVAL_MS = 15_000;

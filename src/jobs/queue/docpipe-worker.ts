@@ -11,7 +11,7 @@ import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
 import { takeTurn } from './company-turn.js';
 import { FairShare } from './fair-share.js';
 import { queueNames } from './queue-names.js';
-import { checkEvictionPolicy, createRedis } from './redis-connection.js';
+import { checkEvictionPolicy, createRedis } from '../../platform/redis/index.js';
 import {
   DEFAULT_CLOSE_GRACE_MS,
   fillWorkerOptions,

@@ -1,5 +1,5 @@
 import { DocpipeError } from '../../base/errors/index.js';
-import type { DocumentLibrary } from '../../document/library/index.js';
+import { resolveTemplate, type DocumentLibrary } from '../../document/library/index.js';
 import type { Renderer, RenderOptions } from '../../render/pipeline/index.js';
 import { checkKey, type Storage } from '../../render/storage/index.js';
 import {
@@ -54,9 +54,8 @@ export async function processDocumentJob(
       ]);
     bytes = stored;
   } else {
-    const version = await deps.library
-      .getVersion(source.documentId, source.versionId, `${field}.versionId`)
-      .catch((err: unknown) => {
+    const template = await resolveTemplate(source, { library: deps.library, field }).catch(
+      (err: unknown) => {
         // The library names its own fields; here they sit under the document's path.
         if (err instanceof DocpipeError && err.slug === 'document-not-found') {
           throw new DocpipeError('document-not-found', [
@@ -64,10 +63,13 @@ export async function processDocumentJob(
           ]);
         }
         throw err;
-      });
-    bytes = version.bytes;
-    // A library document's values must match the fields it defines (spec 4.4, rule 2): strict.
-    options = { ...version.options, ...job.options, field, strict: true };
+      },
+    );
+    bytes = template.bytes;
+    // A library document's values must match the fields it defines (spec 4.4, rule 2): strict,
+    // and by its own declarations, whatever the job says of fields.
+    options = { ...template.settings, ...job.options, field, strict: true };
+    if (template.settings.fields) options.fields = template.settings.fields;
   }
   const result = await deps.renderer.render(
     { bytes, name: job.name, place },

@@ -1,16 +1,4 @@
 export {
-  EmbeddedRedis,
-  freePort,
-  isPortFree,
-  type EmbeddedRedisOptions,
-} from './embedded-redis.js';
-export {
-  createRedis,
-  connectProducer,
-  checkEvictionPolicy,
-  type ConnectionRole,
-} from './redis-connection.js';
-export {
   JOB_SCHEMA_VERSION,
   DEFAULT_CONTRACT_LIMITS,
   jobDataProblems,
@@ -55,11 +43,6 @@ export {
   type BatchOutcome,
 } from './docpipe-client.js';
 export { DEFAULT_PREFIX, queueNames, type QueueNames } from './queue-names.js';
-export {
-  QueueUnavailableError,
-  isQueueUnavailableError,
-  type UnavailableReason,
-} from './queue-unavailable.js';
 export type { CaseOutcome } from './case-outcome.js';
 export {
   CompanyQueueFullError,

@@ -132,6 +132,9 @@ function problem(path: string, keyword: string, data: Record<string, unknown> = 
     case 'options.delimiters.end':
       return { path: 'options.delimiters', message: MESSAGES['options.delimiters']! };
   }
+  // A declared field nests (a list's columns are fields too): one message for any depth.
+  if (general.startsWith('options.fields.'))
+    return { path, message: MESSAGES['options.fields.*']! };
   return { path, message: MESSAGES[general] ?? `is invalid (${keyword})` };
 }
 
@@ -158,6 +161,9 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'options.pdfa': 'must be a boolean',
   'options.fidelity': 'must be report or strict',
   'options.delimiters': 'must be {start, end} strings',
+  'options.fields': "must be an object of declared fields by tag (a document.json's `fields`)",
+  'options.fields.*':
+    'must be a declared field: {type: text, number, date, boolean or list, format?, columns?, description?}',
 };
 
 /** The contract's top-level members in order; an unknown member comes before them all. */

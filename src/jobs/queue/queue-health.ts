@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError } from './queue-unavailable.js';
+import { QueueUnavailableError } from '../../platform/redis/index.js';
 
 export interface QueueHealthLimits {
   /** How long Redis may not answer before waits fail. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../../base/log/index.js';
-import { connectProducer } from '../queue/index.js';
+import { connectProducer } from '../../platform/redis/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import { retentionOn, type RetentionAges } from './retention-ages.js';
 import { SWEPT_KINDS } from './object-kinds.js';

@@ -3,7 +3,8 @@ import { DEFAULT_VALUE_LIMITS, type ValueLimits } from '../../document/values/in
 import { type FillOptions, type FillResult } from '../../document/fill/index.js';
 import { type TemplateField } from '../../document/fields/index.js';
 import type { FieldsOptions } from '../../document/inspect/index.js';
-import { asBuffer, type PdfFidelity, type StampOptions } from '../../formats/pdf/index.js';
+import { type PdfFidelity, type StampOptions } from '../../formats/pdf/index.js';
+import { asBuffer } from '../../base/util/index.js';
 import {
   DEFAULT_SNIFF_LIMITS,
   type SniffLimits,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DocpipeError } from '../../base/errors/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../document/fill/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../base/files/index.js';
 import type { RenderOptions } from './render-types.js';
 
 /** Bumped when the same inputs should give a different PDF (a new engine, say). */

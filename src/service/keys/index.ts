@@ -17,5 +17,4 @@ export type {
 } from './key-record.js';
 export { KEY_TOKEN_PREFIX, hashToken, isKeyId, newToken, tokenId } from './key-token.js';
 export { isCompanyId, newKeyProblems } from './key-fields.js';
-export { parseDuration } from './duration.js';
 export { sharedSigningSecret } from './signing-secret.js';

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DocpipeError } from '../../base/errors/index.js';
-import { QueueUnavailableError, createRedis } from '../../jobs/queue/index.js';
-import { safeUrl } from '../../jobs/queue/queue-unavailable.js';
+import { QueueUnavailableError, createRedis } from '../../platform/redis/index.js';
+import { safeUrl } from '../../base/util/index.js';
 import { newKeyProblems } from './key-fields.js';
 import type {
   ApiKeyRecord,

@@ -1,16 +1,14 @@
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../../app/config/index.js';
-import {
-  isQueueUnavailableError,
-  type DocumentInput,
-  type JobRenderOptions,
-} from '../../../jobs/queue/index.js';
+import { type DocumentInput, type JobRenderOptions } from '../../../jobs/queue/index.js';
+import { isQueueUnavailableError } from '../../../platform/redis/index.js';
 import { UsageError } from '../exit-codes.js';
 import { companyFlag, printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../../base/files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
-import { connectClient, openStorage, resolveRedisUrl } from '../../../app/wiring/index.js';
+import { connectClient, openStorage } from '../../../app/wiring/index.js';
+import { resolveRedisUrl } from '../../../platform/redis/index.js';
 import { objectLocation } from '../../../render/storage/index.js';
 
 interface EnqueueFlags extends TemplateFlags {

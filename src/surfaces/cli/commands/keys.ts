@@ -1,13 +1,9 @@
 import type { Command } from 'commander';
-import { resolveRedisUrl } from '../../../app/wiring/index.js';
+import { resolveRedisUrl } from '../../../platform/redis/index.js';
 import { loadConfig } from '../../../app/config/index.js';
 import { isDocpipeError } from '../../../base/errors/index.js';
-import {
-  KeyStore,
-  isKeyId,
-  parseDuration,
-  type ApiKeyRecord,
-} from '../../../service/keys/index.js';
+import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/index.js';
+import { parseDuration } from '../../../base/util/index.js';
 import { UsageError } from '../exit-codes.js';
 import { printJson } from '../io.js';
 

@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { connectClient, openStorage, resolveRedisUrl } from '../../../app/wiring/index.js';
+import { connectClient, openStorage } from '../../../app/wiring/index.js';
+import { resolveRedisUrl } from '../../../platform/redis/index.js';
 import {
   collectBatch,
   copyBatchOut,
@@ -13,7 +14,7 @@ import {
 import { loadConfig } from '../../../app/config/index.js';
 import type { TagInput } from '../../../document/values/index.js';
 import { readJson } from '../../../base/files/index.js';
-import { isQueueUnavailableError } from '../../../jobs/queue/index.js';
+import { isQueueUnavailableError } from '../../../platform/redis/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { companyFlag, printJson } from '../io.js';
 

@@ -5,9 +5,10 @@ import { startHttpService, type HttpService } from '../../http/service.js';
 import { createLogger, type Logger } from '../../../base/log/index.js';
 import type { Logger as PinoLogger } from 'pino';
 import { DEFAULT_CLOSE_GRACE_MS } from '../../../jobs/queue/index.js';
-import { acquireDataLock } from '../data-lock.js';
+import { acquireDataLock } from '../../../platform/embedded/index.js';
 import { UsageError } from '../exit-codes.js';
-import { resolveRedisUrl, startRuntime, type Runtime } from '../../../app/wiring/index.js';
+import { startRuntime, type Runtime } from '../../../app/wiring/index.js';
+import { resolveRedisUrl } from '../../../platform/redis/index.js';
 import { StopSignals } from '../stop-signals.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { openStorage, resolveRedisUrl } from '../../../app/wiring/index.js';
+import { openStorage } from '../../../app/wiring/index.js';
+import { resolveRedisUrl } from '../../../platform/redis/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
-import { connectProducer } from '../../../jobs/queue/index.js';
+import { connectProducer } from '../../../platform/redis/index.js';
 import {
   OBJECT_KINDS,
   SWEPT_KINDS,

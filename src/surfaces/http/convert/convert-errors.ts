@@ -1,10 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
-import {
-  isCompanyQueueFullError,
-  isQueueUnavailableError,
-  type QueueUnavailableError,
-} from '../../jobs/queue/index.js';
+import { isCompanyQueueFullError } from '../../jobs/queue/index.js';
+import { isQueueUnavailableError, type QueueUnavailableError } from '../../platform/redis/index.js';
 import { CallerGoneError, ConvertTimeoutError } from './convert-deadline.js';
 import { v2Error, v2Errors, v2Failure, type V2ErrorObject } from './replies.js';
 import { validationDetails } from './validation-details.js';
