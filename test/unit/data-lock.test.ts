@@ -2,14 +2,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { acquireDataLock, dataLockFile } from '../../src/surfaces/cli/data-lock.js';
-import { UsageError } from '../../src/surfaces/cli/exit-codes.js';
+import {
+  acquireDataLock,
+  dataLockFile,
+  DataFolderInUseError,
+} from '../../src/platform/embedded/index.js';
+import { InputError } from '../../src/base/files/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /** Another process holding the lock of `dir`, as a running `docpipe start` would (built module). */
 async function holder(dir: string): Promise<ChildProcess> {
-  const lockModule = join(projectRoot(), 'dist', 'src', 'cli', 'data-lock.js');
+  const lockModule = join(projectRoot(), 'dist', 'src', 'platform', 'embedded', 'data-lock.js');
   const child = spawn(
     process.execPath,
     [
@@ -43,7 +47,10 @@ describe('data folder lock of docpipe start', () => {
     const other = await holder(dir);
     const before = readFileSync(dataLockFile(dir), 'utf8');
     const err = await acquireDataLock(dir).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    // Bad usage to the CLI (exit status 2), as every InputError.
+    expect(err).toBeInstanceOf(DataFolderInUseError);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ dataDir: dir, holderPid: other.pid });
     const message = (err as Error).message;
     expect(message).toContain(`docpipe start is already running on ${dir} (process ${other.pid},`);
     expect(message).toContain(`kill ${other.pid}`);

@@ -6,9 +6,9 @@ import {
   isKeyId,
   newKeyProblems,
   newToken,
-  parseDuration,
   tokenId,
 } from '../../src/service/keys/index.js';
+import { parseDuration } from '../../src/base/util/index.js';
 
 describe('API key tokens', () => {
   it('are dp_<16 hex id>_<64 hex secret>, each one new', () => {

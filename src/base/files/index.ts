@@ -2,3 +2,4 @@ export { InputError, errorWords } from './input-error.js';
 export { readInput, readWholeInput, TooLargeInput } from './bounded-read.js';
 export { parseJson, readJson } from './json-file.js';
 export { writeAtomically } from './write-atomically.js';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../document/fill/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { readWholeInput } from './bounded-read.js';
 import { InputError } from './input-error.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from './exit-codes.js';
+import { InputError } from '../../base/files/index.js';
 
 /** Who holds a data folder: enough to tell a live holder from a reused process id. */
 interface Holder {
@@ -17,13 +17,30 @@ export interface DataLock {
   release(): Promise<void>;
 }
 
+/**
+ * `docpipe start` on this data folder is held by another live process. An InputError, so that the
+ * CLI answers it as bad usage (exit status 2) with its message: the user picks another folder.
+ */
+export class DataFolderInUseError extends InputError {
+  override readonly name = 'DataFolderInUseError';
+
+  constructor(
+    readonly dataDir: string,
+    readonly holderPid: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The lock file of `docpipe start` in a data folder. */
 export const dataLockFile = (dataDir: string) => join(dataDir, 'docpipe.lock');
 
 /**
- * Makes this process the one `docpipe start` on `dataDir`. A second one would stop the first's
- * embedded Redis (it takes the same append-only file) and leave the first logging connection
- * errors; so while the holder lives, this refuses with a UsageError saying what to do. A lock
+ * Makes this process the one `docpipe start` on `dataDir`: the lock every embedded server on the
+ * folder (Redis now, PostgreSQL next) lives under. A second one would stop the first's embedded
+ * servers (they take the same files) and leave the first logging connection errors; so while the
+ * holder lives, this refuses with a DataFolderInUseError saying what to do. A lock
  * whose holder is dead (killed, machine restarted) is stale and taken over.
  */
 export async function acquireDataLock(dataDir: string): Promise<DataLock> {
@@ -48,7 +65,7 @@ export async function acquireDataLock(dataDir: string): Promise<DataLock> {
       if (holder && isAlive(holder)) throw lockedError(dataDir, holder);
       await removeStale(file, found);
     }
-    throw new UsageError(`cannot take ${file}: other processes keep changing it`);
+    throw new InputError(`cannot take ${file}: other processes keep changing it`);
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
@@ -91,8 +108,10 @@ async function removeStale(file: string, stale: string): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
-function lockedError(dataDir: string, holder: Holder): UsageError {
-  return new UsageError(
+function lockedError(dataDir: string, holder: Holder): DataFolderInUseError {
+  return new DataFolderInUseError(
+    dataDir,
+    holder.pid,
     `docpipe start is already running on ${dataDir} (process ${holder.pid}, since ${holder.since}); ` +
       `this one did not start and left it untouched. Stop that one first (Ctrl-C in its terminal, ` +
       `or kill ${holder.pid}), or start this one on another folder with DOCPIPE_DATA_DIR. ` +

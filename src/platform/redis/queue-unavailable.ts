@@ -1,3 +1,5 @@
+import { safeUrl } from '../../base/util/index.js';
+
 /** Why a producer cannot get its documents done: no Redis to talk to, or nobody taking jobs. */
 export type UnavailableReason = 'redis-unreachable' | 'no-worker';
 
@@ -58,15 +60,4 @@ export function isQueueUnavailableError(err: unknown): err is QueueUnavailableEr
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** A URL with its password left out, fit for a message or a log. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
 }

@@ -1,0 +1,3 @@
+export { asBuffer } from './as-buffer.js';
+export { parseDuration } from './duration.js';
+export { safeUrl } from './safe-url.js';
