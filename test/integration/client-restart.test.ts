@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { DocpipeClient } from '../../src/jobs/queue/index.js';
 import {
-  DocpipeClient,
   EmbeddedRedis,
   QueueUnavailableError,
   createRedis,
-  freePort,
-  isPortFree,
-} from '../../src/jobs/queue/index.js';
+} from '../../src/platform/redis/index.js';
+import { freePort, isPortFree } from '../../src/platform/embedded/index.js';
 import {
   StartedDocpipe,
   cli,

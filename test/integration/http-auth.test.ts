@@ -10,7 +10,7 @@ import {
 } from '../../src/surfaces/http/auth.js';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
 import { KeyStore, type CreatedKey } from '../../src/service/keys/index.js';
-import { QueueUnavailableError, createRedis } from '../../src/jobs/queue/index.js';
+import { QueueUnavailableError, createRedis } from '../../src/platform/redis/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

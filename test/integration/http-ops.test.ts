@@ -13,7 +13,7 @@ import { dashboardRoutes } from '../../src/surfaces/http/routes/dashboard.js';
 import { healthRoutes, type HealthRoutesOptions } from '../../src/surfaces/http/routes/health.js';
 import { metricsRoutes, observeHttpRequests } from '../../src/surfaces/http/routes/metrics.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
-import { EmbeddedRedis, createRedis } from '../../src/jobs/queue/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { testDir } from '../helpers/test-dir.js';

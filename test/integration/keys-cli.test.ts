@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/service/keys/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
-import { freePort } from '../../src/jobs/queue/index.js';
+import { freePort } from '../../src/platform/embedded/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
 
 /**

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
-import { QueueUnavailableError, freePort } from '../../src/jobs/queue/index.js';
+import { QueueUnavailableError } from '../../src/platform/redis/index.js';
+import { freePort } from '../../src/platform/embedded/index.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
 

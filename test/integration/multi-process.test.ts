@@ -5,7 +5,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../../src/jobs/queue/index.js';
+import { createRedis } from '../../src/platform/redis/index.js';
 import { docpipe, docpipeEnv } from '../helpers/docpipe-start.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 import { pdfText } from '../helpers/pdf-text.js';

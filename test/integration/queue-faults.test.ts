@@ -5,12 +5,8 @@ import { Queue, type Job } from 'bullmq';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
 import { projectRoot } from '../../src/base/paths/index.js';
-import {
-  EmbeddedRedis,
-  JOB_SCHEMA_VERSION,
-  createRedis,
-  type DocumentJobData,
-} from '../../src/jobs/queue/index.js';
+import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { startQueueStack } from '../helpers/queue-stack.js';
 

@@ -3,14 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
-import {
-  DocpipeClient,
-  EmbeddedRedis,
-  checkEvictionPolicy,
-  createRedis,
-  DEFAULT_CONTRACT_LIMITS,
-  freePort,
-} from '../../src/jobs/queue/index.js';
+import { DocpipeClient, DEFAULT_CONTRACT_LIMITS } from '../../src/jobs/queue/index.js';
+import { EmbeddedRedis, checkEvictionPolicy, createRedis } from '../../src/platform/redis/index.js';
+import { freePort } from '../../src/platform/embedded/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 import { waitUntil } from '../helpers/wait.js';

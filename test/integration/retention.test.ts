@@ -7,7 +7,8 @@ import type { Converter } from '../../src/render/convert/index.js';
 import { InlineEngine } from '../../src/render/engine/index.js';
 import type { Logger } from '../../src/base/log/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
-import { createRedis, freePort } from '../../src/jobs/queue/index.js';
+import { createRedis } from '../../src/platform/redis/index.js';
+import { freePort } from '../../src/platform/embedded/index.js';
 import {
   RetentionSweeper,
   SweepLock,

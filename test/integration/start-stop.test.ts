@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
-import {
-  EmbeddedRedis,
-  JOB_SCHEMA_VERSION,
-  createRedis,
-  type DocumentJobData,
-} from '../../src/jobs/queue/index.js';
+import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 import {
   StartedDocpipe,

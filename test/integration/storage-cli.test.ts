@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
-import { freePort } from '../../src/jobs/queue/index.js';
+import { freePort } from '../../src/platform/embedded/index.js';
 import { sweepLockKey } from '../../src/jobs/retention/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { sha, upload, render, queueJobNeeding } from '../helpers/stored-keys.js';

@@ -10,11 +10,11 @@ import {
   type ConvertRoutesOptions,
 } from '../../src/surfaces/http/routes/convert.js';
 import {
-  QueueUnavailableError,
   type DocumentInput,
   type DocumentJobResult,
   type RequestOptions,
 } from '../../src/jobs/queue/index.js';
+import { QueueUnavailableError } from '../../src/platform/redis/index.js';
 import {
   LocalStorage,
   parseStoredDocumentUrl,
