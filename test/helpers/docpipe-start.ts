@@ -5,7 +5,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import type { DocumentInput } from '../../src/jobs/queue/index.js';
 import { lease, leaseTags } from './lease.js';
 
-export const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+export const cli = join(projectRoot(), 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 /** The environment of a docpipe command on `dataDir`, frugal with the machine's two cores. */
 export function docpipeEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

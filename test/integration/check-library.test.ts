@@ -6,7 +6,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const templates = join(root, 'templates');
 
 /** Every fixture of the library, as `template/fixture`, counted from the folders themselves. */

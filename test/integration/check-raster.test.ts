@@ -142,7 +142,7 @@ describe('rasterizePdf and pdfText (real poppler)', () => {
       (resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [join(root, 'dist', 'src', 'cli', 'main.js'), 'check', 'templates/'],
+          [join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js'), 'check', 'templates/'],
           {
             cwd: root,
             env: {

@@ -18,7 +18,7 @@ import { decodePng } from '../../src/formats/raster/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 interface Run {
   status: number | null;

@@ -7,7 +7,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 /** Resolves once `test` holds, polling; fails with what was seen after `ms`. */
 async function until(test: () => boolean, what: () => string, ms = 60_000): Promise<void> {

@@ -11,7 +11,7 @@ import { testDir } from '../helpers/test-dir.js';
  * limit and no further, and JSON nested past the bound is refused before anything walks it.
  */
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const lease = join(root, 'templates', 'lease', 'template.docx');
 const LIMIT = 1024 * 1024;
 const env = {

@@ -13,7 +13,7 @@ import { testDir } from '../helpers/test-dir.js';
  */
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 function docpipe(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {

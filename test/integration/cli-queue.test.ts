@@ -20,7 +20,7 @@ import { corpusDir } from '../helpers/corpus.js';
  * storage), `docpipe enqueue` and `docpipe rerender` in another, then Ctrl-C.
  */
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const data = mkdtempSync(join(tmpdir(), 'docpipe-cli-queue-'));
 const env = {
   ...process.env,

@@ -8,7 +8,7 @@ import { documentText } from '../../src/document/inspect/index.js';
 import { corpusDir } from '../helpers/corpus.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const corpus = corpusDir();
 const lease = join(root, 'templates', 'lease');
 

@@ -142,7 +142,7 @@ describe('fidelity of real renders', () => {
 });
 
 describe('docpipe render and fidelity', () => {
-  const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+  const cli = join(projectRoot(), 'dist', 'src', 'surfaces', 'cli', 'main.js');
   const run = (dir: string, ...args: string[]) =>
     spawnSync(process.execPath, [cli, 'render', ...args], {
       encoding: 'utf8',

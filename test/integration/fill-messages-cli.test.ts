@@ -6,7 +6,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { testDir } from '../helpers/test-dir.js';
 
-const cli = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+const cli = join(projectRoot(), 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 function docpipe(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {

@@ -15,7 +15,7 @@ import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stac
  */
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const data = mkdtempSync(join(tmpdir(), 'docpipe-keys-cli-'));
 let redis: RedisOnly;
 

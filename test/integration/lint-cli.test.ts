@@ -23,7 +23,7 @@ import { pdfText } from '../helpers/pdf-text.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
 function docpipe(cwd: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {

@@ -10,7 +10,7 @@ import { buildFontDocx, defaultsIn, fontRun } from '../helpers/fidelity-docx.js'
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const lease = join(root, 'templates', 'lease');
 const leaseTags = join(lease, 'fixtures', 'basic.tags.json');
 /** The lease is two pages, filled or not (test/helpers/lease.ts). */

@@ -15,7 +15,7 @@ import { testDir } from '../helpers/test-dir.js';
  */
 
 const root = projectRoot();
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const DAY = 86_400_000;
 let redis: RedisOnly;
 
