@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { InlineEngine, prepareDocument } from '../../src/render/engine/index.js';
+import { InlinePreparer, prepareDocument } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import {
   hardenPackage,
@@ -443,7 +443,7 @@ describe('embedded documents that hide what they are', () => {
       {
         field: 'documents[0]',
         message:
-          'part word/media/blob.bin cannot be read (entry word/media/blob.bin fails its CRC check), so docpipe cannot tell whether it is an embedded document: save the document again in Word',
+          'part word/media/blob.bin cannot be read (fails its CRC check), so docpipe cannot tell whether it is an embedded document: save the document again in Word',
       },
     ]);
   });
@@ -494,8 +494,8 @@ describe('the embedded-fonts-ignored notice', () => {
   it('is answered by a render, its cache hit, and a hit in another process', async () => {
     const dir = testDir('harden-fonts-render');
     const converter = new ScriptedConverter(() => onePagePdf());
-    const engine = new InlineEngine();
-    const renderer = new Renderer({ engine, converter, storage: new LocalStorage(dir) });
+    const preparer = new InlinePreparer();
+    const renderer = new Renderer({ preparer, converter, storage: new LocalStorage(dir) });
     const input = { bytes: threeFonts(), name: 'fonts' };
     const first = await renderer.render(input, []);
     expect(first.cached).toBe(false);
@@ -507,7 +507,7 @@ describe('the embedded-fonts-ignored notice', () => {
     const again = await renderer.render(input, []);
     expect(again).toMatchObject({ cached: true, notices: [notice] });
     // A renderer that never rendered it reads the notice again from the input.
-    const other = new Renderer({ engine, converter, storage: new LocalStorage(dir) });
+    const other = new Renderer({ preparer, converter, storage: new LocalStorage(dir) });
     const elsewhere = await other.render(input, []);
     expect(elsewhere).toMatchObject({ cached: true, notices: [notice] });
     expect(converter.requests).toHaveLength(1);

@@ -9,6 +9,7 @@ import {
   type EmbeddedFont,
 } from '../../document/harden/index.js';
 import type { SniffLimits } from '../../formats/sniff/index.js';
+import { ZipError } from '../../formats/zip/index.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, type LintFinding } from './lint-rules.js';
 
@@ -60,7 +61,9 @@ function embeddedFonts(lint: LintPackage, limits: SniffLimits): EmbeddedFont[] {
   try {
     return hardenPackage(lint.pkg, limits).embeddedFonts;
   } catch (err) {
-    if (!(err instanceof DocpipeError)) throw err;
+    // A damaged part refuses the template, in lint as in a render; only a refused embedded
+    // document leaves the template's own font tables to report.
+    if (!(err instanceof DocpipeError) || err instanceof ZipError) throw err;
     const read = (name: string) => lint.pkg.archive.read(name);
     return planEmbeddedFontRemoval(lint.pkg, read, partsNamingEmbeddedFonts(lint.pkg)).fonts;
   }

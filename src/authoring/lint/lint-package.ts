@@ -1,6 +1,6 @@
 import type { Delimiters } from '../../document/fill/index.js';
 import {
-  decodeXml,
+  readXmlPart,
   parseRelationships,
   resolvePartName,
   type Relationship,
@@ -41,7 +41,7 @@ export class LintPackage {
   xml(file: string): string | undefined {
     let text = this.xmlCache.get(file);
     if (text === undefined && this.pkg.xmlParts.includes(file)) {
-      text = decodeXml(this.pkg.archive.read(file));
+      text = readXmlPart(this.pkg.archive, file);
       this.xmlCache.set(file, text);
     }
     return text;

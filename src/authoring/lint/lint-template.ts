@@ -2,9 +2,12 @@ import { DEFAULT_DELIMITERS, type Delimiters } from '../../document/fill/index.j
 import {
   DEFAULT_SNIFF_LIMITS,
   sniffPackage,
+  unsupported,
+  type DocxPackage,
   type SniffLimits,
   type UnsupportedSniff,
 } from '../../formats/sniff/index.js';
+import { ZipError } from '../../formats/zip/index.js';
 import { commentFindings } from './comments.js';
 import { drawingFindings } from './drawing-findings.js';
 import { embeddedFontFindings } from './embedded-font-findings.js';
@@ -59,7 +62,18 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
   if (sniffed.kind === 'pdf')
     return [finding('not_a_docx', FILE, 'The file is a PDF: a template must be a .docx.')];
   if (sniffed.kind !== 'docx') return [refusalFinding(sniffed)];
-  const lint = new LintPackage(sniffed.pkg, options.delimiters ?? DEFAULT_DELIMITERS);
+  try {
+    return lintPackage(sniffed.pkg, options);
+  } catch (err) {
+    // A part sniffing did not need to read whole (an embedded workbook) and that does not read
+    // back: render refuses the file for it, and so does lint, naming the part.
+    if (err instanceof ZipError) return [refusalFinding(unsupported(err.problem, err.why))];
+    throw err;
+  }
+}
+
+function lintPackage(pkg: DocxPackage, options: LintOptions): LintFinding[] {
+  const lint = new LintPackage(pkg, options.delimiters ?? DEFAULT_DELIMITERS);
   const nearMisses = nearMissFindings(lint);
   const template = templateFindings(lint);
   const fonts = options.fonts !== false;

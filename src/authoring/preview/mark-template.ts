@@ -1,5 +1,5 @@
 import { compileTemplate, DEFAULT_DELIMITERS, type Delimiters } from '../../document/fill/index.js';
-import { decodeXml } from '../../formats/opc/index.js';
+import { readXmlPart } from '../../formats/opc/index.js';
 import { DEFAULT_SNIFF_LIMITS, openDocx, type SniffLimits } from '../../formats/sniff/index.js';
 import { writeZip, type ZipItem } from '../../formats/zip/index.js';
 import { markTagsInPart } from './highlight-part.js';
@@ -49,7 +49,7 @@ export function markTemplate(bytes: Uint8Array, options: MarkOptions = {}): Mark
   let tags = 0;
   // The parts docxtemplater fills are the parts whose tags a preview shows.
   for (const file of Object.keys(template.compiled)) {
-    const xml = decodeXml(pkg.archive.read(file));
+    const xml = readXmlPart(pkg.archive, file);
     let marked;
     try {
       marked = markTagsInPart(xml, delimiters);

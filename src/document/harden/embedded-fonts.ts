@@ -90,7 +90,7 @@ export function planEmbeddedFontRemoval(
   const fonts: EmbeddedFont[] = [];
   const cutTargets = new Set<string>();
   for (const part of parts) {
-    const { text, encode } = xmlText(current(part));
+    const { text, encode } = xmlText(current(part), part);
     const { stripped, embeds } = stripEmbedElements(text);
     if (embeds.length === 0) continue;
     changed.set(part, encode(stripped));
@@ -98,7 +98,7 @@ export function planEmbeddedFontRemoval(
     const ids = new Set(embeds.flatMap((e) => e.ids).filter((id) => !stillNamed(stripped, id)));
     const targets = new Map<string, string>();
     if (rels && ids.size > 0) {
-      const cut = cutRelationships(xmlText(current(rels)), ids, part);
+      const cut = cutRelationships(xmlText(current(rels), rels), ids, part);
       if (cut.count > 0) changed.set(rels, cut.bytes);
       for (const [id, target] of cut.internalTargets) {
         targets.set(id, target);
@@ -118,7 +118,7 @@ export function planEmbeddedFontRemoval(
   const removed = unreferencedParts(pkg, current, cutTargets);
   if (removed.size > 0) {
     const ct = pkg.archive.entry(CONTENT_TYPES_PART)?.name;
-    if (ct) changed.set(ct, withoutOverrides(xmlText(current(ct)), removed));
+    if (ct) changed.set(ct, withoutOverrides(xmlText(current(ct), ct), removed));
   }
   return { changed, removed, fonts };
 }
@@ -214,7 +214,7 @@ function unreferencedParts(
   for (const rels of pkg.xmlParts) {
     if (extensionOf(rels) !== 'rels') continue;
     const source = sourceOfRelationshipPart(rels);
-    for (const r of parseRelationships(xmlText(read(rels)).text))
+    for (const r of parseRelationships(xmlText(read(rels), rels).text))
       if (!r.external) referenced.add(resolvePartName(source, r.target).toLowerCase());
   }
   for (const target of candidates) {

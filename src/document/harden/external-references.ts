@@ -1,4 +1,10 @@
-import { extensionOf, unescapeXml } from '../../formats/opc/index.js';
+import {
+  badCharacterReference,
+  extensionOf,
+  unescapeXml,
+  unnamedCharacter,
+} from '../../formats/opc/index.js';
+import { DamagedPartError } from '../../formats/zip/index.js';
 import { openDocx, type DocxPackage, type SniffLimits } from '../../formats/sniff/index.js';
 import { writeZip, type ZipItem } from '../../formats/zip/index.js';
 
@@ -68,6 +74,8 @@ export function planNeutralization(pkg: DocxPackage): {
     if (extensionOf(part) !== 'rels') continue;
     const xml = pkg.archive.read(part).toString('utf8');
     if (!/TargetMode\s*=\s*["']External["']/i.test(xml)) continue;
+    const bad = badCharacterReference(xml);
+    if (bad !== undefined) throw new DamagedPartError(part, unnamedCharacter(bad));
     const rewritten = xml.replace(RELATIONSHIP, (element) => {
       const mode = attribute(element, 'TargetMode');
       const type = attribute(element, 'Type') ?? '';

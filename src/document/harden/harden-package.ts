@@ -5,7 +5,7 @@ import {
   type SniffLimits,
   type UnsupportedReason,
 } from '../../formats/sniff/index.js';
-import { writeZip, type ZipItem } from '../../formats/zip/index.js';
+import { DamagedPartError, locatedAt, writeZip, type ZipItem } from '../../formats/zip/index.js';
 import {
   partsNamingEmbeddedFonts,
   planEmbeddedFontRemoval,
@@ -71,7 +71,13 @@ export function hardenPackage(
   field = 'document',
 ): HardenedPackage {
   const walk: Walk = { limits, field, budget: limits.maxUncompressedBytes, documents: 0 };
-  const plan = planHardening(pkg, walk, 0);
+  let plan: Plan;
+  try {
+    plan = planHardening(pkg, walk, 0);
+  } catch (err) {
+    // A part that does not read back (an embedded workbook failing its CRC check) names this document.
+    throw locatedAt(err, field);
+  }
   const { neutralized, embeddedFonts } = plan;
   const docx = written(pkg, plan);
   return docx ? { docx, neutralized, embeddedFonts } : { neutralized, embeddedFonts };
@@ -133,7 +139,15 @@ function hardenEmbedded(
     throw refuse(`is one more than the ${MAX_EMBEDDED_DOCUMENTS} embedded documents allowed`);
   const archive = sniffed.pkg.archive;
   walk.budget -= archive.entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  const plan = planHardening(sniffed.pkg, walk, depth);
+  let plan: Plan;
+  try {
+    plan = planHardening(sniffed.pkg, walk, depth);
+  } catch (err) {
+    // Named by its path from the document: `word/embeddings/a.docx!/word/fontTable.xml`.
+    if (err instanceof DamagedPartError && err.part !== undefined)
+      throw new DamagedPartError(`${part}!/${err.part}`, err.fault, err.problem);
+    throw err;
+  }
   const docx = written(sniffed.pkg, plan);
   return {
     ...(docx ? { docx } : {}),

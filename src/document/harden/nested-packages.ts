@@ -1,5 +1,10 @@
 import { constants, inflateRawSync } from 'node:zlib';
-import { ZipError, type ZipArchive, type ZipEntry } from '../../formats/zip/index.js';
+import {
+  DamagedPartError,
+  ZipError,
+  type ZipArchive,
+  type ZipEntry,
+} from '../../formats/zip/index.js';
 import type { HardenSource } from './package-parts.js';
 
 const ZIP_LOCAL_HEADER = Buffer.from('PK\x03\x04', 'latin1');
@@ -30,7 +35,10 @@ export function zipParts(pkg: HardenSource): { zips: string[]; unreadable: Unrea
       if (startsAsZip(pkg.archive, entry)) zips.push(entry.name);
     } catch (err) {
       if (!(err instanceof ZipError)) throw err;
-      unreadable.push({ part: entry.name, message: err.message });
+      unreadable.push({
+        part: entry.name,
+        message: err instanceof DamagedPartError ? err.fault : err.why,
+      });
     }
   }
   return { zips, unreadable };

@@ -1,6 +1,11 @@
 import type { ContentTypes } from '../../formats/opc/index.js';
-import { decodeXml, textEncodingOf } from '../../formats/opc/index.js';
-import type { ZipArchive } from '../../formats/zip/index.js';
+import {
+  badCharacterReference,
+  decodeXml,
+  textEncodingOf,
+  unnamedCharacter,
+} from '../../formats/opc/index.js';
+import { DamagedPartError, type ZipArchive } from '../../formats/zip/index.js';
 
 /**
  * What hardening needs of a package: `DocxPackage` (src/formats/sniff) has it, for the document itself
@@ -28,11 +33,19 @@ export function sourceOfRelationshipPart(rels: string): string {
   return m ? `${m[1]}${m[2]}` : '';
 }
 
-/** Text of an XML part, and how to write text back in the part's own encoding. */
-export function xmlText(bytes: Buffer): { text: string; encode: (text: string) => Buffer } {
+/**
+ * Text of an XML part, and how to write text back in the part's own encoding. Given the part's
+ * name, the text is checked as `readXmlPart` checks it, so that a damaged part fails naming it.
+ */
+export function xmlText(
+  bytes: Buffer,
+  part?: string,
+): { text: string; encode: (text: string) => Buffer } {
   const { encoding, start } = textEncodingOf(bytes);
   const head = bytes.subarray(0, start);
   const text = decodeXml(bytes);
+  const bad = part === undefined ? undefined : badCharacterReference(text);
+  if (bad !== undefined) throw new DamagedPartError(part, unnamedCharacter(bad));
   if (encoding === 'utf-8') {
     return { text, encode: (t) => Buffer.concat([head, Buffer.from(t, 'utf8')]) };
   }

@@ -1,4 +1,4 @@
-import { decodeXml, unescapeXml } from '../../formats/opc/index.js';
+import { readXmlPart, unescapeXml } from '../../formats/opc/index.js';
 import { openDocx, type SniffLimits } from '../../formats/sniff/index.js';
 import { PART_ORDER, partKind, type PartKind } from '../fields/index.js';
 
@@ -15,7 +15,7 @@ export function documentText(
   for (const file of pkg.xmlParts) {
     const part = partKind(pkg, file);
     if (part === 'other' || part === 'properties') continue;
-    out.push({ part, file, text: paragraphText(decodeXml(pkg.archive.read(file))) });
+    out.push({ part, file, text: paragraphText(readXmlPart(pkg.archive, file)) });
   }
   return out.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
 }

@@ -1,4 +1,4 @@
-import { attributesByLocalName, decodeXml } from '../opc/index.js';
+import { attributesByLocalName, readXmlPart } from '../opc/index.js';
 import { fontPartKind, TEXT_PART_ORDER, type FontPartKind, type FontSource } from './font-parts.js';
 
 /**
@@ -129,7 +129,7 @@ class FontScan {
   }
 
   private text(name: string): string {
-    return decodeXml(this.pkg.archive.read(name));
+    return readXmlPart(this.pkg.archive, name);
   }
 
   /** Runs' fonts, and the styles and lists paragraphs use, paragraph by paragraph. */

@@ -1,3 +1,4 @@
+import { DamagedPartError } from '../zip/index.js';
 import { textEncodingOf } from './xml-encoding.js';
 
 /**
@@ -60,14 +61,48 @@ export function hasDefiningDoctype(bytes: Buffer): boolean {
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-/** Resolves the five predefined entities and character references of an attribute value. */
+/** The highest code point Unicode has: a character reference past it names no character. */
+const MAX_CODE_POINT = 0x10ffff;
+const CHARACTER_REFERENCE = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
+
+function codePointOf(ref: string): number {
+  // Past 8 digits every value is out of range, and parseInt would only lose precision.
+  const digits = ref.startsWith('x') ? ref.slice(1) : ref;
+  const value = digits.length > 8 ? Infinity : parseInt(digits, ref.startsWith('x') ? 16 : 10);
+  return value;
+}
+
+/**
+ * The first character reference of a text that names no character (`&#xFFFFFF;`, past Unicode's
+ * last code point), as written; undefined when every one names a character. XML parsers stop at
+ * such a reference: the part is not well-formed.
+ */
+export function badCharacterReference(text: string): string | undefined {
+  if (!text.includes('&#')) return undefined;
+  for (const m of text.matchAll(CHARACTER_REFERENCE))
+    if (codePointOf(m[1]!) > MAX_CODE_POINT) return m[0];
+  return undefined;
+}
+
+/**
+ * Resolves the five predefined entities and character references of an attribute value or a
+ * text. A character reference that names no character is a damaged part: parts read through
+ * `readXmlPart` never hold one, and anything else that meets one fails typed, not with a
+ * RangeError.
+ */
 export function unescapeXml(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(parseInt(ref.slice(1), 10));
-    return PREDEFINED[ref] ?? '';
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (found, ref: string) => {
+    if (!ref.startsWith('#')) return PREDEFINED[ref] ?? '';
+    const codePoint = codePointOf(ref.slice(1));
+    if (codePoint > MAX_CODE_POINT) throw new DamagedPartError(undefined, unnamedCharacter(found));
+    return String.fromCodePoint(codePoint);
   });
+}
+
+/** What is wrong with a part that holds a character reference naming no character. */
+export function unnamedCharacter(reference: string): string {
+  return `holds the character reference ${reference}, which names no character (past U+10FFFF): the XML is not well-formed`;
 }
 
 export function escapeXml(text: string): string {

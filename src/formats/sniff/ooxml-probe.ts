@@ -29,7 +29,7 @@ export function probeZip(bytes: Buffer, limits: ZipLimits): OoxmlProbe {
   try {
     return classify(ZipArchive.open(bytes, limits));
   } catch (err) {
-    if (err instanceof ZipError) return unsupported(err.problem, err.message);
+    if (err instanceof ZipError) return unsupported(err.problem, err.why);
     throw err;
   }
 }
@@ -133,7 +133,7 @@ function classifyPlainZip(archive: ZipArchive): UnsupportedSniff {
     try {
       mimetype = archive.read(mimetypeEntry).toString('latin1').trim();
     } catch (err) {
-      if (err instanceof ZipError) return unsupported(err.problem, err.message);
+      if (err instanceof ZipError) return unsupported(err.problem, err.why);
       throw err;
     }
     if (mimetype.startsWith('application/vnd.oasis.opendocument')) {

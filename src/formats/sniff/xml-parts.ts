@@ -1,5 +1,12 @@
 import { constants, inflateRawSync } from 'node:zlib';
-import { hasDefiningDoctype, hasDoctype, sniffXml, type XmlSniff } from '../opc/index.js';
+import {
+  badCharacterReferenceIn,
+  hasDefiningDoctype,
+  hasDoctype,
+  sniffXml,
+  unnamedCharacter,
+  type XmlSniff,
+} from '../opc/index.js';
 import { ZipError, type ZipArchive, type ZipEntry } from '../zip/index.js';
 import { unsupported, type UnsupportedSniff } from './sniff-result.js';
 
@@ -14,7 +21,8 @@ const HEAD_INPUT_BYTES = 2048;
 
 /**
  * Reads an XML part and checks it: refused when it is in an encoding docpipe does not read
- * (another parser would read what docpipe cannot check) or declares a DOCTYPE. Returns its bytes,
+ * (another parser would read what docpipe cannot check), declares a DOCTYPE, or holds a character
+ * reference that names no character. Returns its bytes,
  * or the refusal.
  */
 export function readCheckedXml(archive: ZipArchive, name: string): Buffer | UnsupportedSniff {
@@ -67,6 +75,9 @@ function checkSniffed(
   }
   if (refusedDoctype(bytes))
     return unsupported('xml-doctype', `XML part ${name} declares a DOCTYPE`);
+  // Every reader of the part would stop there, each its own way: one refusal, here.
+  const bad = badCharacterReferenceIn(bytes);
+  if (bad !== undefined) return unsupported('damaged', `XML part ${name} ${unnamedCharacter(bad)}`);
   return bytes;
 }
 
@@ -74,7 +85,7 @@ function readEntry(archive: ZipArchive, name: string): Buffer | UnsupportedSniff
   try {
     return archive.read(name);
   } catch (err) {
-    if (err instanceof ZipError) return unsupported(err.problem, err.message);
+    if (err instanceof ZipError) return unsupported(err.problem, err.why);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32, inflateRawSync } from 'node:zlib';
-import { ZipError } from './zip-error.js';
+import { DamagedPartError, ZipError } from './zip-error.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits.js';
 
 const SIG_EOCD = 0x06054b50;
@@ -79,13 +79,16 @@ export class ZipArchive {
     return this.byLowerName.has(name.toLowerCase());
   }
 
-  /** The inflated bytes of an entry, checked against its declared size and CRC. */
+  /**
+   * The inflated bytes of an entry, checked against its declared size and CRC. A part that is
+   * missing or does not read back as its headers say throws {@link DamagedPartError}, naming it.
+   */
   read(nameOrEntry: string | ZipEntry): Buffer {
     const entry = typeof nameOrEntry === 'string' ? this.entry(nameOrEntry) : nameOrEntry;
     if (!entry)
-      throw new ZipError(
-        'damaged',
-        `no entry named ${typeof nameOrEntry === 'string' ? nameOrEntry : nameOrEntry.name}`,
+      throw new DamagedPartError(
+        typeof nameOrEntry === 'string' ? nameOrEntry : nameOrEntry.name,
+        'is missing',
       );
     const cached = this.inflated.get(entry);
     if (cached) return cached;
@@ -112,26 +115,22 @@ function inflateEntry(raw: Buffer, entry: ZipEntry): Buffer {
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new ZipError(
+        throw new DamagedPartError(
+          entry.name,
+          `inflates past its declared ${entry.uncompressedSize} bytes`,
           'too-large',
-          `entry ${entry.name} inflates past its declared ${entry.uncompressedSize} bytes`,
         );
       }
-      throw new ZipError(
-        'damaged',
-        `entry ${entry.name} does not inflate: ${(err as Error).message}`,
-      );
+      throw new DamagedPartError(entry.name, `does not inflate: ${(err as Error).message}`);
     }
   }
   if (data.length !== entry.uncompressedSize) {
-    throw new ZipError(
-      'damaged',
-      `entry ${entry.name} holds ${data.length} bytes, its header says ${entry.uncompressedSize}`,
+    throw new DamagedPartError(
+      entry.name,
+      `holds ${data.length} bytes, its header says ${entry.uncompressedSize}`,
     );
   }
-  if (crc32(data) !== entry.crc32) {
-    throw new ZipError('damaged', `entry ${entry.name} fails its CRC check`);
-  }
+  if (crc32(data) !== entry.crc32) throw new DamagedPartError(entry.name, 'fails its CRC check');
   return data;
 }
 

@@ -14,6 +14,11 @@ export const EXIT = {
    * usage because a script should retry this one later, and fix the other.
    */
   unavailable: 3,
+  /**
+   * docpipe failed internally: a bug, reported in one line (the stack at
+   * DOCPIPE_LOG_LEVEL=debug). 70 is EX_SOFTWARE of sysexits.h.
+   */
+  internal: 70,
 } as const;
 
 /**

@@ -20,6 +20,9 @@ import { registerRender } from './commands/render.js';
 import { registerPreview } from './commands/preview.js';
 import { registerSniff } from './commands/sniff.js';
 import { EXIT } from './exit-codes.js';
+import { handleStrayErrors, reportTopLevelError } from './top-level-error.js';
+
+handleStrayErrors();
 
 const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
   version: string;
@@ -67,6 +70,6 @@ try {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.unavailable;
   } else {
-    throw err;
+    process.exitCode = reportTopLevelError(err);
   }
 }
