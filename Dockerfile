@@ -14,7 +14,9 @@
 # the runtime stage's files as the COPY lines below say and converts a document from there: a file
 # the runtime needs but this file leaves out fails CI.
 
-FROM node:20-bookworm-slim AS build
+# Node 24, the version the tests run on (package.json's `node` devDependency). The build stage
+# installs that devDependency too, as set-up does everywhere; npm prune drops it with the others.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/setup.sh ./scripts/
@@ -26,7 +28,7 @@ COPY workers ./workers
 # scripts), into dist/src and dist/workers.
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 LABEL org.opencontainers.image.title="docpipe" \
       org.opencontainers.image.description="Document pipeline of the e-signing service: sniff, fill DOCX templates, convert to PDF, store, report typed failures"
 WORKDIR /app

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything docpipe needs on a fresh Debian machine with Node 20, then builds it.
+# Installs everything docpipe needs on a fresh Debian machine with Node and npm, then builds it.
 # Idempotent and quick on a machine that already has everything: each step checks first.
+#
+# docpipe is built, tested and run on Node 24, whatever Node the machine has: the npm dependencies
+# include `node` (the npm registry's package of Node's binary for this platform), whose bin npm
+# links as node_modules/.bin/node. npm puts that folder first on the PATH of every npm script and
+# of npx, so `npm start`, `npm test`, `npx docpipe` and every process they start run on Node 24.
+# The machine's own Node only runs npm. Node 22 (the oldest that `engines` allows) is installed
+# apart, in test/node22, for the smoke test that runs docpipe on it.
 #
 #   scripts/setup.sh             apt packages (the test-only ones too), npm dependencies, build
 #   scripts/setup.sh --image     the Docker image's runtime stage: the apt packages docpipe runs
@@ -81,45 +88,81 @@ install_apt_packages() {
   fi
 }
 
-check_node() {
+# The Node that runs this script and npm. npm 11 runs on Node 20.17 or newer; docpipe itself
+# runs on the Node of its dependencies (see above).
+check_system_node() {
   local node_major
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "docpipe's set-up needs Node and npm to install its own Node 24 (Debian: apt-get install nodejs npm)" >&2
+    exit 1
+  fi
   node_major=$(node -p 'process.versions.node.split(".")[0]')
   if [ "$node_major" -lt 20 ]; then
-    echo "docpipe needs Node 20 or newer (found $(node --version))" >&2
+    echo "docpipe's set-up needs Node 20 or newer to run npm (found $(node --version))" >&2
     exit 1
   fi
 }
 
-# Install only when the lock file changed since the last install. npm install, not npm ci: it
-# follows the lock file too, and npm 11 leaves other platforms' optional packages (bullmq's
-# msgpackr-extract builds) out of the lock, which npm ci then refuses as "out of sync".
-install_npm_dependencies() {
-  local stamp=node_modules/.docpipe-install-stamp
-  if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
-    log "installing npm dependencies"
-    npm install --no-audit --no-fund --loglevel=error
-    touch "$stamp"
-  else
-    log "npm dependencies present"
+# The image runs on its base image's Node, with no npm dependency of its own for it: package.json's
+# `engines` range, Node 22 or newer.
+check_image_node() {
+  local node_major
+  node_major=$(node -p 'process.versions.node.split(".")[0]')
+  if [ "$node_major" -lt 22 ]; then
+    echo "docpipe runs on Node 22 or newer (found $(node --version)): use a node:24 base image" >&2
+    exit 1
   fi
+}
+
+# npm ci installs exactly the committed lock file and never writes it, so set-up leaves every
+# tracked file as it is (CI checks). It starts from an empty node_modules, so it runs only when
+# package.json or the lock file differ from those of the last install, recorded in a stamp.
+# $1: the project folder (docpipe's, or test/node22's).
+install_npm_dependencies() {
+  local dir=$1 stamp="$1/node_modules/.docpipe-install-stamp" sum
+  sum=$(cd "$dir" && cat package.json package-lock.json | sha256sum)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+    log "npm dependencies present in $dir"
+    return
+  fi
+  log "installing npm dependencies in $dir"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  printf '%s\n' "$sum" >"$stamp"
+}
+
+# The Node that a project's npm scripts run on, after its install: its major version must be $2.
+# An install with --ignore-scripts (or an npm that blocks the `node` package's install script)
+# leaves no node_modules/.bin/node, and the scripts would run on the machine's Node instead.
+check_project_node() {
+  local dir=$1 want=$2 found
+  found=$("$dir/node_modules/.bin/node" -p 'process.versions.node' 2>/dev/null || true)
+  if [ "${found%%.*}" != "$want" ]; then
+    echo "$dir/node_modules/.bin/node is not Node $want (found: ${found:-none}): the \`node\` package's install script did not run; run npm ci with install scripts allowed" >&2
+    exit 1
+  fi
+  log "Node $found runs the npm scripts of ${dir/#./docpipe}"
 }
 
 case "$mode" in
   image)
     install_apt_packages "${RUNTIME_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}"
-    check_node
+    check_image_node
     # An image layer keeps whatever this step leaves: apt's package lists are not needed again.
     $SUDO rm -rf /var/lib/apt/lists/*
     log "image packages ready"
     ;;
   npm)
-    check_node
-    install_npm_dependencies
+    check_system_node
+    install_npm_dependencies .
+    check_project_node . 24
     ;;
   all)
     install_apt_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    check_node
-    install_npm_dependencies
+    check_system_node
+    install_npm_dependencies .
+    check_project_node . 24
+    install_npm_dependencies test/node22
+    check_project_node test/node22 22
     log "building"
     npm run --silent build
     log "ready"

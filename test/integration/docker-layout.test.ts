@@ -249,7 +249,7 @@ describe("the image's runtime stage, laid out from the Dockerfile", () => {
         named.add(`dist/workers/${m[1]}.js`);
     }
     expect([...named].sort()).toEqual([
-      'dist/workers/engine-task.js',
+      'dist/workers/prepare-task.js',
       'package.json',
       'workers/soffice-hardened.sh',
       'workers/uno-bridge.py',
@@ -374,6 +374,15 @@ function killLeftRedis(dataDir: string): void {
 }
 
 describe("the image's contract, from the Dockerfile", () => {
+  it('builds and runs on the Node major that the tests run on (the `node` devDependency)', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const major = /^\^?(\d+)\./.exec(manifest.devDependencies.node!)![1]!;
+    expect(major).toBe('24');
+    for (const stage of [build, runtime]) expect(stage.base).toMatch(new RegExp(`^node:${major}-`));
+  });
+
   it('runs as a user that is not root', () => {
     const user = last(runtime, 'USER')?.args;
     expect(user).toBeDefined();
@@ -458,37 +467,79 @@ describe('scripts/setup.sh', () => {
   const install = 'apt-get install -y -qq --no-install-recommends';
 
   /**
-   * The script run with apt-get, dpkg-query, npm, rm, sudo and systemctl replaced by stubs that
-   * write down their calls: what it would do on a fresh machine, without doing it.
+   * A copy of the project's set-up (the script, and the package.json and lock file of docpipe and
+   * of test/node22) with apt-get, dpkg-query, npm, rm, sudo and systemctl replaced by stubs that
+   * write down their calls: what the script would do on a fresh machine, without doing it. The
+   * stub of `npm ci` leaves what the `node` package leaves: node_modules/.bin/node, here a script
+   * that prints the version `nodeOf` gives for the folder (by default the one it installs).
    */
-  function setupCalls(...args: string[]): { status: number | null; calls: string[] } {
-    const project = mkdtempSync(join(tmpdir(), 'docpipe-setup-'));
-    try {
-      mkdirSync(join(project, 'scripts'));
-      copyFileSync(join(root, 'scripts/setup.sh'), join(project, 'scripts/setup.sh'));
-      const bin = join(project, 'bin');
-      mkdirSync(bin);
-      const calls = join(project, 'calls');
+  class SetupProject {
+    readonly dir = mkdtempSync(join(tmpdir(), 'docpipe-setup-'));
+    private readonly calls = join(this.dir, 'calls');
+    private readonly bin = join(this.dir, 'bin');
+
+    constructor(
+      nodeOf: { docpipe: string; node22: string } = { docpipe: '24.21.0', node22: '22.23.3' },
+    ) {
+      mkdirSync(join(this.dir, 'scripts'));
+      copyFileSync(join(root, 'scripts/setup.sh'), join(this.dir, 'scripts/setup.sh'));
+      for (const folder of ['', 'test/node22']) {
+        mkdirSync(join(this.dir, folder), { recursive: true });
+        for (const file of ['package.json', 'package-lock.json'])
+          copyFileSync(join(root, folder, file), join(this.dir, folder, file));
+      }
+      mkdirSync(this.bin);
       const stub = (name: string, body: string) => {
-        writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
-        chmodSync(join(bin, name), 0o755);
+        writeFileSync(join(this.bin, name), `#!/bin/sh\n${body}\n`);
+        chmodSync(join(this.bin, name), 0o755);
       };
-      for (const name of ['apt-get', 'rm']) stub(name, `echo "${name} $*" >> "${calls}"`);
-      stub('npm', `echo "npm $*" >> "${calls}"; [ "$1" = install ] && mkdir -p node_modules; true`);
+      for (const name of ['apt-get', 'rm']) stub(name, `echo "${name} $*" >> "${this.calls}"`);
+      stub(
+        'npm',
+        [
+          `where=\${PWD#"${this.dir}"}`,
+          `echo "npm $*\${where:+ (in \${where#/})}" >> "${this.calls}"`,
+          'if [ "$1" = ci ]; then',
+          '  mkdir -p node_modules/.bin',
+          `  case "$where" in /test/node22) v=${nodeOf.node22} ;; *) v=${nodeOf.docpipe} ;; esac`,
+          '  printf "#!/bin/sh\\necho $v\\n" > node_modules/.bin/node',
+          '  chmod +x node_modules/.bin/node',
+          'fi',
+        ].join('\n'),
+      );
       stub('sudo', '"$@"');
       // Nothing installed; no systemd.
       stub('dpkg-query', 'exit 1');
       stub('systemctl', 'exit 1');
-      const r = spawnSync('bash', [join(project, 'scripts/setup.sh'), ...args], {
-        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    }
+
+    /** One run of the script: its exit status, what it printed to stderr, and its calls. */
+    run(...args: string[]): { status: number | null; stderr: string; calls: string[] } {
+      rmSync(this.calls, { force: true });
+      const r = spawnSync('bash', [join(this.dir, 'scripts/setup.sh'), ...args], {
+        env: { ...process.env, PATH: `${this.bin}:${process.env.PATH}` },
         encoding: 'utf8',
       });
-      const text = existsSync(calls) ? readFileSync(calls, 'utf8') : '';
-      return { status: r.status, calls: text.split('\n').filter(Boolean) };
-    } finally {
-      rmSync(project, { recursive: true, force: true });
+      const text = existsSync(this.calls) ? readFileSync(this.calls, 'utf8') : '';
+      return { status: r.status, stderr: r.stderr, calls: text.split('\n').filter(Boolean) };
+    }
+
+    remove(): void {
+      rmSync(this.dir, { recursive: true, force: true });
     }
   }
+
+  function setupCalls(...args: string[]): { status: number | null; calls: string[] } {
+    const project = new SetupProject();
+    try {
+      const { status, calls } = project.run(...args);
+      return { status, calls };
+    } finally {
+      project.remove();
+    }
+  }
+
+  const npmCi = 'npm ci --no-audit --no-fund --loglevel=error';
 
   it("installs as the README says: every package (the tests' too), npm dependencies, the build", () => {
     const { status, calls } = setupCalls();
@@ -496,9 +547,48 @@ describe('scripts/setup.sh', () => {
     expect(calls).toEqual([
       'apt-get update -qq',
       `${install} ${runtimePackages.join(' ')} chromium`,
-      'npm install --no-audit --no-fund --loglevel=error',
+      npmCi,
+      `${npmCi} (in test/node22)`,
       'npm run --silent build',
     ]);
+  });
+
+  it('installs with npm ci again only when package.json or the lock file changed', () => {
+    const project = new SetupProject();
+    try {
+      expect(project.run('--npm-only').calls).toEqual([npmCi]);
+      expect(project.run('--npm-only')).toMatchObject({ status: 0, calls: [] });
+      // A checkout that touches the files but leaves their content: still nothing to install.
+      const lock = join(project.dir, 'package-lock.json');
+      writeFileSync(lock, readFileSync(lock));
+      expect(project.run('--npm-only').calls).toEqual([]);
+      writeFileSync(
+        lock,
+        readFileSync(lock, 'utf8').replace('"lockfileVersion"', ' "lockfileVersion"'),
+      );
+      expect(project.run('--npm-only').calls).toEqual([npmCi]);
+    } finally {
+      project.remove();
+    }
+  });
+
+  it('fails, naming the folder, when npm scripts would not run on Node 24 (or Node 22 for its test)', () => {
+    for (const [nodeOf, folder, found] of [
+      [{ docpipe: '20.20.2', node22: '22.23.3' }, './node_modules/.bin/node', '20.20.2'],
+      [{ docpipe: '24.21.0', node22: '24.21.0' }, 'test/node22/node_modules/.bin/node', '24.21.0'],
+    ] as const) {
+      const project = new SetupProject(nodeOf);
+      try {
+        const { status, stderr, calls } = project.run();
+        expect(status).toBe(1);
+        expect(stderr).toContain(
+          `${folder} is not Node ${folder.startsWith('test') ? 22 : 24} (found: ${found})`,
+        );
+        expect(calls).not.toContain('npm run --silent build');
+      } finally {
+        project.remove();
+      }
+    }
   });
 
   it("--image: the runtime's packages and tini, apt's lists removed, nothing of npm", () => {
@@ -513,10 +603,7 @@ describe('scripts/setup.sh', () => {
   });
 
   it('--npm-only: the npm dependencies alone', () => {
-    expect(setupCalls('--npm-only')).toEqual({
-      status: 0,
-      calls: ['npm install --no-audit --no-fund --loglevel=error'],
-    });
+    expect(setupCalls('--npm-only')).toEqual({ status: 0, calls: [npmCi] });
   });
 
   it('refuses anything else, doing nothing', () => {
