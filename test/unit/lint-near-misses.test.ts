@@ -172,6 +172,38 @@ describe('lint: near misses', () => {
       },
     ]);
   });
+
+  it('double_brace_template: a { } template written with {{ }} throughout is one finding, not one per tag', () => {
+    const found = lint(
+      doc(
+        para('{{#mutual}}Mutual {{/mutual}}Agreement') +
+          para('Made on {{agreement_date}} between:') +
+          para('{{company_name}}') +
+          para('{{#mutual}}Both parties{{/mutual}}{{^mutual}}One party{{/mutual}} disclose.'),
+      ),
+    );
+    expect(found.map(where)).toEqual([
+      {
+        id: 'double_brace_template',
+        severity: 'error',
+        part: 'body',
+        paragraph: 1,
+        excerpt: '{{#mutual}}Mutual…',
+      },
+    ]);
+    expect(found[0]!.explanation).toBe(
+      'The template writes its tags with double braces throughout (7 tags, the first "{{#mutual}}"), but it is read with single ones ({name}), so none of them is a tag. The broken tags and sections that follow from this one cause are not listed.',
+    );
+    expect(found[0]!.fix).toContain('"delimiters": "{{ }}"');
+  });
+
+  it('a { } template with one {{tag}} among single-brace tags names that slip alone', () => {
+    const found = lint(doc(para('Dear {client},') + para('from {{sender}} and {{office}}')));
+    expect(found.map((f) => f.id)).toEqual([
+      'double_braces_in_single_brace_template',
+      'double_braces_in_single_brace_template',
+    ]);
+  });
 });
 
 describe('lint: sections that will not render as meant', () => {

@@ -92,6 +92,10 @@ export const LINT_RULES = {
     fix: 'Correct document.json as the explanation says (docs/library.md describes its members).',
   },
   // Near misses: tags that look right to a person and are not tags to docpipe.
+  double_brace_template: {
+    severity: 'error',
+    fix: 'Set "delimiters": "{{ }}" in the template folder\'s document.json (docpipe lint --delimiters "{{ }}" to try it), or rewrite the tags as {name}.',
+  },
   double_braces_in_single_brace_template: {
     severity: 'error',
     fix: 'Write {name}, or set "delimiters": "{{ }}" in document.json if the template uses {{name}} throughout.',
