@@ -1,8 +1,8 @@
+export { TagInputSchema, type TagInput } from './tag-input-schema.js';
 export {
   TAG_TYPES,
   resolveTagInputs,
   normalizeTagName,
-  type TagInput,
   type TagType,
   type ResolvedTag,
 } from './tag-input.js';

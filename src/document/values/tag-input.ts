@@ -11,21 +11,12 @@ import type { ResolvedCell } from './list-row.js';
 import { resolveList, type ListContext } from './list-value.js';
 import type { ResolvedLocale } from './locale.js';
 import { TagListBounds } from './tag-bounds.js';
+import { TAG_INPUT_MEMBERS, type TagInput } from './tag-input-schema.js';
 import { DEFAULT_VALUE_LIMITS, type ValueLimits } from './value-limits.js';
 import { previewValue, tagLabel } from './value-preview.js';
 
 export const TAG_TYPES = FIELD_TYPES;
 export type TagType = FieldType;
-
-/** A tag value as the service's API sends it (spec section 2.1). */
-export interface TagInput {
-  tag: string;
-  value: unknown;
-  type: string;
-  format?: string | null;
-}
-
-const TAG_INPUT_FIELDS = new Set(['tag', 'value', 'type', 'format']);
 
 /** A TagInput ready for the template: a {@link ResolvedCell} with its tag and position. */
 export interface ResolvedTag extends ResolvedCell {
@@ -172,7 +163,7 @@ function isTagType(type: unknown): type is TagType {
 function shapeProblems(item: Record<string, unknown>, at: string, label: string): FailureDetail[] {
   const problems: FailureDetail[] = [];
   for (const key of Object.keys(item)) {
-    if (!TAG_INPUT_FIELDS.has(key))
+    if (!TAG_INPUT_MEMBERS.has(key))
       problems.push({
         field: `${at}.${key}`,
         message: `${label}: unknown field ${previewValue(key)} (a TagInput has tag, value, type and format)`,

@@ -5,7 +5,6 @@ export {
   DocumentJobDataSchema,
   DocumentSourceSchema,
   JobRenderOptionsSchema,
-  JobTagInputSchema,
   type DocumentJobData,
   type DocumentJobResult,
   type DocumentSource,

@@ -85,25 +85,6 @@ export const DocumentSourceSchema = Type.Union([
   LibrarySourceSchema,
 ]);
 
-/**
- * A TagInput (spec 2.1): `value` may be anything JSON, parsed by fill as its declared `type`;
- * fill also checks the type's name and the value, with the template at hand.
- */
-export const JobTagInputSchema = Type.Object(
-  {
-    tag: Type.String({ pattern: NOT_BLANK, description: 'the tag as written in the template' }),
-    value: Type.Unknown({
-      description:
-        'the value, parsed as `type`; null for an empty text; for a list, an array of rows',
-    }),
-    type: Type.String({ description: 'text, number, date, boolean or list (docs/templates.md)' }),
-    format: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'how the value is shown' }),
-    ),
-  },
-  closed,
-);
-
 /** Members in the order problems are reported in. */
 export const JobRenderOptionsSchema = Type.Object(
   {
@@ -155,7 +136,7 @@ export const DocumentJobDataSchema = Type.Object(
         description: 'the company it is done for: its jobs take turns with other companies',
       }),
     ),
-    tags: Type.Optional(Type.Array(JobTagInputSchema)),
+    tags: Type.Optional(Type.Array(TagInputSchema)),
     options: Type.Optional(JobRenderOptionsSchema),
   },
   { ...closed, title: 'DocumentJobData', description: 'A docpipe document job, version 1.' },

@@ -19,7 +19,6 @@ export {
   DocumentJobDataSchema,
   DocumentSourceSchema,
   JobRenderOptionsSchema,
-  JobTagInputSchema,
   type DocumentJobData,
   type DocumentSource,
   type JobRenderOptions,

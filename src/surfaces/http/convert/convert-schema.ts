@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { JobTagInputSchema, MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
+import { TagInputSchema } from '../../document/values/index.js';
+import { MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
 
 /**
  * The contract of `POST /api/v2/document/convert` (spec 4.3, 2.4), once for validation, types and
@@ -14,13 +15,6 @@ import { JobTagInputSchema, MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js
  * exactly), and a misspelt `fromat` silently dropped would render a wrong document, so its
  * unknown members are refused.
  */
-
-/**
- * A TagInput (spec 2.1) is the queue's own: one contract for a value on every surface, so that
- * HTTP refuses exactly what the job contract would. `value` may be anything JSON; fill parses
- * it as its declared type.
- */
-export const TagInputSchema = JobTagInputSchema;
 
 /** Longest document name: the job contract's limit, so that the answer and the job agree. */
 export const MAX_NAME_CHARS = MAX_JOB_NAME_CHARS;
