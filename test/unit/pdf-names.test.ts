@@ -1,8 +1,11 @@
 import { PDFContext, PDFDict, PDFName, PDFObjectParser, type PDFObject } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasEncryptionDictionary } from '../../src/formats/pdf/encryption-scan.js';
 import { useParserHooks } from '../../src/formats/pdf/parser-hooks.js';
-import { decodePdfName, namesIn } from '../../src/formats/pdf/pdf-names.js';
+import {
+  decodePdfName,
+  hasEncryptionDictionary,
+  namesIn,
+} from '../../src/formats/pdf-bytes/index.js';
 
 describe('PDF names', () => {
   it.each([

@@ -1,6 +1,6 @@
 import type { Delimiters } from '../../document/fill/index.js';
 import { readInput, TooLargeInput } from '../../base/files/index.js';
-import type { SniffLimits } from '../../formats/sniff/index.js';
+import { tooLargeSniff, type SniffLimits } from '../../formats/sniff/index.js';
 import { finding, type LintFinding } from './lint-rules.js';
 import { lintTemplate, refusalFinding } from './lint-template.js';
 import type { LintTarget } from './lint-targets.js';
@@ -46,7 +46,7 @@ export async function lintFile(
   const delimiters = options.override ?? target.delimiters ?? options.delimiters;
   found.push(
     ...(bytes instanceof TooLargeInput
-      ? [refusalFinding(bytes.toSniff())]
+      ? [refusalFinding(tooLargeSniff(bytes))]
       : lintTemplate(bytes, { delimiters, limits: options.limits, fonts: options.fonts })),
   );
   return {

@@ -1,9 +1,12 @@
 import { open } from 'node:fs/promises';
 import { DocpipeError } from '../errors/index.js';
-import { unsupported, type UnsupportedSniff } from '../../formats/sniff/index.js';
 import { errorWords, InputError } from './input-error.js';
 
-/** An input that passed the size limit: docpipe stopped reading it there. */
+/**
+ * An input that passed the size limit: docpipe stopped reading it there. A base-level answer of
+ * its own, so that files need nothing above base: sniff maps it to its `too-large` refusal
+ * (tooLargeSniff), a command that renders to a DocpipeError (toError).
+ */
 export class TooLargeInput {
   constructor(
     readonly path: string,
@@ -12,11 +15,6 @@ export class TooLargeInput {
 
   get message(): string {
     return `more than the limit of ${this.limit} bytes (DOCPIPE_MAX_INPUT_BYTES); docpipe stopped reading it there`;
-  }
-
-  /** As sniff reports it. */
-  toSniff(): UnsupportedSniff {
-    return unsupported('too-large', this.message);
   }
 
   /** As a command that renders reports it. */

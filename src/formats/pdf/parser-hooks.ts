@@ -14,7 +14,7 @@ import {
   type ParseName,
   type ParseOffsetsAndObjectNumbers,
 } from './pdf-lib-internals.js';
-import { decodePdfName, isNameChar } from './pdf-names.js';
+import { decodePdfName, isNameChar } from '../pdf-bytes/index.js';
 
 /**
  * What pdf-lib's parser is made to do and to remember, so that the strict check can compare its

@@ -3,7 +3,7 @@ import { asBuffer } from '../../base/util/index.js';
 import { DecodeBudget, withDecodeBudget } from './bounded-decode.js';
 import { appendInfoUpdate } from './info-update.js';
 import { DocpipeError } from '../../base/errors/index.js';
-import { hasEncryptionDictionary } from './encryption-scan.js';
+import { hasEncryptionDictionary } from '../pdf-bytes/index.js';
 import { useParserHooks } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
 import { checkStructure } from './strict-structure.js';

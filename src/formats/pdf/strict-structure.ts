@@ -14,7 +14,7 @@ import { checkLinearization } from './linearization.js';
 import { pagesOf } from './page-tree.js';
 import { newParseRecord, parseRecordOf, type ParseRecord } from './parser-hooks.js';
 import { PdfDamage } from './pdf-damage.js';
-import { isPdfWhitespace } from './pdf-names.js';
+import { isPdfWhitespace } from '../pdf-bytes/index.js';
 import { readXrefChain, type XrefChain } from './xref-chain.js';
 
 const ENCRYPT = PDFName.of('Encrypt');

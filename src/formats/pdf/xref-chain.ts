@@ -9,7 +9,7 @@ import {
 } from 'pdf-lib';
 import { currentDecodeBudget } from './bounded-decode.js';
 import { objectParserFor, type ObjectParserInternals } from './pdf-lib-internals.js';
-import { isPdfWhitespace } from './pdf-names.js';
+import { isPdfWhitespace } from '../pdf-bytes/index.js';
 import { PdfDamage } from './pdf-damage.js';
 import { unpredict } from './xref-predictor.js';
 

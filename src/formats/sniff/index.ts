@@ -2,6 +2,7 @@ export { sniff, sniffBytes, sniffPackage, openDocx, type SniffedPackage } from '
 export {
   UNSUPPORTED_REASONS,
   unsupported,
+  tooLargeSniff,
   type SniffResult,
   type SniffKind,
   type UnsupportedReason,

@@ -1,4 +1,4 @@
-import { hasEncryptionDictionary } from '../pdf/encryption-scan.js';
+import { hasEncryptionDictionary } from '../pdf-bytes/index.js';
 import { unsupported, type PdfSniff, type UnsupportedSniff } from './sniff-result.js';
 
 const HEADER = Buffer.from('%PDF-');

@@ -1,3 +1,5 @@
+import type { TooLargeInput } from '../../base/files/index.js';
+
 /** Why a file was refused. Stable identifiers: tests, logs and the CLI's JSON use them. */
 export const UNSUPPORTED_REASONS = [
   'empty',
@@ -44,4 +46,9 @@ export type SniffKind = SniffResult['kind'];
 
 export function unsupported(reason: UnsupportedReason, message: string): UnsupportedSniff {
   return { kind: 'unsupported', reason, message };
+}
+
+/** An input that readInput stopped reading at its limit, as sniff reports it. */
+export function tooLargeSniff(input: TooLargeInput): UnsupportedSniff {
+  return unsupported('too-large', input.message);
 }

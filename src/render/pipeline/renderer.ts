@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DocpipeError } from '../../base/errors/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Converter } from '../convert/converter.js';
+import type { Converter } from '../convert/index.js';
 import type { Engine } from './engine.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import { startsAsPdf } from '../../formats/sniff/index.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createEngine } from '../../../app/wiring/index.js';
 import { loadConfig } from '../../../app/config/index.js';
+import { tooLargeSniff } from '../../../formats/sniff/index.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../io.js';
 import { readInput, TooLargeInput } from '../../../base/files/index.js';
@@ -30,7 +31,9 @@ export function registerSniff(program: Command): void {
         for (const file of files) inputs.push(await readInput(file, config.limits.maxInputBytes));
         const results = await Promise.all(
           inputs.map((input) =>
-            input instanceof TooLargeInput ? Promise.resolve(input.toSniff()) : pool.sniff(input),
+            input instanceof TooLargeInput
+              ? Promise.resolve(tooLargeSniff(input))
+              : pool.sniff(input),
           ),
         );
         const width = Math.min(60, Math.max(...files.map((f) => f.length)));

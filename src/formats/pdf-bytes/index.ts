@@ -1,0 +1,8 @@
+export {
+  decodePdfName,
+  isNameChar,
+  isPdfDelimiter,
+  isPdfWhitespace,
+  namesIn,
+} from './pdf-names.js';
+export { hasEncryptionDictionary } from './encryption-scan.js';
