@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { authenticateV2, authenticateV3 } from '../../src/surfaces/http/auth.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { V3_RATE_LIMITED, registerRateLimit } from '../../src/surfaces/http/rate-limit.js';
+import { authenticateV2, authenticateV3 } from '../../src/surfaces/http/common/auth.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { V3_RATE_LIMITED, registerRateLimit } from '../../src/surfaces/http/common/rate-limit.js';
 import { KeyStore } from '../../src/service/keys/index.js';
 import { QueueUnavailableError, createRedis } from '../../src/platform/redis/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';

@@ -7,8 +7,8 @@ import {
   authenticateV3,
   bearerToken,
   requireCompany,
-} from '../../src/surfaces/http/auth.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
+} from '../../src/surfaces/http/common/auth.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { KeyStore, type CreatedKey } from '../../src/service/keys/index.js';
 import { QueueUnavailableError, createRedis } from '../../src/platform/redis/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { convertRoutes } from '../../src/surfaces/http/routes/convert.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { convertRoutes } from '../../src/surfaces/http/convert/convert-routes.js';
 import { DocpipeClient, type DocpipeClient as Client } from '../../src/jobs/queue/index.js';
 import {
   parseStoredDocumentUrl,

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InlineEngine } from '../../src/render/engine/index.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { documentsRoutes } from '../../src/surfaces/http/routes/documents.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { documentsRoutes } from '../../src/surfaces/http/documents/documents-routes.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';

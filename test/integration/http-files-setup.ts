@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { downloadRoutes } from '../../src/surfaces/http/routes/downloads.js';
-import { fileRoutes } from '../../src/surfaces/http/routes/files.js';
-import { RedisSignedUrlCache } from '../../src/surfaces/http/signed-url-cache.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { downloadRoutes } from '../../src/surfaces/http/downloads/download-routes.js';
+import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
+import { RedisSignedUrlCache } from '../../src/surfaces/http/files/signed-url-cache.js';
 import { InlineEngine } from '../../src/render/engine/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import type { Lane } from '../helpers/queue-stack.js';

@@ -2,16 +2,22 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/common/openapi.js';
 import {
   officePoolReady,
   redisReady,
   storageWritable,
-} from '../../src/surfaces/http/readiness-checks.js';
-import { dashboardRoutes } from '../../src/surfaces/http/routes/dashboard.js';
-import { healthRoutes, type HealthRoutesOptions } from '../../src/surfaces/http/routes/health.js';
-import { metricsRoutes, observeHttpRequests } from '../../src/surfaces/http/routes/metrics.js';
+} from '../../src/surfaces/http/operations/readiness-checks.js';
+import { dashboardRoutes } from '../../src/surfaces/http/operations/dashboard-routes.js';
+import {
+  healthRoutes,
+  type HealthRoutesOptions,
+} from '../../src/surfaces/http/operations/health-routes.js';
+import {
+  metricsRoutes,
+  observeHttpRequests,
+} from '../../src/surfaces/http/operations/metrics-routes.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';

@@ -2,8 +2,11 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/app/config/index.js';
 import { InlineEngine } from '../../src/render/engine/index.js';
-import type { HttpApp } from '../../src/surfaces/http/create-app.js';
-import { redisReady, storageWritable } from '../../src/surfaces/http/readiness-checks.js';
+import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import {
+  redisReady,
+  storageWritable,
+} from '../../src/surfaces/http/operations/readiness-checks.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { KeyStore } from '../../src/service/keys/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';

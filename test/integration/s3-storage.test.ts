@@ -4,7 +4,7 @@ import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../../src/app/wiring/index.js';
 import { loadConfig } from '../../src/app/config/index.js';
-import { storageWritable } from '../../src/surfaces/http/readiness-checks.js';
+import { storageWritable } from '../../src/surfaces/http/operations/readiness-checks.js';
 import {
   LocalStorage,
   S3Storage,

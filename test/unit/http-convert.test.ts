@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/create-app.js';
-import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
-import { CallerGoneError } from '../../src/surfaces/http/convert-deadline.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/common/openapi.js';
+import { CallerGoneError } from '../../src/surfaces/http/convert/convert-deadline.js';
 import {
   convertRoutes,
   pdfName,
   type ConvertRoutesOptions,
-} from '../../src/surfaces/http/routes/convert.js';
+} from '../../src/surfaces/http/convert/convert-routes.js';
 import {
   type DocumentInput,
   type DocumentJobResult,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition } from '../../src/surfaces/http/files-disposition.js';
-import { rangeOf } from '../../src/surfaces/http/files-range.js';
-import { createHttpApp } from '../../src/surfaces/http/create-app.js';
-import { registerOpenApi } from '../../src/surfaces/http/openapi.js';
-import { downloadRoutes } from '../../src/surfaces/http/routes/downloads.js';
-import { fileRoutes } from '../../src/surfaces/http/routes/files.js';
+import { contentDisposition } from '../../src/surfaces/http/common/files-disposition.js';
+import { rangeOf } from '../../src/surfaces/http/downloads/files-range.js';
+import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { registerOpenApi } from '../../src/surfaces/http/common/openapi.js';
+import { downloadRoutes } from '../../src/surfaces/http/downloads/download-routes.js';
+import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
 import { InlineEngine } from '../../src/render/engine/index.js';
 import {
   LocalStorage,

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { convertErrorHandler } from '../../src/surfaces/http/convert-errors.js';
-import { createHttpApp } from '../../src/surfaces/http/create-app.js';
-import { fileErrorHandler } from '../../src/surfaces/http/files-errors.js';
+import { convertErrorHandler } from '../../src/surfaces/http/convert/convert-errors.js';
+import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { fileErrorHandler } from '../../src/surfaces/http/common/files-errors.js';
 import { StorageUnavailableError } from '../../src/render/storage/index.js';
 
 /**

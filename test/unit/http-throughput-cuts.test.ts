@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { convertInputs } from '../../src/surfaces/http/convert-sources.js';
+import { convertInputs } from '../../src/surfaces/http/convert/convert-sources.js';
 import {
   VerifiedKeyCache,
   type CheckedKey,

@@ -4,7 +4,7 @@ import {
   openApiPath,
   routeRecorder,
   undocumentedRoutes,
-} from '../../src/surfaces/http/route-coverage.js';
+} from '../../src/surfaces/http/common/route-coverage.js';
 
 describe('route coverage of the OpenAPI document', () => {
   it("writes Fastify's parameters and wildcard as OpenAPI does", () => {

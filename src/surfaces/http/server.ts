@@ -8,21 +8,21 @@ import type { DocpipeMetrics } from '../../base/metrics/index.js';
 import type { Engine } from '../../render/pipeline/index.js';
 import type { DocpipeClient } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
-import { authenticateV2, authenticateV3 } from './auth.js';
-import { createHttpApp, type HttpApp } from './create-app.js';
-import { documentUrlResolver, renderUrlSigner } from './document-urls.js';
-import { registerOpenApi } from './openapi.js';
-import { registerRateLimit } from './rate-limit.js';
-import type { ReadinessCheck } from './readiness-checks.js';
-import { convertRoutes } from './routes/convert.js';
-import { dashboardRoutes } from './routes/dashboard.js';
-import { documentsRoutes } from './routes/documents.js';
-import { downloadRoutes } from './routes/downloads.js';
-import { fileRoutes } from './routes/files.js';
-import { healthRoutes } from './routes/health.js';
-import { metricsRoutes, observeHttpRequests } from './routes/metrics.js';
-import { routeRecorder, undocumentedRoutes } from './route-coverage.js';
-import { RedisSignedUrlCache } from './signed-url-cache.js';
+import { authenticateV2, authenticateV3 } from './common/auth.js';
+import { createHttpApp, type HttpApp } from './common/create-app.js';
+import { documentUrlResolver, renderUrlSigner } from './convert/document-urls.js';
+import { registerOpenApi } from './common/openapi.js';
+import { registerRateLimit } from './common/rate-limit.js';
+import type { ReadinessCheck } from './operations/readiness-checks.js';
+import { convertRoutes } from './convert/convert-routes.js';
+import { dashboardRoutes } from './operations/dashboard-routes.js';
+import { documentsRoutes } from './documents/documents-routes.js';
+import { downloadRoutes } from './downloads/download-routes.js';
+import { fileRoutes } from './files/file-routes.js';
+import { healthRoutes } from './operations/health-routes.js';
+import { metricsRoutes, observeHttpRequests } from './operations/metrics-routes.js';
+import { routeRecorder, undocumentedRoutes } from './common/route-coverage.js';
+import { RedisSignedUrlCache } from './files/signed-url-cache.js';
 
 /** What the HTTP server works with: built by `src/app/wiring` for `docpipe serve` and `docpipe start`. */
 export interface HttpServerDeps {

@@ -10,8 +10,8 @@ import type { Engine } from '../../render/pipeline/index.js';
 import { queueNames } from '../../jobs/queue/index.js';
 import { connectProducer, createRedis } from '../../platform/redis/index.js';
 import { freePort } from '../../platform/embedded/index.js';
-import type { HttpApp } from './create-app.js';
-import { officePoolReady, redisReady, storageWritable } from './readiness-checks.js';
+import type { HttpApp } from './common/create-app.js';
+import { officePoolReady, redisReady, storageWritable } from './operations/readiness-checks.js';
 import { buildHttpServer } from './server.js';
 
 export interface HttpServiceOptions {

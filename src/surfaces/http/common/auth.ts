@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import { tokenId, type KeyRefusal, type KeyVerifier } from '../../service/keys/index.js';
+import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import { tokenId, type KeyRefusal, type KeyVerifier } from '../../../service/keys/index.js';
 import { v2Error, v2Errors, v3Failure } from './replies.js';
 
 /**

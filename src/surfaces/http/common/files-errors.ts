@@ -1,8 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDocpipeError, type FailureDetail, type FailureSlug } from '../../base/errors/index.js';
+import {
+  isDocpipeError,
+  type FailureDetail,
+  type FailureSlug,
+} from '../../../base/errors/index.js';
 import { fileError } from './replies.js';
 import { validationDetails } from './validation-details.js';
-import { isStorageUnavailableError } from '../../render/storage/index.js';
+import { isStorageUnavailableError } from '../../../render/storage/index.js';
 
 /** The limits a file route names when a request goes past them. */
 export interface FileLimits {

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError } from '../../platform/redis/index.js';
+import { QueueUnavailableError } from '../../../platform/redis/index.js';
 import { apiKeyOf } from './api-key.js';
 import { v2Error, v2Errors } from './replies.js';
 

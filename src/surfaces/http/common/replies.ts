@@ -1,4 +1,4 @@
-import type { DocpipeError, FailureDetail } from '../../base/errors/index.js';
+import type { DocpipeError, FailureDetail } from '../../../base/errors/index.js';
 
 /**
  * The error bodies of the spec's two surfaces (section 7). v2 and its document endpoint answer

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { fieldPathOf, joinField, type FailureDetail } from '../../base/errors/index.js';
+import { fieldPathOf, joinField, type FailureDetail } from '../../../base/errors/index.js';
 
 /**
  * Ajv's findings as the spec's details (7.2): one per problem, each with a field path into the

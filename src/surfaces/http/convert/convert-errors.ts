@@ -1,12 +1,15 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
-import { isCompanyQueueFullError } from '../../jobs/queue/index.js';
-import { isQueueUnavailableError, type QueueUnavailableError } from '../../platform/redis/index.js';
+import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
+import { isCompanyQueueFullError } from '../../../jobs/queue/index.js';
+import {
+  isQueueUnavailableError,
+  type QueueUnavailableError,
+} from '../../../platform/redis/index.js';
 import { CallerGoneError, ConvertTimeoutError } from './convert-deadline.js';
-import { v2Error, v2Errors, v2Failure, type V2ErrorObject } from './replies.js';
-import { validationDetails } from './validation-details.js';
-import { STORAGE_RETRY_AFTER_S, STORAGE_UNAVAILABLE } from './files-errors.js';
-import { isStorageUnavailableError } from '../../render/storage/index.js';
+import { v2Error, v2Errors, v2Failure, type V2ErrorObject } from '../common/replies.js';
+import { validationDetails } from '../common/validation-details.js';
+import { STORAGE_RETRY_AFTER_S, STORAGE_UNAVAILABLE } from '../common/files-errors.js';
+import { isStorageUnavailableError } from '../../../render/storage/index.js';
 
 /**
  * Every failure of the v2 convert endpoint in the v2 error list envelope (spec 7.1), each

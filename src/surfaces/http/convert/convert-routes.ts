@@ -4,12 +4,12 @@ import type {
   RequestOptions,
 } from '../../../jobs/queue/index.js';
 import type { Storage } from '../../../render/storage/index.js';
-import { apiKeyOf } from '../api-key.js';
-import type { HttpApp } from '../create-app.js';
-import { convertSignal } from '../convert-deadline.js';
-import { convertErrorHandler } from '../convert-errors.js';
-import { convertBodySchema, ConvertReplySchema, V2ErrorListSchema } from '../convert-schema.js';
-import { convertInputs, type ResolveDocumentUrl } from '../convert-sources.js';
+import { apiKeyOf } from '../common/api-key.js';
+import type { HttpApp } from '../common/create-app.js';
+import { convertSignal } from './convert-deadline.js';
+import { convertErrorHandler } from './convert-errors.js';
+import { convertBodySchema, ConvertReplySchema, V2ErrorListSchema } from './convert-schema.js';
+import { convertInputs, type ResolveDocumentUrl } from './convert-sources.js';
 
 export interface ConvertRoutesOptions {
   /** The queue's producer: every conversion runs on docpipe's workers. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { TagInputSchema } from '../../document/values/index.js';
-import { MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
+import { TagInputSchema } from '../../../document/values/index.js';
+import { MAX_JOB_NAME_CHARS } from '../../../jobs/queue/index.js';
 
 /**
  * The contract of `POST /api/v2/document/convert` (spec 4.3, 2.4), once for validation, types and

@@ -1,7 +1,7 @@
-import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import type { TagInput } from '../../document/values/index.js';
-import type { DocumentInput } from '../../jobs/queue/index.js';
-import type { Storage } from '../../render/storage/index.js';
+import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import type { TagInput } from '../../../document/values/index.js';
+import type { DocumentInput } from '../../../jobs/queue/index.js';
+import type { Storage } from '../../../render/storage/index.js';
 
 /**
  * Turns a docpipe-issued URL (an upload URL or a signed download URL) into the storage key it

@@ -5,9 +5,9 @@ import {
   signUrl,
   verifySignedUrl,
   type Storage,
-} from '../../render/storage/index.js';
+} from '../../../render/storage/index.js';
 import type { ResolveDocumentUrl } from './convert-sources.js';
-import { contentDisposition } from './files-disposition.js';
+import { contentDisposition } from '../common/files-disposition.js';
 
 export interface DocumentUrlOptions {
   publicUrl: string;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
-import { v3Failure } from './replies.js';
-import { validationDetails } from './validation-details.js';
+import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
+import { v3Failure } from '../common/replies.js';
+import { validationDetails } from '../common/validation-details.js';
 
 /**
  * A library document that cannot be read as a template (a broken .docx the operator put in the

@@ -2,16 +2,16 @@ import { isDocpipeError } from '../../../base/errors/index.js';
 import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import type { FieldsOptions } from '../../../document/inspect/index.js';
 import type { DocumentLibrary, LibraryDocument } from '../../../document/library/index.js';
-import { apiKeyOf } from '../api-key.js';
-import type { HttpApp } from '../create-app.js';
-import { BrokenLibraryDocumentError, documentsErrorHandler } from '../documents-errors.js';
+import { apiKeyOf } from '../common/api-key.js';
+import type { HttpApp } from '../common/create-app.js';
+import { BrokenLibraryDocumentError, documentsErrorHandler } from './documents-errors.js';
 import {
   DocumentListSchema,
   DocumentOneSchema,
   DocumentParamsSchema,
   NoQuerySchema,
   V3FailureSchema,
-} from '../documents-schema.js';
+} from './documents-schema.js';
 
 /** What reads a template's fields: the engine (EnginePool or InlineEngine), off the event loop. */
 export interface FieldReader {

@@ -10,12 +10,17 @@ import {
   type Storage,
   type StoredObject,
 } from '../../../render/storage/index.js';
-import type { HttpApp } from '../create-app.js';
-import { contentDisposition } from '../files-disposition.js';
-import { FileRefusal, fileErrorHandler } from '../files-errors.js';
-import { rangeOf } from '../files-range.js';
-import { fileError } from '../replies.js';
-import { BinaryDocument, DownloadParams, DownloadQuery, FileError } from '../files-schemas.js';
+import type { HttpApp } from '../common/create-app.js';
+import { contentDisposition } from '../common/files-disposition.js';
+import { FileRefusal, fileErrorHandler } from '../common/files-errors.js';
+import { rangeOf } from './files-range.js';
+import { fileError } from '../common/replies.js';
+import {
+  BinaryDocument,
+  DownloadParams,
+  DownloadQuery,
+  FileError,
+} from '../files/files-schemas.js';
 
 export interface DownloadRoutesOptions {
   storage: Storage;

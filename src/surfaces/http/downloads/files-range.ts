@@ -1,4 +1,4 @@
-import type { ByteRange } from '../../render/storage/index.js';
+import type { ByteRange } from '../../../render/storage/index.js';
 
 /**
  * What a `Range` header asks of an object of `size` bytes (RFC 9110 14.2): the whole object

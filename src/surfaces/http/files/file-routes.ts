@@ -13,10 +13,10 @@ import {
   type Storage,
   type StoredDocumentType,
 } from '../../../render/storage/index.js';
-import { requireCompany } from '../auth.js';
-import type { HttpApp } from '../create-app.js';
-import { documentDownloadUrl } from '../document-urls.js';
-import { FileRefusal, fileErrorHandler } from '../files-errors.js';
+import { requireCompany } from '../common/auth.js';
+import type { HttpApp } from '../common/create-app.js';
+import { documentDownloadUrl } from '../convert/document-urls.js';
+import { FileRefusal, fileErrorHandler } from '../common/files-errors.js';
 import {
   CompanyParams,
   FileError,
@@ -26,9 +26,9 @@ import {
   PresignResponse,
   UploadResponse,
   V2ErrorList,
-} from '../files-schemas.js';
-import type { SignedUrlCache } from '../signed-url-cache.js';
-import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from '../uploads-body.js';
+} from './files-schemas.js';
+import type { SignedUrlCache } from './signed-url-cache.js';
+import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from './uploads-body.js';
 
 export interface FileRoutesOptions {
   /** Where uploads are kept (content-addressed, under the company's own key prefix). */

@@ -1,6 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
 
 /** A file part's bytes, kept apart from the parsed body while the request lives. */
 interface FilePart {

@@ -4,8 +4,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import { Type } from 'typebox';
-import { requireAdmin } from '../admin-credential.js';
-import type { HttpApp } from '../create-app.js';
+import { requireAdmin } from '../common/admin-credential.js';
+import type { HttpApp } from '../common/create-app.js';
 
 /** Where the dashboard is served. */
 export const DASHBOARD_PATH = '/admin/queues';

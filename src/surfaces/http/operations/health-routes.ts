@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import type { HttpApp } from '../create-app.js';
-import { OpsMessageSchema, opsErrorHandler } from '../ops-replies.js';
-import type { ReadinessCheck } from '../readiness-checks.js';
+import type { HttpApp } from '../common/create-app.js';
+import { OpsMessageSchema, opsErrorHandler } from './ops-replies.js';
+import type { ReadinessCheck } from './readiness-checks.js';
 
 export interface HealthRoutesOptions {
   /**

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { DocpipeMetrics } from '../../../base/metrics/index.js';
-import { ADMIN_USER, requireAdmin } from '../admin-credential.js';
-import type { HttpApp } from '../create-app.js';
-import { OpsMessageSchema, opsErrorHandler } from '../ops-replies.js';
+import { ADMIN_USER, requireAdmin } from '../common/admin-credential.js';
+import type { HttpApp } from '../common/create-app.js';
+import { OpsMessageSchema, opsErrorHandler } from './ops-replies.js';
 
 export interface MetricsRoutesOptions {
   metrics: DocpipeMetrics;

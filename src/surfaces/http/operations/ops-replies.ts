@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { fileError } from './replies.js';
+import { fileError } from '../common/replies.js';
 
 /** The operations routes' failure body: one message saying what happened and what to do. */
 export const OpsMessageSchema = Type.Object(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { OfficePoolStats } from '../../render/convert/index.js';
-import type { Storage } from '../../render/storage/index.js';
+import type { OfficePoolStats } from '../../../render/convert/index.js';
+import type { Storage } from '../../../render/storage/index.js';
 
 /**
  * One readiness check: resolves with details worth showing when the part is ready, throws an
