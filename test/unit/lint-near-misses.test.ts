@@ -192,7 +192,7 @@ describe('lint: near misses', () => {
       },
     ]);
     expect(found[0]!.explanation).toBe(
-      'The template writes its tags with double braces throughout (7 tags, the first "{{#mutual}}"), but it is read with single ones ({name}), so none of them is a tag. The broken tags and sections that follow from this one cause are not listed.',
+      'The template writes its tags with double braces throughout (8 tags, the first "{{#mutual}}"), but it is read with single ones ({name}), so none of them is a tag. The broken tags and sections that follow from this one cause are not listed.',
     );
     expect(found[0]!.fix).toContain('"delimiters": "{{ }}"');
   });

@@ -9,6 +9,7 @@ import {
 } from '../../formats/sniff/index.js';
 import { ZipError } from '../../formats/zip/index.js';
 import { commentFindings } from './comments.js';
+import { doubleBraceTemplate } from './double-brace-template.js';
 import { drawingFindings } from './drawing-findings.js';
 import { embeddedFontFindings } from './embedded-font-findings.js';
 import { fieldFindings } from './field-codes.js';
@@ -74,15 +75,29 @@ export function lintTemplate(bytes: Uint8Array, options: LintOptions = {}): Lint
 
 function lintPackage(pkg: DocxPackage, options: LintOptions): LintFinding[] {
   const lint = new LintPackage(pkg, options.delimiters ?? DEFAULT_DELIMITERS);
+  // A template written with the other delimiters throughout has one cause for every broken tag.
+  const wrongDelimiters = doubleBraceTemplate(lint);
+  const tags = wrongDelimiters ? [wrongDelimiters] : tagFindings(lint);
+  return inReadingOrder([...tags, ...documentFindings(lint, options)]);
+}
+
+/** What is wrong with the tags and sections. */
+function tagFindings(lint: LintPackage): LintFinding[] {
   const nearMisses = nearMissFindings(lint);
   const template = templateFindings(lint);
-  const fonts = options.fonts !== false;
-  const embedded = embeddedFontFindings(lint, options.limits ?? DEFAULT_SNIFF_LIMITS, fonts);
-  const found = [
+  return [
     ...withoutExplained(template, nearMisses),
     ...nearMisses,
     ...sectionsOfSoundParts(sectionFindings(lint), template),
     ...tagVariantFindings(lint),
+  ];
+}
+
+/** What the PDF would show that the author may not see, whatever the tags. */
+function documentFindings(lint: LintPackage, options: LintOptions): LintFinding[] {
+  const fonts = options.fonts !== false;
+  const embedded = embeddedFontFindings(lint, options.limits ?? DEFAULT_SNIFF_LIMITS, fonts);
+  return [
     ...revisionFindings(lint),
     ...commentFindings(lint),
     ...formattingFindings(lint),
@@ -94,7 +109,6 @@ function lintPackage(pkg: DocxPackage, options: LintOptions): LintFinding[] {
     ...embedded.findings,
     ...(fonts ? fontFindings(lint, embedded.families) : []),
   ];
-  return inReadingOrder(found);
 }
 
 /** Why sniffing refused the file, as a finding: the macros one for a macro-enabled document. */
