@@ -63,7 +63,7 @@ export async function httpThroughput(
   const client = await DocpipeClient.connect({ redisUrl: redis.url, storage });
   const connection = createRedis(redis.url, 'producer');
   await connection.connect();
-  const queues = ['documents', 'cases'].map(
+  const queues = ['documents', 'document-sets'].map(
     (name) => new Queue(name, { connection, prefix: 'docpipe' }),
   );
   const config = loadConfig({

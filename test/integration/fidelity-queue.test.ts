@@ -109,11 +109,11 @@ describe('fidelity through the queue', () => {
     const reporting = {
       render: (d: Parameters<typeof client.render>[0], r: Parameters<typeof client.render>[1]) =>
         client.render({ ...d, options: { ...d.options, fidelity: 'report' } }, r),
-      renderCase: (
-        ds: Parameters<typeof client.renderCase>[0],
-        r: Parameters<typeof client.renderCase>[1],
+      renderDocumentSet: (
+        ds: Parameters<typeof client.renderDocumentSet>[0],
+        r: Parameters<typeof client.renderDocumentSet>[1],
       ) =>
-        client.renderCase(
+        client.renderDocumentSet(
           ds.map((d) => ({ ...d, options: { ...d.options, fidelity: 'report' as const } })),
           r,
         ),

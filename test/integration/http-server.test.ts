@@ -51,7 +51,7 @@ async function composed(rateLimitV2 = 100) {
   });
   onTestFinished(() => client.close());
   const storage = new LocalStorage(testDir('http-server-storage'));
-  const queues = ['documents', 'cases'].map(
+  const queues = ['documents', 'document-sets'].map(
     (name) => new Queue(name, { connection: lane.connection, prefix: lane.prefix }),
   );
   onTestFinished(async () => {

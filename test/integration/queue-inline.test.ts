@@ -25,8 +25,8 @@ import { ScriptedConverter } from '../helpers/scripted-converter.js';
 /**
  * The queue on a real Redis with the engine in the worker's own thread and a converter that
  * stands in for LibreOffice: what the worker and client decide (retrying what is worth
- * retrying, answering a case once, leaving no output of a failed case) without threads or office
- * processes, so each outcome is the converter's script, not the machine's timing.
+ * retrying, answering a document set once, leaving no output of a failed set) without threads
+ * or office processes, so each outcome is the converter's script, not the machine's timing.
  */
 
 const PUBLIC_URL = 'https://docs.example.test';
@@ -150,7 +150,7 @@ describe('the queue on the inline engine and a scripted converter', () => {
     expect(converter.requests).toHaveLength(1);
   });
 
-  it('answers a failed case once, naming the failed document, and keeps none of its outputs', async () => {
+  it('answers a failed document set once, naming the failed document, and keeps none of its outputs', async () => {
     const converter = new ScriptedConverter((_n, request) =>
       request.field === 'documents[1]'
         ? Promise.reject(
@@ -162,7 +162,7 @@ describe('the queue on the inline engine and a scripted converter', () => {
     );
     const { client, storedPdfs } = await inlineLane(converter);
     const err = await rejectionOf(
-      client.renderCase([
+      client.renderDocumentSet([
         { name: 'first', content: template('First {name}'), tags: tags('A') },
         { name: 'second', content: template('Second {name}'), tags: tags('B') },
         { name: 'third', content: template('Third {name}'), tags: tags('C') },

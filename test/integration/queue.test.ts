@@ -137,7 +137,7 @@ describe('job contract', () => {
   it('refuses bad documents on the producer side, every problem at once', async () => {
     const { client } = await stack.lane();
     const err = await client
-      .renderCase([
+      .renderDocumentSet([
         { name: 'two sources', content: lease, url: 'https://x/y.pdf' },
         { name: '', documentId: 'lease' },
         { name: 'n', url: 'ftp://x' },
@@ -196,12 +196,12 @@ describe('job contract', () => {
   });
 });
 
-describe('cases', () => {
+describe('document sets', () => {
   it('answers once with every failing document, and leaves no output it alone created', async () => {
     const { client } = await stack.lane();
     const before = pdfsUnder(join(stack.dir, 'storage')).length;
     const err = await client
-      .renderCase([
+      .renderDocumentSet([
         { name: 'good', content: lease, tags: withContract('CASE-GOOD-1') },
         { name: 'not a document', content: Buffer.from('just text') },
         { name: 'good too', content: lease, tags: withContract('CASE-GOOD-2') },
@@ -221,13 +221,13 @@ describe('cases', () => {
     expect(fields.some((f) => f.startsWith('documents[0]') || f.startsWith('documents[2]'))).toBe(
       false,
     );
-    // The two good documents were rendered, then removed with the failed case.
+    // The two good documents were rendered, then removed with the failed set.
     expect(pdfsUnder(join(stack.dir, 'storage')).length).toBe(before);
   });
 
   it('returns every result in order when all succeed', async () => {
     const { client } = await stack.lane();
-    const results = await client.renderCase([
+    const results = await client.renderDocumentSet([
       { name: 'a', content: lease, tags: withContract('CASE-OK-1') },
       { name: 'b', url: 'https://example.com/b.pdf' },
       {

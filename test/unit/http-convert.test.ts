@@ -75,12 +75,12 @@ async function appWith(
   });
   await app.register(convertRoutes, {
     client: {
-      renderCase: (documents, request = {}) => {
+      renderDocumentSet: (documents, request = {}) => {
         const call = { documents, request };
         calls.push(call);
         return script(call);
       },
-      // A case of one document: the route asks for it alone, with the same answer.
+      // A set of one document: the route asks for it alone, with the same answer.
       render: async (document, request = {}) => {
         const call = { documents: [document], request };
         calls.push(call);
@@ -409,7 +409,7 @@ describe('convert route options and names', () => {
     await registerOpenApi(app, PUBLIC);
     await app.register(convertRoutes, {
       client: {
-        renderCase: () => Promise.resolve([]),
+        renderDocumentSet: () => Promise.resolve([]),
         render: () => Promise.reject(new Error('unused')),
       },
       storage: new LocalStorage(testDir('docpipe-http-openapi-')),

@@ -138,14 +138,14 @@ describe('DocpipeMetrics', () => {
     };
     const m = new DocpipeMetrics({
       processMetrics: false,
-      queues: [documents, queue('cases', { 'waiting-children': 2 })],
+      queues: [documents, queue('document-sets', { 'waiting-children': 2 })],
     });
     expect(await samples(m, 'docpipe_jobs')).toEqual({
       'docpipe_jobs{"queue":"documents","state":"waiting"}': 3,
       'docpipe_jobs{"queue":"documents","state":"active"}': 1,
       'docpipe_jobs{"queue":"documents","state":"completed"}': 7,
       'docpipe_jobs{"queue":"documents","state":"failed"}': 0,
-      'docpipe_jobs{"queue":"cases","state":"waiting-children"}': 2,
+      'docpipe_jobs{"queue":"document-sets","state":"waiting-children"}': 2,
     });
     expect(await samples(m, 'docpipe_queue_up')).toEqual({ 'docpipe_queue_up{}': 1 });
     counts = { waiting: 0, active: 0, completed: 11, failed: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { failureFromReason, readCaseOutcome } from '../../src/jobs/queue/case-outcome.js';
+import { failureFromReason, readDocumentSetOutcome } from '../../src/jobs/queue/document-set-outcome.js';
 
 /** Failures cross the queue as their wire form `{error, details}` and nothing else. */
 describe('failures across the queue', () => {
@@ -34,18 +34,18 @@ describe('failures across the queue', () => {
     );
   });
 
-  it("checks a case's return value before it is believed", () => {
+  it("checks a document set's return value before it is believed", () => {
     const failure = {
       error: 'validation-failed' as const,
       details: [{ field: 'f', message: 'm' }],
     };
-    expect(readCaseOutcome({ ok: false, failure }, 'documents')).toEqual({ ok: false, failure });
-    expect(readCaseOutcome({ ok: true, results: [] }, 'documents')).toEqual({
+    expect(readDocumentSetOutcome({ ok: false, failure }, 'documents')).toEqual({ ok: false, failure });
+    expect(readDocumentSetOutcome({ ok: true, results: [] }, 'documents')).toEqual({
       ok: true,
       results: [],
     });
     for (const odd of [null, 'text', { ok: false, failure: { error: 'made-up', details: [] } }]) {
-      const read = readCaseOutcome(odd, 'documents');
+      const read = readDocumentSetOutcome(odd, 'documents');
       expect(read.ok).toBe(false);
       expect(!read.ok && read.failure.error).toBe('document-production-failed');
       expect(!read.ok && read.failure.retryable).toBe(true);

@@ -8,10 +8,10 @@ export interface ClientConnections {
   readonly url: string;
   readonly connection: Redis;
   readonly documents: Queue;
-  readonly cases: Queue;
+  readonly documentSets: Queue;
   readonly flows: FlowProducer;
   readonly documentEvents: QueueEvents;
-  readonly caseEvents: QueueEvents;
+  readonly documentSetEvents: QueueEvents;
   close(): Promise<void>;
 }
 
@@ -25,19 +25,19 @@ export async function openConnections(url: string, names: QueueNames): Promise<C
   const template = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
   const prefix = names.prefix;
   const documents = new Queue(names.documents, { connection, prefix });
-  const cases = new Queue(names.cases, { connection, prefix });
+  const documentSets = new Queue(names.documentSets, { connection, prefix });
   const flows = new FlowProducer({ connection, prefix });
   const documentEvents = new QueueEvents(names.documents, { connection: template, prefix });
-  const caseEvents = new QueueEvents(names.cases, { connection: template, prefix });
-  const all = [documents, cases, flows, documentEvents, caseEvents];
+  const documentSetEvents = new QueueEvents(names.documentSets, { connection: template, prefix });
+  const all = [documents, documentSets, flows, documentEvents, documentSetEvents];
   // Connection errors surface through the calls that fail and through the health checks; an
   // 'error' event without a listener would end the process.
   const ignore = () => undefined;
   documents.on('error', ignore);
-  cases.on('error', ignore);
+  documentSets.on('error', ignore);
   flows.on('error', ignore);
   documentEvents.on('error', ignore);
-  caseEvents.on('error', ignore);
+  documentSetEvents.on('error', ignore);
   const close = async () => {
     await Promise.all(all.map((c) => c.close().catch(() => undefined)));
     connection.disconnect();
@@ -47,11 +47,20 @@ export async function openConnections(url: string, names: QueueNames): Promise<C
     await Promise.all([
       connection.ping(),
       documentEvents.waitUntilReady(),
-      caseEvents.waitUntilReady(),
+      documentSetEvents.waitUntilReady(),
     ]);
   } catch (err) {
     await close();
     throw QueueUnavailableError.unreachable(url, undefined, err);
   }
-  return { url, connection, documents, cases, flows, documentEvents, caseEvents, close };
+  return {
+    url,
+    connection,
+    documents,
+    documentSets,
+    flows,
+    documentEvents,
+    documentSetEvents,
+    close,
+  };
 }

@@ -3,7 +3,7 @@ import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
 import type { TagInput } from '../../document/values/index.js';
 import { jobInputKey, parseStoredDocumentUrl } from '../../render/storage/index.js';
-import { failureFromReason, readCaseOutcome } from './case-outcome.js';
+import { failureFromReason, readDocumentSetOutcome } from './document-set-outcome.js';
 import { BullmqLayoutError, checkJobHashLayout } from './bullmq-job-hash.js';
 import {
   fillClientOptions,
@@ -33,7 +33,7 @@ export type BatchOutcome =
   | { ok: true; result: DocumentJobResult; resumed: boolean }
   | { ok: false; failure: Failure; resumed: boolean };
 
-/** A case document as an API server has it (spec 2.2): a name and exactly one source. */
+/** A document as an API server has it (spec 2.2): a name and exactly one source. */
 export interface DocumentInput {
   name: string;
   /** Bytes of a PDF or a real .docx. */
@@ -64,7 +64,7 @@ export interface RequestOptions {
 
 /** A job this request created, withdrawn when the request gives up before it starts. */
 interface Owned {
-  queue: 'documents' | 'cases';
+  queue: 'documents' | 'document-sets';
   id: string;
   /** The company line a document job waits in. */
   company?: string;
@@ -79,7 +79,7 @@ class WaitTimeout extends Error {}
  */
 export class DocpipeClient {
   private readonly documentWaiter: JobWaiter;
-  private readonly caseWaiter: JobWaiter;
+  private readonly documentSetWaiter: JobWaiter;
   private readonly health: QueueHealth;
   private readonly fair: FairShare;
   private watching = false;
@@ -92,9 +92,9 @@ export class DocpipeClient {
   ) {
     const connection = () => this.conn.connection;
     this.documentWaiter = new JobWaiter((id) => this.conn.documents.toKey(id), connection);
-    this.caseWaiter = new JobWaiter((id) => this.conn.cases.toKey(id), connection);
+    this.documentSetWaiter = new JobWaiter((id) => this.conn.documentSets.toKey(id), connection);
     this.documentWaiter.listen(conn.documentEvents);
-    this.caseWaiter.listen(conn.caseEvents);
+    this.documentSetWaiter.listen(conn.documentSetEvents);
     this.fair = new FairShare(() => this.conn.connection, names, {
       maxQueued: options.companyMaxQueued,
       maxActive: 0,
@@ -143,11 +143,11 @@ export class DocpipeClient {
   }
 
   /**
-   * Renders a case's documents as one flow and answers once: every result, in order, or one
-   * failure holding every failing document's details (spec 1, guarantee 2). A failed case leaves
-   * no output behind that it alone created.
+   * Renders a document set (documents rendered together) as one flow and answers once: every
+   * result, in order, or one failure holding every failing document's details (spec 1, guarantee
+   * 2). A failed set leaves no output behind that it alone created.
    */
-  async renderCase(
+  async renderDocumentSet(
     documents: DocumentInput[],
     request: RequestOptions = {},
   ): Promise<DocumentJobResult[]> {
@@ -160,8 +160,8 @@ export class DocpipeClient {
     const places = await this.places(company, ids);
     const node = await this.guard(() =>
       this.conn.flows.add({
-        name: 'case',
-        queueName: this.names.cases,
+        name: 'document-set',
+        queueName: this.names.documentSets,
         data: { v: JOB_SCHEMA_VERSION, documents: data.length },
         opts: {
           jobId: key,
@@ -182,14 +182,14 @@ export class DocpipeClient {
       }),
     );
     const owned: Owned[] = [
-      { queue: 'cases', id: node.job.id! },
+      { queue: 'document-sets', id: node.job.id! },
       ...(node.children ?? []).map((c) => ({
         queue: 'documents' as const,
         id: c.job.id!,
         company,
       })),
     ];
-    const outcome = readCaseOutcome(
+    const outcome = readDocumentSetOutcome(
       await this.wait(owned[0]!, 'documents', request, owned),
       'documents',
     );
@@ -277,7 +277,7 @@ export class DocpipeClient {
     this.closed = true;
     const closing = new Error('the docpipe client was closed');
     this.documentWaiter.failAll(closing);
-    this.caseWaiter.failAll(closing);
+    this.documentSetWaiter.failAll(closing);
     await this.conn.close();
   }
 
@@ -388,7 +388,7 @@ export class DocpipeClient {
     owned: Owned[],
   ): Promise<unknown> {
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
-    const waiter = job.queue === 'cases' ? this.caseWaiter : this.documentWaiter;
+    const waiter = job.queue === 'document-sets' ? this.documentSetWaiter : this.documentWaiter;
     const handle = waiter.wait(job.id);
     this.watch();
     let timer: NodeJS.Timeout | undefined;
@@ -422,7 +422,9 @@ export class DocpipeClient {
   private async withdraw(owned: Owned[]): Promise<void> {
     await Promise.all(
       owned.map(async (o) => {
-        const removed = await (o.queue === 'cases' ? this.conn.cases : this.conn.documents)
+        const removed = await (
+          o.queue === 'document-sets' ? this.conn.documentSets : this.conn.documents
+        )
           .remove(o.id)
           .catch(() => 0);
         if (removed === 1 && o.queue === 'documents')
@@ -449,7 +451,7 @@ export class DocpipeClient {
   }
 
   private get waiting(): number {
-    return this.documentWaiter.size + this.caseWaiter.size;
+    return this.documentWaiter.size + this.documentSetWaiter.size;
   }
 
   /** Looks at Redis and its workers while anything is waited for. */
@@ -471,7 +473,7 @@ export class DocpipeClient {
       const state = await this.health.look();
       if (state.kind === 'failed') {
         this.documentWaiter.failAll(state.error);
-        this.caseWaiter.failAll(state.error);
+        this.documentSetWaiter.failAll(state.error);
         return;
       }
       if (state.kind === 'unreachable') {
@@ -480,7 +482,7 @@ export class DocpipeClient {
       }
       if (state.reconnected || Date.now() - sweptAt > SWEEP_INTERVAL_MS) {
         sweptAt = Date.now();
-        await Promise.all([this.documentWaiter.sweep(), this.caseWaiter.sweep()]).catch(
+        await Promise.all([this.documentWaiter.sweep(), this.documentSetWaiter.sweep()]).catch(
           () => undefined,
         );
       }
@@ -501,7 +503,7 @@ export class DocpipeClient {
     const old = this.conn;
     this.conn = next;
     this.documentWaiter.listen(next.documentEvents);
-    this.caseWaiter.listen(next.caseEvents);
+    this.documentSetWaiter.listen(next.documentSetEvents);
     void old.close();
   }
 }

@@ -4,12 +4,17 @@ import type { Redis } from 'ioredis';
 import { isDocpipeError } from '../../base/errors/index.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import type { Renderer } from '../../render/pipeline/index.js';
-import { failureFromReason, joinFailures, type CaseOutcome } from './case-outcome.js';
+import {
+  failureFromReason,
+  joinFailures,
+  type DocumentSetOutcome,
+} from './document-set-outcome.js';
 import { processDocumentJob } from './document-processor.js';
 import { checkJobHashLayout } from './bullmq-job-hash.js';
 import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
 import { takeTurn } from './company-turn.js';
 import { FairShare } from './fair-share.js';
+import { takeLegacyDocumentSets } from './legacy-document-sets.js';
 import { queueNames } from './queue-names.js';
 import { checkEvictionPolicy, createRedis } from '../../platform/redis/index.js';
 import {
@@ -20,7 +25,9 @@ import {
 } from './worker-options.js';
 
 /**
- * The queue side of docpipe: BullMQ workers for document jobs and for case parents. A typed
+ * The queue side of docpipe: BullMQ workers for document jobs and for document set parents
+ * (documents rendered together, answered once), and for the sets an earlier version left under
+ * the old queue name until none is left. A typed
  * failure that retrying cannot fix ends the job at once (UnrecoverableError); a busy converter
  * or an internal error is retried with backoff.
  */
@@ -30,9 +37,14 @@ export class DocpipeWorker {
     private readonly connection: Redis,
     private readonly logger: Logger,
     private readonly running: Running,
+    /**
+     * Settles once no document set is left in the queue an earlier version put them in
+     * (`cases`): at once when there was none at start-up.
+     */
+    readonly legacyDrained: Promise<void>,
   ) {}
 
-  /** Jobs this worker is running now (documents and case parents). */
+  /** Jobs this worker is running now (documents and document set parents). */
   get activeJobs(): number {
     return this.running.jobs;
   }
@@ -160,16 +172,25 @@ export class DocpipeWorker {
       }),
       { ...common, concurrency: options.concurrency },
     );
-    const cases = new Worker(
-      names.cases,
-      counted(async (job: Job) => finishCase(job, deps.renderer, logger)),
-      { ...common, concurrency: options.concurrency },
-    );
-    for (const w of [documents, cases])
+    const finishSet = counted(async (job: Job) => finishDocumentSet(job, deps.renderer, logger));
+    const documentSets = new Worker(names.documentSets, finishSet, {
+      ...common,
+      concurrency: options.concurrency,
+    });
+    for (const w of [documents, documentSets])
       w.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
-    await Promise.all([documents.waitUntilReady(), cases.waitUntilReady()]);
+    await Promise.all([documents.waitUntilReady(), documentSets.waitUntilReady()]);
+    // After the new queues are ready: a legacy set's documents are in `documents` and may need
+    // this worker before their parent can end.
+    const legacy = await takeLegacyDocumentSets(
+      names.legacyDocumentSets,
+      { ...common, concurrency: options.concurrency },
+      finishSet,
+      logger,
+    );
+    const workers = [documents, documentSets, ...(legacy.worker ? [legacy.worker] : [])];
     logger.info({ concurrency: options.concurrency, prefix: names.prefix }, 'worker ready');
-    return new DocpipeWorker([documents, cases], connection, logger, running);
+    return new DocpipeWorker(workers, connection, logger, running, legacy.drained);
   }
 
   /**
@@ -222,7 +243,11 @@ const MAX_STALLED_COUNT = 2;
 /** How long handing running jobs back to the queue may take before the worker lets go anyway. */
 const HAND_BACK_MS = 5000;
 
-async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise<CaseOutcome> {
+async function finishDocumentSet(
+  job: Job,
+  renderer: Renderer,
+  logger: Logger,
+): Promise<DocumentSetOutcome> {
   const values = (await job.getChildrenValues()) as Record<string, DocumentJobResult>;
   const ignored = await job.getIgnoredChildrenFailures();
   const results = Object.values(values).sort((a, b) => index(a.field) - index(b.field));
@@ -230,7 +255,7 @@ async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise
     const failure = failureFromReason(reason, 'documents');
     return { field: failure.details[0]?.field ?? 'documents', failure };
   });
-  // Children withdrawn by a producer that gave up (its deadline) leave a case short: that is no
+  // Children withdrawn by a producer that gave up (its deadline) leave a set short: that is no
   // success, however well the rest went.
   const expected =
     (job.data as { documents?: number }).documents ?? results.length + failures.length;
@@ -242,7 +267,7 @@ async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise
         details: [
           {
             field: 'documents',
-            message: `the case was withdrawn after ${results.length} of ${expected} documents`,
+            message: `the document set was withdrawn after ${results.length} of ${expected} documents`,
           },
         ],
         retryable: true,
@@ -250,13 +275,13 @@ async function finishCase(job: Job, renderer: Renderer, logger: Logger): Promise
     });
   }
   if (failures.length === 0) return { ok: true, results };
-  // Nothing of a failed case stays behind that it alone created: cached outputs existed before.
+  // Nothing of a failed set stays behind that it alone created: cached outputs existed before.
   for (const r of results) {
     if (r.kind === 'rendered' && !r.result.cached) await renderer.discard(r.result);
   }
   logger.warn(
-    { case: job.id, failed: failures.length, of: failures.length + results.length },
-    'case failed',
+    { documentSet: job.id, failed: failures.length, of: failures.length + results.length },
+    'document set failed',
   );
   return { ok: false, failure: joinFailures(failures) };
 }

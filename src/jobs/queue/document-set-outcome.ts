@@ -1,8 +1,8 @@
 import { isFailure, type Failure, type FailureDetail } from '../../base/errors/index.js';
 import type { DocumentJobResult } from './job-contract.js';
 
-/** A case's one answer: every document's result, or every failing document's details. */
-export type CaseOutcome =
+/** A document set's one answer: every document's result, or every failing document's details. */
+export type DocumentSetOutcome =
   { ok: true; results: DocumentJobResult[] } | { ok: false; failure: Failure };
 
 /** Reads a failed job's reason back into a Failure; anything else was an internal error. */
@@ -21,16 +21,16 @@ export function failureFromReason(reason: string | undefined, field: string): Fa
 }
 
 /**
- * Reads a case job's return value, which crossed the queue as JSON: a failure counts only when
+ * Reads a document set job's return value, which crossed the queue as JSON: a failure counts only when
  * it has the wire form (`isFailure`); anything else is an internal error, worth retrying.
  */
-export function readCaseOutcome(value: unknown, field: string): CaseOutcome {
+export function readDocumentSetOutcome(value: unknown, field: string): DocumentSetOutcome {
   const v = value as { ok?: unknown; results?: unknown; failure?: unknown } | null;
   if (v?.ok === true && Array.isArray(v.results))
     return { ok: true, results: v.results as DocumentJobResult[] };
   if (v?.ok === false && isFailure(v.failure)) return { ok: false, failure: v.failure };
   const seen = JSON.stringify(value) ?? 'nothing';
-  return { ok: false, failure: failureFromReason(`a case ended with ${seen}`, field) };
+  return { ok: false, failure: failureFromReason(`a document set ended with ${seen}`, field) };
 }
 
 /**

@@ -42,7 +42,7 @@ export {
   type BatchOutcome,
 } from './docpipe-client.js';
 export { DEFAULT_PREFIX, queueNames, type QueueNames } from './queue-names.js';
-export type { CaseOutcome } from './case-outcome.js';
+export type { DocumentSetOutcome } from './document-set-outcome.js';
 export {
   CompanyQueueFullError,
   QUEUE_FULL_RETRY_AFTER_S,

@@ -63,7 +63,7 @@ export async function startHttpService(
     // the queues (the closers run in reverse), or it would retry a stopped Redis for ever.
     const queueConnection = createRedis(options.redisUrl, 'worker');
     closers.push(() => Promise.resolve(queueConnection.disconnect()));
-    const queues = [names.documents, names.cases].map(
+    const queues = [names.documents, names.documentSets].map(
       (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
     );
     for (const queue of queues) closers.push(() => queue.close());

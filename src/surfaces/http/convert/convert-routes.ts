@@ -13,7 +13,7 @@ import { convertInputs, type ResolveDocumentUrl } from './convert-sources.js';
 
 export interface ConvertRoutesOptions {
   /** The queue's producer: every conversion runs on docpipe's workers. */
-  client: Pick<DocpipeClient, 'render' | 'renderCase'>;
+  client: Pick<DocpipeClient, 'render' | 'renderDocumentSet'>;
   /** The storage docpipe-issued URLs point into (uploads, produced PDFs). */
   storage: Storage;
   /** A docpipe-issued upload or signed URL to its storage key; undefined for any other URL. */
@@ -46,7 +46,7 @@ export const DEFAULT_CONVERT_OPTIONS: Readonly<Limits> = Object.freeze({
 
 /**
  * `POST /api/v2/document/convert` (spec 4.3): each document (base64, or a URL docpipe issued)
- * converted to PDF through the queue with the request's tags filled in, as one case: every
+ * converted to PDF through the queue with the request's tags filled in, as one document set: every
  * document's result, or one answer listing every failing document's problems. The answer's
  * `file` is a signed download URL of each PDF. Failures answer in the v2 shapes (spec 7.1).
  */
@@ -91,12 +91,12 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
       };
       let results: DocumentJobResult[];
       try {
-        // One document is a case of one: the same answer and failure, without the flow's parent
+        // One document is a set of one: the same answer and failure, without the flow's parent
         // job and its second worker round trip (most converts carry one document).
         results =
           inputs.length === 1
             ? [await options.client.render(inputs[0]!, requestOptions)]
-            : await options.client.renderCase(inputs, requestOptions);
+            : await options.client.renderDocumentSet(inputs, requestOptions);
       } finally {
         wait.done();
       }

@@ -14,13 +14,13 @@ export interface DashboardRoutesOptions {
   /** config.http.adminPassword; without one the dashboard is not served (404 says how to). */
   adminPassword: string | undefined;
   /**
-   * The installation's BullMQ queues to show (documents and cases, on its prefix). The caller
+   * The installation's BullMQ queues to show (documents and document sets, on its prefix). The caller
    * owns them and closes them after the app.
    */
   queues: readonly Queue[];
   /**
    * Whether the dashboard only shows. Read-only by default: retrying or removing a job from a
-   * browser would bypass what the producer that waits for it knows (its deadline, its case).
+   * browser would bypass what the producer that waits for it knows (its deadline, its document set).
    * @defaultValue true
    */
   readOnly?: boolean;
