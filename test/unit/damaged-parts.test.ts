@@ -121,6 +121,48 @@ describe('a .docx with an out-of-range character reference in an attribute the f
     ]);
   });
 
+  it('is damaged where the XML parser fill uses meets a part it cannot parse', () => {
+    // Sniffing reads [Content_Types].xml by its elements; docxtemplater parses it whole.
+    const docx = buildDocx({
+      body: para('Hej {name}'),
+      mutate: (entries) =>
+        entries.map((e) =>
+          e.name === '[Content_Types].xml'
+            ? { name: e.name, data: Buffer.from(e.data.toString('utf8').replace('</Types>', '')) }
+            : e,
+        ),
+    });
+    expect(answer(failure(() => fillTemplate(docx, [], { field: 'documents[0]' })))).toEqual({
+      error: 'unsupported-file-type',
+      details: [
+        {
+          field: '',
+          message: 'damaged: a part is not well-formed XML (unclosed xml tag(s): Types)',
+        },
+      ],
+      retryable: false,
+    });
+    expect(
+      answer(
+        failure(() =>
+          prepareDocument(docx, [{ tag: 'name', value: 'Ane', type: 'text' }], {
+            limits,
+            field: 'documents[0]',
+          }),
+        ),
+      ),
+    ).toEqual({
+      error: 'unsupported-file-type',
+      details: [
+        {
+          field: 'documents[0]',
+          message: 'damaged: a part is not well-formed XML (unclosed xml tag(s): Types)',
+        },
+      ],
+      retryable: false,
+    });
+  });
+
   it('fails typed where the text is unescaped, not with a RangeError', () => {
     const err = failure(() => unescapeXml(`Arial${OUT_OF_RANGE_REFERENCE}`));
     expect(err).toBeInstanceOf(DamagedPartError);

@@ -1,7 +1,7 @@
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import { escapeXml, readXmlPart } from '../../formats/opc/index.js';
+import { damagedXmlOf, escapeXml, readXmlPart } from '../../formats/opc/index.js';
 import type { DocxPackage } from '../../formats/sniff/index.js';
 import { writeZip, type ZipItem } from '../../formats/zip/index.js';
 import {
@@ -95,7 +95,7 @@ export function compileTemplate(
       nullGetter: () => '',
     });
   } catch (err) {
-    if (!isTemplateError(err)) throw err;
+    if (!isTemplateError(err)) throw damagedXmlOf(err) ?? err;
     throw new TemplateBrokenError(
       templateProblems(err, pkg, (f) => originals.get(f), delimiters),
       field,

@@ -12,7 +12,7 @@ export {
   attributeByLocalName,
   attributesByLocalName,
 } from './xml-text.js';
-export { readXmlPart, badCharacterReferenceIn } from './xml-part.js';
+export { readXmlPart, badCharacterReferenceIn, damagedXmlOf } from './xml-part.js';
 export { sniffXml, textEncodingOf, type XmlEncoding, type XmlSniff } from './xml-encoding.js';
 export { resolvePartName, extensionOf } from './part-names.js';
 export {

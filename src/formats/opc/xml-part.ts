@@ -26,3 +26,16 @@ export function badCharacterReferenceIn(bytes: Buffer): string | undefined {
     return undefined;
   return badCharacterReference(decodeXml(bytes));
 }
+
+/**
+ * The damaged-part error for an XML parser's fatal error: xmldom's `ParseError`, which
+ * docxtemplater raises for a content-types or relationship part it cannot parse (sniffing reads
+ * those leniently, by their elements). The parser does not say which part; its message names
+ * the element (`unclosed xml tag(s): Types`). Undefined for any other error.
+ */
+export function damagedXmlOf(err: unknown): DamagedPartError | undefined {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  if (e?.name !== 'ParseError' || typeof e.message !== 'string') return undefined;
+  const first = e.message.split('\n', 1)[0]!.trim();
+  return new DamagedPartError(undefined, `is not well-formed XML (${first})`);
+}
