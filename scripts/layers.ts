@@ -3,20 +3,27 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /**
- * docpipe's layers, top to bottom. A folder of src/ may import its own layer's folders and any
- * lower layer's, never a higher one's; and no two folders may import each other, directly or
- * round about. Top-level files of src/ (the package entry) may import anything.
+ * docpipe's layers: the groups of src/, top to bottom, each with the folders it holds. A file may
+ * import its own group's folders and any lower group's, never a higher group's; it reaches
+ * another folder only through that folder's index.ts (the barrel is the folder's one door, so a
+ * folder may rearrange its files without breaking anyone); and no two folders, and no two files,
+ * may import each other, directly or round about. Top-level files of src/ (the package entry)
+ * may import any group, through its folders' barrels too.
  */
-export const LAYERS: readonly (readonly string[])[] = [
-  ['cli', 'http'],
-  ['app'],
-  ['config'],
-  ['batch', 'queue', 'keys', 'retention'],
-  ['pipeline', 'library', 'check', 'lint', 'preview'],
-  ['engine', 'convert', 'storage', 'files'],
-  ['sniff', 'fill', 'pdf', 'harden', 'inspect', 'fonts', 'raster'],
-  ['zip', 'opc', 'cache'],
-  ['errors', 'log', 'paths', 'metrics'],
+export const GROUPS: readonly { group: string; folders: readonly string[] }[] = [
+  { group: 'surfaces', folders: ['cli', 'http'] },
+  { group: 'app', folders: ['config', 'wiring'] },
+  { group: 'service', folders: ['keys', 'tenancy'] },
+  { group: 'jobs', folders: ['batch', 'queue', 'retention'] },
+  { group: 'authoring', folders: ['check', 'lint', 'preview'] },
+  { group: 'render', folders: ['convert', 'engine', 'pipeline', 'prepare', 'storage'] },
+  { group: 'document', folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'values'] },
+  { group: 'formats', folders: ['fonts', 'opc', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'] },
+  { group: 'platform', folders: ['embedded', 'redis'] },
+  {
+    group: 'base',
+    folders: ['cache', 'errors', 'files', 'log', 'metrics', 'paths', 'tenancy', 'util'],
+  },
 ];
 
 export interface Violation {
@@ -25,12 +32,16 @@ export interface Violation {
   why: string;
 }
 
-interface Edge {
-  from: string;
-  to: string;
-}
+/** Where a path sits in src/: a top-level file, a folder of a group, or outside src/. */
+type Place =
+  | { kind: 'top' }
+  | { kind: 'outside' }
+  | { kind: 'folder'; group: string; folder: string }
+  /** Directly in a group, outside any of its folders (src/<group>/x.ts). */
+  | { kind: 'group'; group: string };
 
-const rankOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
+const rankOf = new Map(GROUPS.map(({ group }, rank) => [group, rank] as const));
+const foldersOf = new Map(GROUPS.map(({ group, folders }) => [group, new Set(folders)] as const));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -51,43 +62,66 @@ function importsOf(file: string): string[] {
     .map((name) => resolve(dirname(file), name).replace(/\.js$/, '.ts'));
 }
 
-/** The folder of src/ a path belongs to; '' for a top-level file; undefined outside src/. */
-function folderOf(src: string, path: string): string | undefined {
+function placeOf(src: string, path: string): Place {
   const rel = relative(src, path);
-  if (rel.startsWith('..')) return undefined;
+  if (rel.startsWith('..') || rel === '') return { kind: 'outside' };
   const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0]! : '';
+  if (parts.length === 1) return { kind: 'top' };
+  if (parts.length === 2) return { kind: 'group', group: parts[0]! };
+  return { kind: 'folder', group: parts[0]!, folder: parts[1]! };
 }
 
-/** Every import that goes up a layer, leaves src/, or names a folder the layers do not list. */
-function layerViolations(src: string, edges: Map<string, Edge[]>): Violation[] {
+/** `group/folder`: the unit that barrels, folder cycles and messages speak of. */
+const folderName = (p: Place & { kind: 'folder' }) => `${p.group}/${p.folder}`;
+
+/** Why a place is not one the layers know, or undefined when they know it. */
+function unknownPlace(p: Place): string | undefined {
+  if (p.kind === 'group' && rankOf.has(p.group))
+    return `src/${p.group} holds files only in its folders: move it into one (src/${p.group}/<folder>/)`;
+  if (p.kind !== 'folder' && p.kind !== 'group') return undefined;
+  if (!rankOf.has(p.group))
+    return `src/${p.group} is in no group: add it to GROUPS in scripts/layers.ts`;
+  if (p.kind === 'folder' && !foldersOf.get(p.group)!.has(p.folder))
+    return `src/${folderName(p)} is not a folder of ${p.group}: add it to GROUPS in scripts/layers.ts`;
+  return undefined;
+}
+
+/** The import rules between two places; the unknown places themselves are named elsewhere. */
+function importProblem(src: string, from: Place, to: Place, target: string): string | undefined {
+  if (to.kind === 'outside')
+    return 'imports from outside src/ (workers/ and tests import src/, never the reverse)';
+  if (to.kind === 'top')
+    return from.kind === 'top'
+      ? undefined
+      : 'imports the package entry; import the folder itself, through its index.ts';
+  if (to.kind === 'group' || unknownPlace(to) !== undefined) return undefined;
+  if (from.kind === 'folder' && from.group === to.group && from.folder === to.folder)
+    return undefined;
+  if (from.kind === 'folder' || from.kind === 'group') {
+    const [a, b] = [rankOf.get(from.group), rankOf.get(to.group)];
+    if (a !== undefined && b !== undefined && b < a)
+      return `${from.group} (group ${a}) imports ${to.group}, a higher group (${b})`;
+  }
+  const barrel = join(src, to.group, to.folder, 'index.ts');
+  if (target !== barrel)
+    return `reaches into ${folderName(to)} past its index.ts: import ${relative(src, barrel)} (export what is needed from it)`;
+  return undefined;
+}
+
+/** Every import that breaks a rule, and every file in a place the layers do not know. */
+function importViolations(src: string, edges: Map<string, string[]>): Violation[] {
   const out: Violation[] = [];
-  for (const [file, list] of edges) {
-    const from = folderOf(src, file)!;
-    for (const { to } of list) {
-      const target = folderOf(src, to);
-      const show = { file: relative(src, file), imports: relative(src, to) };
-      if (target === undefined) {
-        out.push({
-          ...show,
-          why: 'imports from outside src/ (workers/ and tests import src/, never the reverse)',
-        });
-        continue;
-      }
-      if (from === '' || target === from) continue;
-      if (target === '') {
-        out.push({ ...show, why: 'imports the package entry; import the folder itself' });
-        continue;
-      }
-      for (const folder of [from, target])
-        if (!rankOf.has(folder))
-          out.push({
-            ...show,
-            why: `src/${folder} is in no layer: add it to LAYERS in scripts/layers.ts`,
-          });
-      const [a, b] = [rankOf.get(from), rankOf.get(target)];
-      if (a !== undefined && b !== undefined && b < a)
-        out.push({ ...show, why: `${from} (layer ${a}) imports ${target}, a higher layer (${b})` });
+  const named = new Set<string>();
+  for (const [file, targets] of edges) {
+    const from = placeOf(src, file);
+    const unknown = unknownPlace(from);
+    if (unknown && !named.has(unknown)) {
+      named.add(unknown);
+      out.push({ file: relative(src, file), imports: '', why: unknown });
+    }
+    for (const target of targets) {
+      const why = importProblem(src, from, placeOf(src, target), target);
+      if (why) out.push({ file: relative(src, file), imports: relative(src, target), why });
     }
   }
   return out;
@@ -126,23 +160,25 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 }
 
 /**
- * Checks src/ against the layers: no import up a layer or out of src/, no cycle between folders,
- * no cycle between files. Answers every violation, empty when the tree is sound.
+ * Checks src/ against the layers: no import up a group, past a folder's index.ts or out of src/;
+ * no folder or group the layers do not know; no cycle between folders or between files. Answers
+ * every violation, empty when the tree is sound.
  */
 export function checkLayers(src: string): Violation[] {
   const files = sourceFiles(src);
-  const edges = new Map(files.map((f) => [f, importsOf(f).map((to) => ({ from: f, to }))]));
-  const violations = layerViolations(src, edges);
+  const edges = new Map(files.map((f) => [f, importsOf(f)]));
+  const violations = importViolations(src, edges);
   const folders = new Map<string, Set<string>>();
   const fileGraph = new Map<string, Set<string>>();
-  for (const [file, list] of edges) {
-    const from = folderOf(src, file)!;
-    fileGraph.set(file, new Set(list.map((e) => e.to)));
-    for (const { to } of list) {
-      const target = folderOf(src, to);
-      if (!from || !target || target === from) continue;
-      if (!folders.has(from)) folders.set(from, new Set());
-      folders.get(from)!.add(target);
+  for (const [file, targets] of edges) {
+    fileGraph.set(file, new Set(targets));
+    const from = placeOf(src, file);
+    if (from.kind !== 'folder') continue;
+    for (const target of targets) {
+      const to = placeOf(src, target);
+      if (to.kind !== 'folder' || folderName(to) === folderName(from)) continue;
+      if (!folders.has(folderName(from))) folders.set(folderName(from), new Set());
+      folders.get(folderName(from))!.add(folderName(to));
     }
   }
   for (const group of cycles(folders))
@@ -164,13 +200,17 @@ export function checkLayers(src: string): Violation[] {
 function main(): void {
   const src = resolve(process.argv[2] ?? 'src');
   const violations = checkLayers(src);
-  for (const v of violations) process.stderr.write(`layers: ${v.file} -> ${v.imports}: ${v.why}\n`);
+  for (const v of violations)
+    process.stderr.write(`layers: ${v.file}${v.imports ? ` -> ${v.imports}` : ''}: ${v.why}\n`);
   if (violations.length > 0) {
     process.stderr.write(
-      `layers: ${violations.length} problem(s); the layers are listed in scripts/layers.ts\n`,
+      `layers: ${violations.length} problem(s); the groups are listed in scripts/layers.ts\n`,
     );
     process.exitCode = 1;
-  } else process.stdout.write(`layers: src/ respects its ${LAYERS.length} layers, no cycles\n`);
+  } else
+    process.stdout.write(
+      `layers: src/ respects its ${GROUPS.length} groups and its folders' barrels, no cycles\n`,
+    );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) main();
