@@ -2,7 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
 import type { TagInput } from '../../document/values/index.js';
-import { jobInputKey, parseStoredDocumentUrl } from '../../render/storage/index.js';
+import {
+  jobInputKey,
+  parseStorageKey,
+  parseStoredDocumentUrl,
+} from '../../render/storage/index.js';
 import { failureFromReason, readDocumentSetOutcome } from './document-set-outcome.js';
 import { BullmqLayoutError, checkJobHashLayout } from './bullmq-job-hash.js';
 import {
@@ -40,6 +44,11 @@ export interface DocumentInput {
   content?: Uint8Array;
   /** Kept by reference, not inspected. */
   url?: string;
+  /**
+   * A document docpipe already stores (an upload, or a render), by its storage key: the worker
+   * reads it from storage, so its bytes are neither sent through Redis nor stored again.
+   */
+  storageKey?: string;
   /** A library document, with its version. */
   documentId?: string;
   versionId?: string;
@@ -300,11 +309,13 @@ export class DocpipeClient {
     const data: DocumentJobData[] = [];
     for (const [i, doc] of documents.entries()) {
       const field = `documents[${i}]`;
-      const given = (['content', 'url', 'documentId'] as const).filter((k) => doc[k] !== undefined);
+      const given = (['content', 'url', 'storageKey', 'documentId'] as const).filter(
+        (k) => doc[k] !== undefined,
+      );
       if (given.length !== 1) {
         problems.push({
           field,
-          message: `exactly one source: content, url or documentId (got ${given.join(', ') || 'none'})`,
+          message: `exactly one source: content, url, storageKey or documentId (got ${given.join(', ') || 'none'})`,
         });
         continue;
       }
@@ -312,6 +323,7 @@ export class DocpipeClient {
       if (doc.content !== undefined)
         source = await this.contentSource(doc.content, field, problems);
       else if (doc.url !== undefined) source = this.urlSource(doc.url);
+      else if (doc.storageKey !== undefined) source = storedSource(doc.storageKey, field, problems);
       else
         source =
           doc.versionId === undefined
@@ -506,6 +518,20 @@ export class DocpipeClient {
     this.documentSetWaiter.listen(next.documentSetEvents);
     void old.close();
   }
+}
+
+/**
+ * A stored document by reference: only a document docpipe stored (an upload, a render, a job
+ * input), so that a caller cannot send the worker to any other object of the storage.
+ */
+function storedSource(key: string, field: string, problems: FailureDetail[]): DocumentSource {
+  const kind = parseStorageKey(key)?.kind;
+  if (kind !== 'upload' && kind !== 'render' && kind !== 'job-input')
+    problems.push({
+      field: `${field}.storageKey`,
+      message: 'not the key of a document docpipe stored (an upload, a render or a job input)',
+    });
+  return { storageKey: key };
 }
 
 /** A job's end as the request's answer: its value, or its typed failure. */

@@ -19,6 +19,11 @@ export interface DocumentInput {
   content?: Uint8Array;
   /** Kept by reference, not inspected. */
   url?: string;
+  /**
+   * A document docpipe already stores (an upload, or a render), by its storage key: the worker
+   * reads it from storage, so its bytes are neither sent through Redis nor stored again.
+   */
+  storageKey?: string;
   /** A library document, with its version. */
   documentId?: string;
   versionId?: string;
@@ -37,6 +42,7 @@ export interface DocumentInput {
 export interface ContractInput {
   content?: Uint8Array;
   url?: string;
+  storageKey?: string;
   documentId?: string;
   versionId?: string;
   options?: JobRenderOptions;
@@ -57,7 +63,13 @@ export function contractInput(
     ? template.documentId !== undefined
       ? { documentId: template.documentId, versionId: template.versionId }
       : { content: template.bytes }
-    : { content: doc.content, url: doc.url, documentId: doc.documentId, versionId: doc.versionId };
+    : {
+        content: doc.content,
+        url: doc.url,
+        storageKey: doc.storageKey,
+        documentId: doc.documentId,
+        versionId: doc.versionId,
+      };
   // A library document by reference is filled by the worker's library with its own settings.
   const settings = template && template.documentId === undefined ? template.settings : {};
   const { delimiters, ...given } = doc.options ?? {};

@@ -14,7 +14,7 @@ export type ResolveDocumentUrl = (
 
 export interface SourceDeps {
   resolveDocumentUrl: ResolveDocumentUrl;
-  /** Where resolved keys are read from: the storage the upload route writes to. */
+  /** Where resolved keys are looked for: the storage the upload route writes to and workers read. */
   storage: Storage;
 }
 
@@ -26,8 +26,8 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /**
  * Each `documents[i]` of a convert request as the queue's input, every problem of every
  * document collected and named by its path (`documents[1].file`) before anything is queued.
- * docpipe never fetches a host a caller names: a URL counts only when docpipe issued it, and its
- * bytes are read from docpipe's own storage.
+ * docpipe never fetches a host a caller names: a URL counts only when docpipe issued it, and the
+ * worker reads its bytes from docpipe's own storage, by reference: no copy is made.
  */
 export async function convertInputs(
   documents: { file: string; name: string }[],
@@ -39,10 +39,9 @@ export async function convertInputs(
   const inputs = await Promise.all(
     documents.map(async (doc, i): Promise<DocumentInput> => {
       const field = `documents[${i}].file`;
-      const content = HAS_SCHEME.test(doc.file)
-        ? await storedContent(doc.file, field, company, deps, problems)
-        : decodedContent(doc.file, field, problems);
-      const input: DocumentInput = { name: doc.name, content };
+      const input: DocumentInput = HAS_SCHEME.test(doc.file)
+        ? { name: doc.name, storageKey: await storedKey(doc.file, field, company, deps, problems) }
+        : { name: doc.name, content: decodedContent(doc.file, field, problems) };
       if (tags !== undefined) input.tags = tags;
       return input;
     }),
@@ -74,13 +73,13 @@ function decodedContent(file: string, field: string, problems: FailureDetail[]):
   return bytes;
 }
 
-async function storedContent(
+async function storedKey(
   url: string,
   field: string,
   company: string,
   deps: SourceDeps,
   problems: FailureDetail[],
-): Promise<Uint8Array> {
+): Promise<string> {
   const resolved = await deps.resolveDocumentUrl(url, company);
   if (!resolved) {
     problems.push({
@@ -88,15 +87,15 @@ async function storedContent(
       message:
         'is a URL docpipe did not issue for this company, or one that expired: docpipe never fetches a host a caller names. Send the content as base64, or upload it (POST /v3/company/{company}/file/upload) and send the url that answers',
     });
-    return new Uint8Array();
+    return '';
   }
-  const bytes = await deps.storage.get(resolved.key);
-  if (!bytes) {
+  // Looked at, not read: the worker reads it.
+  if (!(await deps.storage.stat(resolved.key))) {
     problems.push({
       field,
       message: 'names a stored document that is no longer there: upload it again',
     });
-    return new Uint8Array();
+    return '';
   }
-  return bytes;
+  return resolved.key;
 }
