@@ -164,6 +164,20 @@ describe('declared fields', () => {
     });
   });
 
+  it('suggests the declared field or the value a misspelt tag meant', () => {
+    const docx = buildDocx({ body: para('Dear {client_nmae},') });
+    const declared: FieldDeclarations = { client_name: { type: 'text' } };
+    expect(problemsOf(() => fillTemplate(docx, [], { fields: declared }))).toEqual({
+      'tags.client_nmae':
+        'client_nmae needs a value: the template shows this field (did you mean "client_name"?)',
+    });
+    const sent = [{ tag: 'client_name', value: 'Ada', type: 'text' as const }];
+    expect(problemsOf(() => fillTemplate(docx, sent))).toEqual({
+      'tags.client_nmae':
+        'client_nmae needs a value: the template shows this field (did you mean "client_name"?)',
+    });
+  });
+
   it('never takes a declaration from Object itself', () => {
     const docx = buildDocx({ body: para('{constructor} {toString}') });
     const out = fillTemplate(

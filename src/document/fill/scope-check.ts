@@ -1,4 +1,5 @@
 import type { FailureDetail } from '../../base/errors/index.js';
+import { didYouMean } from '../../base/util/index.js';
 import type { DocxPackage } from '../../formats/sniff/index.js';
 import type { CompiledFiles } from './docxtemplater-internals.js';
 import { declarationOf, type FieldDeclarations } from '../values/index.js';
@@ -62,7 +63,7 @@ function checkPart(
       note(
         found,
         `${check.tagsField}.${tag}`,
-        `${tag} needs a value: the template shows this field`,
+        `${tag} needs a value: the template shows this field${didYouMean(tag, knownNames(check))}`,
       );
     // The tags inside a missing section are named too, unless it is a declared list: they are
     // its columns, not values of their own.
@@ -92,6 +93,11 @@ function checkPart(
 }
 
 const NONE: ListRow[][] = [];
+
+/** The names a misspelt tag may have meant: the values given and the fields declared. */
+function knownNames(check: ScopeCheck): string[] {
+  return [...check.values.keys(), ...Object.keys(check.fields ?? {})];
+}
 
 /** The scopes a section's body is walked in; most tags are placeholders and make no array. */
 function shown(part: CompiledPart, rows: ListRow[], visible: boolean): ListRow[][] {
