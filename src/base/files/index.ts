@@ -1,5 +1,10 @@
 export { InputError, errorWords } from './input-error.js';
 export { readInput, readWholeInput, TooLargeInput } from './bounded-read.js';
 export { parseJson, readJson } from './json-file.js';
-export { writeAtomically } from './write-atomically.js';
+export {
+  PARTIAL_SUFFIX,
+  replaceFile,
+  replaceFileSync,
+  writeAtomically,
+} from './write-atomically.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
-import { writeAtomically } from '../../base/files/index.js';
+import { replaceFile } from '../../base/files/index.js';
 import { freePort, freeWithin } from './loopback-port.js';
 import { stopStale } from './stale-server.js';
 
@@ -100,7 +100,7 @@ export class SupervisedServer {
       await server.stop();
       throw err;
     }
-    await writeAtomically(spec.portFile, Buffer.from(`${port}\n`));
+    await replaceFile(spec.portFile, Buffer.from(`${port}\n`));
     return server;
   }
 

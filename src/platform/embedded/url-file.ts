@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { writeAtomically } from '../../base/files/index.js';
+import { replaceFile } from '../../base/files/index.js';
 
 /**
  * The file in which a running `docpipe start` writes down the URL of an embedded server, so that
@@ -15,7 +15,7 @@ export class UrlFile {
   }
 
   async write(url: string): Promise<void> {
-    await writeAtomically(this.path, Buffer.from(`${url}\n`));
+    await replaceFile(this.path, Buffer.from(`${url}\n`));
   }
 
   async remove(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Outage } from '../../base/errors/index.js';
 import { safeUrl } from '../../base/util/index.js';
 
 /** Why a producer cannot get its documents done: no Redis to talk to, or nobody taking jobs. */
@@ -7,12 +8,13 @@ export type UnavailableReason = 'redis-unreachable' | 'no-worker';
  * The queue itself is not there: Redis does not answer, or no worker has been connected to it
  * for longer than the client waits. Not a document's failure (no slug of the registry fits, and
  * retrying the same request later may well succeed), so it is its own class; an API server
- * answers it as its own outage, the CLI with exit status 3 (try again later). It never crosses
+ * answers it as the outage it is (src/base/errors/outages.ts), the CLI with exit status 3. It never crosses
  * a thread or the queue (it is raised where the queue is found missing), so it is known by its
  * class alone.
  */
-export class QueueUnavailableError extends Error {
+export class QueueUnavailableError extends Error implements Outage {
   override readonly name = 'QueueUnavailableError';
+  readonly outage = 'queue-unavailable';
 
   constructor(
     readonly reason: UnavailableReason,

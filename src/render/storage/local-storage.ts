@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, opendir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { opendir, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { PARTIAL_SUFFIX, replaceFile, replaceFileSync } from '../../base/files/index.js';
 import { typeOfKey } from './content-types.js';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
 
@@ -20,25 +19,9 @@ export class LocalStorage implements Storage {
   constructor(readonly root: string) {}
 
   async put(key: string, data: Uint8Array, type: string): Promise<StoredObject> {
-    const path = this.path(key);
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
-    if (data.byteLength <= SYNC_WRITE_MAX_BYTES) {
-      putSync(path, temporary, data);
-      return { key, bytes: data.byteLength, type, modified: new Date() };
-    }
-    try {
-      // The folder usually exists already: made on demand, it costs no call on every write.
-      await writeFile(temporary, data).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(temporary, data);
-      });
-      // rename within one folder is atomic: readers never see half an object.
-      await rename(temporary, path);
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
+    // Written beside and renamed: readers never see half an object.
+    if (data.byteLength <= SYNC_WRITE_MAX_BYTES) replaceFileSync(this.path(key), data);
+    else await replaceFile(this.path(key), data);
     return { key, bytes: data.byteLength, type, modified: new Date() };
   }
 
@@ -95,7 +78,8 @@ export class LocalStorage implements Storage {
         continue;
       }
       // Temporary files of writes under way are no objects yet.
-      if (!entry.isFile() || entry.name.endsWith('.partial') || !key.startsWith(prefix)) continue;
+      if (!entry.isFile() || entry.name.endsWith(PARTIAL_SUFFIX) || !key.startsWith(prefix))
+        continue;
       const object = await this.stat(key).catch(() => undefined);
       if (object) yield object;
     }
@@ -108,22 +92,5 @@ export class LocalStorage implements Storage {
 
   private path(key: string): string {
     return join(this.root, checkKey(key));
-  }
-}
-
-/** The same steps as the asynchronous path of `put`, for small objects (SYNC_WRITE_MAX_BYTES). */
-function putSync(path: string, temporary: string, data: Uint8Array): void {
-  try {
-    try {
-      writeFileSync(temporary, data);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(temporary, data);
-    }
-    renameSync(temporary, path);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
   }
 }
