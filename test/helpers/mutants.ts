@@ -7,7 +7,8 @@ export interface Mutant {
   bytes: Buffer;
 }
 
-export type MutationKind = 'bit-flip' | 'data-flip' | 'truncate' | 'crc-break' | 'bad-reference';
+export type MutationKind =
+  'bit-flip' | 'data-flip' | 'truncate' | 'crc-break' | 'bad-reference' | 'xml-cut';
 
 export const MUTATION_KINDS: readonly MutationKind[] = [
   'bit-flip',
