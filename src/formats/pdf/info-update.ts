@@ -1,4 +1,5 @@
 import { PDFDict, PDFName, PDFRef, type PDFDocument } from 'pdf-lib';
+import { asBuffer } from '../../base/util/index.js';
 
 /** A PDF text string as UTF-16BE hex with its byte order mark: any language, no escaping. */
 function textString(value: string): string {
@@ -17,7 +18,7 @@ export function appendInfoUpdate(
   doc: PDFDocument,
   info: { title: string; producer: string },
 ): Buffer | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   const tail = buffer.subarray(Math.max(0, buffer.length - 4096)).toString('latin1');
   const prev = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1];
   if (!prev || !/\btrailer\b/.test(tail)) return undefined;

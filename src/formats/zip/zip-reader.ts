@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { DamagedPartError, ZipError } from './zip-error.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits.js';
+import { asBuffer } from '../../base/util/index.js';
 
 const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
@@ -53,9 +54,7 @@ export class ZipArchive {
   }
 
   static open(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipArchive {
-    const buf = Buffer.isBuffer(bytes)
-      ? bytes
-      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buf = asBuffer(bytes);
     return new ZipArchive(buf, readCentralDirectory(buf, limits));
   }
 

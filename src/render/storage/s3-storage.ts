@@ -7,6 +7,7 @@ import { isNotFound, storeFailure } from './s3-errors.js';
 import { loadS3Presigner, loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
 import type { StoreLocation } from './storage-unavailable.js';
+import { asBuffer } from '../../base/util/index.js';
 
 export interface S3StorageOptions {
   /** The bucket, which must exist: docpipe never creates one. */
@@ -133,7 +134,7 @@ export class S3Storage implements Storage {
         new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
       );
       const bytes = await out.Body!.transformToByteArray();
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return asBuffer(bytes);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       return this.fail(err);
