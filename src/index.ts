@@ -28,15 +28,16 @@ export { TAG_TYPES, SUPPORTED_LANGUAGES, type TagInput } from './document/values
 export { type TemplateField } from './document/fields/index.js';
 export { templateFields, documentText } from './document/inspect/index.js';
 export {
-  EnginePool,
-  InlineEngine,
-  type EngineLimits,
-  type EnginePoolOptions,
-} from './render/engine/index.js';
+  PreparePool,
+  InlinePreparer,
+  type PrepareLimits,
+  type PreparePoolOptions,
+  type Preparer,
+} from './render/prepare/index.js';
 export { loadConfig, ConfigError, type DocpipeConfig } from './app/config/index.js';
 export {
   OfficePool,
-  LibreOfficeConvertEngine,
+  PerCallConverter,
   createConverter,
   type Converter,
   type ConvertRequest,
@@ -57,7 +58,6 @@ export {
 } from './render/storage/index.js';
 export {
   Renderer,
-  type Engine,
   type RendererDeps,
   type RenderInput,
   type RenderOptions,
@@ -65,7 +65,37 @@ export {
   type RenderNotice,
   type Fidelity,
 } from './render/pipeline/index.js';
-export { DocpipeClient, DocpipeWorker, DEFAULT_CLIENT_OPTIONS, DEFAULT_WORKER_OPTIONS, BullmqLayoutError, DocumentJobDataSchema, CompanyQueueFullError, isCompanyQueueFullError, type BatchOutcome, type DocpipeClientOptions, type DocpipeWorkerOptions, type DocumentInput, type DocumentJobResult, type JobRenderOptions, type RequestOptions } from './jobs/queue/index.js';
-export { EmbeddedRedis, QueueUnavailableError, isQueueUnavailableError } from './platform/redis/index.js';
-export { FolderLibrary, type DocumentLibrary } from './document/library/index.js';
+export {
+  DocpipeClient,
+  DocpipeWorker,
+  DEFAULT_CLIENT_OPTIONS,
+  DEFAULT_WORKER_OPTIONS,
+  BullmqLayoutError,
+  DocumentJobDataSchema,
+  CompanyQueueFullError,
+  isCompanyQueueFullError,
+  type BatchOutcome,
+  type DocpipeClientOptions,
+  type DocpipeWorkerOptions,
+  type DocumentInput,
+  type DocumentRenderOptions,
+  type DocumentJobResult,
+  type JobRenderOptions,
+  type RequestOptions,
+} from './jobs/queue/index.js';
+export {
+  EmbeddedRedis,
+  QueueUnavailableError,
+  isQueueUnavailableError,
+} from './platform/redis/index.js';
+export {
+  FolderLibrary,
+  locateTemplate,
+  resolveTemplate,
+  type DocumentLibrary,
+  type ResolvedTemplate,
+  type ResolveTemplateOptions,
+  type TemplateReference,
+  type TemplateSettings,
+} from './document/library/index.js';
 export { createLogger, type Logger } from './base/log/index.js';

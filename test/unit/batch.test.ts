@@ -5,12 +5,17 @@ import {
   batchJobId,
   collectBatch,
   copyBatchOut,
+  failureText,
   summarizeBatch,
   type BatchItem,
 } from '../../src/jobs/batch/index.js';
 import { InputError } from '../../src/base/files/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
-import type { BatchOutcome } from '../../src/jobs/queue/index.js';
+import {
+  JOB_SCHEMA_VERSION,
+  jobDataProblems,
+  type BatchOutcome,
+} from '../../src/jobs/queue/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
@@ -41,7 +46,12 @@ describe('batch sources', () => {
   });
 
   it('sends another folder of templates by content, strict', async () => {
-    const items = await collectBatch(templates, { ...limits, templatesDir: '/elsewhere' }, []);
+    // Read as files, under the input size limit like any file.
+    const items = await collectBatch(
+      templates,
+      { templatesDir: '/elsewhere', maxInputBytes: 50_000_000 },
+      [],
+    );
     expect(items.map((i) => i.label)).toEqual(libraryFolders());
     const lease = items.find((i) => i.label === 'lease')!;
     expect(lease.document.content).toEqual(readFileSync(join(templates, 'lease/template.docx')));
@@ -108,6 +118,87 @@ describe('batch sources', () => {
       ['gone.pdf', 'gone.pdf', 'validation-failed'],
     ]);
     expect(items[1]!.failure!.details[0]!.message).toMatch(/no such file or folder \(ENOENT\)/);
+  });
+});
+
+describe('batch sources fill each template as render does', () => {
+  const roomy = { maxInputBytes: 50_000_000 };
+
+  it('gives a manifest line by file its folder’s document.json', async () => {
+    const dir = testDir('batch-manifest');
+    const manifest = join(dir, 'manifest.jsonl');
+    writeFileSync(
+      manifest,
+      `${JSON.stringify({ file: join(templates, 'nda', 'template.docx') })}\n`,
+    );
+    const [nda] = await collectBatch(manifest, { ...limits, ...roomy }, undefined);
+    expect(nda!.failure).toBeUndefined();
+    const settings = JSON.parse(readFileSync(join(templates, 'nda/document.json'), 'utf8')) as {
+      locale: string;
+      timeZone: string;
+      fields: Record<string, unknown>;
+    };
+    expect(nda!.document.options).toEqual({
+      locale: settings.locale,
+      timeZone: settings.timeZone,
+      delimiters: { start: '{{', end: '}}' },
+      fields: settings.fields,
+    });
+  });
+
+  it('sends another folder’s templates, declared fields and all, as the job contract takes them', async () => {
+    const items = await collectBatch(
+      templates,
+      { ...limits, ...roomy, templatesDir: '/elsewhere' },
+      undefined,
+    );
+    const declaring = libraryFolders().filter((id) =>
+      Object.hasOwn(
+        JSON.parse(readFileSync(join(templates, id, 'document.json'), 'utf8')) as object,
+        'fields',
+      ),
+    );
+    expect(declaring.length).toBeGreaterThan(0);
+    expect(items.filter((i) => i.document.options?.fields).map((i) => i.label)).toEqual(declaring);
+    const problems = items.flatMap((item, i) =>
+      jobDataProblems({
+        v: JOB_SCHEMA_VERSION,
+        field: `documents[${i}]`,
+        name: item.document.name,
+        source: { inline: '' },
+        tags: item.document.tags,
+        options: item.document.options,
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('makes a broken document.json in another folder a failed line', async () => {
+    const dir = testDir('batch-broken');
+    mkdirSync(join(dir, 'doc'));
+    writeFileSync(join(dir, 'doc', 'template.docx'), 'bytes');
+    writeFileSync(join(dir, 'doc', 'document.json'), '{"timezone": "UTC"}');
+    const [item] = await collectBatch(dir, limits, undefined);
+    expect(item!.failure).toMatchObject({ error: 'document-production-failed' });
+    expect(failureText(item!.failure!)).toMatch(
+      /timezone: unknown member \(did you mean "timeZone"\?\)/,
+    );
+  });
+});
+
+describe('batch failure lines', () => {
+  it('name the member a failure is about', () => {
+    const line = (field: string, message: string) =>
+      failureText({ error: 'validation-failed', details: [{ field, message }] });
+    expect(line('documents[3].options.fields', 'unknown field')).toBe(
+      'options.fields: unknown field',
+    );
+    expect(line('documents[3].tags.tenant_name', 'needs a value')).toBe(
+      'tenant_name: needs a value',
+    );
+    // About the document as a whole, or not about the job at all: the message says it.
+    expect(line('documents[3]', 'The tag "{x" is not closed')).toBe('The tag "{x" is not closed');
+    expect(line('file', 'cannot read a.pdf')).toBe('cannot read a.pdf');
   });
 });
 
@@ -185,6 +276,10 @@ describe('batch report and copies', () => {
       seconds: 2.5,
     });
     expect(report.documents[4]).toMatchObject({ ok: false, message: 'x: needs a value' });
+    // --json keeps each detail's field path, for a program to read.
+    expect(report.documents[4]!.details).toEqual([
+      { field: 'documents[4].tags.x', message: 'needs a value' },
+    ]);
     expect(report.documents[0]!.path).toBe(storage.pathOf('renders/aa/a.pdf'));
   });
 

@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import {
-  currentTemplateFile,
   DOCUMENT_JSON,
   LIBRARY_TEMPLATE,
   DocumentJsonError,
-  readDocumentJson,
+  locateTemplate,
   type DocumentFillOptions,
 } from '../../document/library/index.js';
 
@@ -106,22 +105,27 @@ async function isFolder(path: string): Promise<boolean> {
 
 export async function readTemplateFolder(dir: string, id = basename(dir)): Promise<TemplateFolder> {
   const fixtures = await readFixtures(join(dir, 'fixtures'));
-  const name = basename(dir);
-  const base = { id, dir, template: join(dir, LIBRARY_TEMPLATE), name, options: {}, fixtures };
-  let settings;
+  const base = { id, dir, template: join(dir, LIBRARY_TEMPLATE), name: basename(dir), fixtures };
+  // Found as every door finds a template (locateTemplate): the current version, its settings.
+  let location;
   try {
-    settings = await readDocumentJson(dir);
+    location = await locateTemplate(dir);
   } catch (err) {
     if (!(err instanceof DocumentJsonError)) throw err;
-    return { ...base, problem: `${DOCUMENT_JSON}: ${err.problems.join('; ')}` };
+    return { ...base, options: {}, problem: `${DOCUMENT_JSON}: ${err.problems.join('; ')}` };
   }
-  const { meta, options } = settings;
-  const file = currentTemplateFile(meta);
-  const folder = { ...base, name: meta.name ?? name, options };
-  const template = join(dir, file);
-  if (!existsSync(template))
-    return { ...folder, template, problem: `${file} is missing (the current version)` };
-  return { ...folder, template };
+  const folder = {
+    ...base,
+    template: location.file,
+    name: location.name ?? base.name,
+    options: location.settings,
+  };
+  if (!existsSync(location.file))
+    return {
+      ...folder,
+      problem: `${relative(dir, location.file)} is missing (the current version)`,
+    };
+  return folder;
 }
 
 async function readFixtures(dir: string): Promise<Fixture[]> {

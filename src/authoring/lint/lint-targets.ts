@@ -1,14 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Delimiters } from '../../document/fill/index.js';
+import type { FieldDeclarations } from '../../document/values/index.js';
 import {
   DOCUMENT_JSON,
-  currentTemplateFile,
   DocumentJsonError,
   LIBRARY_TEMPLATE,
-  readDocumentJson,
-  type DocumentJson,
+  locateTemplate,
 } from '../../document/library/index.js';
 
 /** A template to lint, with what its library folder's document.json says. */
@@ -16,6 +15,8 @@ export interface LintTarget {
   template: string;
   /** The delimiters document.json sets, if it sets them. */
   delimiters?: Delimiters;
+  /** The fields document.json declares, if it declares them. */
+  fields?: FieldDeclarations;
   /** What is wrong with document.json, when it is there and wrong. */
   documentJson?: { file: string; problems: string[] };
 }
@@ -28,12 +29,11 @@ export interface LintTarget {
 export async function lintTargets(paths: string[]): Promise<LintTarget[]> {
   const targets: LintTarget[] = [];
   for (const path of paths) {
-    if (!isFolder(path)) targets.push(await targetOf(path, dirname(path)));
-    else if (isDocumentFolder(path)) targets.push(await folderTarget(path));
+    if (!isFolder(path) || isDocumentFolder(path)) targets.push(await target(path));
     else
       for (const name of (await readdir(path)).sort()) {
         const child = join(path, name);
-        if (isFolder(child) && isDocumentFolder(child)) targets.push(await folderTarget(child));
+        if (isFolder(child) && isDocumentFolder(child)) targets.push(await target(child));
       }
   }
   return targets;
@@ -51,36 +51,19 @@ function isDocumentFolder(dir: string): boolean {
   return existsSync(join(dir, LIBRARY_TEMPLATE)) || existsSync(join(dir, DOCUMENT_JSON));
 }
 
-async function folderTarget(dir: string): Promise<LintTarget> {
-  const settings = await settingsOf(dir);
-  const file = settings.meta ? currentTemplateFile(settings.meta) : LIBRARY_TEMPLATE;
-  return withSettings(join(dir, file), settings);
-}
-
-async function targetOf(template: string, dir: string): Promise<LintTarget> {
-  return withSettings(template, await settingsOf(dir));
-}
-
-interface Settings {
-  meta?: DocumentJson;
-  delimiters?: Delimiters;
-  problems?: { file: string; problems: string[] };
-}
-
-async function settingsOf(dir: string): Promise<Settings> {
+/**
+ * A template found as every door finds one (locateTemplate), with a broken document.json kept as
+ * a finding: lint names its problems beside the template's own.
+ */
+async function target(path: string): Promise<LintTarget> {
   try {
-    const { meta, options } = await readDocumentJson(dir);
-    return { meta, ...(options.delimiters ? { delimiters: options.delimiters } : {}) };
+    const { file, settings } = await locateTemplate(path);
+    return { template: file, ...(settings.delimiters ? { delimiters: settings.delimiters } : {}) };
   } catch (err) {
     if (!(err instanceof DocumentJsonError)) throw err;
-    return { problems: { file: err.file, problems: err.problems } };
+    return {
+      template: isFolder(path) ? join(path, LIBRARY_TEMPLATE) : path,
+      documentJson: { file: err.file, problems: err.problems },
+    };
   }
-}
-
-function withSettings(template: string, settings: Settings): LintTarget {
-  return {
-    template,
-    ...(settings.delimiters ? { delimiters: settings.delimiters } : {}),
-    ...(settings.problems ? { documentJson: settings.problems } : {}),
-  };
 }

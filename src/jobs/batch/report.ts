@@ -1,3 +1,4 @@
+import type { FailureDetail } from '../../base/errors/index.js';
 import type { BatchOutcome } from '../queue/index.js';
 import { objectLocation, type Storage } from '../../render/storage/index.js';
 import type { BatchItem } from './batch-item.js';
@@ -28,7 +29,10 @@ export interface BatchReport {
     resumed?: boolean;
     error?: string;
     reason?: string;
+    /** Every detail on one line, each naming the tag or member it is about. */
     message?: string;
+    /** The failure's details as the queue gave them, each with its field path. */
+    details?: FailureDetail[];
   }[];
 }
 
@@ -62,6 +66,7 @@ export function summarizeBatch(
         error: o.failure.error,
         reason,
         message: failureText(o.failure),
+        details: o.failure.details,
       });
     } else if (o.result.kind === 'url') {
       report.byReference++;

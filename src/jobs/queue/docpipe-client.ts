@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Job, type JobsOptions } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
-import type { TagInput } from '../../document/values/index.js';
 import {
   jobInputKey,
   parseStorageKey,
@@ -20,14 +19,16 @@ import {
   type DocumentJobData,
   type DocumentJobResult,
   type DocumentSource,
-  type JobRenderOptions,
 } from './job-contract.js';
 import { openConnections, type ClientConnections } from './client-connections.js';
 import { JobWaiter, type JobEnd } from './job-waiter.js';
+import { contractInput, type DocumentInput } from './document-input.js';
 import { QueueHealth } from './queue-health.js';
 import { FairShare } from './fair-share.js';
 import { queueNames, type QueueNames } from './queue-names.js';
 import { isQueueUnavailableError, QueueUnavailableError } from '../../platform/redis/index.js';
+
+export type { DocumentInput } from './document-input.js';
 
 /** How often the stored state of every job waited for is read, in case an event was lost. */
 const SWEEP_INTERVAL_MS = 15_000;
@@ -36,25 +37,6 @@ const SWEEP_INTERVAL_MS = 15_000;
 export type BatchOutcome =
   | { ok: true; result: DocumentJobResult; resumed: boolean }
   | { ok: false; failure: Failure; resumed: boolean };
-
-/** A document as an API server has it (spec 2.2): a name and exactly one source. */
-export interface DocumentInput {
-  name: string;
-  /** Bytes of a PDF or a real .docx. */
-  content?: Uint8Array;
-  /** Kept by reference, not inspected. */
-  url?: string;
-  /**
-   * A document docpipe already stores (an upload, or a render), by its storage key: the worker
-   * reads it from storage, so its bytes are neither sent through Redis nor stored again.
-   */
-  storageKey?: string;
-  /** A library document, with its version. */
-  documentId?: string;
-  versionId?: string;
-  tags?: TagInput[];
-  options?: JobRenderOptions;
-}
 
 export interface RequestOptions {
   /** Give up waiting after this long. @defaultValue the client's timeoutMs */
@@ -240,6 +222,7 @@ export class DocpipeClient {
       }
     }
     if (toAdd.length > 0) await this.requireWorker();
+    await this.freeFailed(toAdd.map((a) => a.jobId));
     const places = await this.places(
       company,
       toAdd.map((a) => a.jobId),
@@ -281,6 +264,24 @@ export class DocpipeClient {
     return outcomes;
   }
 
+  /**
+   * Frees the stable ids whose jobs failed in an earlier run, so that a rerun tries those
+   * documents again (their template, values or library may have been fixed since) and reports
+   * that try once: a rerun resumes what finished and retries what failed. Without this, adding
+   * the id again hands back the stored failure, reported anew on every run.
+   */
+  private async freeFailed(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.guard(async () => {
+      const failed = this.conn.documents.keys.failed!;
+      const pipeline = this.conn.connection.pipeline();
+      for (const id of ids) pipeline.zscore(failed, id);
+      const scores = (await pipeline.exec()) ?? [];
+      const stale = ids.filter((_, i) => scores[i]?.[1] !== null && scores[i]?.[1] !== undefined);
+      await Promise.all(stale.map((id) => this.conn.documents.remove(id)));
+    });
+  }
+
   /** Ends every wait still under way (it rejects) and disconnects. */
   async close(): Promise<void> {
     this.closed = true;
@@ -309,29 +310,32 @@ export class DocpipeClient {
     const data: DocumentJobData[] = [];
     for (const [i, doc] of documents.entries()) {
       const field = `documents[${i}]`;
-      const given = (['content', 'url', 'storageKey', 'documentId'] as const).filter(
+      const given = (['content', 'url', 'storageKey', 'documentId', 'template'] as const).filter(
         (k) => doc[k] !== undefined,
       );
       if (given.length !== 1) {
         problems.push({
           field,
-          message: `exactly one source: content, url, storageKey or documentId (got ${given.join(', ') || 'none'})`,
+          message: `exactly one source: content, url, storageKey, documentId or template (got ${given.join(', ') || 'none'})`,
         });
         continue;
       }
+      // A resolved template travels as its bytes and settings, or as its library reference.
+      const input = contractInput(doc, field, problems);
       let source: DocumentSource;
-      if (doc.content !== undefined)
-        source = await this.contentSource(doc.content, field, problems);
-      else if (doc.url !== undefined) source = this.urlSource(doc.url);
-      else if (doc.storageKey !== undefined) source = storedSource(doc.storageKey, field, problems);
+      if (input.content !== undefined)
+        source = await this.contentSource(input.content, field, problems);
+      else if (input.url !== undefined) source = this.urlSource(input.url);
+      else if (input.storageKey !== undefined)
+        source = storedSource(input.storageKey, field, problems);
       else
         source =
-          doc.versionId === undefined
-            ? { documentId: doc.documentId! }
-            : { documentId: doc.documentId!, versionId: doc.versionId };
+          input.versionId === undefined
+            ? { documentId: input.documentId! }
+            : { documentId: input.documentId!, versionId: input.versionId };
       const d: DocumentJobData = { v: JOB_SCHEMA_VERSION, field, name: doc.name, source };
       if (doc.tags !== undefined) d.tags = doc.tags;
-      if (doc.options !== undefined) d.options = doc.options;
+      if (input.options !== undefined) d.options = input.options;
       if (requestId !== undefined) d.requestId = requestId;
       if (company !== undefined) d.company = company;
       problems.push(...jobDataProblems(d, this.options.contract));

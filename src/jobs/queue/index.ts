@@ -11,7 +11,7 @@ export {
   type JobRenderOptions,
   type ContractLimits,
 } from './job-contract.js';
-export { COMPANY_ID, COMPANY_ID_RULE, MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
+export { MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
 export { DocpipeWorker } from './docpipe-worker.js';
 export {
@@ -41,6 +41,7 @@ export {
   type RequestOptions,
   type BatchOutcome,
 } from './docpipe-client.js';
+export type { DocumentRenderOptions } from './document-input.js';
 export { DEFAULT_PREFIX, queueNames, type QueueNames } from './queue-names.js';
 export type { DocumentSetOutcome } from './document-set-outcome.js';
 export {

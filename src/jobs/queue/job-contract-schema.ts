@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { FieldDeclarationSchema } from '../../document/library/index.js';
+import { TagInputSchema } from '../../document/values/index.js';
+import { COMPANY_ID } from '../../base/tenancy/index.js';
 
 /**
  * The job contract, version 1, as one TypeBox schema: the worker and the client validate with it,
@@ -12,16 +15,6 @@ export const JOB_SCHEMA_VERSION = 1;
 
 /** What a request id may be: short and plain, for log lines. */
 export const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/**
- * A company's id, as API keys carry it (letters, digits and `.`, `_`, `-`, starting with a letter
- * or digit): the line its jobs wait in (fair sharing).
- */
-export const COMPANY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** What {@link COMPANY_ID} asks, as a message says it after the field's name. */
-export const COMPANY_ID_RULE =
-  'must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** The field path a job answers for: `documents[2]`, `batch.documents[0]`. */
 export const FIELD_PATH = /^[A-Za-z_][\w]*(\[\d+\])?(\.[A-Za-z_][\w]*(\[\d+\])?)*$/;
@@ -105,6 +98,14 @@ export const JobRenderOptionsSchema = Type.Object(
         { start: Type.String(), end: Type.String() },
         { ...closed, description: 'tag delimiters, such as {{ and }}' },
       ),
+    ),
+    // A template's settings travel with it (resolveTemplate), so that the worker fills a
+    // template sent by content as `docpipe render` fills it: its declared types and formats.
+    fields: Type.Optional(
+      Type.Record(Type.String({ pattern: NOT_BLANK }), FieldDeclarationSchema, {
+        description:
+          "the template's declared fields (its document.json's `fields`): each value's type, and the format used when a value gives none",
+      }),
     ),
   },
   closed,

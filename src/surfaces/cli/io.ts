@@ -1,18 +1,13 @@
-import { stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
 import type { FillOptions } from '../../document/fill/index.js';
 import { parseDelimiters } from '../../document/fill/index.js';
 import type { DocpipeConfig } from '../../app/config/index.js';
 import { InputError } from '../../base/files/index.js';
-import { isCompanyId } from '../../service/keys/index.js';
+import { COMPANY_ID_RULE, isCompanyId } from '../../service/tenancy/index.js';
 import {
-  currentTemplateFile,
   DocumentJsonError,
-  readDocumentJson,
-  settingsForTemplate,
+  locateTemplate,
   type DocumentFillOptions,
 } from '../../document/library/index.js';
-import { COMPANY_ID_RULE } from '../../jobs/queue/index.js';
 import { UsageError } from './exit-codes.js';
 
 export function printJson(value: unknown, pretty = false): void {
@@ -71,18 +66,16 @@ export interface TemplateArgument {
 }
 
 /**
- * A template argument: a .docx (its folder's document.json, when there is one, sets its
- * locale, time zone, delimiters and declared fields) or a library document's folder (its current
- * version). The settings sit between the configured defaults and the command's flags. A broken
- * document.json is bad input (exit 2), named with every problem.
+ * A template argument, found as every door finds one (locateTemplate): a .docx (its folder's
+ * document.json, when there is one, sets its locale, time zone, delimiters and declared fields)
+ * or a library document's folder (its current version). The settings sit between the
+ * configured defaults and the command's flags. A broken document.json is bad input (exit 2),
+ * named with every problem.
  */
 export async function templateArgument(path: string): Promise<TemplateArgument> {
   try {
-    if (!(await stat(path).catch(() => undefined))?.isDirectory())
-      return { file: path, options: (await settingsForTemplate(path)).options };
-    const { meta, options } = await readDocumentJson(path);
-    const file = join(path, currentTemplateFile(meta));
-    return { file, options, name: meta.name ?? basename(resolve(path)) };
+    const { file, settings, name } = await locateTemplate(path);
+    return { file, options: settings, ...(name === undefined ? {} : { name }) };
   } catch (err) {
     if (err instanceof DocumentJsonError) throw new InputError(err.message);
     throw err;

@@ -5,7 +5,13 @@ import { type DocumentInput, type JobRenderOptions } from '../../../jobs/queue/i
 import { isQueueUnavailableError } from '../../../platform/redis/index.js';
 import { UsageError } from '../exit-codes.js';
 import { companyFlag, printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
-import { readInput, readJson, TooLargeInput, writeAtomically } from '../../../base/files/index.js';
+import { InputError, readJson, writeAtomically } from '../../../base/files/index.js';
+import { isDocpipeError } from '../../../base/errors/index.js';
+import {
+  DocumentJsonError,
+  resolveTemplate,
+  type ResolvedTemplate,
+} from '../../../document/library/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 import { connectClient, openStorage } from '../../../app/wiring/index.js';
 import { resolveRedisUrl } from '../../../platform/redis/index.js';
@@ -26,7 +32,10 @@ export function registerEnqueue(program: Command): void {
   program
     .command('enqueue')
     .description('send one document through the queue to a running docpipe and wait for its result')
-    .argument('[input]', 'a .docx or PDF to render (or use --library)')
+    .argument(
+      '[input]',
+      "a .docx or PDF to render, or a library document's folder (or use --library)",
+    )
     .option('-t, --tags <file>', 'JSON file: an array of {tag, value, type, format}')
     .option('--library <id[@version]>', 'render a library document instead of a file')
     .option('-o, --out <file.pdf>', 'also copy the PDF here')
@@ -50,8 +59,9 @@ export function registerEnqueue(program: Command): void {
     .option('--json', 'print the result, or the typed failure {error, details}, as JSON')
     .addHelpText(
       'after',
-      '\nA library document takes its locale, time zone and delimiters from its document.json; the\n' +
-        'flags override them. Every field a library document shows needs a value.\n' +
+      "\nA template takes its locale, time zone, delimiters and declared fields from its folder's document.json\n" +
+        '(a library document from the library\'s), as "docpipe render" does; the flags override them. Every field\n' +
+        'a library document shows needs a value.\n' +
         '\nUses REDIS_URL, or the Redis of a running "docpipe start".\n' +
         'Exit status: 0 rendered, 1 typed failure, 2 bad usage (or no Redis set), 3 Redis does not answer or no\n' +
         'worker is running (nothing was queued; try again once one runs).',
@@ -79,17 +89,25 @@ export function registerEnqueue(program: Command): void {
           options: given,
         };
       } else {
-        const content = await readInput(input!, config.limits.maxInputBytes);
-        if (content instanceof TooLargeInput) {
-          // Refused here as the worker would refuse it, without carrying it through Redis.
-          await runDocumentCommand(flags.json, () =>
-            Promise.reject(content.toError('documents[0]')),
+        // The template with its folder's document.json, as `render` fills it: the client sends
+        // its settings with it, under the flags.
+        let template: ResolvedTemplate;
+        try {
+          template = await resolveTemplate(
+            { path: input! },
+            { maxBytes: config.limits.maxInputBytes, field: 'documents[0]' },
           );
+        } catch (err) {
+          if (err instanceof DocumentJsonError) throw new InputError(err.message);
+          // Past the size limit: refused here as the worker would refuse it, without carrying
+          // it through Redis.
+          if (!isDocpipeError(err)) throw err;
+          await runDocumentCommand(flags.json, () => Promise.reject(err));
           return;
         }
         document = {
-          name: flags.name ?? basename(input!, extname(input!)),
-          content,
+          name: flags.name ?? template.name ?? basename(input!, extname(input!)),
+          template,
           tags,
           options: given,
         };
