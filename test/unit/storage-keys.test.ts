@@ -15,7 +15,7 @@ const HASH = `c7${'0f'.repeat(31)}`;
 
 describe('storage keys: one module builds and reads every kind', () => {
   it('reads back each kind it builds, with what it was built from', () => {
-    const upload = storedDocumentKey('Åse & Co', SHA, 'docx');
+    const upload = storedDocumentKey('Acme_Co.2', SHA, 'docx');
     const built = [
       upload,
       documentMetaKey(upload),
@@ -24,8 +24,8 @@ describe('storage keys: one module builds and reads every kind', () => {
       renderMarkerKey(HASH),
     ];
     expect(built).toEqual([
-      `companies/${Buffer.from('Åse & Co').toString('hex')}/uploads/${SHA}.docx`,
-      `companies/${Buffer.from('Åse & Co').toString('hex')}/uploads/${SHA}.docx.meta.json`,
+      `companies/${Buffer.from('Acme_Co.2').toString('hex')}/uploads/${SHA}.docx`,
+      `companies/${Buffer.from('Acme_Co.2').toString('hex')}/uploads/${SHA}.docx.meta.json`,
       `uploads/${SHA}.bin`,
       `renders/c7/${HASH}.pdf`,
       `renders/c7/${HASH}.kept`,
@@ -36,7 +36,7 @@ describe('storage keys: one module builds and reads every kind', () => {
       {
         kind: 'upload',
         key: upload,
-        company: 'Åse & Co',
+        company: 'Acme_Co.2',
         id: `${SHA}.docx`,
         sha256: SHA,
         type: 'docx',
@@ -56,8 +56,8 @@ describe('storage keys: one module builds and reads every kind', () => {
       () => storedDocumentKey('acme', `${SHA}0`, 'pdf'),
     ])
       expect(build).toThrow('not a sha256 in hex');
-    expect(() => storedDocumentKey('', SHA, 'pdf')).toThrow('the company id is empty');
-    expect(() => storedDocumentKey('x'.repeat(129), SHA, 'pdf')).toThrow('at most 128');
+    for (const company of ['', 'x'.repeat(129)])
+      expect(() => storedDocumentKey(company, SHA, 'pdf')).toThrow(/company id/);
   });
 
   it('reads no foreign key as one of its own', () => {
