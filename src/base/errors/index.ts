@@ -9,3 +9,17 @@ export {
   type FailureDetail,
 } from './docpipe-error.js';
 export { fieldPathOf, joinField } from './field-path.js';
+export {
+  EXIT_INTERRUPTED,
+  EXIT_UNAVAILABLE,
+  OUTAGES,
+  QUEUE_FULL_RETRY_AFTER_S,
+  QUEUE_RETRY_AFTER_S,
+  STORAGE_RETRY_AFTER_S,
+  isOutageKind,
+  outageOf,
+  type Outage,
+  type OutageKind,
+  type OutageSpec,
+} from './outages.js';
+export { INTERNAL_ERROR } from './internal-error.js';

@@ -1,5 +1,7 @@
-/** How long a refused producer is told to wait before it tries again. */
-export const QUEUE_FULL_RETRY_AFTER_S = 10;
+import { QUEUE_FULL_RETRY_AFTER_S, type Outage } from '../../base/errors/index.js';
+
+/** How long a refused producer is told to wait before it tries again: the outage table's. */
+export { QUEUE_FULL_RETRY_AFTER_S };
 
 /**
  * A company has as many jobs waiting as it may (DOCPIPE_COMPANY_MAX_QUEUED): nothing of the
@@ -7,8 +9,9 @@ export const QUEUE_FULL_RETRY_AFTER_S = 10;
  * company's jobs have started), so, like QueueUnavailableError, it is its own class: HTTP answers
  * 429 with Retry-After, the CLI exits 3 (try again later).
  */
-export class CompanyQueueFullError extends Error {
+export class CompanyQueueFullError extends Error implements Outage {
   override readonly name = 'CompanyQueueFullError';
+  readonly outage = 'company-queue-full';
   readonly retryAfterSeconds = QUEUE_FULL_RETRY_AFTER_S;
 
   constructor(

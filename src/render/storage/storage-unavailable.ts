@@ -1,3 +1,5 @@
+import type { Outage } from '../../base/errors/index.js';
+
 /** Why the configured object store cannot be used. */
 export type StorageUnavailableReason =
   'bucket-missing' | 'credentials-refused' | 'unreachable' | 'misconfigured';
@@ -16,8 +18,9 @@ export interface StoreLocation {
  * QueueUnavailableError is: the CLI reports it with exit status 3, `/readyz` with its `code`
  * (the reason, never the bucket or endpoint, since /readyz answers anyone).
  */
-export class StorageUnavailableError extends Error {
+export class StorageUnavailableError extends Error implements Outage {
   override readonly name = 'StorageUnavailableError';
+  readonly outage = 'storage-unavailable';
 
   constructor(
     readonly reason: StorageUnavailableReason,

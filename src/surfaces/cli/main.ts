@@ -2,12 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../../app/config/index.js';
+import { ConfigError } from '../../app/env/index.js';
 import { InputError } from '../../base/files/index.js';
 import { projectRoot } from '../../base/paths/index.js';
-import { isStorageUnavailableError } from '../../render/storage/index.js';
-import { isCompanyQueueFullError } from '../../jobs/queue/index.js';
-import { isQueueUnavailableError } from '../../platform/redis/index.js';
 import { registerCheck } from './commands/check.js';
 import { registerLint } from './commands/lint.js';
 import { registerEnqueue } from './commands/enqueue.js';
@@ -19,7 +16,7 @@ import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
 import { registerPreview } from './commands/preview.js';
 import { registerSniff } from './commands/sniff.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, outageExit } from './exit-codes.js';
 import { handleStrayErrors, reportTopLevelError } from './top-level-error.js';
 
 handleStrayErrors();
@@ -62,13 +59,9 @@ try {
   } else if (err instanceof InputError || err instanceof ConfigError) {
     process.stderr.write(`docpipe: ${err.message}\n`);
     process.exitCode = EXIT.usage;
-  } else if (
-    isQueueUnavailableError(err) ||
-    isCompanyQueueFullError(err) ||
-    isStorageUnavailableError(err)
-  ) {
-    process.stderr.write(`docpipe: ${err.message}\n`);
-    process.exitCode = EXIT.unavailable;
+  } else if (outageExit(err) !== undefined) {
+    process.stderr.write(`docpipe: ${(err as Error).message}\n`);
+    process.exitCode = outageExit(err);
   } else {
     process.exitCode = reportTopLevelError(err);
   }

@@ -4,9 +4,9 @@ import {
   type FailureDetail,
   type FailureSlug,
 } from '../../../base/errors/index.js';
+import { answerOutage } from './outage-reply.js';
 import { fileError } from './replies.js';
 import { validationDetails } from './validation-details.js';
-import { isStorageUnavailableError } from '../../../render/storage/index.js';
 
 /** The limits a file route names when a request goes past them. */
 export interface FileLimits {
@@ -43,27 +43,18 @@ export function detailsMessage(lead: string, details: FailureDetail[]): string {
   return parts.length > 0 ? `${lead}: ${parts.join('; ')}` : lead;
 }
 
-/** How long a caller is told to wait when the document store does not answer. */
-export const STORAGE_RETRY_AFTER_S = 30;
-/** For an API caller: the store's bucket and endpoint are for the operator's log. */
-export const STORAGE_UNAVAILABLE =
-  "docpipe's document store is not available right now; send the request again later";
-
 /**
  * The file endpoints' error handler: every failure is `{message}` with the status that fits,
  * saying what happened and what to do. Validation lists every problem with its field; limits
- * name the limit; anything unexpected is 500, logged, with no stack in the answer.
+ * name the limit; outages answer as the outage table says; anything unexpected is 500, logged,
+ * with no stack in the answer.
  */
 export function fileErrorHandler(limits: (request: FastifyRequest) => FileLimits) {
   return (error: FastifyError | FileRefusal, request: FastifyRequest, reply: FastifyReply) => {
-    if (isStorageUnavailableError(error)) {
-      // The store's outage, not the caller's mistake nor a bug: try again later.
-      request.log.warn({ err: error.message }, 'file endpoint: storage unavailable');
-      return reply
-        .code(503)
-        .header('Retry-After', String(STORAGE_RETRY_AFTER_S))
-        .send(fileError(STORAGE_UNAVAILABLE));
-    }
+    // An outage (the store, or the Redis the rate limit counts in): not the caller's mistake
+    // nor a bug, so the table's status and Retry-After.
+    const outage = answerOutage(error, request, reply, ({ message }) => fileError(message));
+    if (outage) return outage;
     const [status, message] = classify(error, request, limits);
     if (status >= 500) request.log.error({ err: error }, 'file endpoint failed');
     return reply.code(status).send(fileError(message));

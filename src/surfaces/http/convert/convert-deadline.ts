@@ -1,8 +1,10 @@
 import type { FastifyReply } from 'fastify';
+import type { Outage } from '../../../base/errors/index.js';
 
 /** The convert request waited its whole time without an answer from the queue. */
-export class ConvertTimeoutError extends Error {
+export class ConvertTimeoutError extends Error implements Outage {
   override readonly name = 'ConvertTimeoutError';
+  readonly outage = 'deadline';
 
   constructor(readonly timeoutMs: number) {
     super(
@@ -12,8 +14,9 @@ export class ConvertTimeoutError extends Error {
 }
 
 /** The caller hung up before the answer: nobody is left to read it. */
-export class CallerGoneError extends Error {
+export class CallerGoneError extends Error implements Outage {
   override readonly name = 'CallerGoneError';
+  readonly outage = 'caller-gone';
 
   constructor() {
     super('the caller closed the connection before the answer');

@@ -1,3 +1,4 @@
+import { OUTAGES } from '../../../base/errors/index.js';
 import type {
   DocumentJobResult,
   DocpipeClient,
@@ -28,7 +29,10 @@ export interface ConvertRoutesOptions {
    * started are withdrawn. Keep it under the client's own timeoutMs. @defaultValue 60 000 ms
    */
   timeoutMs?: number;
-  /** Retry-After of a 503 (no Redis, no worker, no answer in time). @defaultValue 30 s */
+  /**
+   * Retry-After of a 503 for the queue's outages (no Redis, no worker, no answer in time).
+   * @defaultValue the outage table's (OUTAGES in src/base/errors): 30 s
+   */
   retryAfterSeconds?: number;
   /** Documents one request may convert. @defaultValue 100 */
   maxDocuments?: number;
@@ -40,7 +44,7 @@ type Limits = Required<
 
 export const DEFAULT_CONVERT_OPTIONS: Readonly<Limits> = Object.freeze({
   timeoutMs: 60_000,
-  retryAfterSeconds: 30,
+  retryAfterSeconds: OUTAGES['queue-unavailable'].retryAfterSeconds,
   maxDocuments: 100,
 });
 

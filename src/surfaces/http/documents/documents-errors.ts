@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
+import { DocpipeError, INTERNAL_ERROR, isDocpipeError } from '../../../base/errors/index.js';
+import { answerOutage } from '../common/outage-reply.js';
 import { v3Failure } from '../common/replies.js';
 import { validationDetails } from '../common/validation-details.js';
 
@@ -17,16 +18,11 @@ export class BrokenLibraryDocumentError extends Error {
 }
 
 /**
- * The slug of a failure on docpipe's side: spec 7.2 gives 500 a meaning and no slug, and the
- * registry holds only the spec's slugs, so this one lives with the handler that answers it.
- */
-export const INTERNAL_ERROR = 'internal-error';
-
-/**
  * Every failure of the v3 library endpoints in the v3 envelope (spec 7.2): a refused query
  * parameter or path value is `validation-failed` with every problem, the parameter's name as
- * its field; typed failures by their slug and status; a broken library document and anything
- * else 500, logged, without a stack, with the request id in `X-Request-Id` for the operator.
+ * its field; typed failures by their slug and status; an outage by its kind, with the status and
+ * Retry-After of the outage table; a broken library document and anything else 500, logged,
+ * without a stack, with the request id in `X-Request-Id` for the operator.
  */
 export function documentsErrorHandler(
   err: FastifyError,
@@ -45,6 +41,10 @@ export function documentsErrorHandler(
     ]);
     return reply.code(err.statusCode).send(v3Failure(refused));
   }
+  // An outage (the Redis the rate limit counts in): its slug, the table's status and Retry-After;
+  // nothing in the request is wrong, so no details (as 429's rate-limited).
+  const outage = answerOutage(err, request, reply, ({ kind }) => ({ error: kind, details: [] }));
+  if (outage) return outage;
   reply.header('X-Request-Id', request.id);
   if (err instanceof BrokenLibraryDocumentError) {
     request.log.error({ err: err.message }, 'library document cannot be read as a template');
