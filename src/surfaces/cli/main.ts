@@ -34,7 +34,7 @@ const program = new Command('docpipe')
   .exitOverride()
   .addHelpText(
     'after',
-    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue or storage is not there (Redis does not answer, no worker runs,\nor the S3 bucket is missing, refuses the credentials or does not answer): try again later.\nRun "docpipe <command> --help" for each command.',
+    '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue or storage is not there (Redis does not answer, no worker runs,\nor the S3 bucket is missing, refuses the credentials or does not answer): try again later,\n70 docpipe failed internally (a bug; DOCPIPE_LOG_LEVEL=debug shows where).\nRun "docpipe <command> --help" for each command.',
   );
 
 registerSniff(program);
