@@ -102,9 +102,9 @@ export class Renderer {
   }
 
   /**
-   * Removes a rendered PDF and its sidecar, for a failed case that created it. Outputs that any
-   * other request has been given (a cache hit, a shared render) are kept: keys are content
-   * hashes, so one output can answer many requests.
+   * Removes a rendered PDF and its sidecar, for a failed document set that created it. Outputs
+   * that any other request has been given (a cache hit, a shared render) are kept: keys are
+   * content hashes, so one output can answer many requests.
    */
   async discard(result: Pick<RenderResult, 'key'>): Promise<void> {
     const parsed = parseStorageKey(result.key);
