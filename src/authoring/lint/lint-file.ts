@@ -47,7 +47,12 @@ export async function lintFile(
   found.push(
     ...(bytes instanceof TooLargeInput
       ? [refusalFinding(tooLargeSniff(bytes))]
-      : lintTemplate(bytes, { delimiters, limits: options.limits, fonts: options.fonts })),
+      : lintTemplate(bytes, {
+          delimiters,
+          limits: options.limits,
+          fonts: options.fonts,
+          fields: target.fields,
+        })),
   );
   return {
     template: target.template,

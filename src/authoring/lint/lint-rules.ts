@@ -92,6 +92,10 @@ export const LINT_RULES = {
     fix: 'Correct document.json as the explanation says (docs/library.md describes its members).',
   },
   // Near misses: tags that look right to a person and are not tags to docpipe.
+  undeclared_tag: {
+    severity: 'error',
+    fix: 'Correct the tag to the declared name, or declare the field in document.json.',
+  },
   double_brace_template: {
     severity: 'error',
     fix: 'Set "delimiters": "{{ }}" in the template folder\'s document.json (docpipe lint --delimiters "{{ }}" to try it), or rewrite the tags as {name}.',

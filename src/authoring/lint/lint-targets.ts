@@ -58,7 +58,11 @@ function isDocumentFolder(dir: string): boolean {
 async function target(path: string): Promise<LintTarget> {
   try {
     const { file, settings } = await locateTemplate(path);
-    return { template: file, ...(settings.delimiters ? { delimiters: settings.delimiters } : {}) };
+    return {
+      template: file,
+      ...(settings.delimiters ? { delimiters: settings.delimiters } : {}),
+      ...(settings.fields ? { fields: settings.fields } : {}),
+    };
   } catch (err) {
     if (!(err instanceof DocumentJsonError)) throw err;
     return {

@@ -9,6 +9,8 @@ import {
 } from '../../formats/sniff/index.js';
 import { ZipError } from '../../formats/zip/index.js';
 import { commentFindings } from './comments.js';
+import type { FieldDeclarations } from '../../document/values/index.js';
+import { undeclaredTagFindings } from './declared-tags.js';
 import { doubleBraceTemplate } from './double-brace-template.js';
 import { drawingFindings } from './drawing-findings.js';
 import { embeddedFontFindings } from './embedded-font-findings.js';
@@ -36,6 +38,11 @@ export interface LintOptions {
    * draws an embedded font (embedded_fonts is reported either way). @defaultValue true
    */
   fonts?: boolean;
+  /**
+   * The fields document.json declares: a tag that names none of them is `undeclared_tag`.
+   * @defaultValue undefined (nothing declared, nothing checked)
+   */
+  fields?: FieldDeclarations;
 }
 
 /** Where a finding about the file as a whole is. */
@@ -77,12 +84,12 @@ function lintPackage(pkg: DocxPackage, options: LintOptions): LintFinding[] {
   const lint = new LintPackage(pkg, options.delimiters ?? DEFAULT_DELIMITERS);
   // A template written with the other delimiters throughout has one cause for every broken tag.
   const wrongDelimiters = doubleBraceTemplate(lint);
-  const tags = wrongDelimiters ? [wrongDelimiters] : tagFindings(lint);
+  const tags = wrongDelimiters ? [wrongDelimiters] : tagFindings(lint, options.fields);
   return inReadingOrder([...tags, ...documentFindings(lint, options)]);
 }
 
 /** What is wrong with the tags and sections. */
-function tagFindings(lint: LintPackage): LintFinding[] {
+function tagFindings(lint: LintPackage, fields: FieldDeclarations | undefined): LintFinding[] {
   const nearMisses = nearMissFindings(lint);
   const template = templateFindings(lint);
   return [
@@ -90,6 +97,7 @@ function tagFindings(lint: LintPackage): LintFinding[] {
     ...nearMisses,
     ...sectionsOfSoundParts(sectionFindings(lint), template),
     ...tagVariantFindings(lint),
+    ...undeclaredTagFindings(lint, fields),
   ];
 }
 
