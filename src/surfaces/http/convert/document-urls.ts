@@ -33,7 +33,7 @@ export function documentUrlResolver(options: DocumentUrlOptions): ResolveDocumen
   const downloads = `${options.publicUrl}/files/`;
   const s3 = options.storage instanceof S3Storage ? options.storage : undefined;
   return async (url, company) => {
-    // Whether the document is still there is the reader's to find out, with the one read it
+    // Whether the document is still there is the caller's to find out, with the one look it
     // makes anyway (and its own message: "no longer there").
     const stored = parseStoredDocumentUrl(url, options.publicUrl);
     if (stored) return stored.company === company ? { key: stored.key } : undefined;
