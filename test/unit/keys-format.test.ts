@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   hashToken,
-  isCompanyId,
   isKeyId,
   newKeyProblems,
   newToken,
   tokenId,
 } from '../../src/service/keys/index.js';
 import { parseDuration } from '../../src/base/util/index.js';
+import { isCompanyId } from '../../src/service/tenancy/index.js';
 
 describe('API key tokens', () => {
   it('are dp_<16 hex id>_<64 hex secret>, each one new', () => {

@@ -1,6 +1,6 @@
 import type { Storage } from '../../render/storage/index.js';
 import { DEFAULT_CONTRACT_LIMITS, type ContractLimits } from './job-contract.js';
-import { COMPANY_ID, COMPANY_ID_RULE } from './job-contract-schema.js';
+import { COMPANY_ID_RULE, isCompanyId } from '../../base/tenancy/index.js';
 import {
   connectionProblems,
   givenOptions,
@@ -132,7 +132,7 @@ function clientOptionProblems(o: FilledClientOptions): (string | undefined)[] {
     positiveDuration('noWorkerMs', o.noWorkerMs),
     positiveDuration('healthIntervalMs', o.healthIntervalMs),
     nonNegativeInteger('companyMaxQueued', o.companyMaxQueued),
-    o.company === undefined || COMPANY_ID.test(o.company)
+    o.company === undefined || isCompanyId(o.company)
       ? undefined
       : `company ${COMPANY_ID_RULE} (got ${JSON.stringify(o.company)})`,
   ];

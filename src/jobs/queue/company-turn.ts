@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { NO_COMPANY, type FairShare } from './fair-share.js';
-import { COMPANY_ID } from './job-contract-schema.js';
+import { isCompanyId } from '../../base/tenancy/index.js';
 
 /** The turn of a job that holds no lease: nothing to hand on. */
 const NO_TURN: Turn = { end: () => Promise.resolve() };
@@ -54,5 +54,5 @@ export async function takeTurn(
 /** The job's company line; data that is not a company id (a worker checks it after) is none. */
 function companyOf(job: Job): string {
   const company: unknown = (job.data as { company?: unknown } | undefined)?.company;
-  return typeof company === 'string' && COMPANY_ID.test(company) ? company : NO_COMPANY;
+  return isCompanyId(company) ? company : NO_COMPANY;
 }

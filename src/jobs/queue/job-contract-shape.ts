@@ -2,6 +2,7 @@ import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
 import { fieldPathOf, joinField } from '../../base/errors/index.js';
+import { COMPANY_ID_RULE } from '../../base/tenancy/index.js';
 import {
   DocumentJobDataSchema,
   InlineSourceSchema,
@@ -10,7 +11,6 @@ import {
   MAX_JOB_NAME_CHARS,
   StorageKeySourceSchema,
   UrlSourceSchema,
-  COMPANY_ID_RULE,
   type DocumentJobData,
 } from './job-contract-schema.js';
 

@@ -2,9 +2,7 @@ export { checkKey, type Storage, type StoredObject } from './storage.js';
 export { LocalStorage } from './local-storage.js';
 export { signUrl, verifySignedUrl, type SignedUrlCheck } from './signed-url.js';
 export {
-  MAX_COMPANY_BYTES,
   STORAGE_KEY_FOLDERS,
-  companyProblem,
   documentMetaKey,
   jobInputKey,
   parseStorageKey,

@@ -1,3 +1,4 @@
+import { companyIdProblem, isCompanyId } from '../../base/tenancy/index.js';
 /**
  * Every key docpipe writes to storage, built and read back here alone: the renderer, the queue's
  * client, the upload route and retention all go through this module, so a key's format is
@@ -47,7 +48,6 @@ export const STORAGE_KEY_FOLDERS = {
 } as const;
 
 /** Company ids longer than this (in UTF-8 bytes) would not fit a storage key once encoded. */
-export const MAX_COMPANY_BYTES = 128;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const UPLOAD_ID = /^([0-9a-f]{64})\.(pdf|docx)$/;
@@ -56,22 +56,13 @@ const NAME_SUFFIX = '.meta.json';
 const JOB_INPUT = /^uploads\/([0-9a-f]{64})\.bin$/;
 const RENDER = /^renders\/([0-9a-f]{2})\/(([0-9a-f]{2})[0-9a-f]{62})\.(pdf|kept)$/;
 
-/** Why a company id cannot name stored documents, or undefined when it can. */
-export function companyProblem(company: string): string | undefined {
-  if (company.length === 0) return 'the company id is empty';
-  const bytes = Buffer.byteLength(company, 'utf8');
-  if (bytes > MAX_COMPANY_BYTES)
-    return `the company id has ${bytes} bytes; at most ${MAX_COMPANY_BYTES} are supported`;
-  return undefined;
-}
-
 /** The storage key of a company's uploaded document. */
 export function storedDocumentKey(
   company: string,
   sha256: string,
   type: StoredDocumentType,
 ): string {
-  const problem = companyProblem(company);
+  const problem = companyIdProblem(company);
   if (problem) throw new Error(problem);
   return `companies/${Buffer.from(company, 'utf8').toString('hex')}/uploads/${sha(sha256)}.${type}`;
 }
@@ -124,7 +115,7 @@ export function parseStoredDocumentKey(key: string): StoredDocumentRef | undefin
   if (!match) return undefined;
   const company = Buffer.from(match[1]!, 'hex').toString('utf8');
   // A hex string that is not UTF-8 decodes to replacement characters: not a key docpipe made.
-  if (Buffer.from(company, 'utf8').toString('hex') !== match[1] || companyProblem(company))
+  if (Buffer.from(company, 'utf8').toString('hex') !== match[1] || !isCompanyId(company))
     return undefined;
   const id = match[2]!;
   return { company, id, key, type: UPLOAD_ID.exec(id)![2] as StoredDocumentType };

@@ -10,12 +10,8 @@
  * key of that company turns it into bytes (a pre-signed URL or a conversion). The storage key
  * holds the company, so a URL naming one company can never resolve to another's document.
  */
-import {
-  companyProblem,
-  parseStoredDocumentKey,
-  parseUploadId,
-  storedDocumentKey,
-} from './storage-keys.js';
+import { parseStoredDocumentKey, parseUploadId, storedDocumentKey } from './storage-keys.js';
+import { isCompanyId } from '../../base/tenancy/index.js';
 
 /** The URL an upload answers for a stored key (see the file comment for the format). */
 export function storedDocumentUrl(publicUrl: string, key: string): string {
@@ -54,6 +50,6 @@ export function parseStoredDocumentUrl(
     return undefined;
   }
   const id = parseUploadId(match[2]!);
-  if (!id || companyProblem(company)) return undefined;
+  if (!id || !isCompanyId(company)) return undefined;
   return { company, key: storedDocumentKey(company, id.sha256, id.type) };
 }

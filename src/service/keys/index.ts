@@ -16,5 +16,5 @@ export type {
   RevokeOutcome,
 } from './key-record.js';
 export { KEY_TOKEN_PREFIX, hashToken, isKeyId, newToken, tokenId } from './key-token.js';
-export { isCompanyId, newKeyProblems } from './key-fields.js';
+export { newKeyProblems } from './key-fields.js';
 export { sharedSigningSecret } from './signing-secret.js';

@@ -1,15 +1,7 @@
 import type { FailureDetail } from '../../base/errors/index.js';
-import { COMPANY_ID, COMPANY_ID_RULE } from '../../jobs/queue/index.js';
+import { COMPANY_ID_RULE, isCompanyId } from '../tenancy/index.js';
 
 const NAME_MAX = 200;
-
-/**
- * Company ids become part of paths (`/v3/company/{company}/...`), Redis keys (the fair
- * scheduler's lines) and log lines: the job contract's pattern, so that one never needs escaping.
- */
-export function isCompanyId(value: string): boolean {
-  return COMPANY_ID.test(value);
-}
 
 /** What is wrong with a new key's company, name and lifetime, every problem at once. */
 export function newKeyProblems(input: {
@@ -18,7 +10,7 @@ export function newKeyProblems(input: {
   expiresInMs?: unknown;
 }): FailureDetail[] {
   const problems: FailureDetail[] = [];
-  if (typeof input.company !== 'string' || !isCompanyId(input.company))
+  if (!isCompanyId(input.company))
     problems.push({
       field: 'company',
       message: COMPANY_ID_RULE,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { COMPANY_ID_MAX_CHARS } from '../../../service/tenancy/index.js';
 
 /**
  * The schemas of the file endpoints (spec 4.3 and 2.4): one description per contract, used for
@@ -11,7 +12,7 @@ export const CompanyParams = Type.Object(
   {
     company: Type.String({
       minLength: 1,
-      maxLength: 128,
+      maxLength: COMPANY_ID_MAX_CHARS,
       description: "The company id; must be the key's company",
     }),
   },
