@@ -2,7 +2,6 @@ import { Type, type Static } from 'typebox';
 import { FieldDeclarationSchema } from '../../document/library/index.js';
 import { TagInputSchema } from '../../document/values/index.js';
 import { COMPANY_ID } from '../../base/tenancy/index.js';
-import { COMPANY_ID } from '../../base/tenancy/index.js';
 
 /**
  * The job contract, version 1, as one TypeBox schema: the worker and the client validate with it,
