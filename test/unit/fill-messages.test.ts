@@ -85,6 +85,18 @@ describe('broken-template messages', () => {
     ]);
   });
 
+  it('say once that a template written with {{ }} is filled with { }, instead of twice per tag', () => {
+    const bytes = buildDocx({
+      body: para('{{#mutual}}Mutual {{/mutual}}Agreement') + para('Made on {{agreement_date}}'),
+      header: para('{{case_no}}'),
+    });
+    const { problems, messages } = broken(bytes);
+    expect(messages).toEqual([
+      '4 tags are written with "{{ }}" delimiters, but the template is filled with "{ }", so each reads as a broken tag; the first is in body paragraph 1 (word/document.xml), near "{{#mutual}}Mutual {{/mutual}}Agreement"; if the template uses "{{ }}", set "delimiters": "{{ }}" in its document.json or pass --delimiters "{{ }}"; else write its tags {name}',
+    ]);
+    expect(problems.map((p) => p.id)).toEqual(['doubled_delimiters']);
+  });
+
   it("give docxtemplater's explanation of other errors, with both paragraphs of a pair", () => {
     const bytes = buildDocx({ body: para('{#a}x') + para('y') + para('{/b}') });
     expect(broken(bytes).messages).toEqual([

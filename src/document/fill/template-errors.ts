@@ -72,11 +72,13 @@ export function templateProblems(
     if (!map) parts.set(file, (map = new PartParagraphs(xmlOf(file) ?? '')));
     return map;
   };
-  const problems = withoutFallbackCopies(
-    list.map((item) => oneProblem(item, pkg, texts, delimiters)),
-  );
+  const found = list.map((item) => oneProblem(item, pkg, texts, delimiters));
+  const problems = withoutFallbackCopies(found);
   // Body first, then headers, footers and the rest, as a reader goes through the document.
   problems.sort((a, b) => order(a) - order(b));
+  const doubled = new Set(found.filter((f) => f.doubled).map((f) => f.problem));
+  if (problems.length > 2 && problems.every((p) => doubled.has(p)))
+    return [oneCause(problems, delimiters)];
   // Once is enough: a template written for {{ }} has the mistake at every tag.
   let hinted = false;
   for (const problem of problems) {
@@ -92,6 +94,24 @@ const order = (p: TemplateProblem) => PART_ORDER.indexOf(p.part as PartKind);
 interface Found {
   problem: TemplateProblem;
   copy: boolean;
+  /** Whether it is a tag written with its delimiters doubled (`{{name}}` for `{ }`). */
+  doubled?: boolean;
+}
+
+/**
+ * Every problem comes of tags written with doubled delimiters: a template made for `{{ }}`
+ * filled with `{ }`. One problem says so, with the delimiter hint, instead of two per tag.
+ */
+function oneCause(problems: TemplateProblem[], { start, end }: Delimiters): TemplateProblem {
+  const first = problems[0]!;
+  const tags = problems.filter((p) => p.id === 'duplicate_open_tag').length;
+  const pair = `${start}${start} ${end}${end}`;
+  return {
+    ...first,
+    id: 'doubled_delimiters',
+    explanation: `${tags} tags are written with "${pair}" delimiters, but the template is filled with "${start} ${end}", so each reads as a broken tag; the first is`,
+    hint: `if the template uses "${pair}", set "delimiters": "${pair}" in its document.json or pass --delimiters "${pair}"; else write its tags ${start}name${end}`,
+  };
 }
 
 /**
@@ -139,7 +159,8 @@ function oneProblem(
   const span = tagSpan(id, spot, delimiters);
   const text = spot.paragraph.text;
   const shown = span ? text.slice(span.from, span.to) : '';
-  const hint = id === 'duplicate_open_tag' ? delimiterHint(shown, delimiters) : undefined;
+  const doubledHint = id.startsWith('duplicate_') ? delimiterHint(shown, delimiters) : undefined;
+  const hint = id === 'duplicate_open_tag' ? doubledHint : undefined;
   const problem: TemplateProblem = {
     ...base,
     tag: id === 'unclosed_tag' && span ? shown.slice(delimiters.start.length) : xtag,
@@ -147,7 +168,7 @@ function oneProblem(
     explanation: plainExplanation(id, shown, delimiters) ?? fallback,
     ...(hint ? { hint } : {}),
   };
-  return { problem, copy: spot.paragraph.inFallback };
+  return { problem, copy: spot.paragraph.inFallback, doubled: doubledHint !== undefined };
 }
 
 /** docxtemplater's explanations of delimiter errors quote a tag cut at 30 characters; ours whole. */
