@@ -127,23 +127,30 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
 
   it('answers every failure 401 with the v2 body, and the route never runs', async () => {
     const r = await rig();
-    const cases: [string, Record<string, string>][] = [
-      ['missing header', {}],
-      ['empty header', { authorization: '' }],
-      ['scheme alone', { authorization: 'Bearer' }],
-      ['another scheme', { authorization: `Basic ${r.good.key}` }],
-      ['no scheme', { authorization: r.good.key }],
-      ['two spaces', { authorization: `Bearer  ${r.good.key}` }],
-      ['unknown key', bearer(`dp_0123456789abcdef_${'0'.repeat(64)}`)],
-      ['wrong secret', bearer(`${r.good.key.slice(0, 20)}${'0'.repeat(64)}`)],
-      ['revoked', bearer(r.revoked.key)],
-      ['expired', bearer(r.expiring.key)],
+    const notFound = 'Bearer token not found';
+    const malformed =
+      'Bearer token not valid: send "Authorization: Bearer <key>", one space after Bearer';
+    const unknown = 'Bearer token not valid: no such API key here';
+    const cases: [string, Record<string, string>, string][] = [
+      ['missing header', {}, notFound],
+      ['empty header', { authorization: '' }, notFound],
+      ['scheme alone', { authorization: 'Bearer' }, notFound],
+      ['another scheme', { authorization: `Basic ${r.good.key}` }, malformed],
+      ['no scheme', { authorization: r.good.key }, malformed],
+      ['two spaces', { authorization: `Bearer  ${r.good.key}` }, malformed],
+      ['unknown key', bearer(`dp_0123456789abcdef_${'0'.repeat(64)}`), unknown],
+      ['wrong secret', bearer(`${r.good.key.slice(0, 20)}${'0'.repeat(64)}`), unknown],
+      ['revoked', bearer(r.revoked.key), 'Bearer token not valid: the API key was revoked'],
+      ['expired', bearer(r.expiring.key), 'Bearer token not valid: the API key has expired'],
     ];
-    for (const [what, headers] of cases) {
+    for (const [what, headers, description] of cases) {
       for (const url of ['/api/v2/document/convert', '/v3/company/acme/file/upload']) {
         const res = await r.app.inject({ method: 'POST', url, headers, payload: {} });
         expect(res.statusCode, `${what} ${url}`).toBe(401);
-        expect(res.json(), what).toEqual(V2_UNAUTHORIZED);
+        // The spec's shape; a token that was sent is not "not found".
+        expect(res.json(), what).toEqual({
+          errors: [{ ...V2_UNAUTHORIZED.errors[0], description }],
+        });
         expect(res.headers['www-authenticate'], what).toMatch(/^Bearer realm="docpipe"/);
       }
     }

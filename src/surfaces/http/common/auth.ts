@@ -50,8 +50,21 @@ function challenge(failure: AuthFailure): string {
 }
 
 /**
+ * The v2 body's description of each failure. The spec's `Bearer token not found` is for a request
+ * without a token; saying it of a key that was sent sends its owner looking for a header they
+ * did send, so a token that was sent is said to be not valid, and why.
+ */
+const V2_DESCRIPTIONS: Record<AuthFailure, string> = {
+  missing: 'Bearer token not found',
+  malformed: 'Bearer token not valid: send "Authorization: Bearer <key>", one space after Bearer',
+  invalid: 'Bearer token not valid: no such API key here',
+  revoked: 'Bearer token not valid: the API key was revoked',
+  expired: 'Bearer token not valid: the API key has expired',
+};
+
+/**
  * For the v2 and file endpoints: every failure is 401 with the v2 body of 7.1 (`Bearer token not
- * found`), as the spec's v2 surface says nothing more. When the route's path has `{company}`, it
+ * found` without a token, `Bearer token not valid: ...` with one). When the route's path has `{company}`, it
  * must be the key's company, else 400 `Invalid company id` (see requireCompany).
  */
 export function authenticateV2(keys: KeyVerifier) {
@@ -64,7 +77,7 @@ export function authenticateV2(keys: KeyVerifier) {
       return reply
         .code(401)
         .header('www-authenticate', challenge(outcome.failure))
-        .send(v2Errors(v2Error(401, 'Bearer token not found')));
+        .send(v2Errors(v2Error(401, V2_DESCRIPTIONS[outcome.failure])));
     const company = (request.params as Record<string, unknown> | undefined)?.company;
     // A path parameter is always a string; anything else is no company anyone's key is for.
     if (
