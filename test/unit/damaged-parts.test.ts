@@ -167,7 +167,8 @@ describe('a .docx with an out-of-range character reference in an attribute the f
     const err = failure(() => unescapeXml(`Arial${OUT_OF_RANGE_REFERENCE}`));
     expect(err).toBeInstanceOf(DamagedPartError);
     expect(err.slug).toBe('unsupported-file-type');
-    expect(unescapeXml('&#x10FFFF;&#65;&amp;')).toBe('\u{10FFFF}A&');
+    expect(unescapeXml('&#x10FFFF;&#65;&#x0000000042;&#00000000067;&amp;')).toBe('\u{10FFFF}ABC&');
+    expect(failure(() => unescapeXml('&#1114112;')).slug).toBe('unsupported-file-type');
   });
 });
 

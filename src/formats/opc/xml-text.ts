@@ -65,11 +65,13 @@ const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '
 const MAX_CODE_POINT = 0x10ffff;
 const CHARACTER_REFERENCE = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
 
+/** The code point of a reference's digits (`x41`, `65`); Infinity when far past Unicode. */
 function codePointOf(ref: string): number {
-  // Past 8 digits every value is out of range, and parseInt would only lose precision.
-  const digits = ref.startsWith('x') ? ref.slice(1) : ref;
-  const value = digits.length > 8 ? Infinity : parseInt(digits, ref.startsWith('x') ? 16 : 10);
-  return value;
+  const hex = ref.startsWith('x');
+  // Leading zeros are allowed (`&#0065;`); past 8 significant digits every value is out of
+  // range, and parseInt would only lose precision.
+  const digits = (hex ? ref.slice(1) : ref).replace(/^0+(?=.)/, '');
+  return digits.length > 8 ? Infinity : parseInt(digits, hex ? 16 : 10);
 }
 
 /**
