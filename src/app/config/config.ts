@@ -12,11 +12,8 @@ import {
   resolveFillOptions,
   type Delimiters,
 } from '../../document/fill/index.js';
-import {
-  DEFAULT_SNIFF_LIMITS,
-  sniffLimitsProblems,
-  type SniffLimits,
-} from '../../formats/sniff/index.js';
+import type { SniffLimits } from '../../formats/sniff/index.js';
+import { ConfigError, envNumbers, inputLimitsFrom } from '../env/index.js';
 import { LOG_FORMATS, type LogFormat } from '../../base/log/index.js';
 import {
   DEFAULT_CLIENT_OPTIONS,
@@ -128,51 +125,17 @@ export interface DocpipeConfig {
 /** SigV4 pre-signed URLs last at most a week. */
 const S3_LONGEST_PRESIGN_S = 7 * 24 * 3600;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the configuration from the environment, checking everything and reporting every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig {
   const problems: string[] = [];
-  const int = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n <= 0) {
-      problems.push(`${name} must be a positive integer (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
-  /** Like `int`, but 0 is allowed: for limits where 0 means off. */
-  const count = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < 0) {
-      problems.push(`${name} must be an integer, 0 or more (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
+  const numbers = envNumbers(env, problems);
+  const { int, count } = numbers;
   const root = projectRoot();
-  const limits: SniffLimits = {
-    maxInputBytes: int('DOCPIPE_MAX_INPUT_BYTES', DEFAULT_SNIFF_LIMITS.maxInputBytes),
-    maxEntries: int('DOCPIPE_ZIP_MAX_ENTRIES', DEFAULT_SNIFF_LIMITS.maxEntries),
-    maxUncompressedBytes: int(
-      'DOCPIPE_ZIP_MAX_UNCOMPRESSED_BYTES',
-      DEFAULT_SNIFF_LIMITS.maxUncompressedBytes,
-    ),
-    maxCompressionRatio: int('DOCPIPE_ZIP_MAX_RATIO', DEFAULT_SNIFF_LIMITS.maxCompressionRatio),
-    ratioCheckMinBytes: DEFAULT_SNIFF_LIMITS.ratioCheckMinBytes,
-  };
-  problems.push(...sniffLimitsProblems(limits));
+  const limits = inputLimitsFrom(env, numbers, problems);
   const values = valueLimitsFrom(env, int, problems);
 
   const delimitersText = env.DOCPIPE_DELIMITERS;

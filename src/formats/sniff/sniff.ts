@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { asBuffer } from '../../base/util/index.js';
 import { DocpipeError } from '../../base/errors/index.js';
 import { hasDoctype } from '../opc/index.js';
@@ -40,6 +39,9 @@ export async function sniff(
 ): Promise<SniffResult> {
   const result = sniffBytes(input, limits);
   if (result.kind === 'unsupported' && result.reason === 'unknown') {
+    // Loaded only here, for bytes already refused: a PDF or .docx never waits for file-type's
+    // modules, and neither does anything that only imports sniff (`docpipe sniff` starts at once).
+    const { fileTypeFromBuffer } = await import('file-type');
     const detected = await fileTypeFromBuffer(input).catch(() => undefined);
     if (detected)
       return unsupported('unknown', `${detected.mime} (.${detected.ext}), not a PDF or .docx`);

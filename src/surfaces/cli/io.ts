@@ -10,9 +10,7 @@ import {
 } from '../../document/library/index.js';
 import { UsageError } from './exit-codes.js';
 
-export function printJson(value: unknown, pretty = false): void {
-  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
-}
+export { printJson } from './print-json.js';
 
 /** Options shared by the commands that fill templates, over the configured defaults. */
 export interface TemplateFlags {

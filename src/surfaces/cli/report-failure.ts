@@ -1,6 +1,6 @@
 import { isDocpipeError, type DocpipeError } from '../../base/errors/index.js';
 import { EXIT } from './exit-codes.js';
-import { printJson } from './io.js';
+import { printJson } from './print-json.js';
 
 /**
  * Runs a command's work on one document; a typed failure is printed (as `{error, details}` with

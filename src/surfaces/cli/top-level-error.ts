@@ -1,6 +1,6 @@
 import { isDocpipeError, type Failure } from '../../base/errors/index.js';
 import { EXIT } from './exit-codes.js';
-import { printJson } from './io.js';
+import { printJson } from './print-json.js';
 import { printFailure } from './report-failure.js';
 
 /** The log levels at which an internal error shows where it happened (its stack). */

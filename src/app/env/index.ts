@@ -1,0 +1,3 @@
+export { ConfigError } from './config-error.js';
+export { envNumbers, type EnvNumbers } from './env-numbers.js';
+export { inputLimitsFrom, loadInputLimits } from './input-limits.js';
