@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job, Queue } from 'bullmq';
-import { engineThreadsBeside, workerConcurrency } from '../src/app/config/index.js';
+import { prepareThreadsBeside, workerConcurrency } from '../src/app/config/index.js';
 import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/index.js';
-import { EnginePool } from '../src/render/engine/index.js';
+import { PreparePool } from '../src/render/prepare/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
 import { Renderer } from '../src/render/pipeline/index.js';
 import { DocpipeClient, DocpipeWorker } from '../src/jobs/queue/index.js';
@@ -71,10 +71,10 @@ export async function fairness(
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-fair-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
-  const engine = new EnginePool({ threads: engineThreadsBeside(options.processes) });
+  const preparer = new PreparePool({ threads: prepareThreadsBeside(options.processes) });
   const queueDepth = options.queueDepth ?? DEFAULT_OFFICE_POOL_OPTIONS.queueDepth;
   const office = await OfficePool.start({ processes: options.processes, queueDepth });
-  const renderer = new Renderer({ engine, converter: office, storage });
+  const renderer = new Renderer({ preparer, converter: office, storage });
   const item = (name: string) => ({
     name,
     content: w1,
@@ -147,7 +147,7 @@ export async function fairness(
     return { fair, fifo, processes: options.processes, conversionMs };
   } finally {
     await office.close();
-    await engine.close();
+    await preparer.close();
     await redis.stop();
     rmSync(work, { recursive: true, force: true });
   }

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { engineThreadsBeside, loadConfig, workerConcurrency } from '../src/app/config/index.js';
+import { prepareThreadsBeside, loadConfig, workerConcurrency } from '../src/app/config/index.js';
 import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/index.js';
-import { EnginePool } from '../src/render/engine/index.js';
+import { PreparePool } from '../src/render/prepare/index.js';
 import { buildHttpServer } from '../src/surfaces/http/server.js';
 import { KeyStore } from '../src/service/keys/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
@@ -49,14 +49,14 @@ export async function httpThroughput(
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-http-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
-  const engine = new EnginePool({ threads: engineThreadsBeside(options.processes) });
+  const preparer = new PreparePool({ threads: prepareThreadsBeside(options.processes) });
   const office = await OfficePool.start({ processes: options.processes });
   const concurrency = workerConcurrency(options.processes, DEFAULT_OFFICE_POOL_OPTIONS.queueDepth);
   const library = new FolderLibrary(join(options.root, 'templates'));
   const worker = await DocpipeWorker.start({
     redisUrl: redis.url,
     concurrency,
-    renderer: new Renderer({ engine, converter: office, storage }),
+    renderer: new Renderer({ preparer, converter: office, storage }),
     storage,
     library,
   });
@@ -81,7 +81,7 @@ export async function httpThroughput(
     client,
     storage,
     library,
-    engine,
+    preparer,
     metrics: new DocpipeMetrics({ queues, processMetrics: false }),
     checks: {},
     queues,
@@ -153,7 +153,7 @@ export async function httpThroughput(
     for (const q of queues) await q.close();
     connection.disconnect();
     await office.close();
-    await engine.close();
+    await preparer.close();
     await redis.stop();
     rmSync(work, { recursive: true, force: true });
   }

@@ -10,9 +10,9 @@ import { fileTypeFromBuffer } from 'file-type';
 import PizZip from 'pizzip';
 import { fillTemplate, templateCache } from '../src/document/fill/index.js';
 import { DEFAULT_OFFICE_POOL_OPTIONS, OfficePool } from '../src/render/convert/index.js';
-import { engineThreadsBeside, workerConcurrency } from '../src/app/config/index.js';
+import { prepareThreadsBeside, workerConcurrency } from '../src/app/config/index.js';
 import { Renderer } from '../src/render/pipeline/index.js';
-import { EnginePool } from '../src/render/engine/index.js';
+import { PreparePool } from '../src/render/prepare/index.js';
 import { projectRoot } from '../src/base/paths/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
@@ -101,7 +101,7 @@ rows.push({
   target: 'p50 <= 5 ms',
 });
 
-const pool = new EnginePool({ threads: 1 });
+const pool = new PreparePool({ threads: 1 });
 rows.push({
   name: 'fill W1 through the Piscina pool (round trip)',
   docpipe: await measure(rounds, () => pool.fill(w1, w1Tags)),
@@ -125,10 +125,10 @@ if (process.env.BENCH_CONVERT !== '0') {
     raw[kind] = await runRawLoop(kind, filledPath, convertRounds, 5);
   raw['libreoffice-convert'] = await runRawLoop('libreoffice-convert', filledPath, 3, 1);
 
-  const engine = new EnginePool({ threads: 2 });
+  const preparer = new PreparePool({ threads: 2 });
   const office = await OfficePool.start({ processes: 1 });
   const renderer = new Renderer({
-    engine,
+    preparer,
     converter: office,
     storage: new LocalStorage(join(work, 'storage')),
   });
@@ -145,7 +145,7 @@ if (process.env.BENCH_CONVERT !== '0') {
   );
   const cached = await measure(rounds, () => renderer.render({ bytes: w1, name: 'W1' }, w1Tags));
   await office.close();
-  await engine.close();
+  await preparer.close();
   rmSync(work, { recursive: true, force: true });
 
   const asStats = (r: RawLoopResult): Stats => ({ n: r.n, p50: r.p50, p95: r.p95, mean: r.mean });
@@ -202,11 +202,11 @@ async function queueThroughput(
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
-  const engine = new EnginePool({
-    threads: Number(process.env.BENCH_QUEUE_THREADS ?? engineThreadsBeside(processes)),
+  const preparer = new PreparePool({
+    threads: Number(process.env.BENCH_QUEUE_THREADS ?? prepareThreadsBeside(processes)),
   });
   const office = await OfficePool.start({ processes });
-  const renderer = new Renderer({ engine, converter: office, storage });
+  const renderer = new Renderer({ preparer, converter: office, storage });
   const worker = await DocpipeWorker.start({
     redisUrl: redis.url,
     concurrency: Number(
@@ -241,7 +241,7 @@ async function queueThroughput(
   await client.close();
   await worker.close();
   await office.close();
-  await engine.close();
+  await preparer.close();
   await redis.stop();
   rmSync(work, { recursive: true, force: true });
   return { perSecond: (jobs - failed) / seconds, failed };

@@ -3,7 +3,7 @@
  * CLI, as a deployment runs them), one worker against two, on one Redis and one storage folder.
  * Each worker of the pair has one office process, so the pair has two; one worker with two
  * office processes is measured beside them, which tells what a second process costs (its own
- * Node, engine thread and Redis connections) against a second office process in the same worker.
+ * Node, prepare thread and Redis connections) against a second office process in the same worker.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

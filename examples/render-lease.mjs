@@ -1,16 +1,16 @@
 // Renders the sample lease with its fixture values through docpipe's engine, prints where the
-// PDF is, and exits: everything docpipe starts (engine threads, office processes) is closed.
+// PDF is, and exits: everything docpipe starts (prepare threads, office processes) is closed.
 //
 //   node examples/render-lease.mjs [storage-folder]
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EnginePool, LocalStorage, OfficePool, Renderer, isDocpipeError } from 'docpipe';
+import { PreparePool, LocalStorage, OfficePool, Renderer, isDocpipeError } from 'docpipe';
 
 const storage = new LocalStorage(process.argv[2] ?? 'data/storage');
-const engine = new EnginePool({ threads: 1 });
+const preparer = new PreparePool({ threads: 1 });
 const office = await OfficePool.start({ processes: 1 }); // warm before it resolves
 try {
-  const renderer = new Renderer({ engine, converter: office, storage });
+  const renderer = new Renderer({ preparer, converter: office, storage });
   const lease = join(import.meta.dirname, '..', 'templates', 'lease');
   const template = await readFile(join(lease, 'template.docx'));
   const tags = JSON.parse(await readFile(join(lease, 'fixtures', 'basic.tags.json'), 'utf8'));
@@ -25,5 +25,5 @@ try {
 } finally {
   // Without these the process would not exit: office processes and threads keep it alive.
   await office.close();
-  await engine.close();
+  await preparer.close();
 }

@@ -6,11 +6,15 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
 import { OfficePool } from '../../src/render/convert/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
-import { DocpipeClient, DocpipeWorker, type DocpipeClientOptions } from '../../src/jobs/queue/index.js';
+import {
+  DocpipeClient,
+  DocpipeWorker,
+  type DocpipeClientOptions,
+} from '../../src/jobs/queue/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 
@@ -46,7 +50,7 @@ export interface QueueLane extends Lane {
 export interface QueueStack extends RedisOnly {
   storage: LocalStorage;
   office: OfficePool;
-  engine: EnginePool;
+  preparer: PreparePool;
   /** Called inside a test: its own worker and client on its own prefix, closed when it ends. */
   lane(options?: LaneOptions): Promise<QueueLane>;
 }
@@ -101,22 +105,22 @@ export async function startQueueStack(
 ): Promise<QueueStack> {
   const base = await startRedisOnly();
   const storage = new LocalStorage(join(base.dir, 'storage'));
-  const engine = new EnginePool({ threads: 2 });
+  const preparer = new PreparePool({ threads: 2 });
   const office = await OfficePool.start({
     processes: 2,
     queueTimeoutMs: options.officeQueueTimeoutMs,
   }).catch(async (err: unknown) => {
-    await engine.close();
+    await preparer.close();
     await base.close();
     throw err;
   });
-  const renderer = new Renderer({ engine, converter: office, storage });
+  const renderer = new Renderer({ preparer, converter: office, storage });
   const library = new FolderLibrary(join(projectRoot(), 'templates'));
   return {
     ...base,
     storage,
     office,
-    engine,
+    preparer,
     async lane(laneOptions: LaneOptions = {}): Promise<QueueLane> {
       const lane = openLane(base.url);
       const worker = await DocpipeWorker.start({
@@ -145,7 +149,7 @@ export async function startQueueStack(
     },
     async close() {
       await office.close();
-      await engine.close();
+      await preparer.close();
       await base.close();
     },
   };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  LibreOfficeConvertEngine,
+  PerCallConverter,
   OfficePool,
   canIsolateNetwork,
   type Converter,
@@ -174,7 +174,7 @@ describe('canary: LibreOffice fetches nothing', () => {
   // soffice per document through workers/soffice-hardened.sh).
   const converters: [string, (network: NetworkIsolation) => Promise<Converter>][] = [
     ['office-pool', (network) => OfficePool.start({ processes: 1, network })],
-    ['libreoffice-convert', (network) => LibreOfficeConvertEngine.start({ network })],
+    ['libreoffice-convert', (network) => PerCallConverter.start({ network })],
   ];
   const cases = converters.flatMap(([converter, start]) =>
     layers.map(([name, network, neutralize]) => ({ converter, start, name, network, neutralize })),

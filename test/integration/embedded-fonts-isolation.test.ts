@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfficePool } from '../../src/render/convert/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { Renderer, type RenderResult } from '../../src/render/pipeline/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
@@ -39,22 +39,22 @@ const embeddingInside = buildDocx({
 /** Another customer's document in Calibri, which is not installed here. */
 const calibri = buildFontDocx({ body: para(fontRun('Calibri', 'Kontrakt mellem parterne')) });
 
-let engine: EnginePool;
+let preparer: PreparePool;
 let pool: OfficePool;
 beforeAll(async () => {
-  engine = new EnginePool({ threads: 1 });
+  preparer = new PreparePool({ threads: 1 });
   // One process: every document below goes through the same LibreOffice.
   pool = await OfficePool.start({ processes: 1 });
 });
 afterAll(async () => {
   await pool.close();
-  await engine.close();
+  await preparer.close();
 });
 
 function setUp() {
   const dir = testDir('embedded-fonts');
   const storage = new LocalStorage(dir);
-  const renderer = new Renderer({ engine, converter: pool, storage });
+  const renderer = new Renderer({ preparer, converter: pool, storage });
   let n = 0;
   // A new name each time: a render of its own, never the cache's answer.
   const render = (bytes: Buffer) => renderer.render({ bytes, name: `doc-${++n}` }, []);
@@ -124,7 +124,7 @@ describe('embedded fonts stay with their document', () => {
 
   it('answers the notice again on a cache hit', async () => {
     const dir = testDir('embedded-fonts-hit');
-    const renderer = new Renderer({ engine, converter: pool, storage: new LocalStorage(dir) });
+    const renderer = new Renderer({ preparer, converter: pool, storage: new LocalStorage(dir) });
     const first = await renderer.render({ bytes: embedding, name: 'kunde' }, []);
     const hit = await renderer.render({ bytes: embedding, name: 'kunde' }, []);
     expect(hit).toMatchObject({ cached: true, notices: first.notices, fonts: first.fonts });

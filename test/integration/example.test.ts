@@ -27,7 +27,7 @@ describe("the README's code example", () => {
 
   it('exports the producer client and the worker from the package entry', async () => {
     const entry = (await import(join(root, 'dist', 'src', 'index.js'))) as Record<string, unknown>;
-    for (const name of ['DocpipeClient', 'DocpipeWorker', 'Renderer', 'OfficePool', 'EnginePool'])
+    for (const name of ['DocpipeClient', 'DocpipeWorker', 'Renderer', 'OfficePool', 'PreparePool'])
       expect(typeof entry[name]).toBe('function');
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { OfficePool } from '../../src/render/convert/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { convertRoutes } from '../../src/surfaces/http/convert/convert-routes.js';
@@ -30,25 +30,25 @@ const segoe = buildFontDocx({ body: para(fontRun('Segoe UI', 'Fortrolighedsaftal
 const installed = buildFontDocx({ body: para(fontRun('Liberation Sans', 'Samtykke')) });
 
 let redis: RedisOnly;
-let engine: EnginePool;
+let preparer: PreparePool;
 let office: OfficePool;
 let storage: LocalStorage;
 beforeAll(async () => {
   redis = await startRedisOnly();
-  engine = new EnginePool({ threads: 1 });
+  preparer = new PreparePool({ threads: 1 });
   office = await OfficePool.start({ processes: 1 });
   mkdirSync(join(redis.dir, 'storage'));
   storage = new LocalStorage(join(redis.dir, 'storage'));
 });
 afterAll(async () => {
   await office.close();
-  await engine.close();
+  await preparer.close();
   await redis.close();
 });
 
 async function strictLane() {
   const lane = await redis.lane();
-  const renderer = new Renderer({ engine, converter: office, storage, fidelity: 'strict' });
+  const renderer = new Renderer({ preparer, converter: office, storage, fidelity: 'strict' });
   const worker = await DocpipeWorker.start({
     redisUrl: redis.url,
     prefix: lane.prefix,

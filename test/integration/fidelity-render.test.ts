@@ -3,7 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfficePool } from '../../src/render/convert/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { Renderer, type RenderOptions } from '../../src/render/pipeline/index.js';
@@ -47,20 +47,20 @@ const blankPage = buildFontDocx({
     para(fontRun('Liberation Serif', 'Side 3')),
 });
 
-let engine: EnginePool;
+let preparer: PreparePool;
 let pool: OfficePool;
 beforeAll(async () => {
-  engine = new EnginePool({ threads: 1 });
+  preparer = new PreparePool({ threads: 1 });
   pool = await OfficePool.start({ processes: 1 });
 });
 afterAll(async () => {
   await pool.close();
-  await engine.close();
+  await preparer.close();
 });
 
 function setUp() {
   const dir = testDir('fidelity-render');
-  const renderer = new Renderer({ engine, converter: pool, storage: new LocalStorage(dir) });
+  const renderer = new Renderer({ preparer, converter: pool, storage: new LocalStorage(dir) });
   const stored = () =>
     readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
   return { renderer, stored };

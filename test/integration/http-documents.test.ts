@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { documentsRoutes } from '../../src/surfaces/http/documents/documents-routes.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
@@ -14,8 +14,8 @@ import { testDir } from '../helpers/test-dir.js';
  * library built here (so that every count is exact), and the project's own templates.
  */
 
-const engine = new InlineEngine();
-afterAll(() => engine.close());
+const preparer = new InlinePreparer();
+afterAll(() => preparer.close());
 
 function library(): string {
   const root = testDir('docpipe-http-library-');
@@ -69,7 +69,7 @@ async function appOver(root: string): Promise<HttpApp> {
     request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
     done();
   });
-  await app.register(documentsRoutes, { library: new FolderLibrary(root), engine });
+  await app.register(documentsRoutes, { library: new FolderLibrary(root), preparer });
   return app;
 }
 

@@ -3,7 +3,7 @@ import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/crea
 import { downloadRoutes } from '../../src/surfaces/http/downloads/download-routes.js';
 import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
 import { RedisSignedUrlCache } from '../../src/surfaces/http/files/signed-url-cache.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import type { Lane } from '../helpers/queue-stack.js';
 import { corpusRows } from '../helpers/corpus.js';
@@ -48,7 +48,7 @@ export async function filesApp(
     });
     await files.register(fileRoutes, {
       storage,
-      engine: new InlineEngine(),
+      preparer: new InlinePreparer(),
       signedUrls: new RedisSignedUrlCache(lane.connection, lane.prefix),
       publicUrl: PUBLIC_URL,
       signingSecret: SECRET,

@@ -43,7 +43,7 @@ async function metricsLane() {
     prefix,
     concurrency: 2,
     renderer: new Renderer({
-      engine: stack.engine,
+      preparer: stack.preparer,
       converter: stack.office,
       storage: stack.storage,
     }),

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/app/config/index.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import {
   redisReady,
@@ -66,7 +66,7 @@ async function composed(rateLimitV2 = 100) {
     client,
     storage,
     library: new FolderLibrary(config.templatesDir),
-    engine: new InlineEngine(),
+    preparer: new InlinePreparer(),
     metrics: new DocpipeMetrics({ queues, processMetrics: false }),
     checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
     queues,

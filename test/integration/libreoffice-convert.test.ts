@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  LibreOfficeConvertEngine,
+  PerCallConverter,
   hardenedRegistry,
   officePipeSockets,
 } from '../../src/render/convert/index.js';
@@ -56,26 +56,26 @@ async function leftIn(dir: string): Promise<string[]> {
   return readdirSync(dir);
 }
 
-describe('libreoffice-convert engine (a cold, hardened soffice per document)', () => {
-  let engine: LibreOfficeConvertEngine;
+describe('libreoffice-convert converter (a cold, hardened soffice per document)', () => {
+  let converter: PerCallConverter;
   beforeAll(async () => {
-    engine = await LibreOfficeConvertEngine.start({ conversionTimeoutMs: 60_000 });
+    converter = await PerCallConverter.start({ conversionTimeoutMs: 60_000 });
   });
-  afterAll(() => engine.close());
+  afterAll(() => converter.close());
 
   it('converts the filled lease (W1) to a real PDF and keeps nothing of it', async () => {
     const docx = fillTemplate(lease, leaseTags).docx;
-    const pdf = await engine.convert({ docx, field: 'documents[0]' });
+    const pdf = await converter.convert({ docx, field: 'documents[0]' });
     expect(await pdfPages(pdf)).toBe(2);
     const text = pdfText(pdf);
     expect(text).toContain('fastsat til 9.850,00 kr. pr. måned');
     expect(text).toContain('Lejekontrakt nr. LK-2025-0042');
-    expect(await leftIn(engine.workDir)).toEqual(['registrymodifications.xcu']);
-    expect(processesIn(engine.workDir)).toEqual([]);
+    expect(await leftIn(converter.workDir)).toEqual(['registrymodifications.xcu']);
+    expect(processesIn(converter.workDir)).toEqual([]);
   });
 
   it('converts a corpus document', async () => {
-    const pdf = await engine.convert({
+    const pdf = await converter.convert({
       docx: corpus('gotenberg__pages_3.docx'),
       field: 'documents[1]',
     });
@@ -88,7 +88,7 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
     for (const file of ['tika__testWORD_truncated.docx', 'poi__bug53475-password-is-pass.docx']) {
       // It fails on what LibreOffice said, not on the deadline: it did not hang.
       await expect(
-        engine.convert({ docx: corpus(file), field: 'documents[2]' }),
+        converter.convert({ docx: corpus(file), field: 'documents[2]' }),
       ).rejects.toMatchObject({
         slug: 'document-conversion-failed',
         details: [
@@ -101,11 +101,11 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
         ],
       });
     }
-    expect(await leftIn(engine.workDir)).toEqual(['registrymodifications.xcu']);
+    expect(await leftIn(converter.workDir)).toEqual(['registrymodifications.xcu']);
   });
 
   it('runs at most `processes` soffice at once; one that waits past queueTimeoutMs is busy', async () => {
-    const one = await LibreOfficeConvertEngine.start({ processes: 1, queueTimeoutMs: 500 });
+    const one = await PerCallConverter.start({ processes: 1, queueTimeoutMs: 500 });
     try {
       const first = one.convert({ docx: lease, field: 'documents[0]' });
       const second = one.convert({ docx: lease, field: 'documents[1]' });
@@ -134,7 +134,7 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
   });
 
   it('stops a conversion at its deadline with all its processes, and leaves nothing behind', async () => {
-    const short = await LibreOfficeConvertEngine.start({ conversionTimeoutMs: 4000 });
+    const short = await PerCallConverter.start({ conversionTimeoutMs: 4000 });
     const dir = short.workDir;
     try {
       const conversion = short.convert({ docx: slow(), field: 'documents[3]' });
@@ -171,17 +171,17 @@ describe('libreoffice-convert engine (a cold, hardened soffice per document)', (
       [
         '--input-type=module',
         '-e',
-        `const { LibreOfficeConvertEngine } = await import(${module});
-         const engine = await LibreOfficeConvertEngine.start();
-         console.log(engine.workDir);
+        `const { PerCallConverter } = await import(${module});
+         const converter = await PerCallConverter.start();
+         console.log(converter.workDir);
          const docx = (await import('node:fs')).readFileSync(${JSON.stringify(join(corpusDir(), 'docx/poi__bug65649.docx'))});
-         await engine.convert({ docx, field: 'd' }).catch(() => {});`,
+         await converter.convert({ docx, field: 'd' }).catch(() => {});`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const dir = await new Promise<string>((resolve, reject) => {
       owner.stdout.once('data', (d: Buffer) => resolve(String(d).trim()));
-      owner.once('exit', () => reject(new Error('the owner exited before its engine started')));
+      owner.once('exit', () => reject(new Error('the owner exited before its converter started')));
     });
     let socket: string | undefined;
     await waitUntil(
@@ -224,7 +224,7 @@ describe('soffice-hardened.sh judges a conversion by the file soffice wrote', ()
       PATH: process.env.PATH,
       DOCPIPE_SOFFICE: fake,
       DOCPIPE_HARDENED_XCU: xcu,
-      DOCPIPE_ENGINE_DIR: engineDir,
+      DOCPIPE_CONVERT_DIR: engineDir,
       DOCPIPE_CONVERT_TIMEOUT: '20',
       DOCPIPE_NETNS: '0',
     };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
 import { OfficePool, type ConvertRequest, type Converter } from '../../src/render/convert/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { corpusDir } from '../helpers/corpus.js';
@@ -38,16 +38,16 @@ const filesUnder = (dir: string): string[] =>
     .filter((e) => e.isFile())
     .map((e) => e.name);
 
-let engine: EnginePool;
+let preparer: PreparePool;
 let pool: OfficePool;
 
 beforeAll(async () => {
-  engine = new EnginePool({ threads: 2 });
+  preparer = new PreparePool({ threads: 2 });
   pool = await OfficePool.start({ processes: 1 });
 });
 afterAll(async () => {
   await pool.close();
-  await engine.close();
+  await preparer.close();
 });
 
 describe('render pipeline', () => {
@@ -55,7 +55,7 @@ describe('render pipeline', () => {
     const dir = testDir('docpipe-pipeline-');
     const storage = new LocalStorage(dir);
     const converter = new Counting(pool);
-    const renderer = new Renderer({ engine, converter, storage });
+    const renderer = new Renderer({ preparer, converter, storage });
     const first = await renderer.render({ bytes: lease, name: 'Lejekontrakt Mette' }, tags, {
       field: 'documents[0]',
     });
@@ -91,7 +91,7 @@ describe('render pipeline', () => {
   it('reads what a hit reports from the stored PDF, and renders again over a damaged one', async () => {
     const storage = new LocalStorage(testDir('docpipe-pipeline-'));
     const converter = new Counting(pool);
-    const renderer = new Renderer({ engine, converter, storage });
+    const renderer = new Renderer({ preparer, converter, storage });
     const made = await renderer.render({ bytes: lease, name: 'damaged later' }, tags);
     await storage.put(
       made.key,
@@ -124,7 +124,7 @@ describe('render pipeline', () => {
   it('discards an output only while no other request has been given it', async () => {
     const dir = testDir('docpipe-pipeline-');
     const storage = new LocalStorage(dir);
-    const renderer = new Renderer({ engine, converter: pool, storage });
+    const renderer = new Renderer({ preparer, converter: pool, storage });
     const alone = await renderer.render({ bytes: lease, name: 'alone' }, tags);
     await renderer.discard(alone);
     expect(await storage.stat(alone.key)).toBeUndefined();
@@ -143,7 +143,7 @@ describe('render pipeline', () => {
   it('shares one conversion between identical requests in flight', async () => {
     const converter = new Counting(pool);
     const renderer = new Renderer({
-      engine,
+      preparer,
       converter,
       storage: new LocalStorage(testDir('docpipe-pipeline-')),
     });
@@ -157,7 +157,7 @@ describe('render pipeline', () => {
   it('passes a PDF through with its exact bytes, and never starts a conversion', async () => {
     const dir = testDir('docpipe-pipeline-');
     const converter = new Counting(pool);
-    const renderer = new Renderer({ engine, converter, storage: new LocalStorage(dir) });
+    const renderer = new Renderer({ preparer, converter, storage: new LocalStorage(dir) });
     const input = readFileSync(join(corpusDir(), 'pdf/gotenberg__pages_12.pdf'));
     const result = await renderer.render({ bytes: input, name: 'given' }, tags);
     expect(result).toMatchObject({ input: 'pdf', pages: 12, bytes: input.length });
@@ -192,7 +192,7 @@ describe('render pipeline', () => {
     ],
   ])('fails %s typed, with the field, and stores nothing', async (_what, bytes, values, slug) => {
     const dir = testDir('docpipe-pipeline-');
-    const renderer = new Renderer({ engine, converter: pool, storage: new LocalStorage(dir) });
+    const renderer = new Renderer({ preparer, converter: pool, storage: new LocalStorage(dir) });
     const err = await renderer
       .render({ bytes: bytes(), name: 'n' }, values, { field: 'documents[1]' })
       .catch((e: unknown) => e);
@@ -209,7 +209,11 @@ describe('render pipeline', () => {
     const dir = testDir('docpipe-pipeline-');
     const hurried = await OfficePool.start({ processes: 1, conversionTimeoutMs: 5 });
     try {
-      const renderer = new Renderer({ engine, converter: hurried, storage: new LocalStorage(dir) });
+      const renderer = new Renderer({
+        preparer,
+        converter: hurried,
+        storage: new LocalStorage(dir),
+      });
       await expect(
         renderer.render({ bytes: lease, name: 'n' }, tags, { field: 'documents[2]' }),
       ).rejects.toMatchObject({

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { documentText } from '../../src/document/inspect/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
-const pool = new EnginePool({ threads: 2 });
+const pool = new PreparePool({ threads: 2 });
 afterAll(() => pool.close());
 
-describe('engine pool (Piscina worker threads)', () => {
+describe('prepare pool (Piscina worker threads)', () => {
   const template = buildDocx({ body: para('Hello {name}, {amount}') });
 
   it('sniffs and fills in worker threads', async () => {

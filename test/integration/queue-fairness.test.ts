@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
@@ -63,7 +63,7 @@ async function lane(
     redisUrl: redis.url,
     prefix: lane.prefix,
     concurrency: CONCURRENCY,
-    renderer: new Renderer({ engine: new InlineEngine(), converter, storage }),
+    renderer: new Renderer({ preparer: new InlinePreparer(), converter, storage }),
     storage,
     library: new FolderLibrary(join(projectRoot(), 'templates')),
     companyMaxActive,

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Converter } from '../../src/render/convert/index.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
@@ -59,7 +59,7 @@ class CapturingLogger {
 async function inlineLane(converter: Converter, logger = new CapturingLogger()) {
   const lane = await redis.lane();
   const storage = new LocalStorage(join(redis.dir, `storage-${lane.prefix}`));
-  const renderer = new Renderer({ engine: new InlineEngine(), converter, storage });
+  const renderer = new Renderer({ preparer: new InlinePreparer(), converter, storage });
   const worker = await DocpipeWorker.start({
     redisUrl: redis.url,
     prefix: lane.prefix,
@@ -95,7 +95,7 @@ const busy = (field: string) =>
     retryable: true,
   });
 
-describe('the queue on the inline engine and a scripted converter', () => {
+describe('the queue on the inline preparer and a scripted converter', () => {
   it('renders a filled template through Redis: the converter sees the values', async () => {
     const converter = new ScriptedConverter(() => Promise.resolve(pdf));
     const { client, storedPdfs } = await inlineLane(converter);

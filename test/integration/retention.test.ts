@@ -4,7 +4,7 @@ import { Worker } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Converter } from '../../src/render/convert/index.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import type { Logger } from '../../src/base/log/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
 import { createRedis } from '../../src/platform/redis/index.js';
@@ -229,7 +229,7 @@ describe('a render reused from the cache', () => {
       convert: () => Promise.resolve(pdf),
       close: () => Promise.resolve(),
     };
-    const renderer = new Renderer({ engine: new InlineEngine(), converter, storage });
+    const renderer = new Renderer({ preparer: new InlinePreparer(), converter, storage });
     const template = buildDocx({ body: para('Tenant: {tenant_name}') });
     const tags = (name: string) => [{ tag: 'tenant_name', value: name, type: 'text' }];
     const reused = await renderer.render({ bytes: template, name: 'Lease' }, tags('Ada'));

@@ -2,11 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { DEFAULT_VALUE_LIMITS } from '../../src/document/values/index.js';
 import { documentText } from '../../src/document/inspect/index.js';
-import { EnginePool } from '../../src/render/engine/index.js';
+import { PreparePool } from '../../src/render/prepare/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
-const strict = new EnginePool({ threads: 1 });
-const relaxed = new EnginePool({
+const strict = new PreparePool({ threads: 1 });
+const relaxed = new PreparePool({
   threads: 1,
   values: { ...DEFAULT_VALUE_LIMITS, allowBidiControls: true, maxValueChars: 20 },
 });
@@ -25,7 +25,7 @@ async function failureOf(work: Promise<unknown>): Promise<DocpipeError> {
   return err as DocpipeError;
 }
 
-describe("the engine pool's value limits reach fill in its threads", () => {
+describe("the prepare pool's value limits reach fill in its threads", () => {
   it('refuses bidi controls by default, in fill and in prepare', async () => {
     for (const work of [strict.fill(template, bidi), strict.prepare(template, bidi)]) {
       const err = await failureOf(work);

@@ -54,7 +54,7 @@ describe('config', () => {
       locale: 'sv',
       delimiters: { start: '{{', end: '}}' },
       strictTags: true,
-      engineThreads: 3,
+      prepareThreads: 3,
       dataDir: '/tmp/dp',
     });
     expect(config.limits.maxEntries).toBe(10);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { PDFDocument, PDFName, StandardFonts, type PDFContext, type PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { Renderer, fidelityRefusal, fidelityReport } from '../../src/render/pipeline/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { para } from '../helpers/docx-builder.js';
@@ -123,7 +123,7 @@ describe('the renderer with fidelity', () => {
     const dir = testDir('fidelity-renderer');
     const converter = new ScriptedConverter(() => pdf());
     const storage = new LocalStorage(dir);
-    const renderer = new Renderer({ engine: new InlineEngine(), converter, storage, fidelity });
+    const renderer = new Renderer({ preparer: new InlinePreparer(), converter, storage, fidelity });
     const stored = () =>
       readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
     return { renderer, converter, stored };

@@ -5,7 +5,7 @@ import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { registerOpenApi } from '../../src/surfaces/http/common/openapi.js';
 import { downloadRoutes } from '../../src/surfaces/http/downloads/download-routes.js';
 import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import {
   LocalStorage,
   parseStoredDocumentKey,
@@ -109,7 +109,7 @@ describe('OpenAPI', () => {
     await registerOpenApi(app, BASE);
     await app.register(fileRoutes, {
       storage: new LocalStorage('/nonexistent'),
-      engine: new InlineEngine(),
+      preparer: new InlinePreparer(),
       signedUrls: { reuseOrIssue: () => Promise.reject(new Error('unused')) },
       publicUrl: BASE,
       signingSecret: 'x'.repeat(32),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fillTemplate } from '../../src/document/fill/index.js';
 import { documentText } from '../../src/document/inspect/index.js';
 import { openDocx, DEFAULT_SNIFF_LIMITS } from '../../src/formats/sniff/index.js';
-import { prepareDocument } from '../../src/render/engine/prepare.js';
+import { prepareDocument } from '../../src/render/prepare/prepare-document.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

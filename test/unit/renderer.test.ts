@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { ConvertRequest, Converter } from '../../src/render/convert/index.js';
-import { InlineEngine } from '../../src/render/engine/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { ZipArchive } from '../../src/formats/zip/index.js';
 import { Renderer } from '../../src/render/pipeline/index.js';
@@ -45,7 +45,7 @@ function setUp(answer: (request: ConvertRequest) => Promise<Buffer>) {
   const dir = testDir('renderer');
   const storage = new LocalStorage(dir);
   const converter = new FakeConverter(answer);
-  const renderer = new Renderer({ engine: new InlineEngine(), converter, storage });
+  const renderer = new Renderer({ preparer: new InlinePreparer(), converter, storage });
   const stored = () =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
@@ -62,7 +62,7 @@ function documentText(docx: Uint8Array): string {
     .trim();
 }
 
-describe('Renderer on the inline engine', () => {
+describe('Renderer on the inline preparer', () => {
   it('converts the filled document, stores the checked PDF, and answers a repeat from storage', async () => {
     const pdf = await onePagePdf();
     const { renderer, converter, storage } = setUp(() => Promise.resolve(pdf));

@@ -47,9 +47,9 @@ export interface DocpipeConfig {
   strictFidelity: boolean;
   /**
    * `DOCPIPE_ENGINE_THREADS`: sniff and fill threads.
-   * @defaultValue the number of cores; beside an office pool, {@link engineThreadsBeside}
+   * @defaultValue the number of cores; beside an office pool, {@link prepareThreadsBeside}
    */
-  engineThreads: number | undefined;
+  prepareThreads: number | undefined;
   /** `DOCPIPE_LOG_LEVEL`: pino level. @defaultValue 'info' */
   logLevel: string;
   /**
@@ -170,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
       `DOCPIPE_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`,
     );
   const threadsText = env.DOCPIPE_ENGINE_THREADS;
-  const engineThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
+  const prepareThreads = threadsText ? int('DOCPIPE_ENGINE_THREADS', 1) : undefined;
 
   const converter = env.DOCPIPE_CONVERTER || 'office-pool';
   if (converter !== 'office-pool' && converter !== 'libreoffice-convert') {
@@ -244,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     delimiters,
     strictTags: strictText === 'true' || strictText === '1',
     strictFidelity: strictFidelityText === 'true' || strictFidelityText === '1',
-    engineThreads,
+    prepareThreads,
     logLevel,
     logFormat,
     limits,
@@ -277,12 +277,12 @@ function valueLimitsFrom(
 }
 
 /**
- * Engine threads for a worker whose office pool has `officeProcesses` processes: one per four.
+ * Prepare threads for a worker whose office pool has `officeProcesses` processes: one per four.
  * Sniff, fill and the PDF check take about a twentieth of a conversion's time, so one thread keeps
  * four office processes fed; more threads only add isolates to warm up and collect, which cost
- * CPU the office processes need (measured: docs/decisions.md, Engine threads).
+ * CPU the office processes need (measured: docs/decisions.md, Prepare threads).
  */
-export function engineThreadsBeside(officeProcesses: number): number {
+export function prepareThreadsBeside(officeProcesses: number): number {
   return Math.max(1, Math.ceil(officeProcesses / 4));
 }
 

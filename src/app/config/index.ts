@@ -1,7 +1,7 @@
 export {
   loadConfig,
   ConfigError,
-  engineThreadsBeside,
+  prepareThreadsBeside,
   workerConcurrency,
   type DocpipeConfig,
 } from './config.js';

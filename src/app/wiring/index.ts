@@ -1,4 +1,4 @@
 export { startRuntime, type Runtime } from './runtime.js';
 export { connectClient } from './client.js';
-export { createEngine } from './engine.js';
+export { createPreparer } from './preparer.js';
 export { openStorage } from './storage.js';

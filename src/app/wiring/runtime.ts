@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { engineThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
+import { prepareThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
 import {
   DEFAULT_OFFICE_POOL_OPTIONS,
   createConverter,
@@ -9,19 +9,23 @@ import {
 import { FolderLibrary } from '../../document/library/index.js';
 import type { Logger } from '../../base/log/index.js';
 import { Renderer } from '../../render/pipeline/index.js';
-import { DEFAULT_CLOSE_GRACE_MS, DocpipeWorker, type DocpipeWorkerOptions } from '../../jobs/queue/index.js';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DocpipeWorker,
+  type DocpipeWorkerOptions,
+} from '../../jobs/queue/index.js';
 import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
-import type { EnginePool } from '../../render/engine/index.js';
+import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
-import { createEngine } from './engine.js';
+import { createPreparer } from './preparer.js';
 import { openStorage } from './storage.js';
 
 export interface Runtime {
   redisUrl: string;
   embedded?: EmbeddedRedis;
   worker: DocpipeWorker;
-  /** The engine threads, which an HTTP service beside the worker shares. */
-  engine: EnginePool;
+  /** The prepare threads, which an HTTP service beside the worker shares. */
+  preparer: PreparePool;
   converter: Converter;
   /**
    * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
@@ -31,7 +35,7 @@ export interface Runtime {
 }
 
 /**
- * The main job: the engine threads, the warm office pool, storage, the library and a worker, on
+ * The main job: the prepare threads, the warm office pool, storage, the library and a worker, on
  * REDIS_URL or on an embedded redis-server under DOCPIPE_DATA_DIR/redis.
  */
 export async function startRuntime(
@@ -57,12 +61,12 @@ export async function startRuntime(
       );
   }
   const processes = config.office.processes ?? availableParallelism();
-  const engine = createEngine(config, config.engineThreads ?? engineThreadsBeside(processes));
+  const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
   let converter: Converter | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
-      engine,
+      preparer,
       converter,
       storage,
       logger,
@@ -103,13 +107,13 @@ export async function startRuntime(
       redisUrl,
       embedded,
       worker,
-      engine,
+      preparer,
       converter: started,
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await sweeper?.close();
         await worker.close(graceMs, now);
         await started.close();
-        await engine.close();
+        await preparer.close();
         if (embedded) {
           await redisUrlFile(config.dataDir).remove();
           await embedded.stop();
@@ -118,7 +122,7 @@ export async function startRuntime(
     };
   } catch (err) {
     await converter?.close();
-    await engine.close();
+    await preparer.close();
     await embedded?.stop();
     throw err;
   }

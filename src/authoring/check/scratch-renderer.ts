@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Converter } from '../../render/convert/index.js';
 import type { Logger } from '../../base/log/index.js';
-import {
-  Renderer,
-  type Engine,
-  type RenderNotice,
-  type RenderOptions,
-} from '../../render/pipeline/index.js';
+import { Renderer, type RenderNotice, type RenderOptions } from '../../render/pipeline/index.js';
+import type { Preparer } from '../../render/prepare/index.js';
 import { LocalStorage } from '../../render/storage/index.js';
 
 /** A PDF rendered for a look (check, preview): never kept. */
@@ -20,7 +16,7 @@ export interface ScratchRender {
 }
 
 export interface ScratchRendererDeps {
-  engine: Engine;
+  preparer: Preparer;
   converter: Converter;
   logger?: Logger;
 }
@@ -41,7 +37,7 @@ export class ScratchRenderer {
     const dir = await mkdtemp(join(tmpdir(), 'docpipe-scratch-'));
     const storage = new LocalStorage(dir);
     const renderer = new Renderer({
-      engine: deps.engine,
+      preparer: deps.preparer,
       converter: deps.converter,
       storage,
       logger: deps.logger,

@@ -17,7 +17,7 @@ const DEFAULT_LIMITS: TemplateCacheLimits = { maxEntries: 32, maxRetainedBytes: 
 /**
  * Compiled templates by content, least recently used first out. A library document is filled
  * again and again with other values, and compiling it (lexing and parsing every XML part) is most
- * of what a fill costs (docs/decisions.md, "Caches in each engine thread"). Keyed by the SHA-256
+ * of what a fill costs (docs/decisions.md, "Caches in each prepare thread"). Keyed by the SHA-256
  * of the template's bytes and its delimiters, so a changed template is a new entry, never a stale
  * one. One per thread.
  */

@@ -44,7 +44,7 @@ function resolveLocaleOnce(tag: string): ResolvedLocale | string {
 /**
  * Checks an IANA time zone name; returns a problem sentence when unknown. Memoized: building a
  * DateTimeFormat to ask is slow next to a fill, and every fill asks (docs/decisions.md, "Caches
- * in each engine thread").
+ * in each prepare thread").
  */
 export const checkTimeZone = memoizeByString((timeZone: string): string | undefined => {
   try {

@@ -19,7 +19,7 @@ function retainedBytes(pkg: DocxPackage): number {
 
 /**
  * Accepted .docx packages by content, so that a library template is sniffed once rather than on
- * every render (what that saves a render: docs/decisions.md, "Caches in each engine thread").
+ * every render (what that saves a render: docs/decisions.md, "Caches in each prepare thread").
  * Sniffing is a pure function of the bytes and the limits, both in the key, and the package it
  * yields is read-only.
  * Only accepted .docx packages are kept: they are what fill reuses. One per thread.

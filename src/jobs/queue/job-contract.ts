@@ -67,7 +67,7 @@ export function jobDataProblems(
   if (!found.some((p) => p.path === 'source' || p.path.startsWith('source.')))
     found.push(...sourceLimitProblems(d.source as Record<string, unknown>, limits));
   // Before anything recurses into the values (JSON for Redis, the cache key, the copy to an
-  // engine thread): a value nested 100,000 levels deep would overflow their stacks. The schema
+  // prepare thread): a value nested 100,000 levels deep would overflow their stacks. The schema
   // leaves `value` alone, so the structural check does not recurse either.
   const bounds = tagListBoundProblems(d.tags, limits.values ?? DEFAULT_VALUE_LIMITS, `${at}.tags`);
   for (const p of bounds) found.push({ path: p.field.slice(at.length + 1), message: p.message });

@@ -2,7 +2,7 @@ import type { Logger } from '../../base/log/index.js';
 import type { OfficePoolOptions } from './convert-options.js';
 import type { Converter } from './converter.js';
 import { LazyConverter } from './lazy-converter.js';
-import { LibreOfficeConvertEngine } from './libreoffice-convert-engine.js';
+import { PerCallConverter } from './per-call-converter.js';
 import { OfficePool } from './office-pool.js';
 
 export type ConverterName = 'office-pool' | 'libreoffice-convert';
@@ -16,7 +16,7 @@ export async function createConverter(
 ): Promise<Converter> {
   const start = (): Promise<Converter> =>
     name === 'libreoffice-convert'
-      ? LibreOfficeConvertEngine.start(office)
+      ? PerCallConverter.start(office)
       : OfficePool.start(office, logger);
   return lazy ? new LazyConverter(name, start) : start();
 }

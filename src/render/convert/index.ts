@@ -18,6 +18,6 @@ export {
   writeHardenedProfile,
   CLOSED_PROXY,
 } from './office-profile.js';
-export { LibreOfficeConvertEngine } from './libreoffice-convert-engine.js';
+export { PerCallConverter } from './per-call-converter.js';
 export { LazyConverter } from './lazy-converter.js';
 export { createConverter, type ConverterName } from './create-converter.js';

@@ -43,7 +43,7 @@ const BACKSTOP_MS = 10_000;
  * wrote. At most `processes` run at once, as the pool runs as many office processes. Kept for
  * comparison in benchmarks and as a fallback; no PDF/A.
  */
-export class LibreOfficeConvertEngine implements Converter {
+export class PerCallConverter implements Converter {
   readonly name = 'libreoffice-convert';
 
   private constructor(
@@ -58,7 +58,7 @@ export class LibreOfficeConvertEngine implements Converter {
    * Uses `processes`, `conversionTimeoutMs`, `queueTimeoutMs`, `network` and `workDir` of the
    * office options (LibreOfficeConvertOptions).
    */
-  static async start(options: OfficePoolOptions = {}): Promise<LibreOfficeConvertEngine> {
+  static async start(options: OfficePoolOptions = {}): Promise<PerCallConverter> {
     const filled = fillLibreOfficeConvertOptions(options, tmpdir());
     // Else every document would fail as if it were damaged.
     await access(SOFFICE, constants.X_OK).catch(() => {
@@ -80,13 +80,13 @@ export class LibreOfficeConvertEngine implements Converter {
     const env = {
       ...officeEnvironment(dir),
       DOCPIPE_HARDENED_XCU: xcu,
-      DOCPIPE_ENGINE_DIR: dir,
+      DOCPIPE_CONVERT_DIR: dir,
       DOCPIPE_SOFFICE: SOFFICE,
       DOCPIPE_CONVERT_TIMEOUT: String(filled.conversionTimeoutMs / 1000),
       DOCPIPE_NETNS: isolated ? '1' : '0',
     };
     const turns = new Turns(filled.processes, filled.queueTimeoutMs);
-    return new LibreOfficeConvertEngine(dir, env, filled, turns);
+    return new PerCallConverter(dir, env, filled, turns);
   }
 
   async convert(request: ConvertRequest): Promise<Buffer> {
@@ -133,13 +133,13 @@ export class LibreOfficeConvertEngine implements Converter {
     return pdf;
   }
 
-  /** The engine's folder: the hardened registry and the folders of conversions under way. */
+  /** The converter's folder: the hardened registry and the folders of conversions under way. */
   get workDir(): string {
     return this.dir;
   }
 
   async close(): Promise<void> {
-    this.turns.close('the libreoffice-convert engine is closing');
+    this.turns.close('the libreoffice-convert converter is closing');
     await rm(this.dir, { recursive: true, force: true });
   }
 

@@ -11,4 +11,3 @@ export type {
   RenderStep,
 } from './render-types.js';
 export { fidelityReport, fidelityRefusal, type FidelityReport } from './fidelity-notices.js';
-export type { Engine } from './engine.js';

@@ -3,14 +3,14 @@ import { DocpipeError } from '../../base/errors/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Converter } from '../convert/index.js';
-import type { Engine } from './engine.js';
+import type { Preparer } from '../prepare/index.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import { startsAsPdf } from '../../formats/sniff/index.js';
 import { projectRoot } from '../../base/paths/index.js';
 import { parseStorageKey, renderKey, renderMarkerKey, type Storage } from '../storage/index.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
-import type { DocumentFontFacts } from '../engine/index.js';
+import type { DocumentFontFacts } from '../prepare/index.js';
 import { embeddedFamilies } from '../../document/harden/index.js';
 import { fidelityRefusal, fidelityReport, type FidelityReport } from './fidelity-notices.js';
 import type {
@@ -22,7 +22,7 @@ import type {
 } from './render-types.js';
 
 export interface RendererDeps {
-  engine: Engine;
+  preparer: Preparer;
   converter: Converter;
   storage: Storage;
   logger?: Logger;
@@ -41,7 +41,7 @@ type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
  *
  * A render is one stored object, its PDF, under a key made of the hash of everything that went
  * into it. What a cache hit reports (size, SHA-256, pages, fonts, notices) is read from that PDF
- * again, and the fonts the document asks for from its input (the engine thread's sniff cache
+ * again, and the fonts the document asks for from its input (the prepare thread's sniff cache
  * usually holds it), so it can never disagree with them, and there is no second object to keep
  * in step: one file written per render rather than two is a few percent of throughput with
  * LibreOffice on every core, while a hit costs a read, a hash and a check (well under a
@@ -55,7 +55,7 @@ export class Renderer {
   private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
   /**
    * The fonts each render's document asked for, by render key: a hit on a render this process
-   * made needs no engine round trip to read them again.
+   * made needs no preparer round trip to read them again.
    */
   private readonly askedFonts = new BoundedLru<DocumentFontFacts>(ASKED_FONTS_KEPT);
   private readonly logger: Logger;
@@ -132,14 +132,14 @@ export class Renderer {
     let report: FidelityReport;
     try {
       const [checked, asked] = await Promise.all([
-        this.deps.engine.checkPdf(pdf, 'document'),
+        this.deps.preparer.checkPdf(pdf, 'document'),
         this.askedFonts.get(hash) ??
-          (docx ? this.deps.engine.documentFonts(input.bytes) : NO_DOCUMENT_FONTS),
+          (docx ? this.deps.preparer.documentFonts(input.bytes) : NO_DOCUMENT_FONTS),
       ]);
       pages = checked.pages;
       report = fidelityReport(asked.asked, checked.fonts, checked.emptyPages, asked.embedded);
     } catch (err) {
-      // Only a PDF that does not check out is damaged; a failing engine is no reason to render.
+      // Only a PDF that does not check out is damaged; a failing preparer is no reason to render.
       if (!(err instanceof DocpipeError)) throw err;
       // Damaged in storage (a disk error, a hand edit): rendered again, and overwritten.
       this.logger.warn(
@@ -167,7 +167,7 @@ export class Renderer {
     options: RenderOptions,
     timings: Partial<Record<RenderStep, number>>,
   ): Promise<Rendered> {
-    const { engine, converter, storage } = this.deps;
+    const { preparer, converter, storage } = this.deps;
     // Failures of the document as a whole name it; without a path, plainly "document".
     const field = options.field || 'document';
     const step = async <T>(name: RenderStep, work: () => Promise<T>): Promise<T> => {
@@ -178,14 +178,14 @@ export class Renderer {
         timings[name] = performance.now() - t;
       }
     };
-    const prepared = await engine.prepare(input.bytes, tags, options);
+    const prepared = await preparer.prepare(input.bytes, tags, options);
     Object.assign(timings, prepared.timings);
     let pdf: Uint8Array;
     let pages: number;
     let report: FidelityReport;
     if (prepared.input === 'pdf') {
       // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
-      const checked = await step('check', () => engine.checkPdf(input.bytes, field));
+      const checked = await step('check', () => preparer.checkPdf(input.bytes, field));
       pages = checked.pages;
       report = fidelityReport([], checked.fonts, checked.emptyPages);
       pdf = input.bytes;
@@ -224,7 +224,7 @@ export class Renderer {
         }),
       );
       const finished = await step('check', async () => {
-        const done = await engine.finishPdf(
+        const done = await preparer.finishPdf(
           converted,
           field,
           { title: input.name, producer: this.deps.producer ?? defaultProducer() },

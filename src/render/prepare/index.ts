@@ -1,5 +1,6 @@
-export { EnginePool, type EnginePoolOptions } from './engine-pool.js';
-export { InlineEngine } from './inline-engine.js';
-export type { EngineLimits } from './task-engine.js';
-export { prepareDocument, type Prepared, type DocumentFontFacts } from './prepare.js';
-export type { EngineReply, EngineTask } from './engine-task.js';
+export type { Preparer } from './preparer.js';
+export { PreparePool, type PreparePoolOptions } from './prepare-pool.js';
+export { InlinePreparer } from './inline-preparer.js';
+export type { PrepareLimits } from './task-preparer.js';
+export { prepareDocument, type Prepared, type DocumentFontFacts } from './prepare-document.js';
+export type { PrepareReply, PrepareTask } from './prepare-task.js';

@@ -1,13 +1,14 @@
-import { runEngineTask, type EngineReply, type EngineTask } from './engine-task.js';
-import { TaskEngine, type EngineLimits } from './task-engine.js';
+import { runPrepareTask, type PrepareReply, type PrepareTask } from './prepare-task.js';
+import type { Preparer } from './preparer.js';
+import { TaskPreparer, type PrepareLimits } from './task-preparer.js';
 
 /**
- * The engine in the caller's own thread: the same tasks and the same failures as `EnginePool`,
+ * The preparer in the caller's own thread: the same tasks and the same failures as `PreparePool`,
  * without worker threads. For tests of the renderer and the queue, and for a caller that renders
  * one document and would only pay for starting threads.
  */
-export class InlineEngine extends TaskEngine {
-  constructor(options: EngineLimits = {}) {
+export class InlinePreparer extends TaskPreparer implements Preparer {
+  constructor(options: PrepareLimits = {}) {
     super(options);
   }
 
@@ -15,7 +16,7 @@ export class InlineEngine extends TaskEngine {
     return Promise.resolve();
   }
 
-  protected execute(task: EngineTask): Promise<EngineReply> {
-    return runEngineTask(task);
+  protected execute(task: PrepareTask): Promise<PrepareReply> {
+    return runPrepareTask(task);
   }
 }

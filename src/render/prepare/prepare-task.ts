@@ -1,16 +1,16 @@
 /**
- * The engine's task protocol: what an engine thread is asked (`EngineTask`) and answers
- * (`EngineReply`). Typed failures come back as data (`{error, details}`), since error classes do
+ * The preparer's task protocol: what a prepare thread is asked (`PrepareTask`) and answers
+ * (`PrepareReply`). Typed failures come back as data (`{error, details}`), since error classes do
  * not survive the thread boundary; the caller rebuilds them with `DocpipeError.fromFailure`.
  */
 import { isDocpipeError, type Failure } from '../../base/errors/index.js';
 import { fillTemplate, type FillOptions } from '../../document/fill/index.js';
 import { templateFields, type FieldsOptions } from '../../document/inspect/index.js';
-import { documentFontFacts, prepareDocument, sniffCache } from './prepare.js';
+import { documentFontFacts, prepareDocument, sniffCache } from './prepare-document.js';
 import { checkPdfFidelity, finishProducedPdf, type StampOptions } from '../../formats/pdf/index.js';
 import { sniff, type SniffLimits } from '../../formats/sniff/index.js';
 
-export type EngineTask =
+export type PrepareTask =
   | { op: 'sniff'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'fill'; bytes: Uint8Array; tags: unknown; options: FillOptions }
   | { op: 'fields'; bytes: Uint8Array; options: FieldsOptions }
@@ -24,10 +24,10 @@ export type EngineTask =
   | { op: 'document-fonts'; bytes: Uint8Array; limits: SniffLimits }
   | { op: 'finish-pdf'; bytes: Uint8Array; field: string; stamp: StampOptions; pdfa: boolean };
 
-export type EngineReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
+export type PrepareReply = { ok: true; value: unknown } | { ok: false; failure: Failure };
 
-/** Runs one task where it is called: in an engine thread, or in-thread for `InlineEngine`. */
-export async function runEngineTask(task: EngineTask): Promise<EngineReply> {
+/** Runs one task where it is called: in a prepare thread, or in-thread for `InlinePreparer`. */
+export async function runPrepareTask(task: PrepareTask): Promise<PrepareReply> {
   try {
     switch (task.op) {
       case 'sniff':

@@ -1,4 +1,4 @@
-import type { DocumentFontFacts, Prepared } from '../engine/index.js';
+import type { DocumentFontFacts, Prepared } from './prepare-document.js';
 import type { FillOptions, FillResult } from '../../document/fill/index.js';
 import type { TemplateField } from '../../document/fields/index.js';
 import type { FieldsOptions } from '../../document/inspect/index.js';
@@ -6,11 +6,12 @@ import type { PdfFidelity, StampOptions } from '../../formats/pdf/index.js';
 import type { SniffResult } from '../../formats/sniff/index.js';
 
 /**
- * What the pipeline needs from the engine: the CPU-bound steps around conversion. The renderer
- * depends on this, not on where the steps run: `EnginePool` runs them in worker threads,
- * `InlineEngine` in the caller's thread (tests, and tools that render one document).
+ * What the pipeline needs before and after conversion: the CPU-bound steps around it (sniff, fill
+ * and harden before; the PDF check and stamp after). The renderer depends on this, not on where
+ * the steps run: `PreparePool` runs them in worker threads, `InlinePreparer` in the caller's
+ * thread (tests, and tools that render one document). Both implement it here, beside it.
  */
-export interface Engine {
+export interface Preparer {
   sniff(bytes: Uint8Array): Promise<SniffResult>;
   fill(bytes: Uint8Array, tags: unknown, options?: FillOptions): Promise<FillResult>;
   fields(bytes: Uint8Array, options?: FieldsOptions): Promise<TemplateField[]>;

@@ -10,32 +10,33 @@ import {
   type SniffLimits,
   type SniffResult,
 } from '../../formats/sniff/index.js';
-import type { EngineReply, EngineTask } from './engine-task.js';
-import type { DocumentFontFacts, Prepared } from './prepare.js';
+import type { PrepareReply, PrepareTask } from './prepare-task.js';
+import type { DocumentFontFacts, Prepared } from './prepare-document.js';
+import type { Preparer } from './preparer.js';
 
-export interface EngineLimits {
+export interface PrepareLimits {
   /** @defaultValue DEFAULT_SNIFF_LIMITS */
   limits?: SniffLimits;
-  /** What tag values may be, for every fill of this engine. @defaultValue DEFAULT_VALUE_LIMITS */
+  /** What tag values may be, for every fill of this preparer. @defaultValue DEFAULT_VALUE_LIMITS */
   values?: ValueLimits;
 }
 
 /**
- * The engine's calls as tasks of its protocol. Where a task runs is the subclass's choice; the
+ * The preparer's calls as tasks of its protocol. Where a task runs is the subclass's choice; the
  * replies cross back as data and typed failures are rebuilt from `{error, details}`, so a caller
  * sees the same results and errors from a thread pool as from its own thread.
  */
-export abstract class TaskEngine {
+export abstract class TaskPreparer implements Preparer {
   protected readonly limits: SniffLimits;
   protected readonly values: ValueLimits;
 
-  protected constructor(options: EngineLimits) {
+  protected constructor(options: PrepareLimits) {
     this.limits = options.limits ?? DEFAULT_SNIFF_LIMITS;
     this.values = options.values ?? DEFAULT_VALUE_LIMITS;
   }
 
   /** Runs one task and answers its reply. */
-  protected abstract execute(task: EngineTask): Promise<EngineReply>;
+  protected abstract execute(task: PrepareTask): Promise<PrepareReply>;
 
   abstract close(): Promise<void>;
 
@@ -94,7 +95,7 @@ export abstract class TaskEngine {
     return { ...value, pdf: asBuffer(value.pdf) };
   }
 
-  private async run(task: EngineTask): Promise<unknown> {
+  private async run(task: PrepareTask): Promise<unknown> {
     const reply = await this.execute(task);
     if (!reply.ok) throw DocpipeError.fromFailure(reply.failure);
     return reply.value;

@@ -5,7 +5,7 @@ import type { DocpipeConfig } from '../../app/config/index.js';
 import { VerifiedKeyCache, type KeyStore } from '../../service/keys/index.js';
 import type { DocumentLibrary } from '../../document/library/index.js';
 import type { DocpipeMetrics } from '../../base/metrics/index.js';
-import type { Engine } from '../../render/pipeline/index.js';
+import type { Preparer } from '../../render/prepare/index.js';
 import type { DocpipeClient } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import { authenticateV2, authenticateV3 } from './common/auth.js';
@@ -37,8 +37,8 @@ export interface HttpServerDeps {
   client: DocpipeClient;
   storage: Storage;
   library: DocumentLibrary;
-  /** Sniff for uploads, fields for the library: the engine threads. */
-  engine: Pick<Engine, 'sniff' | 'fields'>;
+  /** Sniff for uploads, fields for the library: the prepare threads. */
+  preparer: Pick<Preparer, 'sniff' | 'fields'>;
   metrics: DocpipeMetrics;
   /** What `/readyz` checks; `docpipe start` adds its office pool to `serve`'s. */
   checks: Record<string, ReadinessCheck>;
@@ -96,7 +96,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
     });
     await v2.register(fileRoutes, {
       storage: deps.storage,
-      engine: deps.engine,
+      preparer: deps.preparer,
       signedUrls: new RedisSignedUrlCache(deps.redis, config.queue.prefix),
       publicUrl: deps.publicUrl,
       signingSecret,
@@ -108,7 +108,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<HttpApp> {
   await app.register(async (v3) => {
     v3.addHook('onRequest', authenticateV3(verifier));
     await registerRateLimit(v3, limit(http.rateLimitV3, 'v3'));
-    await v3.register(documentsRoutes, { library: deps.library, engine: deps.engine });
+    await v3.register(documentsRoutes, { library: deps.library, preparer: deps.preparer });
   });
   // The signature is the capability: no key needed.
   await app.register(downloadRoutes, {

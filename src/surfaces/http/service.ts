@@ -1,12 +1,12 @@
 import { Queue } from 'bullmq';
 import type { Logger as PinoLogger } from 'pino';
-import { connectClient, createEngine, openStorage } from '../../app/wiring/index.js';
+import { connectClient, createPreparer, openStorage } from '../../app/wiring/index.js';
 import { ConfigError, publicUrlOf, type DocpipeConfig } from '../../app/config/index.js';
 import type { OfficePoolStats } from '../../render/convert/index.js';
 import { KeyStore, sharedSigningSecret } from '../../service/keys/index.js';
 import { FolderLibrary } from '../../document/library/index.js';
 import { DocpipeMetrics } from '../../base/metrics/index.js';
-import type { Engine } from '../../render/pipeline/index.js';
+import type { Preparer } from '../../render/prepare/index.js';
 import { queueNames } from '../../jobs/queue/index.js';
 import { connectProducer, createRedis } from '../../platform/redis/index.js';
 import { freePort } from '../../platform/embedded/index.js';
@@ -17,8 +17,8 @@ import { buildHttpServer } from './server.js';
 export interface HttpServiceOptions {
   redisUrl: string;
   logger: PinoLogger;
-  /** The engine threads of a `docpipe start` (shared with its worker); else the service starts one. */
-  engine?: Pick<Engine, 'sniff' | 'fields'>;
+  /** The prepare threads of a `docpipe start` (shared with its worker); else the service starts one. */
+  preparer?: Pick<Preparer, 'sniff' | 'fields'>;
   /** The office pool of a `docpipe start`, for `/readyz` and the restarts metric. */
   office?: { stats(): OfficePoolStats };
   /** Where the worker of a `docpipe start` reports its jobs, to count them. */
@@ -49,12 +49,12 @@ export async function startHttpService(
   try {
     const redis = await connectProducer(options.redisUrl);
     closers.push(() => Promise.resolve(redis.disconnect()));
-    let engine = options.engine;
-    if (!engine) {
+    let preparer = options.preparer;
+    if (!preparer) {
       // Uploads are sniffed and library fields read here: one thread is plenty beside HTTP.
-      const own = createEngine(config, 1);
+      const own = createPreparer(config, 1);
       closers.push(() => own.close());
-      engine = own;
+      preparer = own;
     }
     const client = await connectClient(config, options.redisUrl);
     closers.push(() => client.close());
@@ -90,7 +90,7 @@ export async function startHttpService(
       client,
       storage,
       library: new FolderLibrary(config.templatesDir),
-      engine,
+      preparer,
       metrics,
       checks,
       queues,

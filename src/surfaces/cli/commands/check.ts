@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { createEngine } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/wiring/index.js';
 import {
   DEFAULT_CHECK_SETTINGS,
   FixtureRenderer,
@@ -18,7 +18,7 @@ import {
   type FixtureOutcome,
   type TemplateFolder,
 } from '../../../authoring/check/index.js';
-import { engineThreadsBeside, loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
+import { prepareThreadsBeside, loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { errorWords } from '../../../base/files/index.js';
 import { commandOffice } from '../command-office.js';
 import { isPopplerMissingError, requirePoppler } from '../../../formats/raster/index.js';
@@ -155,7 +155,7 @@ function officeProcesses(
     : Math.max(1, Math.min(availableParallelism(), fixtures));
 }
 
-/** The warm office pool, the engine threads and a renderer over temporary storage. */
+/** The warm office pool, the prepare threads and a renderer over temporary storage. */
 class CheckSession {
   private constructor(
     private readonly renderer: FixtureRenderer,
@@ -164,21 +164,21 @@ class CheckSession {
   ) {}
 
   static async open(config: DocpipeConfig, processes: number): Promise<CheckSession> {
-    const engine = createEngine(config, engineThreadsBeside(processes));
+    const preparer = createPreparer(config, prepareThreadsBeside(processes));
     const { converter, logger } = await commandOffice(config, { processes }).catch(
       async (err: unknown) => {
-        await engine.close();
+        await preparer.close();
         throw err;
       },
     );
     const { limits: _limits, ...defaults } = fillOptionsFrom({}, config);
-    const renderer = await FixtureRenderer.open({ engine, converter, logger, defaults });
+    const renderer = await FixtureRenderer.open({ preparer, converter, logger, defaults });
     return new CheckSession(
       renderer,
       async () => {
         await renderer.close();
         await converter.close();
-        await engine.close();
+        await preparer.close();
       },
       processes,
     );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createEngine } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/wiring/index.js';
 import { loadConfig } from '../../../app/config/index.js';
 import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import { fillOptionsFrom, printJson, templateArgument } from '../io.js';
@@ -30,7 +30,7 @@ export function registerFields(program: Command): void {
       const argument = await templateArgument(template);
       const options = fillOptionsFrom(flags, config, argument.options);
       const bytes = await readInput(argument.file, config.limits.maxInputBytes);
-      const pool = createEngine(config, 1);
+      const pool = createPreparer(config, 1);
       try {
         await runDocumentCommand(flags.json, async () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError('template');

@@ -1,12 +1,12 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createEngine } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/wiring/index.js';
 import { ScratchRenderer, shownNotices } from '../../../authoring/check/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { readInput, readJson, TooLargeInput } from '../../../base/files/index.js';
 import { LIBRARY_TEMPLATE } from '../../../document/library/index.js';
 import { commandOffice } from '../command-office.js';
-import type { Engine } from '../../../render/pipeline/index.js';
+import type { Preparer } from '../../../render/prepare/index.js';
 import {
   DEFAULT_PREVIEW_DPI,
   previewTemplate,
@@ -79,18 +79,18 @@ export function registerPreview(program: Command): void {
         flags.tags ? readJson(flags.tags) : Promise.resolve(undefined),
       ]);
       const out = flags.out ?? `${name}-preview`;
-      const engine = createEngine(config, 1);
+      const preparer = createPreparer(config, 1);
       try {
         await runDocumentCommand(flags.json, async () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError('template');
-          const preview = await withRenderer(engine, config, name, (renderPdf) =>
+          const preview = await withRenderer(preparer, config, name, (renderPdf) =>
             previewTemplate(bytes, { tags, fill, limits, dpi }, { renderPdf }),
           );
           const files = await writePageImages(out, preview.pages);
           report(preview, files, flags.json);
         });
       } finally {
-        await engine.close();
+        await preparer.close();
       }
     });
 }
@@ -117,14 +117,14 @@ function previewName(argument: string, file: string): string {
  * afterwards: a preview is a look, and leaves no PDF in DOCPIPE_DATA_DIR/storage.
  */
 async function withRenderer<T>(
-  engine: Engine,
+  preparer: Preparer,
   config: DocpipeConfig,
   name: string,
   work: (renderPdf: PreviewDeps['renderPdf']) => Promise<T>,
 ): Promise<T> {
   const { converter, logger } = await commandOffice(config, { lazy: true });
   try {
-    const scratch = await ScratchRenderer.open({ engine, converter, logger });
+    const scratch = await ScratchRenderer.open({ preparer, converter, logger });
     try {
       return await work((bytes, tags, fill) => scratch.render({ bytes, name }, tags, fill));
     } finally {

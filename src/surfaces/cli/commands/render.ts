@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createEngine, openStorage } from '../../../app/wiring/index.js';
+import { createPreparer, openStorage } from '../../../app/wiring/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { commandOffice } from '../command-office.js';
 import { Renderer } from '../../../render/pipeline/index.js';
 import { objectLocation } from '../../../render/storage/index.js';
-import type { Engine } from '../../../render/pipeline/index.js';
+import type { Preparer } from '../../../render/prepare/index.js';
 import { UsageError } from '../exit-codes.js';
 import { fillOptionsFrom, printJson, templateArgument, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../../base/files/index.js';
@@ -68,29 +68,29 @@ export function registerRender(program: Command): void {
         readInput(template.file, config.limits.maxInputBytes),
         flags.tags ? readJson(flags.tags) : Promise.resolve([]),
       ]);
-      const engine = createEngine(config, 1);
+      const preparer = createPreparer(config, 1);
       try {
         await runDocumentCommand(flags.json, () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError();
           return format === '.docx'
-            ? fillOnly(engine, bytes, tags, options, flags)
-            : renderPdf(engine, config, bytes, tags, options, name, flags);
+            ? fillOnly(preparer, bytes, tags, options, flags)
+            : renderPdf(preparer, config, bytes, tags, options, name, flags);
         });
       } finally {
-        await engine.close();
+        await preparer.close();
       }
     });
 }
 
 async function fillOnly(
-  engine: Engine,
+  preparer: Preparer,
   bytes: Buffer,
   tags: unknown,
   options: ReturnType<typeof fillOptionsFrom>,
   flags: RenderFlags,
 ): Promise<void> {
   const started = performance.now();
-  const { docx, fields } = await engine.fill(bytes, tags, options);
+  const { docx, fields } = await preparer.fill(bytes, tags, options);
   await writeAtomically(flags.out, docx);
   const result = {
     out: flags.out,
@@ -108,7 +108,7 @@ async function fillOnly(
 }
 
 async function renderPdf(
-  engine: Engine,
+  preparer: Preparer,
   config: DocpipeConfig,
   bytes: Buffer,
   tags: unknown,
@@ -120,7 +120,7 @@ async function renderPdf(
   const storage = await openStorage(config);
   try {
     const started = performance.now();
-    const renderer = new Renderer({ engine, converter, storage, logger });
+    const renderer = new Renderer({ preparer, converter, storage, logger });
     const { limits: _limits, ...renderOptions } = options;
     const result = await renderer.render({ bytes, name }, tags, {
       ...renderOptions,

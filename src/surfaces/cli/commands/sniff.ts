@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createEngine } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/wiring/index.js';
 import { loadConfig } from '../../../app/config/index.js';
 import { tooLargeSniff } from '../../../formats/sniff/index.js';
 import { EXIT } from '../exit-codes.js';
@@ -22,7 +22,7 @@ export function registerSniff(program: Command): void {
     )
     .action(async (files: string[], flags: { json?: boolean }) => {
       const config = loadConfig();
-      const pool = createEngine(config);
+      const pool = createPreparer(config);
       let status: number = EXIT.ok;
       try {
         // Read all first so that a missing file is a usage error before any output; one at a

@@ -150,7 +150,7 @@ async function runUntilStopped(
       http = await startHttpService(config, {
         redisUrl: runtime.redisUrl,
         logger,
-        engine: runtime.engine,
+        preparer: runtime.preparer,
         office: converter instanceof OfficePool ? converter : undefined,
       }).catch(async (err: unknown) => {
         await runtime!.close(graceMs);

@@ -13,14 +13,14 @@ import {
   V3FailureSchema,
 } from './documents-schema.js';
 
-/** What reads a template's fields: the engine (EnginePool or InlineEngine), off the event loop. */
+/** What reads a template's fields: the preparer (PreparePool or InlinePreparer), off the event loop. */
 export interface FieldReader {
   fields(bytes: Uint8Array, options?: FieldsOptions): Promise<TemplateField[]>;
 }
 
 export interface DocumentsRoutesOptions {
   library: DocumentLibrary;
-  engine: FieldReader;
+  preparer: FieldReader;
 }
 
 /**
@@ -78,7 +78,7 @@ export async function documentsRoutes(
     async (request, reply) => {
       apiKeyOf(request);
       const version = await options.library.getVersion(request.params.id, undefined, 'id');
-      const fields = await options.engine
+      const fields = await options.preparer
         .fields(version.bytes, {
           delimiters: version.options.delimiters,
           fields: version.options.fields,

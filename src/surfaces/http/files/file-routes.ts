@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { DocpipeError } from '../../../base/errors/index.js';
-import type { Engine } from '../../../render/pipeline/engine.js';
+import type { Preparer } from '../../../render/prepare/index.js';
 import {
   isStorageUnavailableError,
   parseStoredDocumentKey,
@@ -33,8 +33,8 @@ import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from './u
 export interface FileRoutesOptions {
   /** Where uploads are kept (content-addressed, under the company's own key prefix). */
   storage: Storage;
-  /** What decides what bytes are: the engine's sniff (EnginePool, or InlineEngine in tests). */
-  engine: Pick<Engine, 'sniff'>;
+  /** What decides what bytes are: the preparer's sniff (PreparePool, or InlinePreparer in tests). */
+  preparer: Pick<Preparer, 'sniff'>;
   /** The signed URLs issued so far, shared by every HTTP server: RedisSignedUrlCache. */
   signedUrls: SignedUrlCache;
   /** config.http.publicUrl: the base of every URL docpipe issues. */
@@ -180,7 +180,7 @@ async function store(
       413,
       `the file is larger than the upload limit of ${options.maxUploadBytes} bytes (it has ${upload.bytes.byteLength}); send a smaller document`,
     );
-  const sniffed = await options.engine.sniff(upload.bytes);
+  const sniffed = await options.preparer.sniff(upload.bytes);
   if (sniffed.kind === 'unsupported')
     throw new DocpipeError('unsupported-file-type', [
       {
