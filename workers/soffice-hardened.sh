@@ -13,11 +13,11 @@
 #
 # Nothing stays behind: past DOCPIPE_CONVERT_TIMEOUT seconds soffice is killed with its whole
 # process group; a killed soffice leaves its pipe socket in /tmp, removed here; when docpipe dies,
-# soffice is killed and the engine's folder (DOCPIPE_ENGINE_DIR) removed.
+# soffice is killed and the converter's folder (DOCPIPE_CONVERT_DIR) removed.
 set -uo pipefail
 : "${DOCPIPE_HARDENED_XCU:?path of the hardened registrymodifications.xcu}"
 : "${DOCPIPE_CONVERT_TIMEOUT:?seconds one conversion may take}"
-: "${DOCPIPE_ENGINE_DIR:?the engine folder, removed if docpipe dies}"
+: "${DOCPIPE_CONVERT_DIR:?the converter's folder, removed if docpipe dies}"
 : "${DOCPIPE_SOFFICE:?path of the soffice to run}"
 SOFFICE=$DOCPIPE_SOFFICE
 
@@ -71,7 +71,7 @@ parent=$PPID
     if [ "$ppid" != "$parent" ]; then
       kill -KILL -- "-$office" 2>/dev/null
       rm -f "$(single_office_pipe)"
-      case "$DOCPIPE_ENGINE_DIR" in */docpipe-lo-convert-*) rm -rf "$DOCPIPE_ENGINE_DIR" ;; esac
+      case "$DOCPIPE_CONVERT_DIR" in */docpipe-lo-convert-*) rm -rf "$DOCPIPE_CONVERT_DIR" ;; esac
       kill -KILL $$
       exit 0
     fi

@@ -203,14 +203,14 @@ describe('soffice-hardened.sh judges a conversion by the file soffice wrote', ()
   /** Runs the wrapper as libreoffice-convert does, with `script` standing in for soffice. */
   async function convertWith(script: string) {
     const dir = testDir('docpipe-lo-wrapper-');
-    const engineDir = join(dir, 'docpipe-lo-convert-test');
+    const converterDir = join(dir, 'docpipe-lo-convert-test');
     const fake = join(dir, 'fake-soffice.sh');
     writeFileSync(fake, `#!/bin/sh\n${script}\n`);
     chmodSync(fake, 0o755);
     const xcu = join(dir, 'hardened.xcu');
     writeFileSync(xcu, hardenedRegistry());
-    const profile = join(engineDir, 'soffice-1');
-    const outdir = join(engineDir, 'out');
+    const profile = join(converterDir, 'soffice-1');
+    const outdir = join(converterDir, 'out');
     const args = [
       `-env:UserInstallation=file://${profile}`,
       '--headless',
@@ -224,7 +224,7 @@ describe('soffice-hardened.sh judges a conversion by the file soffice wrote', ()
       PATH: process.env.PATH,
       DOCPIPE_SOFFICE: fake,
       DOCPIPE_HARDENED_XCU: xcu,
-      DOCPIPE_CONVERT_DIR: engineDir,
+      DOCPIPE_CONVERT_DIR: converterDir,
       DOCPIPE_CONVERT_TIMEOUT: '20',
       DOCPIPE_NETNS: '0',
     };
