@@ -162,6 +162,25 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     expect(plain.stdout).toContain(join(data, 'storage', 'renders'));
   });
 
+  it('enqueue on another data folder than the running start names the folder it searched: exit 2', () => {
+    const other = mkdtempSync(join(tmpdir(), 'docpipe-cli-queue-other-'));
+    try {
+      const r = spawnSync(process.execPath, [cli, 'enqueue', '--library', 'lease', '--json'], {
+        encoding: 'utf8',
+        cwd: root,
+        env: { ...env, DOCPIPE_DATA_DIR: other },
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(
+        `docpipe: no Redis: REDIS_URL is not set, and no "docpipe start" runs on the data folder ${other} ` +
+          '(it has no redis.url). Set REDIS_URL, or run "docpipe start" first; to use one that runs on ' +
+          'another folder, set DOCPIPE_DATA_DIR to it\n',
+      );
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('refuses deeply nested tags and malformed manifests before sending anything: exit 2', () => {
     const deep = join(data, 'deep.json');
     writeFileSync(deep, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);

@@ -68,6 +68,8 @@ describe('company id: one rule for keys, storage, the queue and HTTP', () => {
   });
 
   it("HTTP's company path parameter has the rule's length", () => {
-    expect(CompanyParams.properties.company.maxLength).toBe(COMPANY_ID_MAX_CHARS);
+    expect((CompanyParams.properties.company as { maxLength?: number }).maxLength).toBe(
+      COMPANY_ID_MAX_CHARS,
+    );
   });
 });

@@ -10,4 +10,10 @@ export {
   isQueueUnavailableError,
   type UnavailableReason,
 } from './queue-unavailable.js';
-export { redisUrlFile, resolveRedisUrl, type RedisWhere } from './redis-url.js';
+export {
+  NoRedisError,
+  redisUrlFile,
+  requireRedisUrl,
+  resolveRedisUrl,
+  type RedisWhere,
+} from './redis-url.js';

@@ -14,7 +14,7 @@ import {
 } from '../../../document/library/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 import { connectClient, openStorage } from '../../../app/wiring/index.js';
-import { resolveRedisUrl } from '../../../platform/redis/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { objectLocation } from '../../../render/storage/index.js';
 
 interface EnqueueFlags extends TemplateFlags {
@@ -113,8 +113,7 @@ export function registerEnqueue(program: Command): void {
         };
       }
       // The document and values are checked first: a typo is named before any missing Redis.
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
+      const redisUrl = await requireRedisUrl(config);
       const storage = await openStorage(config);
       const client = await connectClient(config, redisUrl, { company }).catch((err: Error) => {
         throw isQueueUnavailableError(err) ? err : new UsageError(err.message);

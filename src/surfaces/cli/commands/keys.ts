@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveRedisUrl } from '../../../platform/redis/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { loadConfig } from '../../../app/config/index.js';
 import { isDocpipeError } from '../../../base/errors/index.js';
 import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/index.js';
@@ -120,8 +120,7 @@ export function registerKeys(program: Command): void {
 /** The key store on the Redis that enqueue would use; closed when `work` ends. */
 async function withKeyStore(work: (store: KeyStore) => Promise<void>): Promise<void> {
   const config = loadConfig();
-  const redisUrl = await resolveRedisUrl(config);
-  if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
+  const redisUrl = await requireRedisUrl(config);
   // Redis not answering is QueueUnavailableError: exit 3, as for enqueue.
   const store = await KeyStore.connect(redisUrl, { prefix: config.queue.prefix });
   try {

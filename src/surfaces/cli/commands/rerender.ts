@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { connectClient, openStorage } from '../../../app/wiring/index.js';
-import { resolveRedisUrl } from '../../../platform/redis/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
 import {
   collectBatch,
   copyBatchOut,
@@ -70,8 +70,7 @@ export function registerRerender(program: Command): void {
         tags,
       );
       if (items.length === 0) throw new UsageError(`nothing to render in ${source}`);
-      const redisUrl = await resolveRedisUrl(config);
-      if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
+      const redisUrl = await requireRedisUrl(config);
       const outDir = flags.outDir === undefined ? undefined : resolve(flags.outDir);
       if (outDir) await mkdir(outDir, { recursive: true });
       const storage = await openStorage(config);

@@ -8,7 +8,7 @@ import { DEFAULT_CLOSE_GRACE_MS } from '../../../jobs/queue/index.js';
 import { acquireDataLock } from '../../../platform/embedded/index.js';
 import { UsageError } from '../exit-codes.js';
 import { startRuntime, type Runtime } from '../../../app/wiring/index.js';
-import { resolveRedisUrl } from '../../../platform/redis/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { StopSignals } from '../stop-signals.js';
 
 /**
@@ -97,11 +97,7 @@ export function registerStart(program: Command): void {
 async function onSharedRedis(flags: StartFlags) {
   const config = loadConfig();
   const graceMs = parseGrace(flags.grace);
-  const redisUrl = await resolveRedisUrl(config);
-  if (!redisUrl)
-    throw new UsageError(
-      'no Redis: set REDIS_URL, or run "docpipe start" first (it starts an embedded one)',
-    );
+  const redisUrl = await requireRedisUrl(config);
   const logger = createLogger(
     config.logLevel,
     'docpipe',

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { openStorage } from '../../../app/wiring/index.js';
-import { resolveRedisUrl } from '../../../platform/redis/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { connectProducer } from '../../../platform/redis/index.js';
 import {
@@ -14,7 +14,7 @@ import {
   type SweepProgress,
   type SweepReport,
 } from '../../../jobs/retention/index.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import { printJson } from '../io.js';
 
 const KINDS_HELP =
@@ -109,8 +109,7 @@ export function registerStorage(program: Command): void {
 
 /** The sweep on the Redis `enqueue` would use; undefined (exit 3) when another is sweeping. */
 async function runSweep(config: DocpipeConfig, dryRun: boolean): Promise<SweepReport | undefined> {
-  const redisUrl = await resolveRedisUrl(config);
-  if (!redisUrl) throw new UsageError('no Redis: set REDIS_URL, or run "docpipe start" first');
+  const redisUrl = await requireRedisUrl(config);
   // Redis not answering is QueueUnavailableError: exit 3.
   const redis = await connectProducer(redisUrl);
   const progress = new ListingProgress(dryRun ? 'storage sweep --dry-run' : 'storage sweep');
