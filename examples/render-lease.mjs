@@ -1,4 +1,4 @@
-// Renders the sample lease with its fixture values through docpipe's engine, prints where the
+// Renders the sample lease with its fixture values through docpipe's renderer, prints where the
 // PDF is, and exits: everything docpipe starts (prepare threads, office processes) is closed.
 //
 //   node examples/render-lease.mjs [storage-folder]
