@@ -17,7 +17,7 @@
 set -uo pipefail
 : "${DOCPIPE_HARDENED_XCU:?path of the hardened registrymodifications.xcu}"
 : "${DOCPIPE_CONVERT_TIMEOUT:?seconds one conversion may take}"
-: "${DOCPIPE_CONVERT_DIR:?the converter's folder, removed if docpipe dies}"
+: "${DOCPIPE_CONVERT_DIR:?the converter folder, removed if docpipe dies}"
 : "${DOCPIPE_SOFFICE:?path of the soffice to run}"
 SOFFICE=$DOCPIPE_SOFFICE
 
