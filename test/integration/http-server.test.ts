@@ -8,6 +8,8 @@ import {
   storageWritable,
 } from '../../src/surfaces/http/operations/readiness-checks.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
+import type { HttpSurface, SurfaceAccess } from '../../src/surfaces/http/common/surface.js';
+import { SURFACES } from '../../src/surfaces/http/surfaces.js';
 import { KeyStore } from '../../src/service/keys/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
@@ -34,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => redis.close());
 
 /** The composed server on a lane of its own, with the given v2 rate limit. */
-async function composed(rateLimitV2 = 100) {
+async function composed(rateLimitV2 = 100, surfaces: readonly HttpSurface[] = SURFACES) {
   const lane = await redis.lane();
   const config = loadConfig({
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
@@ -57,20 +59,23 @@ async function composed(rateLimitV2 = 100) {
   onTestFinished(async () => {
     for (const q of queues) await q.close();
   });
-  const app: HttpApp = await buildHttpServer({
-    config,
-    publicUrl: PUBLIC,
-    redis: lane.connection,
-    redisUrl: redis.url,
-    keys,
-    client,
-    storage,
-    library: new FolderLibrary(config.templatesDir),
-    preparer: new InlinePreparer(),
-    metrics: new DocpipeMetrics({ queues, processMetrics: false }),
-    checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
-    queues,
-  });
+  const app: HttpApp = await buildHttpServer(
+    {
+      config,
+      publicUrl: PUBLIC,
+      redis: lane.connection,
+      redisUrl: redis.url,
+      keys,
+      client,
+      storage,
+      library: new FolderLibrary(config.templatesDir),
+      preparer: new InlinePreparer(),
+      metrics: new DocpipeMetrics({ queues, processMetrics: false }),
+      checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
+      queues,
+    },
+    surfaces,
+  );
   onTestFinished(() => app.close());
   const acme = (await keys.create({ company: 'acme', name: 'test' })).key;
   return { app, acme, keys };
@@ -96,6 +101,43 @@ describe('the composed HTTP service', () => {
     const v3 = await app.inject({ method: 'GET', url: '/v3/api/documents' });
     expect(v3.statusCode).toBe(401);
     expect(v3.json()).toMatchObject({ error: 'missing-token' });
+  });
+
+  it("takes a new surface as one more entry, behind its API's key check or public", async () => {
+    // What a cases, forms or signing-pages surface does: a folder exporting this, one line.
+    const probe = (access: SurfaceAccess, url: string): HttpSurface => ({
+      name: `probe (${access})`,
+      access,
+      async register(scope) {
+        // eslint-disable-next-line @typescript-eslint/require-await
+        await scope.register(async (routes) => {
+          routes.get(
+            url,
+            {
+              schema: {
+                summary: 'probe',
+                response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+              },
+            },
+            () => ({ ok: true }),
+          );
+        });
+      },
+    });
+    const { app, acme } = await composed(100, [
+      ...SURFACES,
+      probe('v3', '/v3/api/probe'),
+      probe('public', '/probe'),
+    ]);
+    const refused = await app.inject({ method: 'GET', url: '/v3/api/probe' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ error: 'missing-token' });
+    const keyed = await app.inject({ method: 'GET', url: '/v3/api/probe', headers: bearer(acme) });
+    expect(keyed.json()).toEqual({ ok: true });
+    expect((await app.inject({ method: 'GET', url: '/probe' })).json()).toEqual({ ok: true });
+    expect(Object.keys(app.swagger().paths ?? {})).toEqual(
+      expect.arrayContaining(['/v3/api/probe', '/probe']),
+    );
   });
 
   it("refuses a path naming another company than the key's", async () => {

@@ -2,3 +2,8 @@ export { startRuntime, type Runtime } from './runtime.js';
 export { connectClient } from './client.js';
 export { createPreparer } from './preparer.js';
 export { openStorage } from './storage.js';
+export {
+  openHttpDependencies,
+  type HttpDependencies,
+  type HttpDependenciesOptions,
+} from './http-dependencies.js';

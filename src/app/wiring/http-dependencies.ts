@@ -1,0 +1,107 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { DocpipeConfig } from '../config/index.js';
+import { DocpipeMetrics } from '../../base/metrics/index.js';
+import { FolderLibrary, type DocumentLibrary } from '../../document/library/index.js';
+import { queueNames, type DocpipeClient } from '../../jobs/queue/index.js';
+import { connectProducer, createRedis } from '../../platform/redis/index.js';
+import type { OfficePoolStats } from '../../render/convert/index.js';
+import type { Preparer } from '../../render/prepare/index.js';
+import type { Storage } from '../../render/storage/index.js';
+import { KeyStore, sharedSigningSecret } from '../../service/keys/index.js';
+import { connectClient } from './client.js';
+import { createPreparer } from './preparer.js';
+import { openStorage } from './storage.js';
+
+export interface HttpDependenciesOptions {
+  redisUrl: string;
+  /** The prepare threads of a `docpipe start` (shared with its worker); else one of its own. */
+  preparer?: Pick<Preparer, 'sniff' | 'fields'>;
+  /** The office pool of a `docpipe start`, for `/readyz` and the restarts metric. */
+  office?: { stats(): OfficePoolStats };
+  /** Where the worker of a `docpipe start` reports its jobs, to count them. */
+  metrics?: DocpipeMetrics;
+}
+
+/** What the HTTP service works with, opened and connected; `close` closes what was opened here. */
+export interface HttpDependencies {
+  /** The Redis every docpipe process shares: keys, rate limits, signed URLs. */
+  redis: Redis;
+  redisUrl: string;
+  keys: KeyStore;
+  /** The queue's producer. */
+  client: DocpipeClient;
+  storage: Storage;
+  library: DocumentLibrary;
+  preparer: Pick<Preparer, 'sniff' | 'fields'>;
+  metrics: DocpipeMetrics;
+  /** The installation's queues (documents and document sets), for the dashboard and metrics. */
+  queues: readonly Queue[];
+  office?: { stats(): OfficePoolStats };
+  /** The HMAC secret of signed URLs: DOCPIPE_SIGNING_SECRET, else the one shared in Redis. */
+  signingSecret: string;
+  /** Closes what was opened here, in reverse order; what the options gave stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP service's parts, as `docpipe serve` and `docpipe start` wire them: the shared Redis,
+ * the queue's producer and queues, the key store, the storage, the library, the prepare threads
+ * and the metrics. The HTTP surface takes them ready-made and builds none of its own.
+ */
+export async function openHttpDependencies(
+  config: DocpipeConfig,
+  options: HttpDependenciesOptions,
+): Promise<HttpDependencies> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const redis = await connectProducer(options.redisUrl);
+    closers.push(() => Promise.resolve(redis.disconnect()));
+    let preparer = options.preparer;
+    if (!preparer) {
+      // Uploads are sniffed and library fields read here: one thread is plenty beside HTTP.
+      const own = createPreparer(config, 1);
+      closers.push(() => own.close());
+      preparer = own;
+    }
+    const client = await connectClient(config, options.redisUrl);
+    closers.push(() => client.close());
+    const names = queueNames(config.queue.prefix);
+    // BullMQ leaves a connection it is given open when it closes: this one is closed here, after
+    // the queues (the closers run in reverse), or it would retry a stopped Redis for ever.
+    const queueConnection = createRedis(options.redisUrl, 'worker');
+    closers.push(() => Promise.resolve(queueConnection.disconnect()));
+    const queues = [names.documents, names.documentSets].map(
+      (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
+    );
+    for (const queue of queues) closers.push(() => queue.close());
+    const storage = await openStorage(config);
+    const office = options.office;
+    const metrics =
+      options.metrics ??
+      new DocpipeMetrics({
+        queues,
+        officeRestarts: office && (() => office.stats().restartsByCause),
+      });
+    return {
+      redis,
+      redisUrl: options.redisUrl,
+      keys: new KeyStore({ redis, prefix: config.queue.prefix, redisUrl: options.redisUrl }),
+      client,
+      storage,
+      library: new FolderLibrary(config.templatesDir),
+      preparer,
+      metrics,
+      queues,
+      office,
+      signingSecret: config.signingSecret ?? (await sharedSigningSecret(redis, names.prefix)),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,18 @@
+import type { HttpSurface } from './common/surface.js';
+import { convertSurface } from './convert/index.js';
+import { documentsSurface } from './documents/index.js';
+import { downloadsSurface } from './downloads/index.js';
+import { filesSurface } from './files/index.js';
+import { operationsSurface } from './operations/index.js';
+
+/**
+ * Every surface the server serves, in registration order (the OpenAPI document lists them so).
+ * A new surface (cases, forms, signing pages) is a folder beside these and one line here.
+ */
+export const SURFACES: readonly HttpSurface[] = [
+  convertSurface,
+  filesSurface,
+  documentsSurface,
+  downloadsSurface,
+  operationsSurface,
+];
