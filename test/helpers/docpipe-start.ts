@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/base/paths/index.js';
 import type { DocumentInput } from '../../src/jobs/queue/index.js';
+import { untilOutput } from './child-output.js';
 import { lease, leaseTags } from './lease.js';
 
 export const cli = join(projectRoot(), 'dist', 'src', 'surfaces', 'cli', 'main.js');
@@ -64,13 +65,15 @@ export class StartedDocpipe {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Once `text` is in its log; fails if it ends first or after `ms`. */
   async waitFor(text: string, ms = 90_000): Promise<void> {
-    const until = Date.now() + ms;
-    while (!this.log.includes(text)) {
-      if (!this.running) throw new Error(`docpipe start ended before "${text}":\n${this.log}`);
-      if (Date.now() > until) throw new Error(`"${text}" not within ${ms} ms:\n${this.log}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilOutput(
+      this.child,
+      () => (this.log.includes(text) ? true : undefined),
+      ms,
+      `docpipe start: "${text}"`,
+      () => this.log,
+    );
   }
 
   /** Ctrl-C in its terminal: SIGINT to its whole process group. */

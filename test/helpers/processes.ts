@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { untilOutput } from './child-output.js';
 import { cli } from './docpipe-start.js';
 
 /** One of pino's JSON log lines. */
@@ -45,24 +46,25 @@ export class DocpipeProcess {
 
   /** The log's JSON lines; anything else (a crash's stack trace) stays in `log`. */
   lines(): LogLine[] {
-    return this.log
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as LogLine);
+    return (
+      this.log
+        .split('\n')
+        // The last piece is a line still being written (or nothing, after the final newline).
+        .slice(0, -1)
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as LogLine)
+    );
   }
 
   /** The first line whose message starts with `message`, once it is logged. */
-  async waitForLine(message: string, ms = 90_000): Promise<LogLine> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const line = this.lines().find((l) => l.msg.startsWith(message));
-      if (line) return line;
-      if (!this.running)
-        throw new Error(`docpipe ${this.command} ended before "${message}":\n${this.log}`);
-      if (Date.now() > until)
-        throw new Error(`docpipe ${this.command}: "${message}" not within ${ms} ms:\n${this.log}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  waitForLine(message: string, ms = 90_000): Promise<LogLine> {
+    return untilOutput(
+      this.child,
+      () => this.lines().find((l) => l.msg.startsWith(message)),
+      ms,
+      `docpipe ${this.command}: "${message}"`,
+      () => this.log,
+    );
   }
 
   /** How many lines carry exactly `message`. */

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   acquireDataLock,
@@ -8,15 +7,16 @@ import {
   DataFolderInUseError,
 } from '../../src/platform/embedded/index.js';
 import { InputError } from '../../src/base/files/index.js';
-import { projectRoot } from '../../src/base/paths/index.js';
+import { sourceChildArgs, sourceModule } from '../helpers/source-child.js';
 import { testDir } from '../helpers/test-dir.js';
 
-/** Another process holding the lock of `dir`, as a running `docpipe start` would (built module). */
+/** Another process holding the lock of `dir`, as a running `docpipe start` would. */
 async function holder(dir: string): Promise<ChildProcess> {
-  const lockModule = join(projectRoot(), 'dist', 'src', 'platform', 'embedded', 'data-lock.js');
+  const lockModule = sourceModule('src/platform/embedded/data-lock.ts');
   const child = spawn(
     process.execPath,
     [
+      ...sourceChildArgs,
       '--input-type=module',
       '-e',
       `const m = await import(${JSON.stringify(lockModule)});

@@ -1,18 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config/index.js';
-import { projectRoot } from '../../src/base/paths/index.js';
+import { sourceChildArgs, sourceModule } from '../helpers/source-child.js';
 
-const logModule = pathToFileURL(join(projectRoot(), 'dist', 'src', 'log', 'index.js')).href;
+const logModule = sourceModule('src/base/log/index.ts');
 
 /** What a process using createLogger writes on stderr, its stderr being a pipe (not a terminal). */
 function stderrOf(format: string): string {
   const script =
     `const { createLogger } = await import(${JSON.stringify(logModule)});` +
     `createLogger('info', 'docpipe', ${JSON.stringify(format)}).info({ jobs: 2 }, 'stopping: jobs still running');`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+  const r = spawnSync(process.execPath, [...sourceChildArgs, '--input-type=module', '-e', script], {
     encoding: 'utf8',
   });
   expect(r.status).toBe(0);
