@@ -319,8 +319,8 @@ describe('docpipe check with snapshots (real LibreOffice, real poppler)', () => 
     expect(lines[row]).toMatch(/^lease\s+basic\s+-\s+\d+\s+FAIL$/);
     expect(lines.slice(row + 1, row + 5)).toEqual([
       '    validation-failed',
-      '      tags[1].value: tags[1] (signing_date): "5th of March" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
-      '      tags[9].value: tags[9] (start_date): "soon" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
+      '      tags[1] (signing_date): "5th of March" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
+      '      tags[9] (start_date): "soon" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
       expect.stringMatching(/^lease\s+no-guarantor\s/),
     ]);
     // --json keeps the failure as it was: the typed failure, and the problem's one line.

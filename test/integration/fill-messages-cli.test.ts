@@ -53,7 +53,7 @@ describe('docpipe: broken-template failures', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toBe(
       'validation-failed\n' +
-        '  tags[0].value: tags[0] (flag): "yes" is not true or false (give JSON true or false, or "true" or "false")\n',
+        '  tags[0] (flag): "yes" is not true or false (give JSON true or false, or "true" or "false")\n',
     );
   });
 });

@@ -303,6 +303,25 @@ describe('POST /api/v2/document/convert, answers', () => {
     });
   });
 
+  it("gives a value failure's path once: its message already names the TagInput", async () => {
+    const { app } = await appWith(() =>
+      Promise.reject(
+        new DocpipeError('validation-failed', [
+          {
+            field: 'documents[0].tags[0].value',
+            message: 'documents[0].tags[0] (start_date): "2025-13-01" is not a date (YYYY-MM-DD)',
+          },
+          { field: 'documents[0].tags.end_date', message: 'end_date needs a value' },
+        ]),
+      ),
+    );
+    const res = await post(app, { documents: [{ file: b64('x'), name: 'a.docx' }] });
+    expect(descriptions(res.body)).toEqual([
+      'documents[0].tags[0] (start_date): "2025-13-01" is not a date (YYYY-MM-DD)',
+      'documents[0].tags.end_date: end_date needs a value',
+    ]);
+  });
+
   it('answers a missing queue 503 with Retry-After, without naming Redis', async () => {
     const { app } = await appWith(
       () =>

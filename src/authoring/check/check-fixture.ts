@@ -1,6 +1,6 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isDocpipeError } from '../../base/errors/index.js';
+import { detailText, isDocpipeError } from '../../base/errors/index.js';
 import {
   isPopplerMissingError,
   pdfText,
@@ -169,7 +169,7 @@ function failureWords(failure: {
   error: string;
   details: { field: string; message: string }[];
 }): string {
-  const details = failure.details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  const details = failure.details.map(detailText).join('; ');
   return details ? `${failure.error}: ${details}` : failure.error;
 }
 

@@ -1,3 +1,4 @@
+import { detailText } from '../../base/errors/index.js';
 import { displayPath } from './display-path.js';
 import type { CheckProblem, FixtureOutcome } from './outcome.js';
 import { shownNotices } from './shown-notices.js';
@@ -63,7 +64,7 @@ function problemLines(
 ): string[] {
   if (p.kind !== 'render' || !o.failure) return [`    ${p.message}`];
   const lines = [`    ${o.failure.error}`];
-  for (const d of o.failure.details) lines.push(`      ${d.field}: ${d.message}`);
+  for (const d of o.failure.details) lines.push(`      ${detailText(d)}`);
   // fill names a broken template's problems under the field `template`.
   const dir = templateDirs.get(o.template);
   if (

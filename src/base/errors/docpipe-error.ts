@@ -1,3 +1,4 @@
+import { detailText } from './detail-text.js';
 import { FAILURES, isFailureSlug, type FailureSlug } from './registry.js';
 
 /** One problem, located by a path into the request payload (`documents[1]`, `tags[0].value`). */
@@ -78,7 +79,7 @@ function summarize(slug: FailureSlug, details: FailureDetail[]): string {
   if (details.length === 0) return slug;
   const first = details[0]!;
   const more = details.length > 1 ? ` (+${details.length - 1} more)` : '';
-  return `${slug}: ${first.field}: ${first.message}${more}`;
+  return `${slug}: ${detailText(first)}${more}`;
 }
 
 /** Checks the shape of a failure that arrived from another thread, process or the queue. */

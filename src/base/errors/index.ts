@@ -8,6 +8,7 @@ export {
   type Failure,
   type FailureDetail,
 } from './docpipe-error.js';
+export { detailText } from './detail-text.js';
 export { fieldPathOf, joinField } from './field-path.js';
 export {
   EXIT_INTERRUPTED,

@@ -1,4 +1,4 @@
-import { isDocpipeError, type DocpipeError } from '../../base/errors/index.js';
+import { detailText, isDocpipeError, type DocpipeError } from '../../base/errors/index.js';
 import { EXIT } from './exit-codes.js';
 import { printJson } from './print-json.js';
 
@@ -28,8 +28,7 @@ export function printFailure(err: DocpipeError, json: boolean | undefined): void
   }
   process.stderr.write(`${err.slug}\n`);
   // A failure of the file as a whole (a damaged part) has no field to name.
-  for (const d of err.details)
-    process.stderr.write(`  ${d.field ? `${d.field}: ` : ''}${d.message}\n`);
+  for (const d of err.details) process.stderr.write(`  ${detailText(d)}\n`);
   // fill names a broken template's problems under the field `template`.
   if (err.slug === 'document-production-failed' && err.details.some((d) => d.field === 'template'))
     process.stderr.write('  run "docpipe lint <template>" to see each problem with its fix\n');

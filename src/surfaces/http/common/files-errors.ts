@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  detailText,
   isDocpipeError,
   type FailureDetail,
   type FailureSlug,
@@ -39,7 +40,7 @@ const LEADS: Partial<Record<FailureSlug, string>> = {
 
 /** Details as one sentence: the file endpoints answer `{message}` (spec 4.3), never a list. */
 export function detailsMessage(lead: string, details: FailureDetail[]): string {
-  const parts = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
+  const parts = details.map(detailText);
   return parts.length > 0 ? `${lead}: ${parts.join('; ')}` : lead;
 }
 

@@ -1,4 +1,4 @@
-import type { DocpipeError, FailureDetail } from '../../../base/errors/index.js';
+import { detailText, type DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
 
 /**
  * The error bodies of the spec's two surfaces (section 7). v2 and its document endpoint answer
@@ -40,9 +40,7 @@ export function v2Error(code: number, description: string): V2ErrorObject {
 export function v2Failure(err: DocpipeError): { errors: V2ErrorObject[] } {
   const details: FailureDetail[] =
     err.details.length > 0 ? err.details : [{ field: '', message: err.slug }];
-  return v2Errors(
-    ...details.map((d) => v2Error(err.status, d.field ? `${d.field}: ${d.message}` : d.message)),
-  );
+  return v2Errors(...details.map((d) => v2Error(err.status, detailText(d))));
 }
 
 /** A typed failure on the v3 surface: the spec's envelope, without docpipe's internal members. */
