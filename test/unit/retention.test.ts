@@ -34,9 +34,9 @@ describe('classifyKey', () => {
     [UPLOAD, 'uploads', UPLOAD],
     [`${UPLOAD}.meta.json`, 'uploads', UPLOAD],
     [
-      storedDocumentKey('Åse & Co', SHA, 'docx'),
+      storedDocumentKey('Acme_Co.2', SHA, 'docx'),
       'uploads',
-      storedDocumentKey('Åse & Co', SHA, 'docx'),
+      storedDocumentKey('Acme_Co.2', SHA, 'docx'),
     ],
     [JOB_INPUT, 'job-inputs', JOB_INPUT],
     [RENDER, 'renders', RENDER],
