@@ -11,7 +11,7 @@ import type { ResolvedCell } from './list-row.js';
 import { resolveList, type ListContext } from './list-value.js';
 import type { ResolvedLocale } from './locale.js';
 import { TagListBounds } from './tag-bounds.js';
-import { TAG_INPUT_MEMBERS, type TagInput } from './tag-input-schema.js';
+import { TAG_INPUT_MEMBERS } from './tag-input-schema.js';
 import { DEFAULT_VALUE_LIMITS, type ValueLimits } from './value-limits.js';
 import { previewValue, tagLabel } from './value-preview.js';
 
