@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PDFContext, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   PDF_LIB_MEMBERS,
   PDF_LIB_VERSION,
@@ -34,7 +34,31 @@ function countCalls<T extends object, K extends keyof T>(target: T, key: K): { c
   return counter;
 }
 
+/** Puts `value` at a patch point while a test runs; put back afterwards. */
+function put<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): void {
+  const was = target[key];
+  target[key] = value;
+  restores.push(() => (target[key] = was));
+}
+
 describe('pdf-lib internals', () => {
+  // pdf-lib as it ships, at every patch point: the unit tests share their modules from file to
+  // file (vitest.config.ts), and a file before this one may have loaded the PDF check's hooks.
+  beforeEach(() => {
+    const { objectParser, documentParser, objectStreamParser } = patchPoints;
+    put(objectParser, 'findEndOfStreamFallback', pdfLibOriginals.findEndOfStreamFallback);
+    put(objectParser, 'parseName', pdfLibOriginals.parseName);
+    put(objectParser, 'parseDictOrStream', pdfLibOriginals.parseDictOrStream);
+    put(documentParser, 'parseIndirectObjectHeader', pdfLibOriginals.parseIndirectObjectHeader);
+    put(
+      objectStreamParser,
+      'parseOffsetsAndObjectNumbers',
+      pdfLibOriginals.parseOffsetsAndObjectNumbers,
+    );
+    put(patchPoints.objectStreamParserClass, 'forStream', pdfLibOriginals.objectStreamForStream);
+    put(patchPoints.xrefStreamParserClass, 'forStream', pdfLibOriginals.xrefStreamForStream);
+  });
+
   afterEach(() => {
     for (const restore of restores.splice(0).reverse()) restore();
   });

@@ -1,0 +1,44 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Integration files that take longest, slowest first, as measured on a 2-core machine (see
+ * docs/development.md, "Test suite"). A run is as long as its last worker: started last, any of
+ * these would run alone at the end while the other workers sit idle.
+ */
+export const SLOW_FILES = [
+  'test/integration/client-restart.test.ts',
+  'test/integration/start-stop.test.ts',
+  'test/integration/keys-cli.test.ts',
+  'test/integration/preview-cli.test.ts',
+  'test/integration/queue-faults.test.ts',
+  'test/integration/storage-cli.test.ts',
+  'test/integration/s3-http.test.ts',
+  'test/integration/office-pool.test.ts',
+  'test/integration/check-snapshots.test.ts',
+  'test/integration/canary.test.ts',
+  'test/integration/office-faults.test.ts',
+  'test/integration/multi-process.test.ts',
+  'test/integration/libreoffice-convert.test.ts',
+  'test/integration/cli-queue.test.ts',
+  'test/integration/library-build.test.ts',
+  'test/integration/corpus-templates.test.ts',
+  'test/integration/lint-cli.test.ts',
+];
+
+/**
+ * Vitest's order (its own timings of earlier runs where it has them, larger files first where
+ * not), with the known slow files moved to the front: a clean clone has no timings yet, and
+ * file size says little about how long a file waits on LibreOffice or on a process to stop.
+ */
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const i = SLOW_FILES.indexOf(relative(spec.project.config.root, spec.moduleId));
+      return i === -1 ? SLOW_FILES.length : i;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
