@@ -24,6 +24,7 @@ import { measure, type Stats } from './stats.js';
 import { httpThroughput } from './http-throughput.js';
 import { scaleOut } from './scale-out.js';
 import { fairness } from './fairness.js';
+import { cliStartup } from './cli-startup.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -48,11 +49,16 @@ interface Row {
   name: string;
   docpipe: Stats;
   baseline?: { name: string; stats: Stats };
+  /** For a row whose target is a difference: docpipe's p50 less the baseline's. */
+  overBaselineMs?: number;
   target?: string;
   meets?: boolean;
 }
 
 const rows: Row[] = [];
+
+// The CLI's start-up first, on a machine not yet warmed by the rest.
+rows.push(...cliStartup(root, Number(process.env.BENCH_CLI_ROUNDS ?? 20)));
 const throughput: { name: string; perSecond: number; failed?: number; note?: string }[] = [];
 
 rows.push({

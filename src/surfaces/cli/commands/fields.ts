@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { createPreparer } from '../../../app/wiring/index.js';
-import { loadConfig } from '../../../app/config/index.js';
 import type { InnerField, TemplateField } from '../../../document/fields/index.js';
-import { fillOptionsFrom, printJson, templateArgument } from '../io.js';
-import { readInput, TooLargeInput } from '../../../base/files/index.js';
+import { printJson } from '../print-json.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 export function registerFields(program: Command): void {
@@ -26,11 +23,16 @@ export function registerFields(program: Command): void {
       '\nExit status: 0 ok, 1 when the template is broken or not a .docx (typed failure), 2 on bad usage.',
     )
     .action(async (template: string, flags: { json?: boolean; delimiters?: string }) => {
+      const { loadConfig } = await import('../../../app/config/index.js');
+      const { InlinePreparer } = await import('../../../render/prepare/index.js');
+      const { readInput, TooLargeInput } = await import('../../../base/files/index.js');
+      const { fillOptionsFrom, templateArgument } = await import('../io.js');
       const config = loadConfig();
       const argument = await templateArgument(template);
       const options = fillOptionsFrom(flags, config, argument.options);
       const bytes = await readInput(argument.file, config.limits.maxInputBytes);
-      const pool = createPreparer(config, 1);
+      // In this thread: one template's fields cost less than starting a prepare thread does.
+      const pool = new InlinePreparer({ limits: config.limits, values: config.values });
       try {
         await runDocumentCommand(flags.json, async () => {
           if (bytes instanceof TooLargeInput) throw bytes.toError('template');

@@ -1,23 +1,9 @@
 import type { Command } from 'commander';
-import { requireRedisUrl } from '../../../platform/redis/index.js';
-import { loadConfig } from '../../../app/config/index.js';
-import { isDocpipeError } from '../../../base/errors/index.js';
-import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/index.js';
-import { parseDuration } from '../../../base/util/index.js';
-import { UsageError } from '../exit-codes.js';
-import { printJson } from '../io.js';
 
 const REDIS_HELP =
   '\nUses REDIS_URL, or the Redis of a running "docpipe start"; keys live under DOCPIPE_QUEUE_PREFIX,\n' +
   'so every docpipe server on that Redis and prefix accepts them.\n' +
   'Exit status: 0 done, 2 bad usage (or no Redis set, or no such key), 3 Redis does not answer.';
-
-/** The flag a person typed for each field the key store names. */
-const FLAGS: Record<string, string> = {
-  company: '--company',
-  name: '--name',
-  expiresInMs: '--expires',
-};
 
 export function registerKeys(program: Command): void {
   const keys = program
@@ -49,30 +35,9 @@ export function registerKeys(program: Command): void {
         '  KEY=$(docpipe keys create --company acme --name ci --expires 30d)\n' +
         REDIS_HELP,
     )
-    .action(async (flags: { company: string; name: string; expires?: string; json?: boolean }) => {
-      let expiresInMs: number | undefined;
-      if (flags.expires !== undefined) {
-        try {
-          expiresInMs = parseDuration(flags.expires);
-        } catch (err) {
-          throw new UsageError(`--expires: ${(err as Error).message}`);
-        }
-      }
-      await withKeyStore(async (store) => {
-        const created = await store
-          .create({ company: flags.company, name: flags.name, expiresInMs })
-          .catch((err: unknown) => {
-            throw usageOf(err);
-          });
-        if (flags.json) printJson(created);
-        else process.stdout.write(`${created.key}\n`);
-        process.stderr.write(
-          `docpipe: API key ${created.id} for company ${created.company} ("${created.name}"), ` +
-            `${created.expiresAt ? `expires ${when(created.expiresAt)}` : 'does not expire'}.\n` +
-            'Store the key now: it is shown only this once and cannot be shown again.\n',
-        );
-      });
-    });
+    .action(async (flags: { company: string; name: string; expires?: string; json?: boolean }) =>
+      (await import('../actions/keys.js')).createKey(flags),
+    );
 
   keys
     .command('list')
@@ -80,93 +45,14 @@ export function registerKeys(program: Command): void {
     .option('--company <id>', "only this company's keys")
     .option('--json', 'print the list as JSON')
     .addHelpText('after', REDIS_HELP)
-    .action(async (flags: { company?: string; json?: boolean }) => {
-      await withKeyStore(async (store) => {
-        const all = await store.list();
-        const shown = flags.company ? all.filter((k) => k.company === flags.company) : all;
-        if (flags.json) printJson(shown);
-        else if (shown.length === 0)
-          process.stderr.write(
-            `docpipe: no API keys${flags.company ? ` for company ${flags.company}` : ''}; ` +
-              'create one with: docpipe keys create --company <id> --name <name>\n',
-          );
-        else process.stdout.write(table(shown, Date.now()));
-      });
-    });
+    .action(async (flags: { company?: string; json?: boolean }) =>
+      (await import('../actions/keys.js')).listKeys(flags),
+    );
 
   keys
     .command('revoke')
     .description('revoke a key for good: requests with it fail with 401 from now on')
     .argument('<id>', 'the key id, as "docpipe keys list" shows it (not the key itself)')
     .addHelpText('after', '\nExample:\n  docpipe keys revoke 3f9c0a1b2c3d4e5f\n' + REDIS_HELP)
-    .action(async (id: string) => {
-      if (!isKeyId(id))
-        throw new UsageError(
-          `"${id}" is not a key id: ids are 16 characters 0-9 and a-f, as "docpipe keys list" shows them`,
-        );
-      await withKeyStore(async (store) => {
-        const outcome = await store.revoke(id);
-        if (!outcome.found)
-          throw new UsageError(`no API key with id ${id} ("docpipe keys list" shows them)`);
-        process.stdout.write(
-          outcome.alreadyRevoked
-            ? `API key ${id} was already revoked at ${when(outcome.revokedAt)}\n`
-            : `revoked API key ${id}: requests with it fail with 401 within 5 seconds on every server\n`,
-        );
-      });
-    });
-}
-
-/** The key store on the Redis that enqueue would use; closed when `work` ends. */
-async function withKeyStore(work: (store: KeyStore) => Promise<void>): Promise<void> {
-  const config = loadConfig();
-  const redisUrl = await requireRedisUrl(config);
-  // Redis not answering is QueueUnavailableError: exit 3, as for enqueue.
-  const store = await KeyStore.connect(redisUrl, { prefix: config.queue.prefix });
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
-}
-
-/** The store's refusal of a company, name or lifetime, named by the flags a person typed. */
-function usageOf(err: unknown): unknown {
-  if (!isDocpipeError(err) || err.slug !== 'validation-failed') return err;
-  return new UsageError(
-    err.details.map((d) => `${FLAGS[d.field] ?? d.field}: ${d.message}`).join('; '),
-  );
-}
-
-function when(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function status(key: ApiKeyRecord, now: number): string {
-  if (key.revokedAt) return 'revoked';
-  if (key.expiresAt && key.expiresAt.getTime() <= now) return 'expired';
-  return 'active';
-}
-
-/** Columns padded to their widest cell; the name last, as it may hold spaces. */
-function table(keys: ApiKeyRecord[], now: number): string {
-  const rows = [
-    ['ID', 'COMPANY', 'STATUS', 'CREATED', 'EXPIRES', 'REVOKED', 'NAME'],
-    ...keys.map((k) => [
-      k.id,
-      k.company,
-      status(k, now),
-      when(k.createdAt),
-      k.expiresAt ? when(k.expiresAt) : 'never',
-      k.revokedAt ? when(k.revokedAt) : '-',
-      k.name,
-    ]),
-  ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map((r) =>
-      r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
-    )
-    .join('\n')
-    .concat('\n');
+    .action(async (id: string) => (await import('../actions/keys.js')).revokeKey(id));
 }

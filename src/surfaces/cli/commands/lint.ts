@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../../../app/config/index.js';
-import {
-  lintFile,
-  lintTargets,
-  type LintFinding,
-  type TemplateReport,
-} from '../../../authoring/lint/index.js';
+import type { LintFinding, TemplateReport } from '../../../authoring/lint/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { printJson, templateFlagsFrom } from '../io.js';
+import { printJson } from '../print-json.js';
 
 const EXAMPLES = `
 Examples:
@@ -38,6 +32,9 @@ export function registerLint(program: Command): void {
     )
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: { json?: boolean; delimiters?: string }) => {
+      const { loadConfig } = await import('../../../app/config/index.js');
+      const { lintFile, lintTargets } = await import('../../../authoring/lint/index.js');
+      const { templateFlagsFrom } = await import('../io.js');
       const config = loadConfig();
       const override = templateFlagsFrom({ delimiters: flags.delimiters }).delimiters;
       const targets = await lintTargets(paths);

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import { createPreparer } from '../../../app/wiring/index.js';
-import { loadConfig } from '../../../app/config/index.js';
-import { tooLargeSniff } from '../../../formats/sniff/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson } from '../io.js';
-import { readInput, TooLargeInput } from '../../../base/files/index.js';
+import { printJson } from '../print-json.js';
 
 export function registerSniff(program: Command): void {
   program
@@ -21,40 +17,34 @@ export function registerSniff(program: Command): void {
         'legacy-office, rtf, zip, damaged, xml-doctype, too-large, unknown.',
     )
     .action(async (files: string[], flags: { json?: boolean }) => {
-      const config = loadConfig();
-      const pool = createPreparer(config);
+      // Only the input limits of the configuration, and sniff in this thread: a template author
+      // runs sniff many times an hour, and threads (or the rest of docpipe) would cost more to
+      // start than sniffing a few files does.
+      const { loadInputLimits } = await import('../../../app/env/index.js');
+      const { sniff, tooLargeSniff } = await import('../../../formats/sniff/index.js');
+      const { readInput, TooLargeInput } = await import('../../../base/files/index.js');
+      const limits = loadInputLimits();
       let status: number = EXIT.ok;
-      try {
-        // Read all first so that a missing file is a usage error before any output; one at a
-        // time, so that many large inputs never hold more than the limit each at once in reads.
-        const inputs = [];
-        for (const file of files) inputs.push(await readInput(file, config.limits.maxInputBytes));
-        const results = await Promise.all(
-          inputs.map((input) =>
-            input instanceof TooLargeInput
-              ? Promise.resolve(tooLargeSniff(input))
-              : pool.sniff(input),
-          ),
-        );
-        const width = Math.min(60, Math.max(...files.map((f) => f.length)));
-        results.forEach((result, i) => {
-          const file = files[i]!;
-          if (result.kind === 'unsupported') status = EXIT.failed;
-          if (flags.json) {
-            printJson({
-              file,
-              ...result,
-              reason: result.kind === 'unsupported' ? result.reason : null,
-            });
-          } else {
-            const tail = result.kind === 'unsupported' ? `${result.reason}\t${result.message}` : '';
-            process.stdout.write(
-              `${file.padEnd(width)}\t${result.kind}${tail ? `\t${tail}` : ''}\n`,
-            );
-          }
-        });
-      } finally {
-        await pool.close();
+      // Read all first so that a missing file is a usage error before any output; one at a
+      // time, so that many large inputs never hold more than the limit each at once in reads.
+      const inputs = [];
+      for (const file of files) inputs.push(await readInput(file, limits.maxInputBytes));
+      const width = Math.min(60, Math.max(...files.map((f) => f.length)));
+      for (const [i, input] of inputs.entries()) {
+        const file = files[i]!;
+        const result =
+          input instanceof TooLargeInput ? tooLargeSniff(input) : await sniff(input, limits);
+        if (result.kind === 'unsupported') status = EXIT.failed;
+        if (flags.json) {
+          printJson({
+            file,
+            ...result,
+            reason: result.kind === 'unsupported' ? result.reason : null,
+          });
+        } else {
+          const tail = result.kind === 'unsupported' ? `${result.reason}\t${result.message}` : '';
+          process.stdout.write(`${file.padEnd(width)}\t${result.kind}${tail ? `\t${tail}` : ''}\n`);
+        }
       }
       process.exitCode = status;
     });

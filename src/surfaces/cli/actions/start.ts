@@ -1,0 +1,187 @@
+import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
+import { OfficePool } from '../../../render/convert/index.js';
+import { startHttpService, type HttpService } from '../../http/index.js';
+import { createLogger, type Logger } from '../../../base/log/index.js';
+import type { Logger as PinoLogger } from 'pino';
+import { acquireDataLock } from '../../../platform/embedded/index.js';
+import { UsageError } from '../exit-codes.js';
+import { startRuntime, type Runtime } from '../../../app/wiring/index.js';
+import { requireRedisUrl } from '../../../platform/redis/index.js';
+import { StopSignals } from '../stop-signals.js';
+
+/**
+ * After a stop, the process ends by itself once nothing holds it; this is how long that may
+ * take before it is ended anyway, with a log line saying so (something was left open: a bug).
+ */
+const EXIT_AFTER_STOP_MS = 5000;
+
+export interface StartFlags {
+  grace: string;
+  pretty?: boolean;
+}
+
+/** `docpipe start`: the data folder's lock, then the runtime and the HTTP service until a stop. */
+export async function runStart(flags: StartFlags): Promise<void> {
+  const config = loadConfig();
+  const graceMs = parseGrace(flags.grace);
+  const logger = createLogger(
+    config.logLevel,
+    'docpipe',
+    flags.pretty ? 'pretty' : config.logFormat,
+  );
+  // Before anything else: a second start must not touch the first one's Redis.
+  const lock = await acquireDataLock(config.dataDir);
+  try {
+    await runUntilStopped(config, logger, graceMs, 'docpipe started', true);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** `docpipe worker`: a worker on a shared Redis until a stop. */
+export async function runWorker(flags: StartFlags): Promise<void> {
+  const { config, redisUrl, logger, graceMs } = await onSharedRedis(flags);
+  await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started', false);
+}
+
+/** `docpipe serve`: the HTTP service alone on a shared Redis until a stop. */
+export async function runServe(flags: StartFlags): Promise<void> {
+  const { config, redisUrl, logger, graceMs } = await onSharedRedis(flags);
+  await serveUntilStopped(config, redisUrl, logger, graceMs);
+}
+
+/**
+ * What `worker` and `serve` start from: the configuration, the shared Redis (REDIS_URL, or the
+ * one a running `docpipe start` wrote down; bad usage without either) and the logger.
+ */
+async function onSharedRedis(flags: StartFlags) {
+  const config = loadConfig();
+  const graceMs = parseGrace(flags.grace);
+  const redisUrl = await requireRedisUrl(config);
+  const logger = createLogger(
+    config.logLevel,
+    'docpipe',
+    flags.pretty ? 'pretty' : config.logFormat,
+  );
+  return { config, redisUrl, logger, graceMs };
+}
+
+function parseGrace(text: string): number {
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new UsageError(`--grace must be a number of milliseconds, 0 or more (got "${text}")`);
+  return ms;
+}
+
+/**
+ * Runs docpipe until a stop signal: the first stops taking jobs and gives running ones the grace
+ * period, the second stops at once (running jobs are left to stall and are done again later), a
+ * third ends the process on the spot.
+ */
+async function runUntilStopped(
+  config: DocpipeConfig,
+  logger: PinoLogger,
+  graceMs: number,
+  startedMessage: string,
+  serveHttp: boolean,
+): Promise<void> {
+  let runtime: Runtime | undefined;
+  let http: HttpService | undefined;
+  const signals = new StopSignals((signal) => {
+    logger.warn({ signal }, 'stopped on the spot: running jobs are done again by the next worker');
+    // SIGTERM, sent before the process ends: Redis still writes its append-only file.
+    void runtime?.embedded?.stop();
+    process.exit(130);
+  });
+  try {
+    // The metrics are the HTTP service's (they count its queues at each scrape); the worker tells
+    // them of its jobs once it is up.
+    runtime = await startRuntime(config, logger, {
+      onDocumentJob: (report) => http?.metrics.recordDocumentJob(report),
+    });
+    if (serveHttp) {
+      const converter = runtime.converter;
+      // A service that cannot start (its port taken) takes the worker, the office pool and the
+      // embedded Redis down with it, instead of leaving a redis-server and its URL file behind.
+      http = await startHttpService(config, {
+        redisUrl: runtime.redisUrl,
+        logger,
+        preparer: runtime.preparer,
+        office: converter instanceof OfficePool ? converter : undefined,
+      }).catch(async (err: unknown) => {
+        await runtime!.close(graceMs);
+        throw err;
+      });
+    }
+    logger.info(
+      { redisUrl: runtime.redisUrl, dataDir: config.dataDir, http: http?.address },
+      `${startedMessage}; stop with Ctrl-C`,
+    );
+    const signal = await signals.first;
+    logStopping(logger, runtime, signal, graceMs);
+    void signals.second.then((s) =>
+      logger.warn({ signal: s }, 'stopping now: running jobs go back to the queue'),
+    );
+    // Requests first: a convert in flight waits for the worker, which closes after it. A second
+    // Ctrl-C does not wait for them.
+    await Promise.race([http?.close(), signals.second]);
+    await runtime.close(graceMs, signals.second);
+    logger.info({}, 'stopped');
+  } finally {
+    signals.dispose();
+    endIfStillRunning(logger);
+  }
+}
+
+/** `docpipe serve`: the HTTP service until a stop signal; a second signal ends it at once. */
+async function serveUntilStopped(
+  config: DocpipeConfig,
+  redisUrl: string,
+  logger: PinoLogger,
+  graceMs: number,
+): Promise<void> {
+  const signals = new StopSignals((signal) => {
+    logger.warn({ signal }, 'stopped on the spot: requests in flight were cut off');
+    process.exit(130);
+  });
+  try {
+    const http = await startHttpService(config, { redisUrl, logger });
+    logger.info({ redisUrl, http: http.address }, 'docpipe serving HTTP; stop with Ctrl-C');
+    const signal = await signals.first;
+    logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
+    // Fastify's close waits for requests in flight; the grace period bounds that wait.
+    await Promise.race([http.close(), signals.second, delay(graceMs)]);
+    logger.info({}, 'stopped');
+  } finally {
+    signals.dispose();
+    endIfStillRunning(logger);
+  }
+}
+
+/**
+ * After a stop the process ends by itself once nothing holds it. Only an unref'd timer: it fires
+ * only if something was left open (a bug), and then ends the process, saying so.
+ */
+function endIfStillRunning(logger: Logger): void {
+  setTimeout(() => {
+    logger.error({}, `still running ${EXIT_AFTER_STOP_MS} ms after the stop: ending the process`);
+    process.exit(process.exitCode ?? 1);
+  }, EXIT_AFTER_STOP_MS).unref();
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function logStopping(logger: Logger, runtime: Runtime, signal: NodeJS.Signals, graceMs: number) {
+  const jobs = runtime.worker.activeJobs;
+  logger.info(
+    { signal },
+    `stopping: no new jobs${jobs > 0 ? '' : ', none running'}; ${StopSignals.again(signal)} to stop now`,
+  );
+  if (jobs > 0)
+    logger.info(
+      { jobs, graceMs },
+      `jobs still running: ${jobs}, waiting up to ${Math.round(graceMs / 1000)} s`,
+    );
+}
