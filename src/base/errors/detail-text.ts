@@ -1,4 +1,4 @@
-import type { FailureDetail } from './docpipe-error.js';
+import type { FailureDetail } from './failure-detail.js';
 
 /**
  * A detail as one line: `field: message`, or the message alone when it begins by naming the field

@@ -1,11 +1,8 @@
 import { detailText } from './detail-text.js';
+import type { FailureDetail } from './failure-detail.js';
 import { FAILURES, isFailureSlug, type FailureSlug } from './registry.js';
 
-/** One problem, located by a path into the request payload (`documents[1]`, `tags[0].value`). */
-export interface FailureDetail {
-  field: string;
-  message: string;
-}
+export type { FailureDetail } from './failure-detail.js';
 
 /** The wire form of a failure, as the spec's v3 envelope: `{error, details}`. */
 export interface Failure {
