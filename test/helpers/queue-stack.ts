@@ -46,7 +46,7 @@ export interface QueueLane extends Lane {
   documents: Queue;
 }
 
-/** A private redis-server, a warm office pool and engine: the real parts, shared by a file. */
+/** A private redis-server, a warm office pool and prepare threads: the real parts, shared by a file. */
 export interface QueueStack extends RedisOnly {
   storage: LocalStorage;
   office: OfficePool;

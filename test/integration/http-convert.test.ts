@@ -19,7 +19,7 @@ import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 
 /**
- * The convert endpoint on the real queue: a private Redis, worker lanes, the engine and a warm
+ * The convert endpoint on the real queue: a private Redis, worker lanes, the prepare threads and a warm
  * LibreOffice. One real conversion (the lease); every other answer is a cache hit or a failure
  * found before LibreOffice, so the file stays light on the shared cores.
  */

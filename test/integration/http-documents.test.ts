@@ -10,7 +10,7 @@ import { buildDocx, para } from '../helpers/docx-builder.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
- * The v3 library endpoints over a real FolderLibrary and the real engine's field reading: a
+ * The v3 library endpoints over a real FolderLibrary and the real preparer's field reading: a
  * library built here (so that every count is exact), and the project's own templates.
  */
 

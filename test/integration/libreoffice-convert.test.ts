@@ -41,7 +41,7 @@ function processesIn(dir: string): number[] {
 }
 
 /**
- * The socket in /tmp of the soffice converting in the engine folder `dir`, once its profile
+ * The socket in /tmp of the soffice converting in the converter folder `dir`, once its profile
  * (libreoffice-convert's `soffice-*` folder) is there.
  */
 function profileSocketIn(dir: string): string | undefined {
@@ -49,7 +49,7 @@ function profileSocketIn(dir: string): string | undefined {
   return profile && officePipeSockets(`file://${join(dir, profile)}`)[0];
 }
 
-/** What is left in the engine folder once libreoffice-convert removed a conversion's folders. */
+/** What is left in the converter folder once libreoffice-convert removed a conversion's folders. */
 async function leftIn(dir: string): Promise<string[]> {
   // libreoffice-convert removes them just after it hands over the result.
   await sleep(50);
@@ -192,7 +192,7 @@ describe('libreoffice-convert converter (a cold, hardened soffice per document)'
     expect(processesIn(dir).length).toBeGreaterThan(0);
     owner.kill('SIGKILL');
     await waitUntil(() => processesIn(dir).length === 0, 10_000, 'soffice gone');
-    await waitUntil(() => !existsSync(dir), 5000, 'engine folder removed');
+    await waitUntil(() => !existsSync(dir), 5000, 'converter folder removed');
     expect(existsSync(socket!)).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { ScriptedConverter } from '../helpers/scripted-converter.js';
 
 /**
- * Fair sharing between companies on a real Redis, with the engine inline and a converter that
+ * Fair sharing between companies on a real Redis, with the preparer inline and a converter that
  * takes a fixed time: the order in which the converter sees documents is the schedule.
  * Documents are told apart by their names (the PDF's title reaches the converter).
  */

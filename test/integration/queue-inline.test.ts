@@ -23,7 +23,7 @@ import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { ScriptedConverter } from '../helpers/scripted-converter.js';
 
 /**
- * The queue on a real Redis with the engine in the worker's own thread and a converter that
+ * The queue on a real Redis with the preparer in the worker's own thread and a converter that
  * stands in for LibreOffice: what the worker and client decide (retrying what is worth
  * retrying, answering a document set once, leaving no output of a failed set) without threads
  * or office processes, so each outcome is the converter's script, not the machine's timing.

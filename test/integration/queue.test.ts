@@ -27,7 +27,7 @@ const pdfsUnder = (dir: string) => {
   }
 };
 
-// The redis-server, office pool and engine are shared; every test has its own prefix (a lane),
+// The redis-server, office pool and prepare threads are shared; every test has its own prefix (a lane),
 // worker and client, so that no test sees another's jobs.
 let stack: QueueStack;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
 /**
- * The renderer on the same-thread engine with a converter that stands in for LibreOffice: what
+ * The renderer on the same-thread preparer (InlinePreparer) with a converter that stands in for LibreOffice: what
  * the pipeline decides (fill before converting, check after, store only what passed, share and
  * cache) is tested here without threads or office processes.
  */

@@ -29,7 +29,7 @@ export interface Runtime {
   converter: Converter;
   /**
    * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
-   * closes the office pool and the engine, and stops the embedded Redis last.
+   * closes the office pool and the prepare threads, and stops the embedded Redis last.
    */
   close(graceMs?: number, now?: Promise<unknown>): Promise<void>;
 }

@@ -32,7 +32,7 @@ export class FixtureRenderer {
     return this.scratch.render({ bytes: template, name: folder.name }, tags, options);
   }
 
-  /** Removes the temporary storage; the engine and converter are the caller's to close. */
+  /** Removes the temporary storage; the preparer and converter are the caller's to close. */
   close(): Promise<void> {
     return this.scratch.close();
   }

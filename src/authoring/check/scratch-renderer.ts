@@ -58,7 +58,7 @@ export class ScratchRenderer {
     return { pdf, pages: result.pages, notices: result.notices };
   }
 
-  /** Removes the temporary storage; the engine and converter are the caller's to close. */
+  /** Removes the temporary storage; the preparer and converter are the caller's to close. */
   async close(): Promise<void> {
     await rm(this.storage.root, { recursive: true, force: true });
   }
