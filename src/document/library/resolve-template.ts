@@ -50,8 +50,17 @@ export interface ResolveTemplateOptions {
   library?: DocumentLibrary;
   /** A file past this many bytes is refused unread (DOCPIPE_MAX_INPUT_BYTES). @defaultValue none */
   maxBytes?: number;
-  /** The field failures name: `documents[0]`, `template`. @defaultValue 'document' */
+  /**
+   * The document's field path in failures (`documents[0]`): a library reference's failures name
+   * `<field>.documentId` and `<field>.versionId`. @defaultValue 'document' for a file,
+   * `documentId` and `versionId` for a library reference
+   */
   field?: string;
+  /**
+   * What a library reference's failures name instead, when the caller's request names the
+   * document by one parameter (HTTP's `id`).
+   */
+  libraryField?: string;
 }
 
 /**
@@ -87,7 +96,8 @@ export async function resolveTemplate(
     const version = await options.library.getVersion(
       reference.documentId,
       reference.versionId,
-      options.field === undefined ? undefined : `${options.field}.versionId`,
+      options.libraryField ??
+        (options.field === undefined ? undefined : `${options.field}.versionId`),
     );
     return {
       bytes: version.bytes,

@@ -1,7 +1,11 @@
 import { isDocpipeError } from '../../../base/errors/index.js';
 import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import type { FieldsOptions } from '../../../document/inspect/index.js';
-import type { DocumentLibrary, LibraryDocument } from '../../../document/library/index.js';
+import {
+  resolveTemplate,
+  type DocumentLibrary,
+  type LibraryDocument,
+} from '../../../document/library/index.js';
 import { apiKeyOf } from '../common/api-key.js';
 import type { HttpApp } from '../common/create-app.js';
 import { BrokenLibraryDocumentError, documentsErrorHandler } from './documents-errors.js';
@@ -46,6 +50,7 @@ export async function documentsRoutes(
     {
       schema: {
         tags: ['v3 library'],
+        operationId: 'listDocuments',
         summary: 'List the document library',
         security: [{ bearer: [] }],
         querystring: NoQuerySchema,
@@ -63,6 +68,7 @@ export async function documentsRoutes(
     {
       schema: {
         tags: ['v3 library'],
+        operationId: 'getDocument',
         summary: 'One library document and the fields it needs filled',
         security: [{ bearer: [] }],
         params: DocumentParamsSchema,
@@ -77,18 +83,22 @@ export async function documentsRoutes(
     },
     async (request, reply) => {
       apiKeyOf(request);
-      const version = await options.library.getVersion(request.params.id, undefined, 'id');
+      // Found as every door finds a template: its current version with its settings.
+      const template = await resolveTemplate(
+        { documentId: request.params.id },
+        { library: options.library, libraryField: 'id' },
+      );
       const fields = await options.preparer
-        .fields(version.bytes, {
-          delimiters: version.options.delimiters,
-          fields: version.options.fields,
+        .fields(template.bytes, {
+          delimiters: template.settings.delimiters,
+          fields: template.settings.fields,
         })
         .catch((err: unknown) => {
           throw isDocpipeError(err) ? new BrokenLibraryDocumentError(err) : err;
         });
       return reply.code(200).send({
         document: {
-          ...summary(version.document),
+          ...summary(template.document!),
           fields: fields.map(({ tag, kind, count, within, type, format, description, inner }) =>
             definedOnly({
               tag,
