@@ -8,6 +8,7 @@ import {
 } from '../../document/harden/index.js';
 import { documentFonts, latinFontsUsed } from '../../formats/fonts/index.js';
 import { SniffCache, type DocxPackage, type SniffLimits } from '../../formats/sniff/index.js';
+import { locatedAt } from '../../formats/zip/index.js';
 
 /** This thread's sniffed packages: a template rendered again is not sniffed again. */
 export const sniffCache = new SniffCache();
@@ -43,6 +44,20 @@ export function prepareDocument(
   options: FillOptions & { limits: SniffLimits },
 ): Prepared {
   const field = options.field || 'document';
+  try {
+    return prepareAt(field, bytes, tags, options);
+  } catch (err) {
+    // A damaged part met by any reader below (harden, the font scan, fill) names this document.
+    throw locatedAt(err, field);
+  }
+}
+
+function prepareAt(
+  field: string,
+  bytes: Uint8Array,
+  tags: unknown,
+  options: FillOptions & { limits: SniffLimits },
+): Prepared {
   let t = performance.now();
   // Parsed and checked once: fill and harden work on this package, not on bytes again.
   const sniffed = sniffCache.sniffPackage(bytes, options.limits);
