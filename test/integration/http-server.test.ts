@@ -241,7 +241,7 @@ describe('the composed HTTP service', () => {
     expect(doc.info.version).toBe('2026-05-01-beta');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v2/document/convert',
-      '/files/{*}',
+      '/files/{key}',
       '/healthz',
       '/metrics',
       '/readyz',

@@ -1,20 +1,17 @@
 import type { RouteOptions } from 'fastify';
-
-/** A route as the server serves it: its path in OpenAPI's form (`/documents/{id}`, `/files/{*}`). */
-export function openApiPath(url: string): string {
-  return url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
-}
+import { openApiPath, wildcardNameOf } from './openapi-wildcard.js';
 
 /**
- * Records every route a server adds, unless its schema hides it from the OpenAPI document on
- * purpose (the document itself, the dashboard's pages). Register before the routes.
+ * Records every route a server adds, in the OpenAPI document's form of its path (see
+ * openapi-wildcard.ts), unless its schema hides it from the document on purpose (the document
+ * itself, the dashboard's pages). Register before the routes.
  */
 export function routeRecorder(): { routes: Set<string>; onRoute: (route: RouteOptions) => void } {
   const routes = new Set<string>();
   return {
     routes,
     onRoute(route) {
-      if (!route.schema?.hide) routes.add(openApiPath(route.url));
+      if (!route.schema?.hide) routes.add(openApiPath(route.url, wildcardNameOf(route)));
     },
   };
 }

@@ -65,6 +65,7 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
     {
       schema: {
         tags: ['v2 documents'],
+        operationId: 'convertDocuments',
         summary: 'Convert .docx documents to PDF, filling in tag values',
         description:
           'Each document is base64 content or a URL docpipe issued (upload or signed URL); any other URL is refused. Unknown members of the body and of each document are ignored, as v2 always did; a TagInput has exactly tag, value, type and format.',

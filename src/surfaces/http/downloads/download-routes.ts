@@ -53,11 +53,16 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
   app.get(
     '/files/*',
     {
+      // `/files/{key}` in the OpenAPI document: the rest of the path is the storage key.
+      config: { wildcardName: 'key' },
       schema: {
         tags: ['downloads'],
+        operationId: 'downloadFile',
         summary: 'Download a stored document through a signed URL',
         description:
           'The URL comes from view-presigned-url or a conversion; it works until its expiry, for anyone who has it. Single byte ranges are served (206); a range past the end is 416.',
+        // The signature is the capability: no key, no credential.
+        security: [],
         params: DownloadParams,
         querystring: DownloadQuery,
         response: {

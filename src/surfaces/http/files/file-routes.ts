@@ -100,6 +100,7 @@ export async function fileRoutes(app: HttpApp, options: FileRoutesOptions): Prom
     {
       schema: {
         tags: ['v3 files'],
+        operationId: 'viewPresignedUrl',
         summary: 'A signed, expiring download URL for a stored document',
         description:
           'The url is one an upload answered for this company. Asked again while the URL issued before has at least half its lifetime left, the same URL is answered with cached: true.',
@@ -143,6 +144,7 @@ function uploadRoute(app: HttpApp, options: FileRoutesOptions): void {
       bodyLimit: options.bodyLimitBytes,
       schema: {
         tags: ['v3 files'],
+        operationId: 'uploadFile',
         summary: 'Store a PDF or .docx for later use as a document source',
         description: `The bytes decide what the document is (the declared type is not trusted); anything but a PDF or a real .docx is refused with the reason. Documents up to ${options.maxUploadBytes} bytes; request bodies up to ${options.bodyLimitBytes} bytes.`,
         security: [{ bearer: [] }],

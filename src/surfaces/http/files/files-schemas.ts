@@ -100,7 +100,9 @@ export const V2ErrorList = Type.Object({
 });
 
 export const DownloadParams = Type.Object({
-  '*': Type.String({ description: 'The storage key' }),
+  '*': Type.String({
+    description: "The storage key, its slashes as they are: use a signed URL's path unchanged",
+  }),
 });
 
 export const DownloadQuery = Type.Object({

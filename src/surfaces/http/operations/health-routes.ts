@@ -48,6 +48,18 @@ const Readiness = Type.Object(
 type CheckResultBody = Static<typeof CheckResult>;
 
 /**
+ * The only client error a probe can meet: Node's HTTP server answers 431, with no body, a
+ * request whose headers pass its limit, before any route sees it. The probes take any query and
+ * body, so nothing else is refused; listed so that the document says every answer they give.
+ */
+const UNREADABLE_REQUEST = {
+  431: {
+    type: 'null',
+    description: "The request's headers are past the server's limit (Node's 16 KiB); no body.",
+  },
+} as const;
+
+/**
  * `/healthz` (liveness: the process answers, nothing else is asked, so a busy Redis never gets a
  * healthy process restarted) and `/readyz` (readiness: every check passes, so a load balancer
  * sends requests only to a process that can serve them). No authentication: probes carry none.
@@ -60,9 +72,12 @@ export function healthRoutes(app: HttpApp, options: HealthRoutesOptions): Promis
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getLiveness',
         summary: 'Liveness: the process answers',
         description: 'Always 200 while the process runs; it checks nothing else.',
-        response: { 200: Live, 500: OpsMessageSchema },
+        // Probes carry no credential.
+        security: [],
+        response: { 200: Live, ...UNREADABLE_REQUEST, 500: OpsMessageSchema },
       },
     },
     () => ({ status: 'ok' as const }),
@@ -72,10 +87,12 @@ export function healthRoutes(app: HttpApp, options: HealthRoutesOptions): Promis
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'Readiness: Redis, the office pool and storage',
         description:
           "200 when every check passes, 503 when any fails; each check's result either way.",
-        response: { 200: Readiness, 503: Readiness, 500: OpsMessageSchema },
+        security: [],
+        response: { 200: Readiness, ...UNREADABLE_REQUEST, 503: Readiness, 500: OpsMessageSchema },
       },
     },
     async (_request, reply) => {

@@ -33,6 +33,7 @@ export function metricsRoutes(app: HttpApp, options: MetricsRoutesOptions): Prom
       onRequest: adminPassword === undefined ? loopbackOnly : requireAdmin(adminPassword),
       schema: {
         tags: ['operations'],
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
         // The admin credential, or none from this machine when no password is set.
         security: [{ admin: [] }, {}],
