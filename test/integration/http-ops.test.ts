@@ -354,8 +354,8 @@ describe('OpenAPI', () => {
     };
     expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/metrics', '/readyz']);
     const ops = (path: string) => doc.paths[path]!.get!;
-    expect(Object.keys(ops('/healthz').responses).sort()).toEqual(['200', '500']);
-    expect(Object.keys(ops('/readyz').responses).sort()).toEqual(['200', '500', '503']);
+    expect(Object.keys(ops('/healthz').responses).sort()).toEqual(['200', '431', '500']);
+    expect(Object.keys(ops('/readyz').responses).sort()).toEqual(['200', '431', '500', '503']);
     expect(Object.keys(ops('/metrics').responses).sort()).toEqual(['200', '401', '403', '500']);
     expect(Object.keys(ops('/metrics').responses['200']!.content!)).toEqual([
       'text/plain; version=0.0.4; charset=utf-8',

@@ -153,7 +153,7 @@ describe('OpenAPI', () => {
       '429',
       '500',
     ]);
-    const download = doc.paths['/files/{*}']!.get!;
+    const download = doc.paths['/files/{key}']!.get!;
     expect(Object.keys(download.responses).sort()).toEqual([
       '200',
       '206',
