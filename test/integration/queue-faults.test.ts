@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { testDir } from '../helpers/test-dir.js';
+import { waitUntil } from '../helpers/wait.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
@@ -203,8 +204,13 @@ describe('queue faults', () => {
     });
     const workers = [workerProcess(env), workerProcess(env)];
     try {
-      // Both up before the work arrives, so that neither takes it all.
-      await sleep(6000);
+      // Both up before the work arrives, so that neither takes it all: a process's documents
+      // worker connects once its office is ready, and names its connection after the queue.
+      await waitUntil(
+        async () => (await queue.getWorkers()).length === 2,
+        60_000,
+        'both worker processes taking jobs',
+      );
       await queue.addBulk(
         Array.from({ length: 20 }, (_, i) => ({
           name: 'document',
