@@ -12,7 +12,10 @@ export function registerEnqueue(program: Command): void {
     .option('-t, --tags <file>', 'JSON file: an array of {tag, value, type, format}')
     .option('--library <id[@version]>', 'render a library document instead of a file')
     .option('-o, --out <file.pdf>', 'also copy the PDF here')
-    .option('--name <name>', 'document name (default: the file name or library id)')
+    .option(
+      '--name <name>',
+      "document name (default: the file name, a folder's document name, or the library id)",
+    )
     .option('--pdfa', 'PDF/A-2b output')
     .option('--locale <tag>', 'locale for dates, numbers and booleans (da, en, sv, nb, de, ...)')
     .option('--time-zone <zone>', 'IANA time zone for date-times with an offset')

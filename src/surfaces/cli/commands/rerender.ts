@@ -30,7 +30,8 @@ export function registerRerender(program: Command): void {
         "                                                                          relative to the manifest's folder\n" +
         'Unknown members and malformed lines are refused before anything is sent (exit 2); a missing file is a\n' +
         'failed line in the report. Library documents need a value for every field they show.\n' +
-        'Job ids are stable: a rerun resumes (jobs still known to Redis are not added again; finished renders come from storage).\n' +
+        'Job ids are stable: a rerun resumes (jobs still known to Redis are not added again; finished renders come from storage)\n' +
+        'and tries again what failed. Each template is filled with its document.json settings, as "docpipe render" fills it.\n' +
         'Exit status: 0 when every document rendered, 1 when any failed, 2 on bad usage, 3 when Redis does not\n' +
         'answer or no worker runs (what was queued stays queued: run it again to resume).',
     )
