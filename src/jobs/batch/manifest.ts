@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { TagInput } from '../../document/fill/index.js';
+import type { TagInput } from '../../document/values/index.js';
 import { InputError, parseJson } from '../../base/files/index.js';
 import type { DocumentInput } from '../queue/index.js';
 import type { BatchItem } from './batch-item.js';
