@@ -16,7 +16,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   { group: 'service', folders: ['keys', 'tenancy'] },
   { group: 'jobs', folders: ['batch', 'queue', 'retention'] },
   { group: 'authoring', folders: ['check', 'lint', 'preview'] },
-  { group: 'render', folders: ['convert', 'engine', 'pipeline', 'prepare', 'storage'] },
+  { group: 'render', folders: ['convert', 'pipeline', 'prepare', 'storage'] },
   { group: 'document', folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'values'] },
   { group: 'formats', folders: ['fonts', 'opc', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'] },
   { group: 'platform', folders: ['embedded', 'redis'] },
