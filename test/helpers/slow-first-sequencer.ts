@@ -2,9 +2,9 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Integration files that take longest, slowest first, as measured on a 2-core machine (see
- * docs/development.md, "Test suite"). A run is as long as its last worker: started last, any of
- * these would run alone at the end while the other workers sit idle.
+ * The files that take longest, slowest first, as measured on a 2-core machine (see
+ * docs/development.md, "How long the suite takes"). A run is as long as its last worker: started
+ * last, any of these would run alone at the end while the other workers sit idle.
  */
 export const SLOW_FILES = [
   'test/integration/client-restart.test.ts',
@@ -24,6 +24,13 @@ export const SLOW_FILES = [
   'test/integration/library-build.test.ts',
   'test/integration/corpus-templates.test.ts',
   'test/integration/lint-cli.test.ts',
+  // The unit files that take longest: first in `npm run test:unit`, after the integration files
+  // above in a whole run.
+  'test/unit/lint-corpus.test.ts',
+  'test/unit/pdf-stream-end.test.ts',
+  'test/unit/office-queue.test.ts',
+  'test/unit/pdf-check.test.ts',
+  'test/unit/data-lock.test.ts',
 ];
 
 /**
