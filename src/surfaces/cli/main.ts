@@ -37,6 +37,10 @@ const program = new Command('docpipe')
     '\nExit status: 0 ok, 1 a document failed with a typed failure, 2 bad usage,\n3 the queue or storage is not there (Redis does not answer, no worker runs,\nor the S3 bucket is missing, refuses the credentials or does not answer): try again later,\n70 docpipe failed internally (a bug; DOCPIPE_LOG_LEVEL=debug shows where).\nRun "docpipe <command> --help" for each command.',
   );
 
+// Every command is declared here with its arguments, options and help; its action imports what it
+// needs only when it runs (./actions, and the action of sniff, fields and lint), so that --help
+// and a template author's sniff, fields and lint start without the queue, HTTP or storage.
+// test/unit/cli-help.test.ts keeps the declarations' imports light.
 registerSniff(program);
 registerFields(program);
 registerRender(program);
