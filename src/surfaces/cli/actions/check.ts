@@ -31,6 +31,7 @@ export interface CheckFlags {
   diffDir?: string;
 }
 
+/** `docpipe check`, declared in commands/check.ts, which loads this module only when it runs. */
 export async function runCheckCommand(
   folder: string | undefined,
   flags: CheckFlags,

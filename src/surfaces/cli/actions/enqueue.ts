@@ -26,6 +26,7 @@ export interface EnqueueFlags extends TemplateFlags {
   pdfa?: boolean;
 }
 
+/** `docpipe enqueue`, declared in commands/enqueue.ts, which loads this module only when it runs. */
 export async function runEnqueue(input: string | undefined, flags: EnqueueFlags): Promise<void> {
   if (!input === !flags.library)
     throw new UsageError('give a file or --library <id>, not both and not neither');

@@ -13,6 +13,7 @@ const FLAGS: Record<string, string> = {
   expiresInMs: '--expires',
 };
 
+/** `docpipe keys create`, declared in commands/keys.ts, which loads this module only when it runs. */
 export async function createKey(flags: {
   company: string;
   name: string;
@@ -43,6 +44,7 @@ export async function createKey(flags: {
   });
 }
 
+/** `docpipe keys list`, declared in commands/keys.ts, which loads this module only when it runs. */
 export async function listKeys(flags: { company?: string; json?: boolean }): Promise<void> {
   await withKeyStore(async (store) => {
     const all = await store.list();
@@ -57,6 +59,7 @@ export async function listKeys(flags: { company?: string; json?: boolean }): Pro
   });
 }
 
+/** `docpipe keys revoke`, declared in commands/keys.ts, which loads this module only when it runs. */
 export async function revokeKey(id: string): Promise<void> {
   if (!isKeyId(id))
     throw new UsageError(

@@ -24,6 +24,7 @@ export interface PreviewFlags extends TemplateFlags {
   json?: boolean;
 }
 
+/** `docpipe preview`, declared in commands/preview.ts, which loads this module only when it runs. */
 export async function runPreview(template: string, flags: PreviewFlags): Promise<void> {
   const dpi = dpiFlag(flags.dpi);
   const { file, options } = await templateArgument(template);

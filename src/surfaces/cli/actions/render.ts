@@ -20,6 +20,7 @@ export interface RenderFlags extends TemplateFlags {
   strictFidelity?: boolean;
 }
 
+/** `docpipe render`, declared in commands/render.ts, which loads this module only when it runs. */
 export async function runRender(input: string, flags: RenderFlags): Promise<void> {
   const format = extname(flags.out).toLowerCase();
   if (format !== '.pdf' && format !== '.docx')

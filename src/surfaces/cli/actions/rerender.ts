@@ -25,6 +25,7 @@ export interface RerenderFlags {
   outDir?: string;
 }
 
+/** `docpipe rerender`, declared in commands/rerender.ts, which loads this module only when it runs. */
 export async function runRerender(source: string, flags: RerenderFlags): Promise<void> {
   const config = loadConfig();
   const company = companyFlag(flags.company);
