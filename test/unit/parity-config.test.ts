@@ -12,14 +12,21 @@ import { projectRoot } from '../../src/base/paths/index.js';
 const root = projectRoot();
 const NAME = /^(DOCPIPE_[A-Z0-9_]+|REDIS_URL)$/;
 
-/** Names read in src/app/config/*.ts: `env.X`, `process.env.X`, `env['X']` and quoted 'DOCPIPE_X'. */
+/**
+ * Names read in src/app/config/*.ts and src/app/env/*.ts (the readers config shares with the
+ * CLI): `env.X`, `process.env.X`, `env['X']` and quoted 'DOCPIPE_X'.
+ */
 function namesInConfigSource(): Set<string> {
-  const dir = join(root, 'src', 'config');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+  const files = ['config', 'env'].flatMap((folder) => {
+    const dir = join(root, 'src', 'app', folder);
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(dir, f));
+  });
   const names = new Set<string>();
   for (const file of files) {
     // Comments name variables too; only code counts as reading one.
-    const code = readFileSync(join(dir, file), 'utf8')
+    const code = readFileSync(file, 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '');
     const patterns = [
