@@ -14,6 +14,11 @@ const SCREENSHOTS = join(projectRoot(), 'test', 'results', 'dashboard-browser');
 
 const tags = leaseTags;
 
+/** What the test reads of a page's `document.fonts`. */
+interface PageFonts extends Iterable<{ family: string; status: string }> {
+  ready: Promise<unknown>;
+}
+
 let stack: QueueStack;
 let browser: Browser;
 beforeAll(async () => {
@@ -68,6 +73,43 @@ describe('the queue dashboard in headless Chromium', () => {
     const shot = join(SCREENSHOTS, 'completed-job.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+
+  it('asks nothing of any other origin: its fonts come from docpipe', async () => {
+    const { base } = await dashboardWithFinishedJob();
+    const context = await browser.newContext({
+      httpCredentials: { username: 'admin', password: PASSWORD },
+    });
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    const requested: string[] = [];
+    const fonts: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'font')
+        fonts.push(`${response.status()} ${response.url().slice(base.length)}`);
+    });
+    await page.goto(`${base}/admin/queues/queue/documents?status=completed`);
+    await page.getByText('Lease for the dashboard').first().waitFor({ timeout: 20_000 });
+    await page.goto(`${base}/admin/queues`);
+    await page.getByText('documents', { exact: true }).first().waitFor({ timeout: 20_000 });
+    // Every font the page uses is loaded (or failed) once document.fonts settles.
+    const plex = await page.evaluate(async () => {
+      // The page's FontFaceSet, typed here: the project's TypeScript has no DOM library.
+      const { fonts } = (globalThis as unknown as { document: { fonts: PageFonts } }).document;
+      await fonts.ready;
+      return ['IBM Plex Sans', 'IBM Plex Mono'].map((family) =>
+        [...fonts].some((f) => f.family.replace(/"/g, '') === family && f.status === 'loaded'),
+      );
+    });
+
+    expect(requested.length).toBeGreaterThan(5);
+    expect(requested.filter((url) => new URL(url).origin !== base)).toEqual([]);
+    expect(fonts.length).toBeGreaterThan(0);
+    expect(
+      fonts.filter((f) => !/^200 \/admin\/queues\/fonts\/ibm-plex-(sans|mono)-/.test(f)),
+    ).toEqual([]);
+    expect(plex).toEqual([true, true]);
   });
 
   it('refuses a browser without the credential, and one with a wrong password', async () => {

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { createBullBoard } from '@bull-board/api';
 import type { IServerAdapter } from '@bull-board/api/typings/app';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -6,6 +7,7 @@ import type { Queue } from 'bullmq';
 import { Type } from 'typebox';
 import { requireAdmin } from '../common/admin-credential.js';
 import type { HttpApp } from '../common/create-app.js';
+import { loadDashboardFonts, withLocalFonts, type DashboardFonts } from './dashboard-fonts.js';
 
 /** Where the dashboard is served. */
 export const DASHBOARD_PATH = '/admin/queues';
@@ -31,7 +33,9 @@ const OFF_MESSAGE = `the queue dashboard is off: set DOCPIPE_ADMIN_PASSWORD (12 
 /**
  * Bull Board at /admin/queues behind the admin credential (HTTP Basic): every page, asset and API
  * call of the board. Read-only unless told otherwise; Bull Board then refuses changes itself (405),
- * not only by hiding their buttons. The board's routes stay out of the OpenAPI document.
+ * not only by hiding their buttons. Every asset comes from docpipe: the page's link to a public
+ * font service is replaced by docpipe's own copy of the fonts (dashboard-fonts.ts). The board's
+ * routes stay out of the OpenAPI document.
  */
 export async function dashboardRoutes(
   app: HttpApp,
@@ -60,9 +64,41 @@ export async function dashboardRoutes(
     serverAdapter: adapter as unknown as IServerAdapter,
     options: { uiConfig: { boardTitle: 'docpipe queues' } },
   });
+  const fonts = loadDashboardFonts();
   // A scope of its own, so that the credential guards the board and nothing else.
   await app.register(async (board) => {
     board.addHook('onRequest', requireAdmin(password));
+    board.addHook('onSend', async (_request, reply, payload) =>
+      typeof payload === 'string' && /^text\/html/.test(String(reply.getHeader('content-type')))
+        ? withLocalFonts(payload)
+        : payload,
+    );
+    fontRoutes(board, fonts);
     await board.register(adapter.registerPlugin(), { prefix: DASHBOARD_PATH });
   });
+}
+
+const FontParams = Type.Object({ file: Type.String() });
+
+/** The board's font stylesheet and the files it names, beside the board's page. */
+function fontRoutes(board: HttpApp, fonts: DashboardFonts): void {
+  // The fonts change only with the packages, that is with a docpipe release.
+  const cache = 'private, max-age=86400';
+  board.get(`${DASHBOARD_PATH}/fonts.css`, { schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', cache).send(fonts.css),
+  );
+  board.get(
+    `${DASHBOARD_PATH}/fonts/:file`,
+    { schema: { hide: true, params: FontParams } },
+    (request, reply) => {
+      const { file } = request.params;
+      const path = fonts.files.get(file);
+      if (path === undefined)
+        return reply.code(404).send({ message: `no font ${file} here; the board names its fonts` });
+      return reply
+        .type(file.endsWith('.woff2') ? 'font/woff2' : 'font/woff')
+        .header('cache-control', cache)
+        .send(createReadStream(path));
+    },
+  );
 }
