@@ -85,6 +85,11 @@ describe('the queue dashboard in headless Chromium', () => {
     const requested: string[] = [];
     const fonts: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
+    // What the page's Content-Security-Policy refused, had it linked anything from elsewhere.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     page.on('response', (response) => {
       if (response.request().resourceType() === 'font')
         fonts.push(`${response.status()} ${response.url().slice(base.length)}`);
@@ -110,6 +115,11 @@ describe('the queue dashboard in headless Chromium', () => {
       fonts.filter((f) => !/^200 \/admin\/queues\/fonts\/ibm-plex-(sans|mono)-/.test(f)),
     ).toEqual([]);
     expect(plex).toEqual([true, true]);
+    expect(refused).toEqual([]);
+    const page0 = await fetch(`${base}/admin/queues`, {
+      headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` },
+    });
+    expect(page0.headers.get('content-security-policy')).toMatch(/^default-src 'self'; /);
   });
 
   it('refuses a browser without the credential, and one with a wrong password', async () => {

@@ -42,6 +42,21 @@ export function loadDashboardFonts(): DashboardFonts {
   return { css: sheets.join('\n'), files };
 }
 
+/**
+ * What the board's page may load, said to the browser as its Content-Security-Policy: everything
+ * from docpipe's origin, nothing from any other, so that an asset a later Bull Board links from
+ * elsewhere is refused by the browser rather than fetched. Bull Board styles elements inline and
+ * shows data: images; it runs no inline script (its UI config is a JSON block, not run).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
 /** Any `<link>` whose address leaves the page's origin (`https://…`, `//…`), with what follows it. */
 const OFF_ORIGIN_LINK = /<link\b[^>]*\bhref="(?:[a-z][\w+.-]*:)?\/\/[^"]*"[^>]*>\s*/gi;
 

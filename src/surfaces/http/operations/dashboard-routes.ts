@@ -7,7 +7,12 @@ import type { Queue } from 'bullmq';
 import { Type } from 'typebox';
 import { requireAdmin } from '../common/admin-credential.js';
 import type { HttpApp } from '../common/create-app.js';
-import { loadDashboardFonts, withLocalFonts, type DashboardFonts } from './dashboard-fonts.js';
+import {
+  DASHBOARD_CSP,
+  loadDashboardFonts,
+  withLocalFonts,
+  type DashboardFonts,
+} from './dashboard-fonts.js';
 
 /** Where the dashboard is served. */
 export const DASHBOARD_PATH = '/admin/queues';
@@ -68,11 +73,15 @@ export async function dashboardRoutes(
   // A scope of its own, so that the credential guards the board and nothing else.
   await app.register(async (board) => {
     board.addHook('onRequest', requireAdmin(password));
-    board.addHook('onSend', async (_request, reply, payload) =>
-      typeof payload === 'string' && /^text\/html/.test(String(reply.getHeader('content-type')))
-        ? withLocalFonts(payload)
-        : payload,
-    );
+    board.addHook('onSend', async (_request, reply, payload) => {
+      if (
+        typeof payload !== 'string' ||
+        !/^text\/html/.test(String(reply.getHeader('content-type')))
+      )
+        return payload;
+      void reply.header('content-security-policy', DASHBOARD_CSP);
+      return withLocalFonts(payload);
+    });
     fontRoutes(board, fonts);
     await board.register(adapter.registerPlugin(), { prefix: DASHBOARD_PATH });
   });
