@@ -80,4 +80,9 @@ describe("the docpipe command's top level", () => {
       '',
     ]);
   });
+
+  it('ends quietly when the reader of its output went away (docpipe --help | head)', () => {
+    const closed = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
+    expect(report(closed, ['--help'])).toEqual({ status: EXIT.ok, stdout: '', stderr: '' });
+  });
 });

@@ -24,6 +24,9 @@ export function reportTopLevelError(
   err: unknown,
   { argv, env }: TopLevelContext = { argv: process.argv, env: process.env },
 ): number {
+  // The reader of the output went away (`docpipe --help | head`): nothing is wrong, and nobody
+  // is left to tell.
+  if (isClosedPipe(err)) return EXIT.ok;
   const json = argv.includes('--json');
   if (isDocpipeError(err)) {
     printFailure(err, json);
@@ -54,6 +57,10 @@ export function handleStrayErrors(context?: TopLevelContext): void {
   const end = (err: unknown) => process.exit(reportTopLevelError(err, context));
   process.on('uncaughtException', end);
   process.on('unhandledRejection', end);
+}
+
+function isClosedPipe(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === 'EPIPE';
 }
 
 /** An error in one line: its message (the first line of it), else what was thrown. */
