@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { failureFromReason, readDocumentSetOutcome } from '../../src/jobs/queue/document-set-outcome.js';
+import {
+  failureFromReason,
+  readDocumentSetOutcome,
+} from '../../src/jobs/queue/document-set-outcome.js';
 
 /** Failures cross the queue as their wire form `{error, details}` and nothing else. */
 describe('failures across the queue', () => {
@@ -39,7 +42,10 @@ describe('failures across the queue', () => {
       error: 'validation-failed' as const,
       details: [{ field: 'f', message: 'm' }],
     };
-    expect(readDocumentSetOutcome({ ok: false, failure }, 'documents')).toEqual({ ok: false, failure });
+    expect(readDocumentSetOutcome({ ok: false, failure }, 'documents')).toEqual({
+      ok: false,
+      failure,
+    });
     expect(readDocumentSetOutcome({ ok: true, results: [] }, 'documents')).toEqual({
       ok: true,
       results: [],
