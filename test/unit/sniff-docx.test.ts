@@ -154,7 +154,7 @@ describe('sniff: zip bombs and damaged packages', () => {
     expect(sniffBytes(docx)).toMatchObject({ kind: 'unsupported', reason: 'too-large' });
   });
 
-  it('refuses a .docx whose header under-declares the size (running cap)', () => {
+  it('refuses a .docx whose header under-declares the size (running cap) as damaged', () => {
     const big = `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p/>'.repeat(100_000)}</w:body></w:document>`;
     const docx = patchEntry(
       buildDocx({ body: para('x'), mutate: replace('word/document.xml', big) }),
@@ -163,7 +163,7 @@ describe('sniff: zip bombs and damaged packages', () => {
         uncompressedSize: 2000,
       },
     );
-    expect(sniffBytes(docx)).toMatchObject({ kind: 'unsupported', reason: 'too-large' });
+    expect(sniffBytes(docx)).toMatchObject({ kind: 'unsupported', reason: 'damaged' });
   });
 
   it('refuses an input larger than maxInputBytes before looking inside', () => {

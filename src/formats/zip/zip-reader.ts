@@ -113,11 +113,14 @@ function inflateEntry(raw: Buffer, entry: ZipEntry): Buffer {
       data = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
     } catch (err) {
       const code = (err as { code?: string }).code;
+      // Damaged, not too large: the declared size passed the limits, and inflating stopped
+      // there, so nothing past them was spent. A flipped byte in the compressed data does this
+      // far more often than a bomb whose header lies, and "too-large" would send its owner
+      // looking for a size problem the file does not have.
       if (code === 'ERR_BUFFER_TOO_LARGE') {
         throw new DamagedPartError(
           entry.name,
-          `inflates past its declared ${entry.uncompressedSize} bytes`,
-          'too-large',
+          `inflates past its declared ${entry.uncompressedSize} bytes: its data does not match its header`,
         );
       }
       throw new DamagedPartError(entry.name, `does not inflate: ${(err as Error).message}`);
