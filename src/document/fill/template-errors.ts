@@ -25,6 +25,8 @@ export interface TemplateProblem {
   paragraphs?: number[];
   /** What the author may have meant, when the problem looks like a known mistake. */
   hint?: string;
+  /** On a tag written with its delimiters doubled (`{{name}}` for `{ }`): those delimiters. */
+  doubled?: Delimiters;
 }
 
 interface DxtErrorLike {
@@ -72,13 +74,11 @@ export function templateProblems(
     if (!map) parts.set(file, (map = new PartParagraphs(xmlOf(file) ?? '')));
     return map;
   };
-  const found = list.map((item) => oneProblem(item, pkg, texts, delimiters));
-  const problems = withoutFallbackCopies(found);
+  const problems = withoutFallbackCopies(
+    list.map((item) => oneProblem(item, pkg, texts, delimiters)),
+  );
   // Body first, then headers, footers and the rest, as a reader goes through the document.
   problems.sort((a, b) => order(a) - order(b));
-  const doubled = new Set(found.filter((f) => f.doubled).map((f) => f.problem));
-  if (problems.length > 2 && problems.every((p) => doubled.has(p)))
-    return [oneCause(problems, delimiters)];
   // Once is enough: a template written for {{ }} has the mistake at every tag.
   let hinted = false;
   for (const problem of problems) {
@@ -94,8 +94,6 @@ const order = (p: TemplateProblem) => PART_ORDER.indexOf(p.part as PartKind);
 interface Found {
   problem: TemplateProblem;
   copy: boolean;
-  /** Whether it is a tag written with its delimiters doubled (`{{name}}` for `{ }`). */
-  doubled?: boolean;
 }
 
 /**
@@ -167,8 +165,9 @@ function oneProblem(
     excerpt: paragraphExcerpt(text, span?.from ?? spot.at, span?.to ?? spot.at),
     explanation: plainExplanation(id, shown, delimiters) ?? fallback,
     ...(hint ? { hint } : {}),
+    ...(doubledHint ? { doubled: delimiters } : {}),
   };
-  return { problem, copy: spot.paragraph.inFallback, doubled: doubledHint !== undefined };
+  return { problem, copy: spot.paragraph.inFallback };
 }
 
 /** docxtemplater's explanations of delimiter errors quote a tag cut at 30 characters; ours whole. */
@@ -192,11 +191,21 @@ function plainExplanation(
   }
 }
 
+/**
+ * The problems as failure details, one each; when every one comes of tags written with doubled
+ * delimiters (a template made for `{{ }}` filled with `{ }`), one detail says so instead of two
+ * per tag. Lint takes the problems themselves and reports that cause its own way.
+ */
 export function templateProblemDetails(
   problems: TemplateProblem[],
   field: string,
 ): FailureDetail[] {
-  return problems.map((p) => ({ field, message: problemMessage(p) }));
+  const delimiters = problems[0]?.doubled;
+  const shown =
+    delimiters && problems.length > 2 && problems.every((p) => p.doubled)
+      ? [oneCause(problems, delimiters)]
+      : problems;
+  return shown.map((p) => ({ field, message: problemMessage(p) }));
 }
 
 /**
