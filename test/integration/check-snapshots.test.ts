@@ -323,7 +323,8 @@ describe('docpipe check with snapshots (real LibreOffice, real poppler)', () => 
       '      tags[9] (start_date): "soon" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
       expect.stringMatching(/^lease\s+no-guarantor\s/),
     ]);
-    // --json keeps the failure as it was: the typed failure, and the problem's one line.
+    // --json keeps the failure as it was: the typed failure, and the problem's one line, which
+    // gives each path once.
     const json = await docpipe(env, 'check', lib, '--json');
     const [basic] = outcomesOf(json);
     expect(basic!.failure?.details.map((d) => d.field)).toEqual(['tags[1].value', 'tags[9].value']);
@@ -331,7 +332,7 @@ describe('docpipe check with snapshots (real LibreOffice, real poppler)', () => 
       {
         kind: 'render',
         message: expect.stringMatching(
-          /^validation-failed: tags\[1\]\.value: .*; tags\[9\]\.value: /,
+          /^validation-failed: tags\[1\] \(signing_date\): .*; tags\[9\] \(start_date\): /,
         ),
       },
     ]);
