@@ -25,7 +25,7 @@ export function registerEnqueue(program: Command): void {
     )
     .option(
       '--strict',
-      'refuse values for tags the template does not have, and need one for each it shows (library documents always are)',
+      'refuse values for tags the template does not have (library documents always are); a tag the template shows needs a value either way',
     )
     .option('--timeout <ms>', 'how long to wait for the result', '120000')
     .option(
