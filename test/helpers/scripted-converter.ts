@@ -1,4 +1,12 @@
+import { PDFDocument } from 'pdf-lib';
 import type { ConvertRequest, Converter } from '../../src/render/convert/index.js';
+
+/** What a scripted conversion answers: a one-page A4 PDF that says "converted". */
+export async function convertedPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([595, 842]).drawText('converted');
+  return Buffer.from(await doc.save());
+}
 
 /**
  * A converter whose every answer is scripted: `script(n, request)` for the n-th call (from 1).

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
@@ -26,7 +25,7 @@ import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
 import { RedisSignedUrlCache } from '../../src/surfaces/http/files/signed-url-cache.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
-import { ScriptedConverter } from '../helpers/scripted-converter.js';
+import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -47,9 +46,7 @@ let pdf: Buffer;
 
 beforeAll(async () => {
   redis = await startRedisOnly();
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('converted');
-  pdf = Buffer.from(await doc.save());
+  pdf = await convertedPdf();
 });
 afterAll(() => redis.close());
 

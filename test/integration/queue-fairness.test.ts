@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
@@ -17,7 +16,7 @@ import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
-import { ScriptedConverter } from '../helpers/scripted-converter.js';
+import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
 
 /**
  * Fair sharing between companies on a real Redis, with the preparer inline and a converter that
@@ -31,9 +30,7 @@ const CONCURRENCY = 2;
 
 beforeAll(async () => {
   redis = await startRedisOnly();
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('converted');
-  pdf = Buffer.from(await doc.save());
+  pdf = await convertedPdf();
 });
 afterAll(() => redis.close());
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Converter } from '../../src/render/convert/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
@@ -20,7 +19,7 @@ import { ZipArchive } from '../../src/formats/zip/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
-import { ScriptedConverter } from '../helpers/scripted-converter.js';
+import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
 
 /**
  * The queue on a real Redis with the preparer in the worker's own thread and a converter that
@@ -38,9 +37,7 @@ let pdf: Buffer;
 
 beforeAll(async () => {
   redis = await startRedisOnly();
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('converted');
-  pdf = Buffer.from(await doc.save());
+  pdf = await convertedPdf();
 });
 afterAll(() => redis.close());
 

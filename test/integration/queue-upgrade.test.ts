@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { FlowProducer, Queue, QueueEvents } from 'bullmq';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
@@ -10,7 +9,7 @@ import { DocpipeClient, DocpipeWorker } from '../../src/jobs/queue/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
-import { ScriptedConverter } from '../helpers/scripted-converter.js';
+import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
 
 /**
  * An upgrade across the rename of the queue's "case" to "document set": document sets an
@@ -24,9 +23,7 @@ let pdf: Buffer;
 
 beforeAll(async () => {
   redis = await startRedisOnly();
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('converted');
-  pdf = Buffer.from(await doc.save());
+  pdf = await convertedPdf();
 });
 afterAll(() => redis.close());
 

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
+import { convertedPdf } from '../helpers/scripted-converter.js';
 import { describe, expect, it } from 'vitest';
 import type { ConvertRequest, Converter } from '../../src/render/convert/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
@@ -21,11 +22,7 @@ import { waitUntil } from '../helpers/wait.js';
 const template = buildDocx({ body: para('Tenant: {tenant_name}') });
 const tags = [{ tag: 'tenant_name', value: 'Ada Lovelace', type: 'text' }];
 
-async function onePagePdf(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('converted');
-  return Buffer.from(await doc.save());
-}
+const onePagePdf = convertedPdf;
 
 /** Answers a fixed PDF (or what `answer` gives) and keeps every request it was given. */
 class FakeConverter implements Converter {
