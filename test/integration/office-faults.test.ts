@@ -57,8 +57,11 @@ describe('office pool faults', () => {
     const pool = await OfficePool.start({ processes: 2, conversionTimeoutMs: 20_000 });
     try {
       const conversion = pool.convert({ docx: slow(), field: 'documents[0]' });
-      await sleep(1500);
-      const [busy, idle] = pool.pids();
+      // Which process converts is the pool's choice: ask it, rather than guess from the order
+      // of pids after a pause (a loaded machine had not dispatched yet, and the wrong one died).
+      await waitUntil(() => pool.busyPids().length === 1, 30_000);
+      const busy = pool.busyPids()[0]!;
+      const idle = pool.pids().find((pid) => pid !== busy)!;
       signal(idle, 'SIGSTOP');
       signal(busy, 'SIGKILL');
       const pdf = await conversion;

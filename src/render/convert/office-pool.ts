@@ -147,6 +147,13 @@ export class OfficePool implements Converter {
     return this.slots.flatMap((s) => (s.process?.alive && s.process.pid ? [s.process.pid] : []));
   }
 
+  /** The pids of the live office processes converting now: which one a fault test must hit. */
+  busyPids(): number[] {
+    return this.slots.flatMap((s) =>
+      s.inFlight > 0 && s.process?.alive && s.process.pid ? [s.process.pid] : [],
+    );
+  }
+
   async convert(request: ConvertRequest): Promise<Buffer> {
     if (this.closed) throw new Error('the office pool is closed');
     let pdf: Buffer;
