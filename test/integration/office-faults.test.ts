@@ -54,7 +54,9 @@ describe('office pool faults', () => {
   it('retries on a process healthy since the fault, not on one that went silent with it', async () => {
     // Two processes hit at once: the busy one killed, the idle one stopped (alive to every check
     // but unable to convert). The retry must wait for a process that has worked since.
-    const pool = await OfficePool.start({ processes: 2, conversionTimeoutMs: 20_000 });
+    // The retry converts all 180 pages again: 45 s leaves room on a loaded machine, where 20 s
+    // did not, and a retry sent to the stopped process still fails within the test's minute.
+    const pool = await OfficePool.start({ processes: 2, conversionTimeoutMs: 45_000 });
     try {
       const conversion = pool.convert({ docx: slow(), field: 'documents[0]' });
       // Which process converts is the pool's choice: ask it, rather than guess from the order
