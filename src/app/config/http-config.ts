@@ -1,3 +1,5 @@
+import { httpConnectionLimitsFrom, type HttpConnectionLimits } from './http-connections-config.js';
+
 /** The HTTP server's settings, read with the rest of the configuration. */
 export interface HttpConfig {
   /** `DOCPIPE_HTTP_HOST`: the address to listen on. @defaultValue '127.0.0.1' (this machine only) */
@@ -16,18 +18,36 @@ export interface HttpConfig {
   /** `DOCPIPE_RATE_LIMIT_V3`: requests a minute per key on the v3 API; 0 is off. @defaultValue 0 (spec section 8: none yet) */
   rateLimitV3: number;
   /**
-   * `DOCPIPE_HTTP_BODY_LIMIT_BYTES`: the largest request body. @defaultValue room for a document
-   * of DOCPIPE_MAX_INPUT_BYTES in base64, plus 1 MiB for the rest of the body
+   * `DOCPIPE_HTTP_BODY_LIMIT_BYTES`: the largest request body of the routes that take documents
+   * (v2 convert, upload); the others take at most SMALL_BODY_LIMIT_BYTES.
+   * @defaultValue room for a document of DOCPIPE_MAX_INPUT_BYTES in base64, plus 1 MiB for the
+   * rest of the body
    */
   bodyLimitBytes: number;
   /** `DOCPIPE_ADMIN_PASSWORD`: the queue dashboard's password (user `admin`). @defaultValue none: no dashboard */
   adminPassword: string | undefined;
+  /**
+   * `DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE`: wrong admin credentials a minute per client address
+   * (dashboard and `/metrics`); past them the address gets 429 for the rest of its minute; 0 is
+   * off. @defaultValue 10
+   */
+  adminAttemptsPerMinute: number;
+  /** `DOCPIPE_HTTP_*_TIMEOUT`, `DOCPIPE_HTTP_MAX_CONNECTIONS`: time and connections a caller may hold. */
+  connections: HttpConnectionLimits;
 }
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_SIGNED_URL_TTL_S = 15 * 60;
 export const DEFAULT_RATE_LIMIT_V2 = 100;
+/** Enough for an operator who mistypes, far too few to guess a 12-character password. */
+export const DEFAULT_ADMIN_ATTEMPTS_PER_MINUTE = 10;
+
+/**
+ * The largest body of a route that takes no document (a pre-signed URL request, the dashboard's
+ * actions): their bodies are a few hundred bytes, and a large one only costs the server time.
+ */
+export const SMALL_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Base64 grows bytes by a third; the rest of a body (names, tags) fits in a MiB. */
 export function defaultBodyLimit(maxInputBytes: number): number {
@@ -59,6 +79,11 @@ export function httpConfigFrom(
     rateLimitV3: count('DOCPIPE_RATE_LIMIT_V3', 0),
     bodyLimitBytes: int('DOCPIPE_HTTP_BODY_LIMIT_BYTES', defaultBodyLimit(maxInputBytes)),
     adminPassword,
+    adminAttemptsPerMinute: count(
+      'DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE',
+      DEFAULT_ADMIN_ATTEMPTS_PER_MINUTE,
+    ),
+    connections: httpConnectionLimitsFrom(env, int, problems),
   };
 }
 

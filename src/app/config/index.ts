@@ -10,10 +10,15 @@ export {
   DEFAULT_HTTP_PORT,
   DEFAULT_RATE_LIMIT_V2,
   DEFAULT_SIGNED_URL_TTL_S,
+  SMALL_BODY_LIMIT_BYTES,
   defaultBodyLimit,
   publicUrlOf,
   type HttpConfig,
 } from './http-config.js';
+export {
+  DEFAULT_HTTP_CONNECTION_LIMITS,
+  type HttpConnectionLimits,
+} from './http-connections-config.js';
 export { STORAGE_KINDS, storageConfigFrom, type StorageConfig } from './storage-config.js';
 export {
   DEFAULT_RETENTION,

@@ -1,4 +1,4 @@
 export { asBuffer } from './as-buffer.js';
-export { parseDuration } from './duration.js';
+export { parseDuration, type DurationOptions } from './duration.js';
 export { safeUrl } from './safe-url.js';
 export { didYouMean, nearMatch } from './near-match.js';

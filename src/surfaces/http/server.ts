@@ -1,6 +1,8 @@
+import { SMALL_BODY_LIMIT_BYTES } from '../../app/config/index.js';
 import { VerifiedKeyCache, type KeyVerifier } from '../../service/keys/index.js';
 import { authenticateV2, authenticateV3 } from './common/auth.js';
 import { createHttpApp, type HttpApp } from './common/create-app.js';
+import { registerFrameworkAnswers } from './common/framework-errors.js';
 import { registerOpenApi } from './common/openapi.js';
 import { registerRateLimit } from './common/rate-limit.js';
 import { routeRecorder, undocumentedRoutes } from './common/route-coverage.js';
@@ -23,7 +25,14 @@ export async function buildHttpServer(
   surfaces: readonly HttpSurface[] = SURFACES,
 ): Promise<HttpApp> {
   const { config } = deps;
-  const app = createHttpApp({ bodyLimit: config.http.bodyLimitBytes, logger: deps.logger });
+  // Small bodies unless a route takes documents (v2 convert, upload: they set their own limit).
+  const app = createHttpApp({
+    bodyLimit: SMALL_BODY_LIMIT_BYTES,
+    connections: config.http.connections,
+    logger: deps.logger,
+  });
+  // First, so that its root hook runs before every route group's authentication.
+  registerFrameworkAnswers(app);
   const recorder = routeRecorder();
   app.addHook('onRoute', recorder.onRoute);
   observeHttpRequests(app, deps.metrics);

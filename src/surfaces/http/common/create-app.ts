@@ -7,13 +7,32 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
+import {
+  DEFAULT_HTTP_CONNECTION_LIMITS,
+  type HttpConnectionLimits,
+} from '../../../app/config/index.js';
+import { closeAfterEarlyAnswer } from './early-answer.js';
+import { MAX_PATH_VALUE_LENGTH, answerFrameworkError } from './framework-errors.js';
+import { parseJsonBodiesBoundedInDepth } from './json-body.js';
 
 export interface HttpAppOptions {
-  /** The largest request body; a larger one is answered 413. */
+  /**
+   * The largest request body of a route that sets no `bodyLimit` of its own; a larger one is
+   * answered 413. The server gives SMALL_BODY_LIMIT_BYTES: routes that take documents set theirs.
+   */
   bodyLimit: number;
   /** pino logger for request logs; without it, none. */
   logger?: FastifyBaseLogger;
+  /** The time a caller may take and the connections open at once. @defaultValue DEFAULT_HTTP_CONNECTION_LIMITS */
+  connections?: HttpConnectionLimits;
 }
+
+/**
+ * How often Node looks for requests past their time (its default is 30 s, so a 2 s timeout
+ * closed a slow client only after up to 32 s): a slow client is closed within its timeout plus
+ * this. A pass over the open connections a second costs nothing at DOCPIPE_HTTP_MAX_CONNECTIONS.
+ */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 
 /** The Fastify instance every docpipe route runs in, with TypeBox schemas as the types. */
 export type HttpApp = FastifyInstance<
@@ -32,11 +51,26 @@ export type HttpApp = FastifyInstance<
  *   2), not only the first;
  * - a request id from `X-Request-Id` when a caller sends a sane one, else a fresh UUID: it
  *   travels into the job and the worker's log lines;
- * - the body limit.
+ * - the body limit, and JSON bodies refused past a nesting depth before they are parsed;
+ * - a caller's time bounded (the whole request, its headers, an idle keep-alive connection) and
+ *   the connections open at once capped;
+ * - an answer given before the body was read closes the connection (early-answer.ts).
+ *
+ * A socket left idle while docpipe works on an answer (a conversion waits up to a minute) is not
+ * timed out: Fastify's `connectionTimeout` stays off, the request timeout covers what the caller
+ * sends.
  */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  return Fastify({
+  const limits = options.connections ?? DEFAULT_HTTP_CONNECTION_LIMITS;
+  const app = Fastify({
     bodyLimit: options.bodyLimit,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     requestIdHeader: false,
     genReqId: (req) => {
@@ -44,5 +78,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
+    // The router's refusals (a URL it cannot decode, a path value past its limit) in the shape
+    // of the URL's surface, not Fastify's own (framework-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = limits.maxConnections;
+  closeAfterEarlyAnswer(app);
+  parseJsonBodiesBoundedInDepth(app);
+  return app;
 }

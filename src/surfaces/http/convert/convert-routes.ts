@@ -36,6 +36,11 @@ export interface ConvertRoutesOptions {
   retryAfterSeconds?: number;
   /** Documents one request may convert. @defaultValue 100 */
   maxDocuments?: number;
+  /**
+   * The largest request body (config.http.bodyLimitBytes): documents travel in it as base64,
+   * far past the server's small default. @defaultValue the instance's body limit
+   */
+  bodyLimitBytes?: number;
 }
 
 type Limits = Required<
@@ -63,6 +68,7 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
   app.post(
     '/api/v2/document/convert',
     {
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimit: options.bodyLimitBytes } : {}),
       schema: {
         tags: ['v2 documents'],
         operationId: 'convertDocuments',

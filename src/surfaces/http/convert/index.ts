@@ -26,6 +26,7 @@ export const convertSurface: HttpSurface = {
       storage: deps.storage,
       resolveDocumentUrl: documentUrlResolver({ ...urls, storage: deps.storage }),
       signedUrlFor: renderUrlSigner(urls),
+      bodyLimitBytes: deps.config.http.bodyLimitBytes,
     });
   },
 };
