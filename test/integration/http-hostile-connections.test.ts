@@ -1,0 +1,332 @@
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config/index.js';
+import { DocpipeMetrics } from '../../src/base/metrics/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { DocpipeClient } from '../../src/jobs/queue/index.js';
+import { createRedis } from '../../src/platform/redis/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { KeyStore } from '../../src/service/keys/index.js';
+import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { MAX_BODY_JSON_DEPTH } from '../../src/surfaces/http/common/json-body.js';
+import { buildHttpServer } from '../../src/surfaces/http/server.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+
+/**
+ * What hostile clients did to the HTTP service (issue 21), over real sockets against the server
+ * as `docpipe serve` composes it, with short limits: a slow body or slow headers are closed
+ * within their timeout, connections past the cap are dropped, an early answer stops the reading
+ * of a body still being sent, and a deeply nested JSON body is refused before it is parsed.
+ */
+
+const REQUEST_TIMEOUT_MS = 3000;
+const HEADERS_TIMEOUT_MS = 2000;
+const MAX_CONNECTIONS = 6;
+/** Node looks for timed-out requests once a second (create-app.ts); the rest is a loaded machine. */
+const CHECK_SLACK_MS = 1000 + 500;
+const PREFIX = 'hostile-connections';
+
+let dir: string;
+let redis: RedisOnly;
+let connection: Redis;
+let client: DocpipeClient;
+let app: HttpApp;
+let port: number;
+let key: string;
+/** The server's side of each connection, by the client's port: what the server read. */
+const serverSockets = new Map<number, Socket>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hostile-connections-'));
+  redis = await startRedisOnly();
+  connection = createRedis(redis.url, 'producer');
+  await connection.connect();
+  const config = loadConfig({
+    DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
+    DOCPIPE_QUEUE_PREFIX: PREFIX,
+    DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
+    DOCPIPE_HTTP_REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_MS / 1000}s`,
+    DOCPIPE_HTTP_HEADERS_TIMEOUT: `${HEADERS_TIMEOUT_MS / 1000}s`,
+    DOCPIPE_HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+  });
+  const keys = new KeyStore({ redis: connection, prefix: PREFIX });
+  client = await DocpipeClient.connect({
+    redisUrl: redis.url,
+    prefix: PREFIX,
+    storage: new LocalStorage(join(dir, 'client')),
+    noWorkerMs: 100,
+  });
+  const storage = new LocalStorage(join(dir, 'storage'));
+  app = await buildHttpServer({
+    config,
+    publicUrl: 'http://127.0.0.1:9',
+    redis: connection,
+    redisUrl: redis.url,
+    keys,
+    client,
+    storage,
+    library: new FolderLibrary(config.templatesDir),
+    preparer: new InlinePreparer(),
+    metrics: new DocpipeMetrics({ processMetrics: false }),
+    checks: {},
+  });
+  app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  port = (app.server.address() as { port: number }).port;
+  key = (await keys.create({ company: 'acme', name: 'hostile' })).key;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await client?.close();
+  connection?.disconnect();
+  await redis?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Probe {
+  socket: Socket;
+  /** What the server answered so far, as text. */
+  received(): string;
+  /** Milliseconds from the connection to its close. */
+  closed: Promise<number>;
+  /** The server's side of the connection. */
+  server(): Promise<Socket>;
+}
+
+async function open(): Promise<Probe> {
+  const opened = Date.now();
+  const socket = connect({ host: '127.0.0.1', port });
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (text += chunk));
+  // The server resets a connection it stops reading: an expected end here, not a failure.
+  socket.on('error', () => undefined);
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => resolve(Date.now() - opened)),
+  );
+  await once(socket, 'connect');
+  return {
+    socket,
+    received: () => text,
+    closed,
+    server: async () => {
+      const local = socket.localPort!;
+      while (!serverSockets.has(local)) await new Promise((r) => setImmediate(r));
+      return serverSockets.get(local)!;
+    },
+  };
+}
+
+/** Writes one byte every `everyMs` until the connection closes. */
+function drip(socket: Socket, everyMs: number): void {
+  const timer = setInterval(() => {
+    if (socket.destroyed) clearInterval(timer);
+    else socket.write('x');
+  }, everyMs);
+  socket.once('close', () => clearInterval(timer));
+}
+
+/**
+ * Writes `chunk` as chunked-encoding chunks as fast as the connection takes them, until `cap`
+ * bytes or the connection closes; answers the bytes written and whether the cap was reached.
+ */
+async function flood(socket: Socket, cap: number): Promise<{ sent: number; finished: boolean }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const framed = Buffer.concat([
+    Buffer.from(`${chunk.length.toString(16)}\r\n`),
+    chunk,
+    Buffer.from('\r\n'),
+  ]);
+  let sent = 0;
+  while (sent < cap) {
+    if (socket.destroyed || !socket.writable) return { sent, finished: false };
+    sent += chunk.length;
+    if (!socket.write(framed)) {
+      // Not events.once: it rejects on the 'error' the server's close raises (EPIPE).
+      const drained = await new Promise<boolean>((resolve) => {
+        const onDrain = () => settle(true);
+        const onClose = () => settle(false);
+        const settle = (value: boolean) => {
+          socket.off('drain', onDrain).off('close', onClose);
+          resolve(value);
+        };
+        socket.once('drain', onDrain).once('close', onClose);
+      });
+      if (!drained) return { sent, finished: false };
+    }
+  }
+  return { sent, finished: true };
+}
+
+async function noConnectionsLeft(): Promise<void> {
+  const count = () =>
+    new Promise<number>((resolve, reject) =>
+      app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+  while ((await count()) > 0) await new Promise((r) => setTimeout(r, 20));
+}
+
+const statusLine = (text: string) => text.slice(0, text.indexOf('\r\n'));
+const headersOf = (text: string) => text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
+
+describe('slow clients', () => {
+  it('closes a connection whose body comes one byte at a time within the request timeout', async () => {
+    const probe = await open();
+    probe.socket.write(
+      [
+        'POST /api/v2/document/convert HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${key}`,
+        'Content-Type: application/json',
+        'Content-Length: 100000',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    drip(probe.socket, 300);
+    const ms = await probe.closed;
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(ms).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
+  });
+
+  it('closes a connection whose headers come one byte at a time within the header timeout', async () => {
+    const probe = await open();
+    probe.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    drip(probe.socket, 300);
+    const ms = await probe.closed;
+    expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+    expect(ms).toBeLessThanOrEqual(HEADERS_TIMEOUT_MS + CHECK_SLACK_MS);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
+  });
+});
+
+describe('the connection cap', () => {
+  it(`drops connection ${MAX_CONNECTIONS + 1} as it arrives, and serves the others`, async () => {
+    await noConnectionsLeft();
+    const held = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open()));
+    await Promise.all(held.map((probe) => probe.server()));
+    const dropped = once(app.server, 'drop');
+    const extra = await open();
+    await dropped;
+    await extra.closed;
+    expect(extra.received()).toBe('');
+    // The held ones were not the ones dropped: each still answers.
+    for (const probe of held) {
+      probe.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      await probe.closed;
+      expect(statusLine(probe.received())).toBe('HTTP/1.1 200 OK');
+    }
+  });
+});
+
+describe('an answer given before the body was read', () => {
+  it('closes the connection after a 401, while the client is still sending', async () => {
+    await noConnectionsLeft();
+    const probe = await open();
+    probe.socket.write(
+      [
+        'POST /api/v2/document/convert HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const cap = 512 * 1024 * 1024;
+    const sending = flood(probe.socket, cap);
+    const server = await probe.server();
+    await probe.closed;
+    const { finished } = await sending;
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
+    expect(headersOf(probe.received())).toContain('connection: close');
+    expect(finished).toBe(false);
+    // What the server took in after its answer: what was on its way, not the rest of the body.
+    expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it("closes the connection after a 413 for a body past a route's limit", async () => {
+    const probe = await open();
+    probe.socket.write(
+      [
+        'POST /v3/company/acme/file/view-presigned-url HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${key}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const sending = flood(probe.socket, 512 * 1024 * 1024);
+    const server = await probe.server();
+    await probe.closed;
+    const { finished } = await sending;
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(headersOf(probe.received())).toContain('connection: close');
+    expect(finished).toBe(false);
+    expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('keeps the connection open after an answer to a request whose body was read', async () => {
+    const probe = await open();
+    const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    probe.socket.write(request + request);
+    while ((probe.received().match(/HTTP\/1\.1 200/g) ?? []).length < 2)
+      await once(probe.socket, 'data');
+    expect(probe.received()).not.toMatch(/connection: close/i);
+    expect(probe.socket.destroyed).toBe(false);
+    probe.socket.destroy();
+  });
+});
+
+describe('deeply nested JSON', () => {
+  it('is refused in the v2 shape before it is parsed, while /healthz answers', async () => {
+    const levels = 1_000_000;
+    const body = `{"documents":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+    const url = `http://127.0.0.1:${port}`;
+    const deep = fetch(`${url}/api/v2/document/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    const refused = await deep;
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      errors: [
+        {
+          code: 400,
+          message: 'Bad Request',
+          description: `body: nests arrays or objects more than ${MAX_BODY_JSON_DEPTH} levels deep; send the values as the endpoint's schema describes them`,
+        },
+      ],
+    });
+  });
+
+  it("is refused in the file endpoints' shape", async () => {
+    const body = `${'['.repeat(MAX_BODY_JSON_DEPTH + 1)}${']'.repeat(MAX_BODY_JSON_DEPTH + 1)}`;
+    const refused = await fetch(
+      `http://127.0.0.1:${port}/v3/company/acme/file/view-presigned-url`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body,
+      },
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      message: `the request is invalid: body: nests arrays or objects more than ${MAX_BODY_JSON_DEPTH} levels deep; send the values as the endpoint's schema describes them`,
+    });
+  });
+});
