@@ -5,6 +5,7 @@ import {
   readDocumentMeta,
   signUrl,
 } from '../../src/render/storage/index.js';
+import { signedUrlCacheKey } from '../../src/surfaces/http/files/signed-url-cache.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import {
   BODY_LIMIT,
@@ -67,7 +68,7 @@ describe('POST /v3/company/{company}/file/upload', () => {
     expect(res).toEqual({
       status: 200,
       body: {
-        url: `${PUBLIC_URL}/v3/company/acme/file/${sha256(pdf)}.pdf`,
+        url: `${PUBLIC_URL}/v3/company/acme/file/${sha256(pdf)}.pdf/Offer.pdf`,
         type: 'pdf',
       },
     });
@@ -75,6 +76,7 @@ describe('POST /v3/company/{company}/file/upload', () => {
     expect(ref).toEqual({
       company: 'acme',
       key: `companies/${Buffer.from('acme').toString('hex')}/uploads/${sha256(pdf)}.pdf`,
+      name: 'Offer.pdf',
     });
     expect((await files.storage.get(ref.key))!.equals(pdf)).toBe(true);
     expect(await files.storage.stat(ref.key)).toMatchObject({ type: 'application/pdf' });
@@ -96,7 +98,7 @@ describe('POST /v3/company/{company}/file/upload', () => {
     expect(res.statusCode).toBe(200);
     // The declared type is not trusted: the bytes are a .docx.
     expect(res.json()).toEqual({
-      url: `${PUBLIC_URL}/v3/company/acme/file/${sha256(docx)}.docx`,
+      url: `${PUBLIC_URL}/v3/company/acme/file/${sha256(docx)}.docx/Kontrakt%20%C3%A6%C3%B8%C3%A5.docx`,
       type: 'docx',
     });
     const key = parseStoredDocumentUrl(res.json<{ url: string }>().url, PUBLIC_URL)!.key;
@@ -111,7 +113,7 @@ describe('POST /v3/company/{company}/file/upload', () => {
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.body.url).toBe(
-      `${PUBLIC_URL}/v3/company/Other_Co.eu-2/file/${sha256(corpusFile(PDF_FILE))}.pdf`,
+      `${PUBLIC_URL}/v3/company/Other_Co.eu-2/file/${sha256(corpusFile(PDF_FILE))}.pdf/b.pdf`,
     );
     const keyA = parseStoredDocumentUrl(a.body.url as string, PUBLIC_URL)!;
     const keyB = parseStoredDocumentUrl(b.body.url as string, PUBLIC_URL)!;
@@ -284,23 +286,24 @@ describe('POST /v3/company/{company}/file/view-presigned-url', () => {
       status: 200,
       body: {
         key,
-        signedUrl: signUrl(PUBLIC_URL, key, new Date(expiry * 1000), SECRET),
+        signedUrl: signUrl(PUBLIC_URL, key, new Date(expiry * 1000), SECRET, 'Offer.pdf'),
         type: 'pdf',
         cached: false,
       },
     });
-    const pttl = await lane.connection.pttl(`${lane.prefix}:signed-url:${key}`);
+    const cached = signedUrlCacheKey(lane.prefix, { key, name: 'Offer.pdf' });
+    const pttl = await lane.connection.pttl(cached);
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual((TTL_S * 1000) / 2);
     files.advance(60_000);
     const second = await presign(files, { url });
     expect(second.body).toEqual({ ...first.body, cached: true });
     // Past the reuse window (Redis forgets the URL), a fresh one with a later expiry.
-    await lane.connection.del(`${lane.prefix}:signed-url:${key}`);
+    await lane.connection.del(cached);
     const third = await presign(files, { url });
     expect(third.body.cached).toBe(false);
     expect(third.body.signedUrl).toBe(
-      signUrl(PUBLIC_URL, key, new Date((expiry + 60) * 1000), SECRET),
+      signUrl(PUBLIC_URL, key, new Date((expiry + 60) * 1000), SECRET, 'Offer.pdf'),
     );
   });
 

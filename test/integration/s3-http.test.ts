@@ -100,7 +100,7 @@ describe('docpipe start on S3 storage', () => {
     expect(uploaded.type).toBe('docx');
     uploadUrl = uploaded.url;
     const sha256 = createHash('sha256').update(lease).digest('hex');
-    expect(uploadUrl).toBe(`${address}/v3/company/acme/file/${sha256}.docx`);
+    expect(uploadUrl).toBe(`${address}/v3/company/acme/file/${sha256}.docx/Lease.docx`);
     const storedKey = `companies/${Buffer.from('acme').toString('hex')}/uploads/${sha256}.docx`;
     expect(await bucket.stat(storedKey)).toMatchObject({ bytes: lease.byteLength, sha256 });
 

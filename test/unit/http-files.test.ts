@@ -58,6 +58,30 @@ describe('stored-document URLs', () => {
     for (const url of refused) expect(parseStoredDocumentUrl(url, BASE), url).toBeUndefined();
   });
 
+  it("carries the upload's name, and refuses a name segment no upload answers", () => {
+    const key = storedDocumentKey('acme', SHA, 'docx');
+    const url = storedDocumentUrl(BASE, key, 'Lease æ/?#%.docx'.replace('/', '_'));
+    expect(url).toBe(`${BASE}/v3/company/acme/file/${SHA}.docx/Lease%20%C3%A6_%3F%23%25.docx`);
+    expect(parseStoredDocumentUrl(url, BASE)).toEqual({
+      company: 'acme',
+      key,
+      name: 'Lease æ_?#%.docx',
+    });
+    const unnamed = storedDocumentUrl(BASE, key);
+    const refused = [
+      `${unnamed}/`,
+      `${unnamed}/a/b`,
+      `${unnamed}/a%2Fb`,
+      `${unnamed}/%E0%A4%A`,
+      `${unnamed}/${'x'.repeat(256)}`,
+    ];
+    expect(refused).toHaveLength(5);
+    for (const bad of refused) expect(parseStoredDocumentUrl(bad, BASE), bad).toBeUndefined();
+    expect(parseStoredDocumentUrl(`${unnamed}/${'x'.repeat(255)}`, BASE)?.name).toHaveLength(255);
+    for (const name of ['', '.', '..', 'a/b'])
+      expect(() => storedDocumentUrl(BASE, key, name)).toThrow(/not a document name/);
+  });
+
   it('knows render keys and forged keys are not stored documents', () => {
     expect(parseStoredDocumentKey(`renders/ab/${SHA}.pdf`)).toBeUndefined();
     // 0xff is not UTF-8: no company id encodes to it.

@@ -108,9 +108,37 @@ describe('signed URLs', () => {
     });
     const past = signUrl('https://d', 'renders/ab/x.pdf', new Date(Date.now() - 1000), secret);
     expect(verifySignedUrl(past, secret)).toEqual({ ok: false, reason: 'expired' });
+    // A path changed into no key at all is a changed URL too; only missing parameters are not
+    // a signed URL.
     expect(verifySignedUrl('https://d/files/../x?expires=1&signature=00', secret)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    expect(verifySignedUrl('https://d/files/renders/ab/x.pdf?expires=1', secret)).toEqual({
       ok: false,
       reason: 'malformed',
     });
+  });
+
+  it('sign the name: it verifies as given, and cannot be changed, dropped, added or doubled', () => {
+    const url = signUrl('https://d', 'renders/ab/x.pdf', later, secret, 'Lease æ&=.pdf');
+    expect(url).toMatch(/\?expires=\d+&name=Lease%20%C3%A6%26%3D\.pdf&signature=[0-9a-f]{64}$/);
+    expect(verifySignedUrl(url, secret)).toEqual({
+      ok: true,
+      key: 'renders/ab/x.pdf',
+      name: 'Lease æ&=.pdf',
+    });
+    const unnamed = signUrl('https://d', 'renders/ab/x.pdf', later, secret);
+    const changed = [
+      url.replace('name=Lease', 'name=Lies'),
+      url.replace(/&name=[^&]+/, ''),
+      unnamed.replace('&signature', '&name=a.pdf&signature'),
+      `${url}&name=a.pdf`,
+    ];
+    for (const tampered of changed)
+      expect(verifySignedUrl(tampered, secret), tampered).toEqual({
+        ok: false,
+        reason: 'bad-signature',
+      });
   });
 });

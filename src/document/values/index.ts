@@ -30,5 +30,5 @@ export {
   type FieldType,
 } from './field-declarations.js';
 export { ListRow, type ResolvedCell } from './list-row.js';
-export { tagLabel } from './value-preview.js';
+export { tagLabel, withoutInvisible } from './value-preview.js';
 export { columnPath } from './list-value.js';

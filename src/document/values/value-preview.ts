@@ -10,6 +10,15 @@ const INVISIBLE = /[\u0080-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\u
 const HAS_INVISIBLE = new RegExp(INVISIBLE.source);
 
 /**
+ * A text without the characters above: for a name shown where it cannot be escaped (a download's
+ * file name), so that `win.docx\u202Efdp.exe` is saved as `win.docxfdp.exe`, not shown as
+ * `win.docxexe.pdf`.
+ */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/**
  * A value as a message shows it: text JSON-quoted, cut after 40 characters and with invisible
  * characters escaped (`"abc\u202egpj.exe"`), numbers and booleans as they are, and arrays and
  * objects by kind, never walked (a deeply nested value must not cost a deep recursion).

@@ -15,8 +15,18 @@ export {
   type StoredDocumentRef,
   type StoredDocumentType,
 } from './storage-keys.js';
-export { parseStoredDocumentUrl, storedDocumentUrl } from './stored-document.js';
-export { readDocumentMeta, writeDocumentMeta, type DocumentMeta } from './document-meta.js';
+export {
+  STORED_NAME_MAX_CHARS,
+  parseStoredDocumentUrl,
+  storedDocumentUrl,
+  type StoredDocumentUrl,
+} from './stored-document.js';
+export {
+  readDocumentMeta,
+  writeDocumentMeta,
+  writeDocumentMetaOnce,
+  type DocumentMeta,
+} from './document-meta.js';
 export { readObjectStream, type ByteRange } from './object-stream.js';
 export { objectLocation } from './object-location.js';
 export {

@@ -1,13 +1,12 @@
 import {
   parseStoredDocumentUrl,
-  readDocumentMeta,
   S3Storage,
   signUrl,
   verifySignedUrl,
   type Storage,
 } from '../../../render/storage/index.js';
 import type { ResolveDocumentUrl } from './convert-sources.js';
-import { contentDisposition } from '../common/files-disposition.js';
+import { contentDisposition, documentName } from '../common/files-disposition.js';
 
 export interface DocumentUrlOptions {
   publicUrl: string;
@@ -47,36 +46,42 @@ export function documentUrlResolver(options: DocumentUrlOptions): ResolveDocumen
 }
 
 /**
- * A signed download URL of a produced PDF. Renders are content-addressed and shared by every
- * request that made the same document, so no name is written beside them (it would be the last
- * requester's, whatever company it is); the answer's `name` carries it.
+ * A signed download URL of a produced PDF, named after the document it was made for. Renders
+ * are content-addressed and shared by every request that made the same document, so no name is
+ * written beside them (it would be the last requester's, whatever company it is): the name is
+ * signed into the URL itself, so each answer downloads under its own request's name.
  */
-export function renderUrlSigner(options: DocumentUrlOptions): (key: string) => string {
+export function renderUrlSigner(
+  options: DocumentUrlOptions,
+): (key: string, name: string) => string {
   const now = options.now ?? (() => new Date());
-  return (key) =>
+  return (key, name) =>
     signUrl(
       options.publicUrl,
       key,
       new Date(now().getTime() + options.signedUrlTtlSeconds * 1000),
       options.signingSecret,
+      documentName(name),
     );
 }
 
 /**
- * The download URL of a stored document, working until `expiresAt`: on S3 storage a URL S3
- * itself serves (pre-signed, with the document's type and name as its answer headers, as
- * docpipe's own downloads give them), else docpipe's signed `/files/...` URL.
+ * The download URL of a stored document named `name`, working until `expiresAt`: on S3 storage
+ * a URL S3 itself serves (pre-signed, with the document's type and name as its answer headers,
+ * as docpipe's own downloads give them; S3 signs them with the rest), else docpipe's signed
+ * `/files/...` URL with the name signed in. Either way the name is the URL's own: nothing
+ * written later changes it.
  */
 export async function documentDownloadUrl(
   options: Pick<DocumentUrlOptions, 'publicUrl' | 'signingSecret'> & { storage: Storage },
   key: string,
   expiresAt: Date,
   type: { mediaType: string; extension: string },
+  name: string,
 ): Promise<string> {
   const { storage } = options;
   if (!(storage instanceof S3Storage))
-    return signUrl(options.publicUrl, key, expiresAt, options.signingSecret);
-  const name = (await readDocumentMeta(storage, key))?.name ?? key.split('/').pop()!;
+    return signUrl(options.publicUrl, key, expiresAt, options.signingSecret, documentName(name));
   return storage.presignGet(key, expiresAt, {
     contentType: type.mediaType,
     contentDisposition: contentDisposition(name, type.extension),

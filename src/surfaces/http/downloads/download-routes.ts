@@ -32,7 +32,8 @@ export interface DownloadRoutesOptions {
 
 /** Why a signed URL is refused, in words that say what to do. */
 const REFUSALS = {
-  malformed: 'not a signed download URL: it needs its expires and signature parameters unchanged',
+  malformed:
+    'not a signed download URL: it lacks its expires or signature parameter; use the URL as it was given',
   'bad-signature':
     'the signature does not match this URL: it was changed or cut; ask for a new signed URL',
   expired: 'the signed URL has expired; ask for a new one (POST .../file/view-presigned-url)',
@@ -41,10 +42,10 @@ const REFUSALS = {
 const EXTENSION = /\.([a-z0-9]+)$/;
 
 /**
- * `GET /files/<key>?expires&signature` (and HEAD): the route local storage's signed URLs point
- * at. The signature is the capability, so no API key is asked for: put no authentication hook in
- * front. Streams the object with its type, its name (`Content-Disposition`), its content hash as
- * `ETag`, and single byte ranges (206, 416).
+ * `GET /files/<key>?expires&name&signature` (and HEAD): the route local storage's signed URLs
+ * point at. The signature is the capability, so no API key is asked for: put no authentication
+ * hook in front. Streams the object with its type, the name signed into the URL
+ * (`Content-Disposition`), its content hash as `ETag`, and single byte ranges (206, 416).
  */
 export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
@@ -77,12 +78,10 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
       },
     },
     async (request, reply) => {
-      const { expires, signature } = request.query;
-      const check =
-        expires === undefined || signature === undefined
-          ? ({ ok: false, reason: 'malformed' } as const)
-          : verifySignedUrl(request.url, options.signingSecret, now());
+      const { expires } = request.query;
+      const check = verifySignedUrl(request.url, options.signingSecret, now());
       if (!check.ok) throw new FileRefusal(403, REFUSALS[check.reason]);
+      const name = check.name ?? (await unsignedName(options.storage, check.key));
       const object = await options.storage.stat(check.key);
       if (!object)
         throw new FileRefusal(
@@ -90,7 +89,7 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
           'no stored document at this URL: it was removed; ask the sender again',
         );
       const seconds = Math.max(0, Math.floor(Number(expires) - now().getTime() / 1000));
-      return serve(options.storage, object, request, reply, seconds);
+      return serve(options.storage, object, name, request, reply, seconds);
     },
   );
   return Promise.resolve();
@@ -99,13 +98,13 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
 async function serve(
   storage: Storage,
   object: StoredObject,
+  name: string,
   request: FastifyRequest,
   reply: FastifyReply,
   maxAgeSeconds: number,
 ): Promise<FastifyReply> {
   // A store that keeps the content hash beside the object (S3) saves reading it whole here.
   const etag = `"${object.sha256 ?? (await contentHash(storage, object.key))}"`;
-  const name = (await readDocumentMeta(storage, object.key))?.name ?? object.key.split('/').pop()!;
   void reply
     .header('content-type', object.type)
     .header('content-disposition', contentDisposition(name, EXTENSION.exec(object.key)?.[1]))
@@ -137,6 +136,15 @@ async function serve(
   const stream = await readObjectStream(storage, object.key, range);
   if (!stream) throw new FileRefusal(404, 'no stored document at this URL: it was removed');
   return reply.send(stream);
+}
+
+/**
+ * The name of a URL issued before names were signed into URLs: an upload's is the name stored
+ * beside it (written once, so no later upload changes it); a render has none kept.
+ */
+async function unsignedName(storage: Storage, key: string): Promise<string> {
+  const upload = parseStoredDocumentKey(key);
+  return (upload && (await readDocumentMeta(storage, key))?.name) ?? 'document';
 }
 
 /** `If-None-Match`: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */

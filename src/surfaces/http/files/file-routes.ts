@@ -7,15 +7,17 @@ import {
   isStorageUnavailableError,
   parseStoredDocumentKey,
   parseStoredDocumentUrl,
+  readDocumentMeta,
   storedDocumentKey,
   storedDocumentUrl,
-  writeDocumentMeta,
+  writeDocumentMetaOnce,
   type Storage,
   type StoredDocumentType,
 } from '../../../render/storage/index.js';
 import { requireCompany } from '../common/auth.js';
 import type { HttpApp } from '../common/create-app.js';
 import { documentDownloadUrl } from '../convert/document-urls.js';
+import { documentName } from '../common/files-disposition.js';
 import { FileRefusal, fileErrorHandler } from '../common/files-errors.js';
 import {
   CompanyParams,
@@ -27,7 +29,7 @@ import {
   UploadResponse,
   V2ErrorList,
 } from './files-schemas.js';
-import type { SignedUrlCache } from './signed-url-cache.js';
+import type { SignedUrlCache, UploadRef } from './signed-url-cache.js';
 import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from './uploads-body.js';
 
 export interface FileRoutesOptions {
@@ -112,20 +114,24 @@ export async function fileRoutes(app: HttpApp, options: FileRoutesOptions): Prom
     },
     async (request, reply) => {
       if (!requireCompany(request, reply, request.params.company)) return reply;
-      const key = await ownedKey(options, request.params.company, request.body.url);
+      const upload = await ownedUpload(options, request.params.company, request.body.url);
+      const { key } = upload;
       const ref = parseStoredDocumentKey(key)!;
       const ttlMs = options.signedUrlTtlSeconds * 1000;
       const issue = async () => ({
         // S3's own pre-signed URL on S3 storage, docpipe's signed /files/ URL otherwise.
-        url: await documentDownloadUrl(options, key, new Date(now().getTime() + ttlMs), {
-          mediaType: MEDIA_TYPES[ref.type],
-          extension: ref.type,
-        }),
+        url: await documentDownloadUrl(
+          options,
+          key,
+          new Date(now().getTime() + ttlMs),
+          { mediaType: MEDIA_TYPES[ref.type], extension: ref.type },
+          upload.name,
+        ),
         // Reused for half its lifetime, so a cached URL always has at least half left.
         reuseForMs: Math.floor(ttlMs / 2),
       });
       const signed = await options.signedUrls
-        .reuseOrIssue(key, issue)
+        .reuseOrIssue(upload, issue)
         .catch(async (err: unknown) => {
           if (isStorageUnavailableError(err)) throw err;
           // The cache only saves issuing: without Redis a fresh URL works just as well.
@@ -193,18 +199,27 @@ async function store(
   const type = sniffed.kind;
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
   const key = storedDocumentKey(company, sha256, type);
+  // The bytes are stored once per company; the name is this upload's, carried by its URL, so a
+  // later upload of the same bytes under another name never renames this one.
+  const name = documentName(upload.name ?? `document.${type}`);
   await options.storage.put(key, upload.bytes, MEDIA_TYPES[type]);
-  await writeDocumentMeta(options.storage, key, { name: upload.name ?? `document.${type}` });
+  // For URLs issued before names were in URLs, which take their name from here.
+  await writeDocumentMetaOnce(options.storage, key, { name });
   request.log.info({ key, bytes: upload.bytes.byteLength, type }, 'document uploaded');
-  return { url: storedDocumentUrl(options.publicUrl, key), type };
+  return { url: storedDocumentUrl(options.publicUrl, key, name), type };
 }
 
 /**
- * The storage key of a stored document the company may see. A URL docpipe did not issue is 400;
- * one of another company and one of a missing document are the same 404, so that no company
- * learns what another has stored.
+ * The upload a URL names, when the company may see it: its storage key and the name it was
+ * uploaded under (an upload URL from before names were in URLs: the name stored beside it). A
+ * URL docpipe did not issue is 400; one of another company and one of a missing document are
+ * the same 404, so that no company learns what another has stored.
  */
-async function ownedKey(options: FileRoutesOptions, company: string, url: string): Promise<string> {
+async function ownedUpload(
+  options: FileRoutesOptions,
+  company: string,
+  url: string,
+): Promise<UploadRef> {
   const ref = parseStoredDocumentUrl(url, options.publicUrl);
   if (!ref)
     throw new DocpipeError('validation-failed', [
@@ -217,5 +232,9 @@ async function ownedKey(options: FileRoutesOptions, company: string, url: string
     throw new DocpipeError('document-not-found', [
       { field: 'url', message: `no stored document of company ${company} at this url` },
     ]);
-  return ref.key;
+  const name =
+    ref.name ??
+    (await readDocumentMeta(options.storage, ref.key))?.name ??
+    `document.${parseStoredDocumentKey(ref.key)!.type}`;
+  return { key: ref.key, name };
 }

@@ -109,7 +109,10 @@ export const DownloadQuery = Type.Object({
   expires: Type.Optional(
     Type.String({ description: 'Unix time in seconds when the URL stops working' }),
   ),
-  signature: Type.Optional(Type.String({ description: 'HMAC-SHA256 of key and expiry' })),
+  name: Type.Optional(
+    Type.String({ description: 'The name the document downloads as, signed with the rest' }),
+  ),
+  signature: Type.Optional(Type.String({ description: 'HMAC-SHA256 of key, expiry and name' })),
 });
 
 export const BinaryDocument = Type.String({ format: 'binary' });

@@ -3,7 +3,12 @@ import { fileRoutes } from './file-routes.js';
 import { RedisSignedUrlCache } from './signed-url-cache.js';
 
 export { fileRoutes, type FileRoutesOptions } from './file-routes.js';
-export { RedisSignedUrlCache, type SignedUrlCache } from './signed-url-cache.js';
+export {
+  RedisSignedUrlCache,
+  signedUrlCacheKey,
+  type SignedUrlCache,
+  type UploadRef,
+} from './signed-url-cache.js';
 
 /**
  * The file endpoints (spec 4.3): upload and pre-signed URLs. Their paths are v3's, their keys

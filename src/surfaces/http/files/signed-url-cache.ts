@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -11,13 +12,22 @@ export interface IssuedUrl {
 }
 
 /**
- * The signed URLs issued per storage key, shared by every HTTP server (they share Redis), so that
- * asking twice for the same document answers the same URL (`cached: true`) while it has time left.
+ * An upload as a signed URL is issued for it: its stored bytes and the name it was uploaded
+ * under. Two uploads of the same bytes under two names are two uploads, with a URL each.
+ */
+export interface UploadRef {
+  key: string;
+  name: string;
+}
+
+/**
+ * The signed URLs issued per upload, shared by every HTTP server (they share Redis), so that
+ * asking twice for the same upload answers the same URL (`cached: true`) while it has time left.
  */
 export interface SignedUrlCache {
-  /** The URL kept for `key`, or a new one from `issue`, kept from now on. */
+  /** The URL kept for `upload`, or a new one from `issue`, kept from now on. */
   reuseOrIssue(
-    key: string,
+    upload: UploadRef,
     issue: () => IssuedUrl | Promise<IssuedUrl>,
   ): Promise<{ url: string; cached: boolean }>;
 }
@@ -30,7 +40,9 @@ export interface SignedUrlCache {
 export class RedisSignedUrlCache implements SignedUrlCache {
   /**
    * @param redis - a connection of the server's own (commands fail fast when Redis is away)
-   * @param prefix - the deployment's key prefix; keys are `<prefix>:signed-url:<storage key>`
+   * @param prefix - the deployment's key prefix; keys are
+   *   `<prefix>:signed-url:<storage key>:<sha256 of the name>` (the name hashed: a key of bounded
+   *   length whatever the name)
    */
   constructor(
     private readonly redis: Redis,
@@ -38,10 +50,10 @@ export class RedisSignedUrlCache implements SignedUrlCache {
   ) {}
 
   async reuseOrIssue(
-    key: string,
+    upload: UploadRef,
     issue: () => IssuedUrl | Promise<IssuedUrl>,
   ): Promise<{ url: string; cached: boolean }> {
-    const name = `${this.prefix}:signed-url:${key}`;
+    const name = signedUrlCacheKey(this.prefix, upload);
     const kept = await this.redis.get(name);
     if (kept) return { url: kept, cached: true };
     const issued = await issue();
@@ -51,4 +63,10 @@ export class RedisSignedUrlCache implements SignedUrlCache {
     const winner = await this.redis.get(name);
     return winner ? { url: winner, cached: true } : { url: issued.url, cached: false };
   }
+}
+
+/** The Redis key of an upload's signed URL. */
+export function signedUrlCacheKey(prefix: string, upload: UploadRef): string {
+  const name = createHash('sha256').update(upload.name).digest('hex');
+  return `${prefix}:signed-url:${upload.key}:${name}`;
 }
