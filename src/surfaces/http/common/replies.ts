@@ -24,9 +24,13 @@ const V2_MESSAGES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal server error',
+  503: 'Service Unavailable',
 };
 
 export function v2Error(code: number, description: string): V2ErrorObject {

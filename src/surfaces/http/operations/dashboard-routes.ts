@@ -5,6 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import { Type } from 'typebox';
+import type { AdminAttempts } from '../common/admin-attempts.js';
 import { requireAdmin } from '../common/admin-credential.js';
 import type { HttpApp } from '../common/create-app.js';
 import {
@@ -25,6 +26,11 @@ export interface DashboardRoutesOptions {
    * owns them and closes them after the app.
    */
   queues: readonly Queue[];
+  /**
+   * Counts wrong admin credentials per client address (shared with `/metrics`); without it, wrong
+   * tries are answered 401 without end.
+   */
+  adminAttempts?: AdminAttempts;
   /**
    * Whether the dashboard only shows. Read-only by default: retrying or removing a job from a
    * browser would bypass what the producer that waits for it knows (its deadline, its document set).
@@ -72,7 +78,7 @@ export async function dashboardRoutes(
   const fonts = loadDashboardFonts();
   // A scope of its own, so that the credential guards the board and nothing else.
   await app.register(async (board) => {
-    board.addHook('onRequest', requireAdmin(password));
+    board.addHook('onRequest', requireAdmin(password, options.adminAttempts));
     board.addHook('onSend', async (_request, reply, payload) => {
       if (
         typeof payload !== 'string' ||

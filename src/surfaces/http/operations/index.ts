@@ -1,3 +1,4 @@
+import { RedisAdminAttempts } from '../common/admin-attempts.js';
 import type { HttpSurface } from '../common/surface.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { healthRoutes } from './health-routes.js';
@@ -25,9 +26,19 @@ export const operationsSurface: HttpSurface = {
   name: 'operations',
   access: 'public',
   async register(scope, { deps }) {
-    const adminPassword = deps.config.http.adminPassword;
+    const { adminPassword, adminAttemptsPerMinute } = deps.config.http;
+    // One count per address for the one credential, whichever route it is tried on.
+    const adminAttempts =
+      adminPassword === undefined || adminAttemptsPerMinute === 0
+        ? undefined
+        : new RedisAdminAttempts({
+            redis: deps.redis,
+            prefix: deps.config.queue.prefix,
+            perMinute: adminAttemptsPerMinute,
+            redisUrl: deps.redisUrl,
+          });
     await scope.register(healthRoutes, { checks: deps.checks });
-    await scope.register(metricsRoutes, { metrics: deps.metrics, adminPassword });
-    await scope.register(dashboardRoutes, { adminPassword, queues: deps.queues });
+    await scope.register(metricsRoutes, { metrics: deps.metrics, adminPassword, adminAttempts });
+    await scope.register(dashboardRoutes, { adminPassword, queues: deps.queues, adminAttempts });
   },
 };

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { DocpipeMetrics } from '../../../base/metrics/index.js';
+import type { AdminAttempts } from '../common/admin-attempts.js';
 import { ADMIN_USER, requireAdmin } from '../common/admin-credential.js';
 import type { HttpApp } from '../common/create-app.js';
 import { OpsMessageSchema, opsErrorHandler } from './ops-replies.js';
@@ -13,6 +14,8 @@ export interface MetricsRoutesOptions {
    * (loopback) only.
    */
   adminPassword: string | undefined;
+  /** Counts wrong admin credentials per client address (shared with the dashboard). */
+  adminAttempts?: AdminAttempts;
 }
 
 /** Prometheus's text exposition format, as prom-client writes it. */
@@ -26,11 +29,12 @@ const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
  */
 export function metricsRoutes(app: HttpApp, options: MetricsRoutesOptions): Promise<void> {
   app.setErrorHandler(opsErrorHandler);
-  const { metrics, adminPassword } = options;
+  const { metrics, adminPassword, adminAttempts } = options;
   app.get(
     '/metrics',
     {
-      onRequest: adminPassword === undefined ? loopbackOnly : requireAdmin(adminPassword),
+      onRequest:
+        adminPassword === undefined ? loopbackOnly : requireAdmin(adminPassword, adminAttempts),
       schema: {
         tags: ['operations'],
         operationId: 'getMetrics',
@@ -44,6 +48,11 @@ export function metricsRoutes(app: HttpApp, options: MetricsRoutesOptions): Prom
             content: { [PROMETHEUS_TEXT]: { schema: Type.String() } },
           },
           401: { ...OpsMessageSchema, description: 'The admin credential is missing or wrong.' },
+          429: {
+            ...OpsMessageSchema,
+            description:
+              'Too many wrong admin credentials from this address (DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE); wait Retry-After seconds.',
+          },
           403: {
             ...OpsMessageSchema,
             description: 'Not on this machine, and no admin password is set.',

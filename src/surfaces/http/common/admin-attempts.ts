@@ -1,0 +1,122 @@
+import { isIPv6 } from 'node:net';
+import type { Redis } from 'ioredis';
+import { QueueUnavailableError } from '../../../platform/redis/index.js';
+
+/**
+ * The admin credential's wrong tries, counted per client address, so that its password cannot be
+ * guessed at the speed of the network: past the allowance an address waits out the rest of its
+ * minute, whatever it sends (a right password included, or a guesser would learn the password
+ * from the one answer that is not 429). Other addresses are not affected.
+ */
+export interface AdminAttempts {
+  /** Wrong tries an address may make in a minute. */
+  readonly perMinute: number;
+  /** Seconds `address` must wait before trying again, or undefined when it may try now. */
+  waitFor(address: string): Promise<number | undefined>;
+  /**
+   * Counts a wrong try of `address`. Answers the seconds to wait when this try is past the
+   * allowance (it is then refused as too many, not as wrong), else undefined.
+   */
+  failed(address: string): Promise<number | undefined>;
+}
+
+export interface RedisAdminAttemptsOptions {
+  /** The Redis every docpipe server shares, connected: one count per address across all of them. */
+  redis: Redis;
+  /** The queue prefix: installations on one Redis count apart. */
+  prefix: string;
+  /** config.http.adminAttemptsPerMinute, at least 1. */
+  perMinute: number;
+  /** For the message when Redis does not answer. */
+  redisUrl?: string;
+}
+
+const WINDOW_MS = 60_000;
+
+/** One more wrong try, in one step: concurrent tries each get their own number. */
+const FAIL = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}
+`;
+
+const PEEK = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {n, redis.call('PTTL', KEYS[1])}
+`;
+
+/**
+ * AdminAttempts in the shared Redis, under `<prefix>:admin-attempts:<address>`: a count that
+ * starts with an address's first wrong try and expires a minute later. The first `perMinute`
+ * wrong tries are answered as wrong (401); every try after them within the minute is 429. Redis
+ * not answering is an outage (the request is refused with 503), never a free try.
+ */
+export class RedisAdminAttempts implements AdminAttempts {
+  readonly perMinute: number;
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly redisUrl: string;
+
+  constructor(options: RedisAdminAttemptsOptions) {
+    if (!Number.isSafeInteger(options.perMinute) || options.perMinute < 1)
+      throw new Error(
+        `admin attempts must be a whole number of wrong tries a minute, at least 1 (got ${options.perMinute})`,
+      );
+    this.perMinute = options.perMinute;
+    this.redis = options.redis;
+    this.prefix = options.prefix;
+    this.redisUrl = options.redisUrl ?? 'the shared Redis';
+  }
+
+  async waitFor(address: string): Promise<number | undefined> {
+    const [count, ttlMs] = await this.run(PEEK, address);
+    return count >= this.perMinute ? seconds(ttlMs) : undefined;
+  }
+
+  async failed(address: string): Promise<number | undefined> {
+    const [count, ttlMs] = await this.run(FAIL, address, WINDOW_MS);
+    return count > this.perMinute ? seconds(ttlMs) : undefined;
+  }
+
+  private async run(script: string, address: string, ...args: number[]): Promise<[number, number]> {
+    const key = `${this.prefix}:admin-attempts:${addressBucket(address)}`;
+    try {
+      const [count, ttlMs] = (await this.redis.eval(script, 1, key, ...args)) as [number, number];
+      return [count, ttlMs];
+    } catch (err) {
+      throw QueueUnavailableError.unreachable(this.redisUrl, undefined, err);
+    }
+  }
+}
+
+/** Whole seconds of a TTL, at least 1 (a key that has just expired still says "try again"). */
+function seconds(ttlMs: number): number {
+  return ttlMs > 0 ? Math.ceil(ttlMs / 1000) : 1;
+}
+
+/**
+ * The unit an address is counted as. An IPv4 address (also written IPv4-mapped, `::ffff:a.b.c.d`)
+ * on its own; an IPv6 address by its /64, since one host commonly holds a whole /64 and could
+ * otherwise try from a fresh address each time.
+ */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  if (!isIPv6(bare)) return address;
+  return `${ipv6Groups(bare).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, `::` expanded, without leading zeros. */
+function ipv6Groups(address: string): string[] {
+  const [head = '', tail] = address.split('::');
+  const part = (s: string) => (s === '' ? [] : s.split(':'));
+  const left = part(head);
+  const right = tail === undefined ? [] : part(tail);
+  // An embedded IPv4 tail (`::1.2.3.4`) takes two groups; the /64 never reaches it.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const zeros = Array<string>(8 - width(left) - width(right)).fill('0');
+  return [...left, ...zeros, ...right].map((g) =>
+    g.includes('.') ? g : g.replace(/^0+(?=.)/, ''),
+  );
+}
