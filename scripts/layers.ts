@@ -13,13 +13,13 @@ import ts from 'typescript';
 export const GROUPS: readonly { group: string; folders: readonly string[] }[] = [
   { group: 'surfaces', folders: ['cli', 'http'] },
   { group: 'app', folders: ['config', 'env', 'wiring'] },
-  { group: 'service', folders: ['keys', 'tenancy'] },
+  { group: 'service', folders: ['db', 'keys', 'tenancy'] },
   { group: 'jobs', folders: ['batch', 'queue', 'retention'] },
   { group: 'authoring', folders: ['check', 'lint', 'preview'] },
   { group: 'render', folders: ['convert', 'pipeline', 'prepare', 'storage'] },
   { group: 'document', folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'values'] },
   { group: 'formats', folders: ['fonts', 'opc', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'] },
-  { group: 'platform', folders: ['embedded', 'redis'] },
+  { group: 'platform', folders: ['embedded', 'postgres', 'redis'] },
   {
     group: 'base',
     folders: ['cache', 'errors', 'files', 'log', 'metrics', 'paths', 'tenancy', 'util'],

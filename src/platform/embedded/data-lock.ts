@@ -34,7 +34,20 @@ export class DataFolderInUseError extends InputError {
 }
 
 /** The lock file of `docpipe start` in a data folder. */
-export const dataLockFile = (dataDir: string) => join(dataDir, 'docpipe.lock');
+export const dataLockFile = (dataDir: string, name = 'docpipe.lock') => join(dataDir, name);
+
+/**
+ * The lock files this process holds. A holder whose pid is this process's is otherwise taken for
+ * a stale one (a container's docpipe is pid 1 on every run): this tells the two apart.
+ */
+const heldHere = new Set<string>();
+
+export interface DataLockOptions {
+  /** The lock file's name in the folder. @defaultValue 'docpipe.lock' (`docpipe start`'s) */
+  name?: string;
+  /** What holds the folder, as the refusal names it. @defaultValue 'docpipe start' */
+  holder?: string;
+}
 
 /**
  * Makes this process the one `docpipe start` on `dataDir`: the lock every embedded server on the
@@ -43,9 +56,15 @@ export const dataLockFile = (dataDir: string) => join(dataDir, 'docpipe.lock');
  * holder lives, this refuses with a DataFolderInUseError saying what to do. A lock
  * whose holder is dead (killed, machine restarted) is stale and taken over.
  */
-export async function acquireDataLock(dataDir: string): Promise<DataLock> {
+export async function acquireDataLock(
+  dataDir: string,
+  options: DataLockOptions = {},
+): Promise<DataLock> {
   await mkdir(dataDir, { recursive: true });
-  const file = dataLockFile(dataDir);
+  const file = dataLockFile(dataDir, options.name);
+  const what = options.holder ?? 'docpipe start';
+  if (heldHere.has(file))
+    throw lockedError(dataDir, { pid: process.pid, since: 'earlier in this process' }, what);
   const text = `${JSON.stringify(ownHolder())}\n`;
   // Written whole, then linked into place: link fails if the lock exists, so no reader ever sees
   // a half-written lock, and of two starts at once exactly one wins.
@@ -62,7 +81,7 @@ export async function acquireDataLock(dataDir: string): Promise<DataLock> {
       const found = await readFile(file, 'utf8').catch(() => undefined);
       if (found === undefined) continue;
       const holder = parseHolder(found);
-      if (holder && isAlive(holder)) throw lockedError(dataDir, holder);
+      if (holder && isAlive(holder)) throw lockedError(dataDir, holder, what);
       await removeStale(file, found);
     }
     throw new InputError(`cannot take ${file}: other processes keep changing it`);
@@ -72,7 +91,9 @@ export async function acquireDataLock(dataDir: string): Promise<DataLock> {
 }
 
 function heldLock(file: string, text: string): DataLock {
+  heldHere.add(file);
   const releaseSync = () => {
+    heldHere.delete(file);
     try {
       if (readFileSync(file, 'utf8') === text) unlinkSync(file);
     } catch {
@@ -108,11 +129,11 @@ async function removeStale(file: string, stale: string): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
-function lockedError(dataDir: string, holder: Holder): DataFolderInUseError {
+function lockedError(dataDir: string, holder: Holder, what: string): DataFolderInUseError {
   return new DataFolderInUseError(
     dataDir,
     holder.pid,
-    `docpipe start is already running on ${dataDir} (process ${holder.pid}, since ${holder.since}); ` +
+    `${what} is already running on ${dataDir} (process ${holder.pid}, since ${holder.since}); ` +
       `this one did not start and left it untouched. Stop that one first (Ctrl-C in its terminal, ` +
       `or kill ${holder.pid}), or start this one on another folder with DOCPIPE_DATA_DIR. ` +
       `To add a worker to the running one, use "docpipe worker".`,

@@ -1,4 +1,12 @@
-export { acquireDataLock, dataLockFile, DataFolderInUseError, type DataLock } from './data-lock.js';
+export {
+  acquireDataLock,
+  dataLockFile,
+  DataFolderInUseError,
+  type DataLock,
+  type DataLockOptions,
+} from './data-lock.js';
 export { freePort, isPortFree } from './loopback-port.js';
-export { SupervisedServer, STOP_GRACE_MS, type ServerSpec } from './supervised-server.js';
+export { ServerProcess, STOP_GRACE_MS, type ServerProcessSpec } from './server-process.js';
+export { stopStale } from './stale-server.js';
+export { SupervisedServer, type ServerSpec } from './supervised-server.js';
 export { UrlFile } from './url-file.js';

@@ -3,10 +3,16 @@ import { readFile } from 'node:fs/promises';
 /**
  * An embedded server whose owner was killed keeps running (it has its own session); two servers
  * on one data folder would corrupt it. The one named on the first line of `pidFile` (redis-server
- * and postgres both write their pid there), if it is still a `program`, is stopped first, and
- * waited for, so that its port is free again.
+ * and postgres both write their pid there), if it is still a `program`, is stopped first (with
+ * `stopSignal`, SIGKILL after `graceMs`), and waited for, so that its port or socket and its
+ * files are free again.
  */
-export async function stopStale(pidFile: string, program: string, graceMs: number): Promise<void> {
+export async function stopStale(
+  pidFile: string,
+  program: string,
+  graceMs: number,
+  stopSignal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   let pid: number;
   try {
     pid = Number((await readFile(pidFile, 'utf8')).split('\n', 1)[0]!.trim());
@@ -20,7 +26,7 @@ export async function stopStale(pidFile: string, program: string, graceMs: numbe
   } catch {
     return;
   }
-  signal(pid, 'SIGTERM');
+  signal(pid, stopSignal);
   if (await gone(pid, graceMs)) return;
   signal(pid, 'SIGKILL');
   await gone(pid, graceMs);

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { replaceFile } from '../../base/files/index.js';
 import { freePort, freeWithin } from './loopback-port.js';
+import { ServerProcess, STOP_GRACE_MS } from './server-process.js';
 import { stopStale } from './stale-server.js';
 
-/** What an embedded server (redis-server now, postgres next) is and how to tell it is ready. */
+/** What an embedded server on a loopback port (redis-server) is and how to tell it is ready. */
 export interface ServerSpec {
   /** The program as messages name it and /proc/<pid>/cmdline shows it, e.g. 'redis-server'. */
   program: string;
@@ -35,33 +35,27 @@ export interface ServerSpec {
  */
 const LAST_PORT_WAIT_MS = 3000;
 
-/** How long stop() waits after SIGTERM (a server flushes what it holds) before SIGKILL. */
-export const STOP_GRACE_MS = 5000;
-
 /**
  * A server docpipe runs as its child for running without an external one: on a loopback port
- * (the last one again when free), in its own session, so that Ctrl-C in docpipe's terminal
- * reaches docpipe only and docpipe stops it last; stopped by its pid, a leftover of a killed
- * owner first. Any server that takes a port and a data folder on its command line fits.
+ * (the last one again when free), in its own session (a ServerProcess), so that Ctrl-C in
+ * docpipe's terminal reaches docpipe only and docpipe stops it last; stopped by its pid, a
+ * leftover of a killed owner first. Any server that takes a port and a data folder on its
+ * command line fits.
  */
 export class SupervisedServer {
-  private readonly exited: Promise<void>;
-
   private constructor(
-    private readonly child: ChildProcess,
-    readonly program: string,
+    private readonly process: ServerProcess,
     readonly port: number,
     /** The port the last server on this folder had, when it was taken and this one had to move. */
     readonly movedFrom: number | undefined,
-  ) {
-    this.exited = new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once('exit', () => resolve());
-    });
+  ) {}
+
+  get program(): string {
+    return this.process.program;
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.process.pid;
   }
 
   /** Starts the server and resolves once it answers; rejects with its stderr when it cannot. */
@@ -86,43 +80,15 @@ export class SupervisedServer {
     port: number,
     movedFrom: number | undefined,
   ): Promise<SupervisedServer> {
-    const child = spawn(spec.binary ?? spec.program, spec.args(port), {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      // Its own session: a terminal's Ctrl-C goes to docpipe's process group, not to the server.
-      detached: true,
+    const process = await ServerProcess.start({
+      program: spec.program,
+      binary: spec.binary,
+      args: spec.args(port),
+      answers: () => spec.answers(port),
+      startTimeoutMs: spec.startTimeoutMs,
     });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
-    const server = new SupervisedServer(child, spec.program, port, movedFrom);
-    try {
-      await server.waitReady(spec, spec.startTimeoutMs ?? 10_000, () => stderr);
-    } catch (err) {
-      await server.stop();
-      throw err;
-    }
     await replaceFile(spec.portFile, Buffer.from(`${port}\n`));
-    return server;
-  }
-
-  private async waitReady(
-    spec: ServerSpec,
-    timeoutMs: number,
-    stderr: () => string,
-  ): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    let exited: string | undefined;
-    this.child.once(
-      'exit',
-      (code, signal) => (exited = `${spec.program} exited (${signal ?? code})`),
-    );
-    this.child.once('error', (err) => (exited = `${spec.program} did not start: ${err.message}`));
-    for (;;) {
-      if (exited) throw new Error(`${exited}: ${stderr().trim()}`);
-      if (await spec.answers(this.port)) return;
-      if (Date.now() > until)
-        throw new Error(`${spec.program} not ready within ${timeoutMs} ms: ${stderr().trim()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return new SupervisedServer(process, port, movedFrom);
   }
 
   /**
@@ -130,17 +96,12 @@ export class SupervisedServer {
    * SIGKILL after `graceMs`. Its folder may be removed as soon as this resolves.
    */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
-    if (this.child.pid === undefined) return;
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-    await this.exited;
-    clearTimeout(timer);
+    await this.process.stop(graceMs);
   }
 
   /** Kills without warning: for fault tests of what survives on disk. */
   async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
+    await this.process.kill();
   }
 }
 

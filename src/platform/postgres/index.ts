@@ -1,0 +1,23 @@
+export {
+  EmbeddedPostgres,
+  EMBEDDED_ROLE,
+  type EmbeddedPostgresOptions,
+} from './embedded-postgres.js';
+export { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.js';
+export { POSTGRES_SYSTEM_USER, serverUser, type ServerUser } from './server-user.js';
+export { MAX_SOCKET_PATH_BYTES, checkSocketPath } from './socket-path.js';
+export {
+  databaseUrlFile,
+  NoDatabaseError,
+  requireDatabaseUrl,
+  resolveDatabaseUrl,
+  socketUrl,
+  type DatabaseWhere,
+} from './postgres-url.js';
+export {
+  checkDatabase,
+  DatabaseUnavailableError,
+  openDatabase,
+  type OpenDatabaseOptions,
+} from './database.js';
+export { withAdvisoryLock } from './advisory-lock.js';
