@@ -76,6 +76,7 @@ beforeAll(async () => {
     preparer: new InlinePreparer(),
     metrics: new DocpipeMetrics({ processMetrics: false }),
     checks: {},
+    queues: [],
   });
   app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
   await app.listen({ host: '127.0.0.1', port: 0 });
