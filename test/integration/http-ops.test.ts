@@ -356,7 +356,13 @@ describe('OpenAPI', () => {
     const ops = (path: string) => doc.paths[path]!.get!;
     expect(Object.keys(ops('/healthz').responses).sort()).toEqual(['200', '431', '500']);
     expect(Object.keys(ops('/readyz').responses).sort()).toEqual(['200', '431', '500', '503']);
-    expect(Object.keys(ops('/metrics').responses).sort()).toEqual(['200', '401', '403', '500']);
+    expect(Object.keys(ops('/metrics').responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '429',
+      '500',
+    ]);
     expect(Object.keys(ops('/metrics').responses['200']!.content!)).toEqual([
       'text/plain; version=0.0.4; charset=utf-8',
     ]);
