@@ -1,0 +1,20 @@
+export type {
+  ApiKeysTable,
+  CompaniesTable,
+  Database,
+  FoldersTable,
+  MessageTemplatesTable,
+  PresetsTable,
+  UsersTable,
+} from './schema.js';
+export { MIGRATIONS } from './migrations.js';
+export {
+  MIGRATION_LOCK_KEY,
+  MIGRATION_TABLE,
+  MigrationError,
+  migrateDatabase,
+  migrationStatus,
+  type AppliedMigration,
+  type MigrationOutcome,
+  type MigrationStatus,
+} from './migrate.js';

@@ -1,0 +1,12 @@
+import type { Migration } from 'kysely';
+import { tenancy } from './migrations/0001-tenancy.js';
+
+/**
+ * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
+ * not found by scanning a folder: the build, the package and a bundle all hold the same list,
+ * and a migration cannot be left out by a file that did not ship. A name, once released, never
+ * changes; a new migration is added at the end with the next number.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-tenancy': tenancy,
+};

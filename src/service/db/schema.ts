@@ -1,0 +1,92 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The service's tables as queries see them: the one description every typed query is checked
+ * against. Each table's shape follows the latest migration (./migrations); a migration that
+ * changes a table changes its interface here in the same commit.
+ *
+ * Columns are snake_case as in SQL. `Generated` marks a column the database fills when an insert
+ * leaves it out; timestamps are read as Date.
+ */
+export interface Database {
+  companies: CompaniesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  folders: FoldersTable;
+  presets: PresetsTable;
+  message_templates: MessageTemplatesTable;
+}
+
+/** Set by the database on insert, never updated. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** A moment that may be unset (null) and set later. */
+type Moment = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** A company: the tenant that owns everything else. Its id is the company id of the API (base/tenancy). */
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  /** A disabled company's keys are refused (`company-disabled`). */
+  disabled: Generated<boolean>;
+  /** The host of its signing pages' URLs, when it has its own. */
+  signing_domain: string | null;
+  /** The language of its cases when a case names none (then Danish). */
+  default_language: string | null;
+  created_at: CreatedAt;
+}
+
+/** A member of a company: the sender of its cases and the owner of API keys. */
+export interface UsersTable {
+  id: Generated<string>;
+  company_id: string;
+  /** Unique in the company, whatever its case. */
+  email: string;
+  name: string;
+  admin: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+/**
+ * An API key: its id is in the clear in the key itself (`dp_<id>_<secret>`), its secret only as
+ * the SHA-256 of the whole key. `user_id` is null for keys made before keys had users, and
+ * becomes null when the user is removed (`key-has-no-user`).
+ */
+export interface ApiKeysTable {
+  id: string;
+  company_id: string;
+  user_id: string | null;
+  name: string;
+  hash: Buffer;
+  created_at: CreatedAt;
+  expires_at: Moment;
+  revoked_at: Moment;
+}
+
+/** A folder of a company's cases; one per company is the default. Ids are unique per company. */
+export interface FoldersTable {
+  company_id: string;
+  id: Generated<string>;
+  name: string;
+  is_default: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+/** A named set of case settings, applied by `presetId`. */
+export interface PresetsTable {
+  company_id: string;
+  id: Generated<string>;
+  name: string;
+  /** The case settings as the API takes them (JSON). */
+  settings: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+/** An invitation's subject and body, with placeholders, chosen by `messageTemplateId`. */
+export interface MessageTemplatesTable {
+  company_id: string;
+  id: Generated<string>;
+  name: string | null;
+  subject: string;
+  body: string;
+  created_at: CreatedAt;
+}
