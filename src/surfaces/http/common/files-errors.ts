@@ -13,13 +13,12 @@ import { validationDetails } from './validation-details.js';
 export interface FileLimits {
   /** The largest request body of the route, in bytes. */
   bodyLimit: number;
-  /** The largest file of a multipart upload, in bytes. */
-  maxFileBytes?: number;
 }
 
 /**
- * A file endpoint's refusal that no slug of the spec names: a document past the upload limit
- * inside a body within the body limit (413, as a multipart file past the limit is).
+ * A file endpoint's refusal that no slug of the spec names: a document or a multipart part past
+ * its limit (413), a body that is not the multipart it says (400), a media type no upload comes
+ * in (415), a download's signature or expiry (403).
  */
 export class FileRefusal extends Error {
   override readonly name = 'FileRefusal';
@@ -85,18 +84,9 @@ function classify(
         413,
         `the request body is larger than this endpoint's limit of ${limit.bodyLimit} bytes; send a smaller document`,
       ];
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return [
-        413,
-        `the file is larger than the upload limit of ${limit.maxFileBytes ?? limit.bodyLimit} bytes; send a smaller document`,
-      ];
-    case 'FST_FILES_LIMIT':
-      return [413, 'one file per upload: send the document as the single part named "file"'];
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return [413, 'too many form fields: an upload has "file", "name" and "type" only'];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return [415, 'send the body as application/json or multipart/form-data'];
+      // The upload route refuses other media types itself, naming both of its own.
+      return [415, 'send the body as application/json'];
   }
   const status = error.statusCode ?? 500;
   // Fastify's own client errors (malformed JSON, an empty body) say what was wrong.

@@ -1,26 +1,99 @@
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import { FileRefusal } from '../common/files-errors.js';
+import { readMultipartForm, type FormPart, type MultipartLimits } from './multipart-form.js';
 
-/** A file part's bytes, kept apart from the parsed body while the request lives. */
-interface FilePart {
-  bytes: Buffer;
-  filename: string;
-}
-
-const fileParts = new WeakMap<FastifyRequest, Map<string, FilePart>>();
+/** The media types an upload's body comes in. */
+const UPLOAD_MEDIA_TYPES = ['application/json', 'multipart/form-data'];
 
 /**
- * @fastify/multipart's `onFile`: reads a file part within the upload limit (the plugin throws
- * past it) and stands a placeholder string in the body for it, so that the body schema checks a
- * multipart upload by the same rules as a JSON one.
+ * A preParsing hook: a body of any other media type is refused before any of it is read. Fastify
+ * would otherwise parse `text/plain` into a string, which no upload is.
  */
-export async function keepFilePart(this: FastifyRequest, part: MultipartFile): Promise<void> {
-  const bytes = await part.toBuffer();
-  let parts = fileParts.get(this);
-  if (!parts) fileParts.set(this, (parts = new Map<string, FilePart>()));
-  parts.set(part.fieldname, { bytes, filename: part.filename });
-  part.value = `(file part, ${bytes.byteLength} bytes)`;
+export function refuseOtherMediaTypes(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: RequestPayload,
+  done: (err: Error | null, payload?: RequestPayload) => void,
+): void {
+  const declared = request.headers['content-type'];
+  const mediaType = declared?.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType !== undefined && UPLOAD_MEDIA_TYPES.includes(mediaType)) {
+    done(null, payload);
+    return;
+  }
+  const got =
+    declared === undefined
+      ? 'the request has no Content-Type'
+      : `the body's Content-Type is ${JSON.stringify(declared.slice(0, 100))}`;
+  done(
+    new FileRefusal(
+      415,
+      `${got}: an upload is application/json (the document in base64 as "file") or multipart/form-data (the document as the file part "file"); send one of the two`,
+    ),
+  );
+}
+
+/**
+ * A text field's bound: a "name" (255 characters of up to 4 bytes) and a "type" fit with room.
+ * An upload's fields are short; past this one is no mistake in a name but a body being pushed.
+ */
+export const UPLOAD_FIELD_BYTES = 64 * 1024;
+
+/** An upload's parts: "file", "name" and "type", with room for a few unknown ones to be named. */
+export const UPLOAD_FORM_PARTS = 11;
+
+/** Bytes outside the parts' content: a boundary and a header (at most 8 KiB) for each part. */
+export const UPLOAD_OUTSIDE_BYTES = 256 * 1024;
+
+/** The bounds of an upload form under the two configured limits. */
+export function uploadFormLimits(maxUploadBytes: number, bodyLimitBytes: number): MultipartLimits {
+  return {
+    bodyBytes: bodyLimitBytes,
+    fileBytes: maxUploadBytes,
+    fieldBytes: UPLOAD_FIELD_BYTES,
+    files: 1,
+    parts: UPLOAD_FORM_PARTS,
+    outsideBytes: UPLOAD_OUTSIDE_BYTES,
+  };
+}
+
+/** The file parts of each multipart upload, kept apart from the parsed body while it lives. */
+const fileParts = new WeakMap<FastifyRequest, Map<string, FormPart>>();
+
+/**
+ * The content-type parser of multipart/form-data: reads the form within `limits` (stopping at
+ * once past any, see multipart-form.ts) and answers the body with a placeholder string standing
+ * for each file part, so that the body schema checks a multipart upload by the same rules as a
+ * JSON one. A member sent twice is refused, as JSON cannot send one twice.
+ */
+export function multipartUploadParser(limits: MultipartLimits) {
+  return async (request: FastifyRequest, payload: Readable): Promise<Record<string, string>> => {
+    const form = await readMultipartForm(request.headers, payload, limits);
+    const body: Record<string, string> = {};
+    const files = new Map<string, FormPart>();
+    const repeated = new Set<string>();
+    for (const part of form) {
+      if (Object.hasOwn(body, part.name)) repeated.add(part.name);
+      if (part.isFile) files.set(part.name, part);
+      body[part.name] = part.isFile
+        ? `(file part, ${part.bytes.byteLength} bytes)`
+        : part.bytes.toString('utf8');
+    }
+    if (repeated.size > 0)
+      throw new DocpipeError(
+        'validation-failed',
+        [...repeated].map((field) => ({ field, message: 'is sent more than once; send it once' })),
+      );
+    fileParts.set(request, files);
+    return body;
+  };
+}
+
+/** Whether the request's body was a multipart form (parsed by multipartUploadParser). */
+export function isMultipartUpload(request: FastifyRequest): boolean {
+  return fileParts.has(request);
 }
 
 /** What an upload carries, whichever way it came. */
@@ -32,7 +105,7 @@ export interface UploadInput {
 
 /** The bytes and name of a multipart upload whose body passed the schema. */
 export function multipartUpload(request: FastifyRequest, body: { name?: string }): UploadInput {
-  const parts = fileParts.get(request) ?? new Map<string, FilePart>();
+  const parts = fileParts.get(request) ?? new Map<string, FormPart>();
   const problems: FailureDetail[] = [];
   const file = parts.get('file');
   if (!file) problems.push({ field: 'file', message: 'must be a file part, not a text field' });
