@@ -259,7 +259,8 @@ describe('POST /v3/company/{company}/file/upload', () => {
     });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({
-      message: 'send the body as application/json or multipart/form-data',
+      message:
+        'the body\'s Content-Type is "application/pdf": an upload is application/json (the document in base64 as "file") or multipart/form-data (the document as the file part "file"); send one of the two',
     });
   });
 });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { DocpipeError } from '../../../base/errors/index.js';
 import type { Preparer } from '../../../render/prepare/index.js';
@@ -30,7 +29,17 @@ import {
   V2ErrorList,
 } from './files-schemas.js';
 import type { SignedUrlCache, UploadRef } from './signed-url-cache.js';
-import { jsonUpload, keepFilePart, multipartUpload, type UploadInput } from './uploads-body.js';
+import {
+  isMultipartUpload,
+  jsonUpload,
+  multipartUpload,
+  multipartUploadParser,
+  refuseOtherMediaTypes,
+  uploadFormLimits,
+  UPLOAD_FIELD_BYTES,
+  UPLOAD_FORM_PARTS,
+  type UploadInput,
+} from './uploads-body.js';
 
 export interface FileRoutesOptions {
   /** Where uploads are kept (content-addressed, under the company's own key prefix). */
@@ -75,27 +84,20 @@ const FAILURES = {
  */
 export async function fileRoutes(app: HttpApp, options: FileRoutesOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
+  // Each route's own limit: the upload's is bodyLimitBytes, the pre-signed URL's the server's small one.
   app.setErrorHandler(
-    fileErrorHandler(() => ({
-      bodyLimit: options.bodyLimitBytes,
-      maxFileBytes: options.maxUploadBytes,
+    fileErrorHandler((request) => ({
+      bodyLimit: request.routeOptions.bodyLimit ?? options.bodyLimitBytes,
     })),
   );
   // Multipart parsing in a context of its own: only the upload route takes form data.
-  await app.register(async (uploads: HttpApp) => {
-    await uploads.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      onFile: keepFilePart,
-      // Room for the three members and a few unknown ones to be named in the refusal.
-      limits: {
-        fileSize: options.maxUploadBytes,
-        files: 1,
-        fields: 10,
-        parts: 11,
-        fieldSize: 65536,
-      },
-    });
+  await app.register((uploads: HttpApp, _options, done) => {
+    uploads.addContentTypeParser(
+      'multipart/form-data',
+      multipartUploadParser(uploadFormLimits(options.maxUploadBytes, options.bodyLimitBytes)),
+    );
     uploadRoute(uploads, options);
+    done();
   });
   app.post(
     '/v3/company/:company/file/view-presigned-url',
@@ -148,11 +150,12 @@ function uploadRoute(app: HttpApp, options: FileRoutesOptions): void {
     '/v3/company/:company/file/upload',
     {
       bodyLimit: options.bodyLimitBytes,
+      preParsing: refuseOtherMediaTypes,
       schema: {
         tags: ['v3 files'],
         operationId: 'uploadFile',
         summary: 'Store a PDF or .docx for later use as a document source',
-        description: `The bytes decide what the document is (the declared type is not trusted); anything but a PDF or a real .docx is refused with the reason. Documents up to ${options.maxUploadBytes} bytes; request bodies up to ${options.bodyLimitBytes} bytes.`,
+        description: `The bytes decide what the document is (the declared type is not trusted); anything but a PDF or a real .docx is refused with the reason. Documents up to ${options.maxUploadBytes} bytes; request bodies up to ${options.bodyLimitBytes} bytes; a multipart form has one file part, at most ${UPLOAD_FORM_PARTS} parts and text fields up to ${UPLOAD_FIELD_BYTES} bytes. Past a limit the answer comes at once and the connection is closed.`,
         security: [{ bearer: [] }],
         params: CompanyParams,
         body: {
@@ -167,7 +170,7 @@ function uploadRoute(app: HttpApp, options: FileRoutesOptions): void {
     async (request, reply) => {
       const { company } = request.params;
       if (!requireCompany(request, reply, company)) return reply;
-      const upload = request.isMultipart()
+      const upload = isMultipartUpload(request)
         ? multipartUpload(request, request.body as { name?: string })
         : jsonUpload(request.body as { file: string; name: string });
       const stored = await store(options, request, company, upload);
