@@ -10,7 +10,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
  * one nothing reads any more, fails here.
  */
 const root = projectRoot();
-const NAME = /^(DOCPIPE_[A-Z0-9_]+|REDIS_URL)$/;
+const NAME = /^(DOCPIPE_[A-Z0-9_]+|REDIS_URL|DATABASE_URL)$/;
 
 /**
  * Names read in src/app/config/*.ts and src/app/env/*.ts (the readers config shares with the
@@ -32,7 +32,7 @@ function namesInConfigSource(): Set<string> {
     const patterns = [
       /\benv\.([A-Z][A-Z0-9_]*)\b/g,
       /\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g,
-      /['"](DOCPIPE_[A-Z0-9_]+|REDIS_URL)['"]/g,
+      /['"](DOCPIPE_[A-Z0-9_]+|REDIS_URL|DATABASE_URL)['"]/g,
     ];
     for (const pattern of patterns) for (const m of code.matchAll(pattern)) names.add(m[1]!);
   }
@@ -82,6 +82,7 @@ const KNOWN = [
   'DOCPIPE_QUEUE_PREFIX',
   'DOCPIPE_SIGNING_SECRET',
   'REDIS_URL',
+  'DATABASE_URL',
 ];
 /** Read through names another module declares (the value limits, src/document/fill), not in the source. */
 const KNOWN_READ_ONLY = ['DOCPIPE_MAX_VALUE_CHARS', 'DOCPIPE_ALLOW_BIDI_CONTROLS'];

@@ -21,6 +21,7 @@ import {
   DEFAULT_WORKER_OPTIONS,
 } from '../../jobs/queue/index.js';
 import { projectRoot } from '../../base/paths/index.js';
+import { safeUrl } from '../../base/util/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
@@ -90,6 +91,12 @@ export interface DocpipeConfig {
   fairness: FairnessConfig;
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
+  /**
+   * `DATABASE_URL`: the PostgreSQL of the service's records (`postgresql://`, or
+   * `postgresql:///db?host=/socket/folder`). @defaultValue none: `docpipe start` runs its own
+   * under DOCPIPE_DATA_DIR/postgres, and `serve`, `worker` and `docpipe db` use that one while it runs
+   */
+  databaseUrl: string | undefined;
   queue: {
     /** `DOCPIPE_QUEUE_PREFIX`: keeps installations on one Redis apart. @defaultValue DEFAULT_WORKER_OPTIONS.prefix ('docpipe') */
     prefix: string;
@@ -202,6 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
     problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    problems.push(
+      `DATABASE_URL must start with postgresql:// or postgres:// (got "${safeUrl(databaseUrl)}")`,
+    );
   const queue = {
     prefix: env.DOCPIPE_QUEUE_PREFIX || DEFAULT_WORKER_OPTIONS.prefix,
     concurrency: optionalInt('DOCPIPE_WORKER_CONCURRENCY'),
@@ -236,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     redisUrl,
+    databaseUrl,
     queue,
     dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')),
     templatesDir: resolve(env.DOCPIPE_TEMPLATES_DIR || resolve(root, 'templates')),
