@@ -37,9 +37,10 @@ beforeAll(async () => {
 afterAll(() => redis.close());
 
 /** The composed server on a lane of its own, listening on 127.0.0.1. */
-async function listening() {
+async function listening(env: Record<string, string> = {}) {
   const lane = await redis.lane();
   const config = loadConfig({
+    ...env,
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
     DOCPIPE_QUEUE_PREFIX: lane.prefix,
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
@@ -242,6 +243,61 @@ describe('refusals before any route, in the shape of the URL surface', () => {
     const v3 = await get(port, '/v3/api/documents?x=%ff%fe', `Authorization: Bearer ${acme}`);
     expect(v3.status).toBe(400);
     expect(v3.body).toMatchObject({ error: 'validation-failed', details: [{ field: 'x' }] });
+  });
+});
+
+describe('requests Node cannot read, in the shape their request line names', () => {
+  it('answers an unknown method, headers past 16 KiB and a broken header line', async () => {
+    const { port } = await listening();
+    const method = await raw(port, ['FOO /v3/api/documents HTTP/1.1']);
+    expect([method.status, method.body]).toEqual([
+      400,
+      {
+        error: 'validation-failed',
+        details: [{ field: 'method', message: 'is not an HTTP method docpipe knows' }],
+      },
+    ]);
+    const big = await raw(port, [
+      'POST /api/v2/document/convert HTTP/1.1',
+      `X-Big: ${'a'.repeat(20_000)}`,
+    ]);
+    expect([big.status, big.body]).toEqual([
+      431,
+      {
+        errors: [
+          {
+            code: 431,
+            message: 'Request Header Fields Too Large',
+            description: 'headers: are larger than 16 KiB; send fewer or shorter',
+          },
+        ],
+      },
+    ]);
+    const broken = await raw(port, ['GET /files/x HTTP/1.1', 'Bad Header: x']);
+    expect([broken.status, broken.body]).toEqual([
+      400,
+      { message: 'request: is not valid HTTP/1.1' },
+    ]);
+  });
+
+  it('answers a request whose headers never end 408 in {message}', async () => {
+    const { port } = await listening({
+      DOCPIPE_HTTP_HEADERS_TIMEOUT: '1s',
+      DOCPIPE_HTTP_REQUEST_TIMEOUT: '1s',
+    });
+    // No blank line: the headers are never finished, and the answer comes from Node's timer.
+    const slow = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('GET /v3/api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    });
+    expect(slow.split('\r\n', 1)[0]).toBe('HTTP/1.1 408 Request Timeout');
+    expect(JSON.parse(slow.slice(slow.indexOf('\r\n\r\n') + 4))).toEqual({
+      message: 'request: was not sent whole in time; send the request at once, not slowly',
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type HttpConnectionLimits,
 } from '../../../app/config/index.js';
 import { closeAfterEarlyAnswer } from './early-answer.js';
+import { answerClientError } from './client-errors.js';
 import { MAX_PATH_VALUE_LENGTH, answerFrameworkError } from './framework-errors.js';
 import { parseJsonBodiesBoundedInDepth } from './json-body.js';
 
@@ -81,6 +82,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     // The router's refusals (a URL it cannot decode, a path value past its limit) in the shape
     // of the URL's surface, not Fastify's own (framework-errors.ts).
     frameworkErrors: answerFrameworkError,
+    // What Node cannot parse (an unknown method, headers past 16 KiB, a timeout), likewise.
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = limits.maxConnections;
