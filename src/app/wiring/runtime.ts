@@ -18,18 +18,25 @@ import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
 import { createPreparer } from './preparer.js';
+import { openServiceDatabase, type ServiceDatabase } from './database.js';
 import { openStorage } from './storage.js';
 
 export interface Runtime {
   redisUrl: string;
   embedded?: EmbeddedRedis;
+  /**
+   * The service's database, migrated: DATABASE_URL, the embedded PostgreSQL (`docpipe start`
+   * without DATABASE_URL), or a running `docpipe start`'s; undefined when there is none.
+   */
+  database?: ServiceDatabase;
   worker: DocpipeWorker;
   /** The prepare threads, which an HTTP service beside the worker shares. */
   preparer: PreparePool;
   converter: Converter;
   /**
    * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
-   * closes the office pool and the prepare threads, and stops the embedded Redis last.
+   * closes the office pool and the prepare threads, and stops the embedded Redis, and the
+   * embedded PostgreSQL last.
    */
   close(graceMs?: number, now?: Promise<unknown>): Promise<void>;
 }
@@ -41,7 +48,10 @@ export interface Runtime {
 export async function startRuntime(
   config: DocpipeConfig,
   logger: Logger,
-  options: Pick<DocpipeWorkerOptions, 'onDocumentJob'> = {},
+  options: Pick<DocpipeWorkerOptions, 'onDocumentJob'> & {
+    /** Run an embedded PostgreSQL without DATABASE_URL (`docpipe start`). @defaultValue false */
+    embedDatabase?: boolean;
+  } = {},
 ): Promise<Runtime> {
   // Checked first: a missing bucket is named before Redis and the office pool are started.
   const storage = await openStorage(config);
@@ -59,6 +69,15 @@ export async function startRuntime(
         { redisUrl, port: embedded.port, lastPort: embedded.movedFrom },
         `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config.dataDir).path}`,
       );
+  }
+  let database: ServiceDatabase | undefined;
+  try {
+    database = await openServiceDatabase(config, logger, {
+      embed: options.embedDatabase ?? false,
+    });
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
   }
   const processes = config.office.processes ?? availableParallelism();
   const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
@@ -94,6 +113,7 @@ export async function startRuntime(
     // Written once a worker takes jobs: other commands find Redis through it, and a client that
     // finds it can expect its jobs to be done.
     if (embedded) await redisUrlFile(config.dataDir).write(redisUrl);
+    await database?.publish();
     const started = converter;
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
@@ -106,6 +126,7 @@ export async function startRuntime(
     return {
       redisUrl,
       embedded,
+      database,
       worker,
       preparer,
       converter: started,
@@ -118,12 +139,14 @@ export async function startRuntime(
           await redisUrlFile(config.dataDir).remove();
           await embedded.stop();
         }
+        await database?.close();
       },
     };
   } catch (err) {
     await converter?.close();
     await preparer.close();
     await embedded?.stop();
+    await database?.close();
     throw err;
   }
 }

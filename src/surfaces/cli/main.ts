@@ -11,6 +11,7 @@ import { registerEnqueue } from './commands/enqueue.js';
 import { registerRerender } from './commands/rerender.js';
 import { registerKeys } from './commands/keys.js';
 import { registerStorage } from './commands/storage.js';
+import { registerDb } from './commands/db.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
@@ -52,6 +53,7 @@ registerEnqueue(program);
 registerRerender(program);
 registerKeys(program);
 registerStorage(program);
+registerDb(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

@@ -5,7 +5,12 @@ import { createLogger, type Logger } from '../../../base/log/index.js';
 import type { Logger as PinoLogger } from 'pino';
 import { acquireDataLock } from '../../../platform/embedded/index.js';
 import { UsageError } from '../exit-codes.js';
-import { startRuntime, type Runtime } from '../../../app/wiring/index.js';
+import {
+  openServiceDatabase,
+  startRuntime,
+  type Runtime,
+  type ServiceDatabase,
+} from '../../../app/wiring/index.js';
 import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { StopSignals } from '../stop-signals.js';
 
@@ -32,7 +37,7 @@ export async function runStart(flags: StartFlags): Promise<void> {
   // Before anything else: a second start must not touch the first one's Redis.
   const lock = await acquireDataLock(config.dataDir);
   try {
-    await runUntilStopped(config, logger, graceMs, 'docpipe started', true);
+    await runUntilStopped(config, logger, graceMs, 'docpipe started', true, true);
   } finally {
     await lock.release();
   }
@@ -41,7 +46,7 @@ export async function runStart(flags: StartFlags): Promise<void> {
 /** `docpipe worker`: a worker on a shared Redis until a stop. */
 export async function runWorker(flags: StartFlags): Promise<void> {
   const { config, redisUrl, logger, graceMs } = await onSharedRedis(flags);
-  await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started', false);
+  await runUntilStopped({ ...config, redisUrl }, logger, graceMs, 'worker started', false, false);
 }
 
 /** `docpipe serve`: the HTTP service alone on a shared Redis until a stop. */
@@ -84,13 +89,17 @@ async function runUntilStopped(
   graceMs: number,
   startedMessage: string,
   serveHttp: boolean,
+  /** Run the embedded PostgreSQL without DATABASE_URL (`docpipe start` only). */
+  embedDatabase: boolean,
 ): Promise<void> {
   let runtime: Runtime | undefined;
   let http: HttpService | undefined;
   const signals = new StopSignals((signal) => {
     logger.warn({ signal }, 'stopped on the spot: running jobs are done again by the next worker');
-    // SIGTERM, sent before the process ends: Redis still writes its append-only file.
+    // SIGTERM, sent before the process ends: Redis still writes its append-only file; SIGINT
+    // to PostgreSQL, whose fast shutdown still writes a checkpoint.
     void runtime?.embedded?.stop();
+    void runtime?.database?.embedded?.stop();
     process.exit(130);
   });
   try {
@@ -98,6 +107,7 @@ async function runUntilStopped(
     // them of its jobs once it is up.
     runtime = await startRuntime(config, logger, {
       onDocumentJob: (report) => http?.metrics.recordDocumentJob(report),
+      embedDatabase,
     });
     if (serveHttp) {
       const converter = runtime.converter;
@@ -144,15 +154,23 @@ async function serveUntilStopped(
     logger.warn({ signal }, 'stopped on the spot: requests in flight were cut off');
     process.exit(130);
   });
+  let database: ServiceDatabase | undefined;
   try {
+    // Migrated before the first request (under an advisory lock: many serve starting at once
+    // apply each migration once).
+    database = await openServiceDatabase(config, logger, { embed: false });
     const http = await startHttpService(config, { redisUrl, logger });
-    logger.info({ redisUrl, http: http.address }, 'docpipe serving HTTP; stop with Ctrl-C');
+    logger.info(
+      { redisUrl, http: http.address, database: database !== undefined },
+      'docpipe serving HTTP; stop with Ctrl-C',
+    );
     const signal = await signals.first;
     logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
     // Fastify's close waits for requests in flight; the grace period bounds that wait.
     await Promise.race([http.close(), signals.second, delay(graceMs)]);
     logger.info({}, 'stopped');
   } finally {
+    await database?.close();
     signals.dispose();
     endIfStillRunning(logger);
   }

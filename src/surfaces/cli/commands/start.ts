@@ -19,11 +19,12 @@ function withRunOptions(command: Command): Command {
 export function registerStart(program: Command): void {
   withRunOptions(program.command('start'))
     .description(
-      'run docpipe on embedded defaults: the HTTP service, a worker with the warm office pool, local storage and, without REDIS_URL, its own redis-server',
+      'run docpipe on embedded defaults: the HTTP service, a worker with the warm office pool, local storage and, without REDIS_URL and DATABASE_URL, its own redis-server and PostgreSQL',
     )
     .addHelpText(
       'after',
-      '\nData (Redis append-only file, stored PDFs) lives under DOCPIPE_DATA_DIR (default ./data);\n' +
+      '\nData (Redis append-only file, PostgreSQL, stored PDFs) lives under DOCPIPE_DATA_DIR (default ./data);\n' +
+        'as root, PostgreSQL runs as the "postgres" user (see docs/database.md).\n' +
         'one "docpipe start" per data folder (add workers with "docpipe worker").\n' +
         'Ctrl-C stops taking jobs and lets running ones finish (--grace); Ctrl-C again stops at once.\n' +
         'From a second terminal, while it runs:\n' +

@@ -1,0 +1,87 @@
+import { loadConfig } from '../../../app/config/index.js';
+import {
+  checkDatabase,
+  DatabaseUnavailableError,
+  openDatabase,
+  requireDatabaseUrl,
+} from '../../../platform/postgres/index.js';
+import {
+  MigrationError,
+  migrateDatabase,
+  migrationStatus,
+  type Database,
+  type MigrationStatus,
+} from '../../../service/db/index.js';
+import type { Kysely } from 'kysely';
+import { EXIT } from '../exit-codes.js';
+import { printJson } from '../io.js';
+
+/** `docpipe db migrate`, declared in commands/db.ts, which loads this module only when it runs. */
+export async function migrate(flags: { json?: boolean }): Promise<void> {
+  await withDatabase(async (db) => {
+    const outcome = await migrateDatabase(db);
+    if (flags.json) printJson(outcome);
+    else if (outcome.applied.length === 0)
+      process.stdout.write(
+        `the database is up to date: ${plural(outcome.already, 'migration')} applied, none pending\n`,
+      );
+    else for (const name of outcome.applied) process.stdout.write(`applied ${name}\n`);
+  });
+}
+
+/** `docpipe db status`, declared in commands/db.ts, which loads this module only when it runs. */
+export async function status(flags: { json?: boolean }): Promise<void> {
+  await withDatabase(async (db) => {
+    const found = await migrationStatus(db);
+    if (flags.json) printJson(found);
+    else process.stdout.write(table(found));
+  });
+}
+
+/**
+ * The database of DATABASE_URL or of a running `docpipe start`, checked to answer; closed when
+ * `work` ends. Its outage is exit status 3 and a failed migration 1, each with its message.
+ */
+async function withDatabase(work: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+  const config = loadConfig();
+  const url = await requireDatabaseUrl(config);
+  const db = openDatabase<Database>(url, { maxConnections: 1 });
+  try {
+    await checkDatabase(db, url);
+    await work(db);
+  } catch (err) {
+    if (!(err instanceof DatabaseUnavailableError || err instanceof MigrationError)) throw err;
+    process.stderr.write(`docpipe: ${err.message}\n`);
+    process.exitCode = err instanceof MigrationError ? EXIT.failed : EXIT.unavailable;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function table(found: MigrationStatus): string {
+  const rows = [
+    ...found.applied.map((m) => [
+      found.unknown.includes(m.name) ? 'unknown' : 'applied',
+      m.appliedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      m.name,
+    ]),
+    ...found.pending.map((name) => ['pending', '-', name]),
+  ];
+  const lines = [['STATE', 'APPLIED', 'MIGRATION'], ...rows];
+  const widths = [0, 1].map((c) => Math.max(...lines.map((r) => r[c]!.length)));
+  const summary =
+    `${plural(found.applied.length, 'migration')} applied, ${found.pending.length} pending` +
+    (found.unknown.length > 0
+      ? `, ${found.unknown.length} unknown to this docpipe (a newer one applied them)`
+      : '') +
+    (found.pending.length > 0 ? ': apply them with "docpipe db migrate"' : '');
+  return (
+    lines
+      .map((r) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`)
+      .join('\n') + `\n${summary}\n`
+  );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
