@@ -216,7 +216,7 @@ describe('multipart uploads refused with 4xx, in the {message} shape', () => {
     });
   });
 
-  it('answers 400 for a form of too many parts and for a field sent twice', async () => {
+  it('answers 400 for a form of too many parts, a field sent twice and a field named __proto__', async () => {
     const files = await filesApp(await redis.lane());
     const many: Record<string, string> = {};
     for (let i = 0; i < 12; i++) many[`f${i}`] = 'x';
@@ -233,6 +233,11 @@ describe('multipart uploads refused with 4xx, in the {message} shape', () => {
     expect(await upload(files, twice, `multipart/form-data; boundary=${BOUNDARY}`)).toEqual({
       status: 400,
       body: { message: 'the request is invalid: name: is sent more than once; send it once' },
+    });
+    const proto = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--${BOUNDARY}--\r\n`;
+    expect(await upload(files, proto, `multipart/form-data; boundary=${BOUNDARY}`)).toEqual({
+      status: 400,
+      body: { message: 'the request is invalid: file: is required; __proto__: unknown field' },
     });
   });
 

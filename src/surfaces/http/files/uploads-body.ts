@@ -66,12 +66,13 @@ const fileParts = new WeakMap<FastifyRequest, Map<string, FormPart>>();
  * The content-type parser of multipart/form-data: reads the form within `limits` (stopping at
  * once past any, see multipart-form.ts) and answers the body with a placeholder string standing
  * for each file part, so that the body schema checks a multipart upload by the same rules as a
- * JSON one. A member sent twice is refused, as JSON cannot send one twice.
+ * JSON one. A member sent twice is refused: which of the two would count is anybody's guess.
  */
 export function multipartUploadParser(limits: MultipartLimits) {
   return async (request: FastifyRequest, payload: Readable): Promise<Record<string, string>> => {
     const form = await readMultipartForm(request.headers, payload, limits);
-    const body: Record<string, string> = {};
+    // No prototype: a part named __proto__ is a member like any other, refused by the schema.
+    const body = Object.create(null) as Record<string, string>;
     const files = new Map<string, FormPart>();
     const repeated = new Set<string>();
     for (const part of form) {
