@@ -33,6 +33,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // A folder for the workers' PostgreSQL servers (test/helpers/postgres.ts), and their
+          // stop when the run ends.
+          globalSetup: ['./test/helpers/postgres-global.ts'],
           // Piscina and LibreOffice start processes of their own; one fork per file keeps them
           // apart.
           pool: 'forks',
