@@ -143,7 +143,7 @@ describe('refusals before any route, in the shape of the URL surface', () => {
         {
           field: 'path',
           message:
-            'a value in the path is longer than 100 characters, longer than any id docpipe gives; send the id as it was given',
+            'a value in the path is longer than 200 characters, longer than any id docpipe gives; send the id as it was given',
         },
       ],
     });
@@ -151,7 +151,7 @@ describe('refusals before any route, in the shape of the URL surface', () => {
     expect(files.status).toBe(400);
     expect(files.body).toEqual({
       message:
-        'path: a value in the path is longer than 100 characters, longer than any id docpipe gives; send the id as it was given',
+        'path: a value in the path is longer than 200 characters, longer than any id docpipe gives; send the id as it was given',
     });
     // No v2 route has a path value: a long path is a path no route serves, in v2's shape.
     const v2 = await raw(port, [`POST /api/v2/document/${LONG_ID} HTTP/1.1`, auth]);

@@ -1,8 +1,11 @@
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { QueueUnavailableError } from '../../src/platform/redis/index.js';
 import {
   addressBucket,
+  LocalAdminAttempts,
+  RedisAdminAttempts,
   type AdminAttempts,
 } from '../../src/surfaces/http/common/admin-attempts.js';
 import { requireAdmin } from '../../src/surfaces/http/common/admin-credential.js';
@@ -211,5 +214,35 @@ describe('requireAdmin with a count of wrong tries', () => {
     expect((await from('10.0.0.2', PASSWORD)).statusCode).toBe(200);
     // A right password is not a wrong try.
     expect(attempts.counts.get('10.0.0.2')).toBeUndefined();
+  });
+});
+
+describe('LocalAdminAttempts, the count while Redis does not answer', () => {
+  it('allows perMinute wrong tries per address, then waits out the minute', async () => {
+    let now = 1_000_000;
+    const local = new LocalAdminAttempts(2, () => now);
+    expect(await local.failed('10.0.0.1')).toBeUndefined();
+    expect(await local.failed('10.0.0.1')).toBeUndefined();
+    expect(await local.failed('10.0.0.1')).toBe(60);
+    expect(await local.waitFor('10.0.0.2')).toBeUndefined();
+    now += 45_000;
+    expect(await local.waitFor('10.0.0.1')).toBe(15);
+    now += 15_000;
+    expect(await local.waitFor('10.0.0.1')).toBeUndefined();
+  });
+
+  it('takes over from Redis when Redis fails, and says so once', async () => {
+    const told: unknown[] = [];
+    const redis = { eval: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    const attempts = new RedisAdminAttempts({
+      redis: redis as unknown as Redis,
+      prefix: 'p',
+      perMinute: 1,
+      onRedisError: (err) => told.push(err),
+    });
+    expect(await attempts.failed('10.0.0.1')).toBeUndefined();
+    expect(await attempts.failed('10.0.0.1')).toBeGreaterThan(0);
+    expect(await attempts.waitFor('10.0.0.1')).toBeGreaterThan(0);
+    expect(told).toHaveLength(1);
   });
 });

@@ -1,6 +1,5 @@
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError } from '../../../platform/redis/index.js';
 
 /**
  * The admin credential's wrong tries, counted per client address, so that its password cannot be
@@ -27,8 +26,8 @@ export interface RedisAdminAttemptsOptions {
   prefix: string;
   /** config.http.adminAttemptsPerMinute, at least 1. */
   perMinute: number;
-  /** For the message when Redis does not answer. */
-  redisUrl?: string;
+  /** Told once each time Redis stops answering and the count falls back to this process. */
+  onRedisError?: (err: unknown) => void;
 }
 
 const WINDOW_MS = 60_000;
@@ -48,14 +47,19 @@ return {n, redis.call('PTTL', KEYS[1])}
 /**
  * AdminAttempts in the shared Redis, under `<prefix>:admin-attempts:<address>`: a count that
  * starts with an address's first wrong try and expires a minute later. The first `perMinute`
- * wrong tries are answered as wrong (401); every try after them within the minute is 429. Redis
- * not answering is an outage (the request is refused with 503), never a free try.
+ * wrong tries are answered as wrong (401); every try after them within the minute is 429.
+ *
+ * When Redis does not answer, the count goes on in this process (LocalAdminAttempts) rather than
+ * refusing: the operator scrapes `/metrics` and opens the dashboard precisely during an outage,
+ * and a guesser still meets the same allowance per server. Never a free try either way.
  */
 export class RedisAdminAttempts implements AdminAttempts {
   readonly perMinute: number;
   private readonly redis: Redis;
   private readonly prefix: string;
-  private readonly redisUrl: string;
+  private readonly local: LocalAdminAttempts;
+  private readonly onRedisError: (err: unknown) => void;
+  private redisFailing = false;
 
   constructor(options: RedisAdminAttemptsOptions) {
     if (!Number.isSafeInteger(options.perMinute) || options.perMinute < 1)
@@ -65,27 +69,77 @@ export class RedisAdminAttempts implements AdminAttempts {
     this.perMinute = options.perMinute;
     this.redis = options.redis;
     this.prefix = options.prefix;
-    this.redisUrl = options.redisUrl ?? 'the shared Redis';
+    this.local = new LocalAdminAttempts(options.perMinute);
+    this.onRedisError = options.onRedisError ?? (() => undefined);
   }
 
   async waitFor(address: string): Promise<number | undefined> {
-    const [count, ttlMs] = await this.run(PEEK, address);
+    const counted = await this.run(PEEK, address);
+    if (!counted) return this.local.waitFor(address);
+    const [count, ttlMs] = counted;
     return count >= this.perMinute ? seconds(ttlMs) : undefined;
   }
 
   async failed(address: string): Promise<number | undefined> {
-    const [count, ttlMs] = await this.run(FAIL, address, WINDOW_MS);
+    const counted = await this.run(FAIL, address, WINDOW_MS);
+    if (!counted) return this.local.failed(address);
+    const [count, ttlMs] = counted;
     return count > this.perMinute ? seconds(ttlMs) : undefined;
   }
 
-  private async run(script: string, address: string, ...args: number[]): Promise<[number, number]> {
+  /** The script's `[count, ttl]`, or undefined when Redis does not answer. */
+  private async run(
+    script: string,
+    address: string,
+    ...args: number[]
+  ): Promise<[number, number] | undefined> {
     const key = `${this.prefix}:admin-attempts:${addressBucket(address)}`;
     try {
       const [count, ttlMs] = (await this.redis.eval(script, 1, key, ...args)) as [number, number];
+      this.redisFailing = false;
       return [count, ttlMs];
     } catch (err) {
-      throw QueueUnavailableError.unreachable(this.redisUrl, undefined, err);
+      if (!this.redisFailing) this.onRedisError(err);
+      this.redisFailing = true;
+      return undefined;
     }
+  }
+}
+
+/**
+ * AdminAttempts in this process's memory: the same allowance and minute as in Redis, per server.
+ * The fallback while Redis does not answer; it forgets addresses whose minute is over.
+ */
+export class LocalAdminAttempts implements AdminAttempts {
+  private readonly counts = new Map<string, { count: number; until: number }>();
+
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  waitFor(address: string): Promise<number | undefined> {
+    const entry = this.current(addressBucket(address));
+    return Promise.resolve(
+      entry && entry.count >= this.perMinute ? seconds(entry.until - this.now()) : undefined,
+    );
+  }
+
+  failed(address: string): Promise<number | undefined> {
+    const bucket = addressBucket(address);
+    const entry = this.current(bucket) ?? { count: 0, until: this.now() + WINDOW_MS };
+    entry.count += 1;
+    this.counts.set(bucket, entry);
+    return Promise.resolve(
+      entry.count > this.perMinute ? seconds(entry.until - this.now()) : undefined,
+    );
+  }
+
+  private current(bucket: string): { count: number; until: number } | undefined {
+    const now = this.now();
+    // Expired entries go on every lookup, so the map holds only addresses tried this minute.
+    for (const [key, entry] of this.counts) if (entry.until <= now) this.counts.delete(key);
+    return this.counts.get(bucket);
   }
 }
 

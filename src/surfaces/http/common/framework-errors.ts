@@ -15,10 +15,11 @@ import { validationDetails } from './validation-details.js';
  */
 
 /**
- * The longest path value (`/v3/api/documents/{id}`) the router takes; a longer one is refused
- * before any route runs. Fastify's default, named so that the refusal can say it.
+ * The longest path value the router takes; a longer one is refused before any route runs. The
+ * longest id a route's schema allows (a library document id, 200 characters), so that the schema,
+ * not the router, speaks for every id a route could take.
  */
-export const MAX_PATH_VALUE_LENGTH = 100;
+export const MAX_PATH_VALUE_LENGTH = 200;
 
 /**
  * docpipe's v3 slug for a path no route serves. Spec 7.2's 404 slugs each name a missing

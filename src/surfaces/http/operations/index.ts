@@ -35,7 +35,11 @@ export const operationsSurface: HttpSurface = {
             redis: deps.redis,
             prefix: deps.config.queue.prefix,
             perMinute: adminAttemptsPerMinute,
-            redisUrl: deps.redisUrl,
+            onRedisError: (err) =>
+              deps.logger?.warn(
+                { err },
+                'admin credential tries are counted in this process until Redis answers again',
+              ),
           });
     await scope.register(healthRoutes, { checks: deps.checks });
     await scope.register(metricsRoutes, { metrics: deps.metrics, adminPassword, adminAttempts });
