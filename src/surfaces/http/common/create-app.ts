@@ -26,6 +26,8 @@ export interface HttpAppOptions {
   logger?: FastifyBaseLogger;
   /** The time a caller may take and the connections open at once. @defaultValue DEFAULT_HTTP_CONNECTION_LIMITS */
   connections?: HttpConnectionLimits;
+  /** No traffic either way on a socket for this long closes it. @defaultValue IDLE_SOCKET_TIMEOUT_MS */
+  idleSocketTimeoutMs?: number;
 }
 
 /**
@@ -44,6 +46,9 @@ export type HttpApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** No traffic either way on a socket for this long closes it (a stalled download reader). */
+export const IDLE_SOCKET_TIMEOUT_MS = 120_000;
+
 /**
  * A Fastify instance set up as every docpipe HTTP surface needs it, for the server and for
  * tests of one route group alike:
@@ -57,15 +62,16 @@ export type HttpApp = FastifyInstance<
  *   the connections open at once capped;
  * - an answer given before the body was read closes the connection (early-answer.ts).
  *
- * A socket left idle while docpipe works on an answer (a conversion waits up to a minute) is not
- * timed out: Fastify's `connectionTimeout` stays off, the request timeout covers what the caller
- * sends.
+ * A socket with no traffic either way for IDLE_SOCKET_TIMEOUT_MS is closed: a caller that stops
+ * reading a download holds its connection no longer than that. It is well past the longest wait
+ * for an answer (a conversion waits up to a minute), during which the socket is quiet.
  */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const limits = options.connections ?? DEFAULT_HTTP_CONNECTION_LIMITS;
   const app = Fastify({
     bodyLimit: options.bodyLimit,
     requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
       requestTimeout: limits.requestTimeoutMs,
