@@ -34,7 +34,8 @@ esac
 # metric-compatible fonts so that layouts keep their page count (docs/fonts.md maps Word's fonts
 # to them), redis-server (embedded queue), libjemalloc2 (the office processes' malloc:
 # LibreOffice converts faster with it), poppler-utils (pdftoppm and pdftotext: `docpipe check`
-# and `docpipe preview` draw pages with them).
+# and `docpipe preview` draw pages with them), postgresql (the embedded database of `docpipe start`
+# without DATABASE_URL: docpipe runs Debian's server itself, in its data folder).
 # Not libreoffice-writer-nogui: it ships none of Writer's .ui files, and Writer driven over UNO
 # aborts (SIGABRT) on every document with comments when it cannot build their windows. The full
 # package costs 12 MB more and still runs without a display.
@@ -50,6 +51,7 @@ RUNTIME_PACKAGES=(
   fonts-noto-core
   fonts-noto-mono
   redis-server
+  postgresql
   libjemalloc2
   poppler-utils
 )
@@ -79,12 +81,26 @@ install_apt_packages() {
     return
   fi
   log "installing apt packages: ${missing[*]}"
+  # Debian's postgresql makes a system-wide cluster ("main", port 5432) when it is first
+  # installed, and starts it; docpipe runs its own server in its data folder, so that one would
+  # only take memory and a port. Told not to make it before the package is installed (a file in
+  # createcluster.d, which the package's createcluster.conf includes); a cluster that is already
+  # there is left alone.
+  # (CREATECLUSTER_D moves it for the test of this script, which must not write to /etc.)
+  if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+    local conf_d=${CREATECLUSTER_D:-/etc/postgresql-common/createcluster.d}
+    $SUDO mkdir -p "$conf_d"
+    echo 'create_main_cluster = false' | $SUDO tee "$conf_d/docpipe.conf" >/dev/null
+  fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # The Debian package starts a system-wide redis on port 6379; docpipe runs its own, so the
   # system one only takes memory.
   if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet redis-server 2>/dev/null; then
     $SUDO systemctl disable --now redis-server >/dev/null 2>&1 || true
+  fi
+  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet postgresql 2>/dev/null; then
+    $SUDO systemctl disable --now postgresql >/dev/null 2>&1 || true
   fi
 }
 

@@ -461,6 +461,7 @@ describe('scripts/setup.sh', () => {
     'fonts-noto-core',
     'fonts-noto-mono',
     'redis-server',
+    'postgresql',
     'libjemalloc2',
     'poppler-utils',
   ];
@@ -517,7 +518,12 @@ describe('scripts/setup.sh', () => {
     run(...args: string[]): { status: number | null; stderr: string; calls: string[] } {
       rmSync(this.calls, { force: true });
       const r = spawnSync('bash', [join(this.dir, 'scripts/setup.sh'), ...args], {
-        env: { ...process.env, PATH: `${this.bin}:${process.env.PATH}` },
+        env: {
+          ...process.env,
+          PATH: `${this.bin}:${process.env.PATH}`,
+          // Where it tells Debian's postgresql not to make a cluster: not the machine's /etc.
+          CREATECLUSTER_D: join(this.dir, 'createcluster.d'),
+        },
         encoding: 'utf8',
       });
       const text = existsSync(this.calls) ? readFileSync(this.calls, 'utf8') : '';
