@@ -12,6 +12,11 @@ import { registerRerender } from './commands/rerender.js';
 import { registerKeys } from './commands/keys.js';
 import { registerStorage } from './commands/storage.js';
 import { registerDb } from './commands/db.js';
+import { registerCompanies } from './commands/companies.js';
+import { registerUsers } from './commands/users.js';
+import { registerFolders } from './commands/folders.js';
+import { registerPresets } from './commands/presets.js';
+import { registerMessageTemplates } from './commands/message-templates.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
@@ -54,6 +59,11 @@ registerRerender(program);
 registerKeys(program);
 registerStorage(program);
 registerDb(program);
+registerCompanies(program);
+registerUsers(program);
+registerFolders(program);
+registerPresets(program);
+registerMessageTemplates(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

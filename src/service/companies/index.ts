@@ -1,0 +1,33 @@
+/**
+ * The records a company owns apart from cases and keys: the company itself, its users, folders,
+ * presets and message templates, in PostgreSQL. Typed repositories, every query scoped by the
+ * company; typed errors (exists, not found, invalid with each problem's path) that the CLI and
+ * the HTTP surfaces turn into their messages. docs/companies.md describes each record.
+ */
+export { CompanyRepository, type DisabledOutcome, type NewCompany } from './company-repository.js';
+export { UserRepository, type NewUser } from './user-repository.js';
+export { DEFAULT_FOLDER_NAME, FolderRepository } from './folder-repository.js';
+export { PresetRepository, parsePreset, type NewPreset } from './preset-repository.js';
+export { CASE_SETTINGS, SIGNING_SCHEMAS, presetSettingsProblems } from './preset-settings.js';
+export {
+  MessageTemplateRepository,
+  parseMessageTemplate,
+  type NewMessageTemplate,
+} from './message-template-repository.js';
+export {
+  MESSAGE_PLACEHOLDERS,
+  fillPlaceholders,
+  placeholderProblems,
+  placeholdersIn,
+  type MessagePlaceholder,
+  type PlaceholderUse,
+} from './message-placeholders.js';
+export {
+  RecordExistsError,
+  RecordInvalidError,
+  RecordNotFoundError,
+  type RecordKind,
+  type RecordProblem,
+} from './record-errors.js';
+export { MAX_EMAIL_CHARS, MAX_NAME_CHARS, RECORD_ID } from './record-fields.js';
+export type { Company, Folder, MessageTemplate, Preset, User } from './records.js';

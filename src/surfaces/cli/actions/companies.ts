@@ -1,0 +1,80 @@
+import { CompanyRepository, type Company } from '../../../service/companies/index.js';
+import { printJson } from '../io.js';
+import { withRecordsDatabase } from './records-database.js';
+import { textTable, when } from './text-table.js';
+
+/** The flag or argument a person typed for each field of a company. */
+const FIELDS = {
+  id: '<id>',
+  name: '--name',
+  signingDomain: '--signing-domain',
+  defaultLanguage: '--language',
+};
+
+/** `docpipe companies create`, declared in commands/companies.ts. */
+export async function createCompany(
+  id: string,
+  flags: { name: string; signingDomain?: string; language?: string; json?: boolean },
+): Promise<void> {
+  await withRecordsDatabase({ json: flags.json, fields: FIELDS }, async (db) => {
+    const created = await new CompanyRepository(db).create({
+      id,
+      name: flags.name,
+      ...(flags.signingDomain === undefined ? {} : { signingDomain: flags.signingDomain }),
+      ...(flags.language === undefined ? {} : { defaultLanguage: flags.language }),
+    });
+    if (flags.json) printJson(created);
+    else
+      process.stdout.write(
+        `created company ${created.company.id} (${JSON.stringify(created.company.name)}) with its ` +
+          `default folder ${JSON.stringify(created.defaultFolder.name)}\n`,
+      );
+  });
+}
+
+/** `docpipe companies list`, declared in commands/companies.ts. */
+export async function listCompanies(flags: { json?: boolean }): Promise<void> {
+  await withRecordsDatabase({ json: flags.json }, async (db) => {
+    const companies = await new CompanyRepository(db).list();
+    if (flags.json) printJson(companies);
+    else if (companies.length === 0)
+      process.stderr.write(
+        'docpipe: no companies; create one with: docpipe companies create <id> --name <name>\n',
+      );
+    else process.stdout.write(table(companies));
+  });
+}
+
+/** `docpipe companies disable` and `enable`, declared in commands/companies.ts. */
+export async function setCompanyDisabled(
+  id: string,
+  disabled: boolean,
+  flags: { json?: boolean },
+): Promise<void> {
+  await withRecordsDatabase({ json: flags.json }, async (db) => {
+    const outcome = await new CompanyRepository(db).setDisabled(id, disabled);
+    if (flags.json) printJson(outcome);
+    else if (!outcome.changed)
+      process.stdout.write(`company ${id} was already ${disabled ? 'disabled' : 'enabled'}\n`);
+    else
+      process.stdout.write(
+        disabled
+          ? `disabled company ${id}: its API keys are refused (company-disabled) until "docpipe companies enable ${id}"\n`
+          : `enabled company ${id}: its API keys work again\n`,
+      );
+  });
+}
+
+function table(companies: Company[]): string {
+  return textTable(
+    ['ID', 'STATUS', 'LANGUAGE', 'SIGNING DOMAIN', 'CREATED', 'NAME'],
+    companies.map((c) => [
+      c.id,
+      c.disabled ? 'disabled' : 'enabled',
+      c.defaultLanguage ?? '-',
+      c.signingDomain ?? '-',
+      when(c.createdAt),
+      c.name,
+    ]),
+  );
+}

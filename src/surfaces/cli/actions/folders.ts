@@ -1,0 +1,37 @@
+import { FolderRepository, type Folder } from '../../../service/companies/index.js';
+import { companyFlag, printJson } from '../io.js';
+import { withRecordsDatabase } from './records-database.js';
+import { textTable, when } from './text-table.js';
+
+/** `docpipe folders add`, declared in commands/folders.ts. */
+export async function addFolder(
+  name: string,
+  flags: { company: string; json?: boolean },
+): Promise<void> {
+  const company = companyFlag(flags.company)!;
+  await withRecordsDatabase({ json: flags.json, fields: { name: '<name>' } }, async (db) => {
+    const folder = await new FolderRepository(db).add(company, name);
+    if (flags.json) printJson(folder);
+    else
+      process.stdout.write(
+        `added folder ${JSON.stringify(folder.name)} (id ${folder.id}) to company ${company}\n`,
+      );
+  });
+}
+
+/** `docpipe folders list`, declared in commands/folders.ts. */
+export async function listFolders(flags: { company: string; json?: boolean }): Promise<void> {
+  const company = companyFlag(flags.company)!;
+  await withRecordsDatabase({ json: flags.json }, async (db) => {
+    const folders = await new FolderRepository(db).list(company);
+    if (flags.json) printJson(folders);
+    else process.stdout.write(table(folders));
+  });
+}
+
+function table(folders: Folder[]): string {
+  return textTable(
+    ['ID', 'DEFAULT', 'CREATED', 'NAME'],
+    folders.map((f) => [f.id, f.isDefault ? 'yes' : 'no', when(f.createdAt), f.name]),
+  );
+}
