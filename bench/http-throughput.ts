@@ -12,6 +12,8 @@ import { DocpipeMetrics } from '../src/base/metrics/index.js';
 import { Renderer } from '../src/render/pipeline/index.js';
 import { DocpipeClient, DocpipeWorker } from '../src/jobs/queue/index.js';
 import { createRedis, EmbeddedRedis } from '../src/platform/redis/index.js';
+import { EmbeddedPostgres, openDatabase } from '../src/platform/postgres/index.js';
+import { migrateDatabase, type Database } from '../src/service/db/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
 import { HttpLoad } from './http-load.js';
 
@@ -48,6 +50,15 @@ export async function httpThroughput(
 ): Promise<HttpThroughput> {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-http-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
+  // The keys' database, as docpipe start runs it: auth asks it through the verified-key cache.
+  const postgres = await EmbeddedPostgres.start({ dir: join(work, 'postgres') });
+  const db = openDatabase<Database>(postgres.url);
+  await migrateDatabase(db);
+  await db.insertInto('companies').values({ id: 'bench', name: 'Bench' }).execute();
+  await db
+    .insertInto('users')
+    .values({ company_id: 'bench', email: 'bench@bench.example', name: 'Bench' })
+    .execute();
   const storage = new LocalStorage(join(work, 'storage'));
   const preparer = new PreparePool({ threads: prepareThreadsBeside(options.processes) });
   const office = await OfficePool.start({ processes: options.processes });
@@ -71,12 +82,13 @@ export async function httpThroughput(
     DOCPIPE_RATE_LIMIT_V2: '0',
     DOCPIPE_TEMPLATES_DIR: join(options.root, 'templates'),
   });
-  const keys = new KeyStore({ redis: connection, prefix: 'docpipe' });
+  const keys = new KeyStore({ db, databaseUrl: postgres.url });
   const app = await buildHttpServer({
     config,
     publicUrl: 'http://127.0.0.1',
     redis: connection,
     redisUrl: redis.url,
+    db,
     keys,
     client,
     storage,
@@ -87,7 +99,7 @@ export async function httpThroughput(
     queues,
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const key = (await keys.create({ company: 'bench', name: 'bench' })).key;
+  const key = (await keys.create({ company: 'bench', user: 'bench@bench.example' })).key;
   const base64 = w1.toString('base64');
   const tagsFor = (name: string, i: number) => [
     ...w1Tags.filter((t) => t.tag !== 'contract_no'),
@@ -155,6 +167,8 @@ export async function httpThroughput(
     await office.close();
     await preparer.close();
     await redis.stop();
+    await db.destroy();
+    await postgres.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,132 +1,138 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
-import { QueueUnavailableError } from '../../src/platform/redis/index.js';
-import { freePort } from '../../src/platform/embedded/index.js';
+import {
+  DatabaseUnavailableError,
+  openDatabase,
+  socketUrl,
+} from '../../src/platform/postgres/index.js';
+import type { Database } from '../../src/service/db/index.js';
 import { rejectionOf } from '../helpers/failure.js';
-import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
+import { addKeyOwner, type KeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { testDir } from '../helpers/test-dir.js';
 
-/** The key store on a real redis-server, each test on a prefix of its own. */
+/**
+ * The key store on a real PostgreSQL (a database of this file's own): each test on companies of
+ * its own, since they share the file's database.
+ */
 
-let redis: RedisOnly;
+let t: TestDatabase;
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  t = await testDatabase();
 });
-afterAll(() => redis.close());
+afterAll(() => t.close());
 
-/** A clock the test moves by hand, for expiry. */
-function clock(start: number) {
-  const c = { t: start, now: () => c.t };
-  return c;
+let n = 0;
+/** A fresh company with one user, and a store on a clock the test moves by hand. */
+async function fresh(start = 1_700_000_000_000) {
+  const clock = { t: start };
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url, now: () => clock.t });
+  const owner = await addKeyOwner(t.db, `store-${++n}`);
+  return { clock, keys, owner };
 }
 
-async function storeOnLane(now?: () => number): Promise<{ lane: Lane; keys: KeyStore }> {
-  const lane = await redis.lane();
-  return { lane, keys: new KeyStore({ redis: lane.connection, prefix: lane.prefix, now }) };
-}
+const key = (owner: KeyOwner, name?: string, expiresInMs?: number) => ({
+  company: owner.company,
+  user: owner.email,
+  ...(name === undefined ? {} : { name }),
+  ...(expiresInMs === undefined ? {} : { expiresInMs }),
+});
 
-/** Every key under the lane's prefix with everything it holds, as text. */
-async function dumpLane(lane: Lane): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  let cursor = '0';
-  do {
-    const [next, names] = await lane.connection.scan(cursor, 'MATCH', '*', 'COUNT', 1000);
-    for (const name of names) {
-      const type = await lane.connection.type(name);
-      const value =
-        type === 'hash'
-          ? JSON.stringify(await lane.connection.hgetall(name))
-          : type === 'zset'
-            ? JSON.stringify(await lane.connection.zrange(name, 0, -1, 'WITHSCORES'))
-            : type;
-      found.set(name, value);
-    }
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
-}
-
-describe('KeyStore', () => {
-  it('creates a dp_<id>_<secret> key that verifies as its company and name', async () => {
-    const { keys } = await storeOnLane(() => 1_700_000_000_000);
-    const created = await keys.create({ company: 'acme-1', name: 'billing server' });
+describe('KeyStore on PostgreSQL', () => {
+  it('creates a dp_<id>_<secret> key of a user that verifies as its company, name and user', async () => {
+    const { keys, owner } = await fresh();
+    const created = await keys.create(key(owner, 'billing server'));
     expect(created.key).toMatch(/^dp_[0-9a-f]{16}_[0-9a-f]{64}$/);
     expect(created.key.slice(3, 19)).toBe(created.id);
     expect(created).toEqual({
       id: created.id,
-      company: 'acme-1',
+      company: owner.company,
       name: 'billing server',
+      userId: owner.userId,
+      user: owner.email,
       createdAt: new Date(1_700_000_000_000),
       key: created.key,
     });
     expect(await keys.verify(created.key)).toEqual({
       ok: true,
-      identity: { id: created.id, company: 'acme-1', name: 'billing server' },
+      identity: {
+        id: created.id,
+        company: owner.company,
+        name: 'billing server',
+        userId: owner.userId,
+      },
     });
   });
 
-  it('stores only a SHA-256 of the key: neither the key nor its secret is anywhere in Redis', async () => {
-    const { lane, keys } = await storeOnLane();
-    const a = await keys.create({ company: 'acme', name: 'a' });
-    const b = await keys.create({ company: 'acme', name: 'b', expiresInMs: 60_000 });
-    await keys.revoke(b.id);
-    const dump = await dumpLane(lane);
-    expect([...dump.keys()].sort()).toEqual(
-      [
-        `${lane.prefix}:apikeys:ids`,
-        `${lane.prefix}:apikeys:key:${a.id}`,
-        `${lane.prefix}:apikeys:key:${b.id}`,
-      ].sort(),
-    );
-    const everything = [...dump.entries()].flat().join('\n');
-    for (const key of [a.key, b.key]) {
-      expect(everything).not.toContain(key);
-      expect(everything).not.toContain(key.slice(20)); // the secret alone
-      expect(everything).not.toContain(key.slice(20, 36)); // nor a piece of it
-    }
-    const stored = await lane.connection.hget(`${lane.prefix}:apikeys:key:${a.id}`, 'hash');
-    expect(stored).toBe(createHash('sha256').update(a.key).digest('hex'));
+  it("finds the user by e-mail in any case, and names the key after the user's e-mail", async () => {
+    const { keys, owner } = await fresh();
+    const created = await keys.create({ company: owner.company, user: owner.email.toUpperCase() });
+    expect(created.name).toBe(owner.email);
+    expect(created.userId).toBe(owner.userId);
   });
 
-  it('lists every key oldest first with its times, never a key or a hash', async () => {
-    const c = clock(1_000_000);
-    const { keys } = await storeOnLane(c.now);
-    const first = await keys.create({ company: 'acme', name: 'first', expiresInMs: 5_000 });
-    c.t = 2_000_000;
-    const second = await keys.create({ company: 'globex', name: 'second' });
-    c.t = 3_000_000;
+  it('stores only a SHA-256 of the key: neither the key nor its secret is in the table', async () => {
+    const { keys, owner } = await fresh();
+    const a = await keys.create(key(owner, 'a'));
+    const b = await keys.create(key(owner, 'b', 60_000));
+    await keys.revoke(b.id);
+    const rows = await t.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('company_id', '=', owner.company)
+      .orderBy('name')
+      .execute();
+    expect(rows.map((r) => r.id)).toEqual([a.id, b.id]);
+    const everything = JSON.stringify(rows.map((r) => ({ ...r, hash: r.hash.toString('hex') })));
+    for (const k of [a.key, b.key]) {
+      expect(everything).not.toContain(k.slice(20)); // the secret
+      expect(everything).not.toContain(k.slice(20, 36)); // nor a piece of it
+    }
+    expect(rows[0]!.hash).toEqual(createHash('sha256').update(a.key).digest());
+  });
+
+  it("lists keys oldest first with their user and times, the company's alone when asked", async () => {
+    const { clock, keys, owner } = await fresh(1_000_000);
+    const other = await addKeyOwner(t.db, `store-other-${n}`);
+    const first = await keys.create(key(owner, 'first', 5_000));
+    clock.t = 2_000_000;
+    const second = await keys.create(key(other, 'second'));
+    clock.t = 3_000_000;
     await keys.revoke(first.id);
-    expect(await keys.list()).toEqual([
+    const mine = await keys.list({ company: owner.company });
+    expect(mine).toEqual([
       {
         id: first.id,
-        company: 'acme',
+        company: owner.company,
         name: 'first',
+        userId: owner.userId,
+        user: owner.email,
         createdAt: new Date(1_000_000),
         expiresAt: new Date(1_005_000),
         revokedAt: new Date(3_000_000),
       },
-      { id: second.id, company: 'globex', name: 'second', createdAt: new Date(2_000_000) },
     ]);
-  });
-
-  it('lists nothing on a fresh prefix', async () => {
-    const { keys } = await storeOnLane();
-    expect(await keys.list()).toEqual([]);
+    const all = await keys.list();
+    expect(all.map((k) => k.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(all.findIndex((k) => k.id === first.id)).toBeLessThan(
+      all.findIndex((k) => k.id === second.id),
+    );
+    expect(JSON.stringify(all)).not.toContain('hash');
   });
 
   it('revokes once: the key stops working, a second revocation keeps the first time', async () => {
-    const c = clock(10_000);
-    const { keys } = await storeOnLane(c.now);
-    const k = await keys.create({ company: 'acme', name: 'ci' });
-    c.t = 20_000;
+    const { clock, keys, owner } = await fresh(10_000);
+    const k = await keys.create(key(owner, 'ci'));
+    clock.t = 20_000;
     expect(await keys.revoke(k.id)).toEqual({
       found: true,
       alreadyRevoked: false,
       revokedAt: new Date(20_000),
     });
     expect(await keys.verify(k.key)).toEqual({ ok: false, reason: 'revoked' });
-    c.t = 30_000;
+    clock.t = 30_000;
     expect(await keys.revoke(k.id)).toEqual({
       found: true,
       alreadyRevoked: true,
@@ -134,43 +140,70 @@ describe('KeyStore', () => {
     });
   });
 
-  it('says when there is no key to revoke, and creates none', async () => {
-    const { lane, keys } = await storeOnLane();
+  it('says when there is no key to revoke', async () => {
+    const { keys } = await fresh();
     expect(await keys.revoke('0123456789abcdef')).toEqual({ found: false });
     expect(await keys.revoke('not-an-id')).toEqual({ found: false });
-    expect((await dumpLane(lane)).size).toBe(0);
   });
 
-  it('expires a key at its expiry, to the millisecond', async () => {
-    const c = clock(1_000);
-    const { keys } = await storeOnLane(c.now);
-    const k = await keys.create({ company: 'acme', name: 'short', expiresInMs: 1_000 });
+  it('expires a key at its expiry, to the millisecond, and gives the cache its expiry', async () => {
+    const { clock, keys, owner } = await fresh(1_000);
+    const k = await keys.create(key(owner, 'short', 1_000));
     expect(k.expiresAt).toEqual(new Date(2_000));
-    c.t = 1_999;
-    expect((await keys.verify(k.key)).ok).toBe(true);
-    c.t = 2_000;
+    clock.t = 1_999;
+    expect((await keys.check(k.key)).expiresAt).toEqual(new Date(2_000));
+    clock.t = 2_000;
     expect(await keys.verify(k.key)).toEqual({ ok: false, reason: 'expired' });
   });
 
-  it('answers invalid for a wrong secret, and tells revocation and expiry only to the right one', async () => {
-    const c = clock(1_000);
-    const { keys } = await storeOnLane(c.now);
-    const revoked = await keys.create({ company: 'acme', name: 'r' });
-    const expired = await keys.create({ company: 'acme', name: 'e', expiresInMs: 1 });
+  it('refuses the key of a disabled company (company-disabled), and takes it back when enabled', async () => {
+    const { keys, owner } = await fresh();
+    const k = await keys.create(key(owner));
+    const disable = (disabled: boolean) =>
+      t.db.updateTable('companies').set({ disabled }).where('id', '=', owner.company).execute();
+    await disable(true);
+    expect(await keys.verify(k.key)).toEqual({ ok: false, reason: 'company-disabled' });
+    await disable(false);
+    expect((await keys.verify(k.key)).ok).toBe(true);
+  });
+
+  it('refuses the key of a removed user (no-user), for good', async () => {
+    const { keys, owner } = await fresh();
+    const k = await keys.create(key(owner));
+    await t.db.deleteFrom('users').where('id', '=', owner.userId).execute();
+    expect(await keys.verify(k.key)).toEqual({ ok: false, reason: 'no-user' });
+    // A new user with the same e-mail is another person: the key stays without a user.
+    await addKeyOwner(t.db, owner.company, owner.email);
+    expect(await keys.verify(k.key)).toEqual({ ok: false, reason: 'no-user' });
+    expect((await keys.list({ company: owner.company }))[0]).not.toHaveProperty('userId');
+  });
+
+  it("tells a key's state only to the right secret: anyone else gets invalid", async () => {
+    const { clock, keys, owner } = await fresh(1_000);
+    const revoked = await keys.create(key(owner, 'r'));
+    const expired = await keys.create(key(owner, 'e', 1));
     await keys.revoke(revoked.id);
-    c.t = 5_000;
-    const wrongSecret = (key: string) => `${key.slice(0, 20)}${'0'.repeat(64)}`;
-    for (const key of [revoked.key, expired.key])
-      expect(await keys.verify(wrongSecret(key))).toEqual({ ok: false, reason: 'invalid' });
+    const other = await fresh();
+    const disabled = await other.keys.create(key(other.owner));
+    await t.db
+      .updateTable('companies')
+      .set({ disabled: true })
+      .where('id', '=', other.owner.company)
+      .execute();
+    clock.t = 5_000;
+    const wrongSecret = (k: string) => `${k.slice(0, 20)}${'0'.repeat(64)}`;
+    for (const k of [revoked.key, expired.key, disabled.key])
+      expect(await keys.verify(wrongSecret(k))).toEqual({ ok: false, reason: 'invalid' });
     expect(await keys.verify(revoked.key)).toEqual({ ok: false, reason: 'revoked' });
     expect(await keys.verify(expired.key)).toEqual({ ok: false, reason: 'expired' });
+    expect(await keys.verify(disabled.key)).toEqual({ ok: false, reason: 'company-disabled' });
   });
 
   it('answers invalid for unknown ids and anything that is not a key', async () => {
-    const { keys } = await storeOnLane();
-    const k = await keys.create({ company: 'acme', name: 'x' });
+    const { keys, owner } = await fresh();
+    const k = await keys.create(key(owner, 'x'));
     const tokens = [
-      `dp_0123456789abcdef_${'a'.repeat(64)}`, // well formed, unknown id
+      `dp_0123456789abcdef_${'a'.repeat(64)}`,
       k.key.toUpperCase(),
       `${k.key}0`,
       k.key.slice(0, -1),
@@ -183,50 +216,76 @@ describe('KeyStore', () => {
     expect((await keys.verify(k.key)).ok).toBe(true);
   });
 
-  it('keeps installations on one Redis apart by prefix', async () => {
-    const a = await storeOnLane();
-    const b = await storeOnLane();
-    const k = await a.keys.create({ company: 'acme', name: 'a' });
-    expect(await b.keys.verify(k.key)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await b.keys.list()).toEqual([]);
-    expect(await b.keys.revoke(k.id)).toEqual({ found: false });
-  });
-
-  it('refuses a bad company, name and lifetime, every problem at once', async () => {
-    const { lane, keys } = await storeOnLane();
+  it('refuses a bad company, user, name and lifetime, every problem at once', async () => {
+    const { keys, owner } = await fresh();
     const err = await rejectionOf(
-      keys.create({ company: 'acme corp/1', name: ' ', expiresInMs: 0 }),
+      keys.create({ company: 'acme corp/1', user: 'nobody', name: ' ', expiresInMs: 0 }),
       DocpipeError,
     );
     expect(err.slug).toBe('validation-failed');
-    expect(err.details.map((d) => d.field)).toEqual(['company', 'name', 'expiresInMs']);
-    for (const company of ['', '-acme', 'a'.repeat(129), 'acmé', 'a\nb'])
-      expect(
-        (await rejectionOf(keys.create({ company, name: 'n' }), DocpipeError)).message,
-        company,
-      ).toMatch(/^validation-failed: company: /);
+    expect(err.details.map((d) => d.field)).toEqual(['company', 'user', 'name', 'expiresInMs']);
     expect(
-      (await rejectionOf(keys.create({ company: 'a', name: 'two\nlines' }), DocpipeError)).message,
+      (await rejectionOf(keys.create({ ...key(owner), name: 'two\nlines' }), DocpipeError))
+        .message,
     ).toMatch(/control characters/);
-    expect((await dumpLane(lane)).size).toBe(0);
+    expect(await keys.list({ company: owner.company })).toEqual([]);
   });
 
-  it('is QueueUnavailableError when Redis does not answer, on connect and later', async () => {
-    const port = await freePort();
-    const refused = await rejectionOf(
-      KeyStore.connect(`redis://127.0.0.1:${port}`, { prefix: 'x' }),
-      QueueUnavailableError,
-    );
-    expect(refused.message).toContain(
-      `cannot reach Redis at redis://127.0.0.1:${port}, where the API keys are kept`,
-    );
-
-    const keys = await KeyStore.connect(redis.url, { prefix: `test-gone-${port}` });
-    expect(await keys.list()).toEqual([]);
-    await keys.close();
-    for (const op of [keys.verify(`dp_0123456789abcdef_${'a'.repeat(64)}`), keys.list()]) {
-      const err = await rejectionOf(op, QueueUnavailableError);
-      expect(err.reason).toBe('redis-unreachable');
+  it('refuses a company that does not exist or is disabled, and a user not in the company', async () => {
+    const { keys, owner } = await fresh();
+    const other = await addKeyOwner(t.db, `store-elsewhere-${n}`);
+    const cases: [Parameters<KeyStore['create']>[0], string, RegExp][] = [
+      [{ company: 'no-such-co', user: 'a@b.c' }, 'company', /^no company no-such-co: create it/],
+      [{ company: owner.company, user: 'x@y.z' }, 'user', /^no user x@y\.z in company store-/],
+      // A user of another company is not one of this company's.
+      [{ company: owner.company, user: other.email }, 'user', /^no user /],
+    ];
+    for (const [input, field, message] of cases) {
+      const err = await rejectionOf(keys.create(input), DocpipeError);
+      expect(err.details, JSON.stringify(input)).toEqual([
+        { field, message: expect.stringMatching(message) },
+      ]);
     }
+    await t.db
+      .updateTable('companies')
+      .set({ disabled: true })
+      .where('id', '=', owner.company)
+      .execute();
+    const disabled = await rejectionOf(keys.create(key(owner)), DocpipeError);
+    expect(disabled.details[0]!.message).toMatch(/is disabled/);
+    expect(await keys.list({ company: owner.company })).toEqual([]);
+  });
+
+  it('is DatabaseUnavailableError when PostgreSQL does not answer, on connect and later', async () => {
+    const nowhere = socketUrl(testDir('docpipe-no-pg-'), 'docpipe', 'docpipe');
+    const refused = await rejectionOf(KeyStore.connect(nowhere), DatabaseUnavailableError);
+    expect(refused.outage).toBe('database-unavailable');
+    expect(refused.message).toMatch(/^cannot reach PostgreSQL at /);
+
+    // A server that stops answering after the store was made.
+    const db = openDatabase<Database>(nowhere, { connectTimeoutMs: 1000 });
+    onTestFinished(() => db.destroy());
+    const keys = new KeyStore({ db, databaseUrl: nowhere });
+    const { owner } = await fresh();
+    for (const op of [
+      keys.verify(`dp_0123456789abcdef_${'a'.repeat(64)}`),
+      keys.list(),
+      keys.revoke('0123456789abcdef'),
+      keys.create(key(owner)),
+    ])
+      expect((await rejectionOf(op, DatabaseUnavailableError)).outage).toBe('database-unavailable');
+  });
+
+  it('leaves a failure of the database that is not an outage as it is', async () => {
+    // A pool on a database that does not exist: the server answers, and says so.
+    const url = t.url.replace(`/${t.name}?`, '/no_such_database?');
+    const db = openDatabase<Database>(url);
+    onTestFinished(() => db.destroy());
+    const err = await rejectionOf(
+      new KeyStore({ db, databaseUrl: url }).verify(`dp_0123456789abcdef_${'a'.repeat(64)}`),
+      Error,
+    );
+    expect(err).not.toBeInstanceOf(DatabaseUnavailableError);
+    expect((err as Error & { code?: string }).code).toBe('3D000'); // invalid_catalog_name
   });
 });

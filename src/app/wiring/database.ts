@@ -9,7 +9,9 @@ import {
   openDatabase,
   resolveDatabaseUrl,
 } from '../../platform/postgres/index.js';
+import { connectProducer } from '../../platform/redis/index.js';
 import { migrateDatabase, type Database } from '../../service/db/index.js';
+import { copyRedisKeys } from '../../service/keys/index.js';
 
 /** The service's database, migrated, and the embedded server it runs on when docpipe runs one. */
 export interface ServiceDatabase {
@@ -26,13 +28,18 @@ export interface ServiceDatabase {
  * The database of the service: DATABASE_URL; or, with `embed` (`docpipe start`), its own
  * PostgreSQL under DOCPIPE_DATA_DIR/postgres; or the one a running `docpipe start` wrote down.
  * Migrated before it is handed out (under an advisory lock: processes that start at once apply
- * each migration once). Undefined when there is none to use (`serve` or `worker` with no
+ * each migration once), and given the API keys an earlier docpipe kept in the Redis at
+ * `redisUrl` (copyRedisKeys). Undefined when there is none to use (`serve` or `worker` with no
  * DATABASE_URL and no `docpipe start` on the data folder).
  */
 export async function openServiceDatabase(
   config: DocpipeConfig,
   logger: Logger,
-  options: { embed: boolean },
+  options: {
+    embed: boolean;
+    /** The Redis of the installation, whose API keys from before PostgreSQL are copied. */
+    redisUrl?: string;
+  },
 ): Promise<ServiceDatabase | undefined> {
   let embedded: EmbeddedPostgres | undefined;
   let url: string | undefined;
@@ -61,6 +68,8 @@ export async function openServiceDatabase(
     const outcome = await migrateDatabase(db);
     if (outcome.applied.length > 0)
       logger.info({ migrations: outcome.applied }, 'database migrated');
+    if (options.redisUrl)
+      await copyKeysOfRedis(config, logger, db, { redisUrl: options.redisUrl, databaseUrl: url });
   } catch (err) {
     await close();
     throw err;
@@ -74,4 +83,28 @@ export async function openServiceDatabase(
     },
     close,
   };
+}
+
+/**
+ * The API keys an earlier docpipe kept in Redis, copied into the database (see copyRedisKeys):
+ * keys already copied are left as they are, so this costs one read of Redis at each start.
+ */
+export async function copyKeysOfRedis(
+  config: DocpipeConfig,
+  logger: Logger,
+  db: Kysely<Database>,
+  where: { redisUrl: string; databaseUrl: string },
+): Promise<Awaited<ReturnType<typeof copyRedisKeys>>> {
+  const redis = await connectProducer(where.redisUrl);
+  try {
+    const copy = await copyRedisKeys(redis, config.queue.prefix, db, where);
+    if (copy.copied > 0)
+      logger.info(
+        { keys: copy.copied, companiesCreated: copy.companiesCreated },
+        `API keys of an earlier docpipe copied from Redis into the database: ${copy.copied}`,
+      );
+    return copy;
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import type { DocpipeConfig } from '../config/index.js';
 import { DocpipeMetrics } from '../../base/metrics/index.js';
 import { FolderLibrary, type DocumentLibrary } from '../../document/library/index.js';
@@ -8,13 +9,24 @@ import { connectProducer, createRedis } from '../../platform/redis/index.js';
 import type { OfficePoolStats } from '../../render/convert/index.js';
 import type { Preparer } from '../../render/prepare/index.js';
 import type { Storage } from '../../render/storage/index.js';
-import { KeyStore, sharedSigningSecret } from '../../service/keys/index.js';
+import type { Database } from '../../service/db/index.js';
+import {
+  KeyStore,
+  sharedSigningSecret,
+  type ExpiringKeyVerifier,
+} from '../../service/keys/index.js';
 import { connectClient } from './client.js';
+import type { ServiceDatabase } from './database.js';
 import { createPreparer } from './preparer.js';
 import { openStorage } from './storage.js';
 
 export interface HttpDependenciesOptions {
   redisUrl: string;
+  /**
+   * The service's database, migrated (openServiceDatabase): API keys are checked there, so the
+   * HTTP service does not run without one. Its owner closes it.
+   */
+  database: Pick<ServiceDatabase, 'db' | 'url'>;
   /** The prepare threads of a `docpipe start` (shared with its worker); else one of its own. */
   preparer?: Pick<Preparer, 'sniff' | 'fields'>;
   /** The office pool of a `docpipe start`, for `/readyz` and the restarts metric. */
@@ -25,10 +37,13 @@ export interface HttpDependenciesOptions {
 
 /** What the HTTP service works with, opened and connected; `close` closes what was opened here. */
 export interface HttpDependencies {
-  /** The Redis every docpipe process shares: keys, rate limits, signed URLs. */
+  /** The Redis every docpipe process shares: the queue, rate limits, the signing secret. */
   redis: Redis;
   redisUrl: string;
-  keys: KeyStore;
+  /** The service's database (the options'; not closed here). */
+  db: Kysely<Database>;
+  /** The API keys, in the database. */
+  keys: ExpiringKeyVerifier;
   /** The queue's producer. */
   client: DocpipeClient;
   storage: Storage;
@@ -46,8 +61,8 @@ export interface HttpDependencies {
 
 /**
  * The HTTP service's parts, as `docpipe serve` and `docpipe start` wire them: the shared Redis,
- * the queue's producer and queues, the key store, the storage, the library, the prepare threads
- * and the metrics. The HTTP surface takes them ready-made and builds none of its own.
+ * the queue's producer and queues, the database and its key store, the storage, the library, the
+ * prepare threads and the metrics. The HTTP surface takes them ready-made and builds none of its own.
  */
 export async function openHttpDependencies(
   config: DocpipeConfig,
@@ -89,7 +104,8 @@ export async function openHttpDependencies(
     return {
       redis,
       redisUrl: options.redisUrl,
-      keys: new KeyStore({ redis, prefix: config.queue.prefix, redisUrl: options.redisUrl }),
+      db: options.database.db,
+      keys: new KeyStore({ db: options.database.db, databaseUrl: options.database.url }),
       client,
       storage,
       library: new FolderLibrary(config.templatesDir),

@@ -74,6 +74,7 @@ export async function startRuntime(
   try {
     database = await openServiceDatabase(config, logger, {
       embed: options.embedDatabase ?? false,
+      redisUrl,
     });
   } catch (err) {
     await embedded?.stop();

@@ -11,6 +11,7 @@ export {
 export { detailText } from './detail-text.js';
 export { fieldPathOf, joinField } from './field-path.js';
 export {
+  DATABASE_RETRY_AFTER_S,
   EXIT_INTERRUPTED,
   EXIT_UNAVAILABLE,
   OUTAGES,

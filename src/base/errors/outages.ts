@@ -2,8 +2,8 @@
  * Outages: a part docpipe needs is not there, or not in time. None is the request's fault (no
  * slug of the failure registry fits, and the same request may well succeed later, unchanged),
  * so each is an error class of its own where it is raised, marked with its kind in `outage`:
- * QueueUnavailableError (platform), CompanyQueueFullError (the queue), StorageUnavailableError
- * (storage), and the HTTP convert's deadline and caller gone. This table is how every surface
+ * QueueUnavailableError (platform), DatabaseUnavailableError (platform), CompanyQueueFullError
+ * (the queue), StorageUnavailableError (storage), and the HTTP convert's deadline and caller gone. This table is how every surface
  * answers each one: the HTTP status, how long a caller is told to wait (`Retry-After`), and the
  * docpipe command's exit status. test/unit/outages.test.ts holds the surfaces to it.
  */
@@ -18,6 +18,11 @@ export const EXIT_INTERRUPTED = 130;
 
 /** How long a caller is told to wait when the queue (Redis, a worker) does not answer. */
 export const QUEUE_RETRY_AFTER_S = 30;
+/**
+ * How long a caller is told to wait when PostgreSQL does not answer: a restart or a fail-over of
+ * the server takes seconds to a minute, as Redis's does.
+ */
+export const DATABASE_RETRY_AFTER_S = 30;
 /** How long a caller is told to wait when the document store does not answer. */
 export const STORAGE_RETRY_AFTER_S = 30;
 /** How long a refused producer is told to wait: by then some of its company's jobs have started. */
@@ -42,6 +47,13 @@ export const OUTAGES = {
     retryAfterSeconds: QUEUE_RETRY_AFTER_S,
     exit: EXIT_UNAVAILABLE,
     description: 'Redis does not answer, or no worker takes jobs.',
+  },
+  'database-unavailable': {
+    status: 503,
+    retryAfterSeconds: DATABASE_RETRY_AFTER_S,
+    exit: EXIT_UNAVAILABLE,
+    description:
+      'PostgreSQL does not answer: API keys cannot be checked, nor records read or written.',
   },
   'storage-unavailable': {
     status: 503,

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Outage } from '../../base/errors/index.js';
 import { safeUrl } from '../../base/util/index.js';
 
 export interface OpenDatabaseOptions {
@@ -27,10 +28,12 @@ export function openDatabase<DB>(url: string, options: OpenDatabaseOptions = {})
 
 /**
  * PostgreSQL does not answer at `url`: not running, or refusing the connection. Its message names
- * the server (without a password) and what to do.
+ * the server (without a password) and what to do. An outage (src/base/errors/outages.ts): 503 with
+ * Retry-After for an HTTP caller, exit status 3 for the CLI.
  */
-export class DatabaseUnavailableError extends Error {
+export class DatabaseUnavailableError extends Error implements Outage {
   override readonly name = 'DatabaseUnavailableError';
+  readonly outage = 'database-unavailable';
 
   constructor(url: string, cause: unknown) {
     const code = (cause as { code?: string } | undefined)?.code;

@@ -21,3 +21,4 @@ export {
   type OpenDatabaseOptions,
 } from './database.js';
 export { withAdvisoryLock } from './advisory-lock.js';
+export { isConnectionFailure } from './connection-failure.js';

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { tenancy } from './migrations/0001-tenancy.js';
+import { apiKeysFromRedis } from './migrations/0002-api-keys-from-redis.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -9,4 +10,5 @@ import { tenancy } from './migrations/0001-tenancy.js';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-tenancy': tenancy,
+  '0002-api-keys-from-redis': apiKeysFromRedis,
 };

@@ -48,8 +48,9 @@ export interface UsersTable {
 
 /**
  * An API key: its id is in the clear in the key itself (`dp_<id>_<secret>`), its secret only as
- * the SHA-256 of the whole key. `user_id` is null for keys made before keys had users, and
- * becomes null when the user is removed (`key-has-no-user`).
+ * the SHA-256 of the whole key. `user_id` is null for keys copied from Redis (made before keys
+ * had users: `copied_from_redis_at` is set, and they work), and becomes null when the user is
+ * removed (`key-has-no-user`).
  */
 export interface ApiKeysTable {
   id: string;
@@ -60,6 +61,8 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   expires_at: Moment;
   revoked_at: Moment;
+  /** When `docpipe db migrate` copied it from Redis (migration 0002); null for keys made here. */
+  copied_from_redis_at: Moment;
 }
 
 /** A folder of a company's cases; one per company is the default. Ids are unique per company. */

@@ -1,4 +1,5 @@
 export { KeyStore, type KeyStoreOptions } from './key-store.js';
+export { copyRedisKeys, type RedisKeysCopy } from './copy-redis-keys.js';
 export {
   DEFAULT_VERIFIED_KEY_TTL_MS,
   VerifiedKeyCache,

@@ -3,15 +3,24 @@ export interface KeyIdentity {
   id: string;
   company: string;
   name: string;
+  /**
+   * The user the key belongs to (users.id), to whom its cases are attributed. Absent only for a
+   * key copied from Redis (made before keys had users), which works without one.
+   */
+  userId?: string;
 }
 
 /** A stored key as a person sees it (`docpipe keys list`): no secret and no hash. */
 export interface ApiKeyRecord extends KeyIdentity {
+  /** Its user's e-mail; absent when it has none (see `userId`, and a removed user). */
+  user?: string;
   createdAt: Date;
   /** Absent: the key never expires. */
   expiresAt?: Date;
   /** Absent: the key works (unless expired). */
   revokedAt?: Date;
+  /** When `docpipe db migrate` copied it from Redis, where an earlier docpipe made it. */
+  copiedFromRedisAt?: Date;
 }
 
 /** A new key: its record and the key itself, which is shown once and stored nowhere. */
@@ -19,8 +28,12 @@ export interface CreatedKey extends ApiKeyRecord {
   key: string;
 }
 
-/** Why a presented key does not authenticate; the spec's slugs `invalid-token`, `key-revoked`, `key-expired`. */
-export type KeyRefusal = 'invalid' | 'revoked' | 'expired';
+/**
+ * Why a presented key does not authenticate, one to each of the spec's slugs: `invalid-token`,
+ * `key-revoked`, `key-expired` (401), `company-disabled` and `key-has-no-user` (403: the key is
+ * right, what it acts for is not there).
+ */
+export type KeyRefusal = 'invalid' | 'revoked' | 'expired' | 'company-disabled' | 'no-user';
 
 export type KeyVerification =
   { ok: true; identity: KeyIdentity } | { ok: false; reason: KeyRefusal };
@@ -29,7 +42,7 @@ export type KeyVerification =
 export type RevokeOutcome =
   { found: false } | { found: true; alreadyRevoked: boolean; revokedAt: Date };
 
-/** What the authentication hooks need of a key store, so that they can be tested without Redis. */
+/** What the authentication hooks need of a key store, so that they can be tested without a database. */
 export interface KeyVerifier {
   verify(token: string): Promise<KeyVerification>;
 }

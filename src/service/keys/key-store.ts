@@ -1,173 +1,220 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { DocpipeError } from '../../base/errors/index.js';
-import { QueueUnavailableError, createRedis } from '../../platform/redis/index.js';
-import { safeUrl } from '../../base/util/index.js';
+import type { Kysely } from 'kysely';
+import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import {
+  checkDatabase,
+  DatabaseUnavailableError,
+  isConnectionFailure,
+  openDatabase,
+} from '../../platform/postgres/index.js';
+import type { Database } from '../db/index.js';
 import { newKeyProblems } from './key-fields.js';
 import type {
   ApiKeyRecord,
   CheckedKey,
   CreatedKey,
-  KeyVerification,
   ExpiringKeyVerifier,
+  KeyIdentity,
+  KeyVerification,
   RevokeOutcome,
 } from './key-record.js';
 import { hashToken, isKeyId, newToken, tokenId } from './key-token.js';
 
 export interface KeyStoreOptions {
-  /** A connected ioredis connection; the store never closes it unless it opened it itself. */
-  redis: Redis;
-  /** The queue prefix (`DOCPIPE_QUEUE_PREFIX`): installations on one Redis keep their keys apart. */
-  prefix: string;
-  /** For messages when Redis does not answer. @defaultValue the connection's host and port */
-  redisUrl?: string;
-  /** The clock, for expiry. @defaultValue Date.now */
+  /** The service's database, migrated; the store never closes it unless it opened it itself. */
+  db: Kysely<Database>;
+  /** Its URL, for messages when it does not answer (the password is never shown). */
+  databaseUrl: string;
+  /** The clock, for creation, revocation and expiry. @defaultValue Date.now */
   now?: () => number;
 }
-
-/**
- * Creates the record only if its id is new, and lists it, in one step: two servers creating keys
- * at once never overwrite each other, and no half-written record is ever seen.
- */
-const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
-return 1`;
-
-/** Revokes once: the first revocation's time stays, and a missing id creates nothing. */
-const REVOKE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
-if redis.call('HSETNX', KEYS[1], 'revokedAt', ARGV[1]) == 1 then return {'revoked', ARGV[1]} end
-return {'already', redis.call('HGET', KEYS[1], 'revokedAt')}`;
 
 /** Compared with when no record exists, so that an unknown id costs the same comparison. */
 const NO_HASH = Buffer.alloc(32);
 
 /**
- * API keys in Redis, the database every docpipe machine already shares, under
- * `<prefix>:apikeys:`: one hash per key (`key:<id>`: hash, company, name, createdAt, expiresAt,
- * revokedAt; times in ms) and a sorted set of ids by creation (`ids`) for listing. Only the
+ * API keys in PostgreSQL (table `api_keys`), each belonging to a user of a company. Only the
  * SHA-256 of a key is stored (see hashToken); the key itself is returned once by `create`.
+ * Verifying reads the key with its company and user in one query by the key's id (the primary
+ * key), so that a disabled company and a removed user are refused as soon as the store is asked;
+ * the HTTP service asks through VerifiedKeyCache, so a working key costs a query every few
+ * seconds, not every request.
  */
 export class KeyStore implements ExpiringKeyVerifier {
-  private readonly redis: Redis;
-  private readonly base: string;
-  private readonly redisUrl: string;
+  private readonly db: Kysely<Database>;
+  private readonly databaseUrl: string;
   private readonly now: () => number;
   private readonly owned: boolean;
 
   constructor(options: KeyStoreOptions, owned = false) {
-    this.redis = options.redis;
-    this.base = `${options.prefix}:apikeys`;
-    const { host, port } = options.redis.options;
-    this.redisUrl = options.redisUrl ?? `redis://${host ?? 'localhost'}:${port ?? 6379}`;
+    this.db = options.db;
+    this.databaseUrl = options.databaseUrl;
     this.now = options.now ?? Date.now;
     this.owned = owned;
   }
 
   /**
-   * A store on a connection of its own, for the CLI: fails at once with QueueUnavailableError
-   * when Redis does not answer. `close()` ends the connection.
+   * A store on a pool of its own, for the CLI: fails at once with DatabaseUnavailableError when
+   * PostgreSQL does not answer. `close()` ends the pool.
    */
   static async connect(
-    redisUrl: string,
-    options: { prefix: string; now?: () => number },
+    databaseUrl: string,
+    options: { now?: () => number } = {},
   ): Promise<KeyStore> {
-    const redis = createRedis(redisUrl, 'producer');
+    const db = openDatabase<Database>(databaseUrl, { maxConnections: 1 });
     try {
-      await redis.connect();
-      await redis.ping();
+      await checkDatabase(db, databaseUrl);
     } catch (err) {
-      redis.disconnect();
-      throw unreachable(redisUrl, err);
+      await db.destroy();
+      throw err;
     }
-    return new KeyStore({ redis, redisUrl, ...options }, true);
+    return new KeyStore({ db, databaseUrl, ...options }, true);
   }
 
-  /** Ends the connection if `connect` opened it; a shared connection stays its owner's. */
-  close(): Promise<void> {
-    if (this.owned) this.redis.disconnect();
-    return Promise.resolve();
+  /** Ends the pool if `connect` opened it; a shared one stays its owner's. */
+  async close(): Promise<void> {
+    if (this.owned) await this.db.destroy();
   }
 
   /**
-   * A new key for `company`. Throws DocpipeError `validation-failed` naming every problem with
-   * the company, name or lifetime.
+   * A new key for the user `user` (an e-mail, in any case) of `company`, named `name` (else
+   * after the user). Throws DocpipeError `validation-failed` naming every problem with the
+   * input, and then a company that does not exist or is disabled, or a user who is not in it.
    */
   async create(input: {
     company: string;
-    name: string;
+    user: string;
+    name?: string;
     expiresInMs?: number;
   }): Promise<CreatedKey> {
     const problems = newKeyProblems(input);
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
-    const createdAt = this.now();
-    const expiresAt = input.expiresInMs === undefined ? undefined : createdAt + input.expiresInMs;
+    const createdAt = new Date(this.now());
+    const expiresAt =
+      input.expiresInMs === undefined
+        ? undefined
+        : new Date(createdAt.getTime() + input.expiresInMs);
     // A repeated 64-bit id is all but impossible; trying again costs nothing if it happens.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { id, token } = newToken();
-      const fields = [
-        'hash',
-        hashToken(token).toString('hex'),
-        'company',
-        input.company,
-        'name',
-        input.name,
-        'createdAt',
-        String(createdAt),
-        ...(expiresAt === undefined ? [] : ['expiresAt', String(expiresAt)]),
-      ];
       const made = await this.call(() =>
-        this.redis.eval(CREATE, 2, this.recordKey(id), this.idsKey(), createdAt, id, ...fields),
+        this.db.transaction().execute(async (tx) => {
+          // Shared locks: the company cannot be disabled, nor the user removed, until the key
+          // exists (then the key is refused as any other would be).
+          const company = await tx
+            .selectFrom('companies')
+            .select(['id', 'disabled'])
+            .where('id', '=', input.company)
+            .forShare()
+            .executeTakeFirst();
+          if (!company) throw refused('company', noCompany(input.company));
+          if (company.disabled) throw refused('company', disabled(input.company));
+          const user = await tx
+            .selectFrom('users')
+            .select(['id', 'email'])
+            .where('company_id', '=', input.company)
+            .where((eb) => eb(eb.fn('lower', ['email']), '=', input.user.toLowerCase()))
+            .forShare()
+            .executeTakeFirst();
+          if (!user) throw refused('user', noUser(input.company, input.user));
+          const name = input.name ?? user.email;
+          const inserted = await tx
+            .insertInto('api_keys')
+            .values({
+              id,
+              company_id: input.company,
+              user_id: user.id,
+              name,
+              hash: hashToken(token),
+              created_at: createdAt,
+              expires_at: expiresAt ?? null,
+            })
+            .onConflict((oc) => oc.column('id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          return inserted ? { userId: user.id, email: user.email, name } : undefined;
+        }),
       );
-      if (made === 1)
+      if (made)
         return {
           id,
           company: input.company,
-          name: input.name,
-          createdAt: new Date(createdAt),
-          ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt) }),
+          name: made.name,
+          userId: made.userId,
+          user: made.email,
+          createdAt,
+          ...(expiresAt === undefined ? {} : { expiresAt }),
           key: token,
         };
     }
     throw new Error('three new API key ids in a row were taken: the random source is broken');
   }
 
-  /** Every key, oldest first, revoked and expired ones included; never a secret or a hash. */
-  async list(): Promise<ApiKeyRecord[]> {
-    const ids = await this.call(() => this.redis.zrange(this.idsKey(), 0, -1));
-    if (ids.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.recordKey(id));
-    const replies = (await this.call(() => pipeline.exec())) ?? [];
-    const records: ApiKeyRecord[] = [];
-    ids.forEach((id, i) => {
-      const [err, fields] = replies[i] ?? [];
-      if (err) throw err;
-      const record = recordOf(id, fields as Record<string, string>);
-      if (record) records.push(record);
+  /**
+   * Every key, or the company's, oldest first, revoked and expired ones included; never a
+   * secret or a hash.
+   */
+  async list(options: { company?: string } = {}): Promise<ApiKeyRecord[]> {
+    const rows = await this.call(() => {
+      let query = this.db
+        .selectFrom('api_keys as k')
+        .leftJoin('users as u', (j) =>
+          j.onRef('u.id', '=', 'k.user_id').onRef('u.company_id', '=', 'k.company_id'),
+        )
+        .select([
+          'k.id',
+          'k.company_id',
+          'k.name',
+          'k.user_id',
+          'u.email',
+          'k.created_at',
+          'k.expires_at',
+          'k.revoked_at',
+          'k.copied_from_redis_at',
+        ])
+        .orderBy('k.created_at')
+        .orderBy('k.id');
+      if (options.company !== undefined) query = query.where('k.company_id', '=', options.company);
+      return query.execute();
     });
-    return records;
+    return rows.map((r) => ({
+      id: r.id,
+      company: r.company_id,
+      name: r.name,
+      ...(r.user_id === null ? {} : { userId: r.user_id }),
+      ...(r.email === null ? {} : { user: r.email }),
+      createdAt: r.created_at,
+      ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
+      ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
+      ...(r.copied_from_redis_at ? { copiedFromRedisAt: r.copied_from_redis_at } : {}),
+    }));
   }
 
   /** Revokes a key for good. Idempotent: a second revocation keeps the first one's time. */
   async revoke(id: string): Promise<RevokeOutcome> {
     if (!isKeyId(id)) return { found: false };
-    const reply = (await this.call(() =>
-      this.redis.eval(REVOKE, 1, this.recordKey(id), String(this.now())),
-    )) as [string, string?];
-    if (reply[0] === 'missing') return { found: false };
-    return {
-      found: true,
-      alreadyRevoked: reply[0] === 'already',
-      revokedAt: new Date(Number(reply[1])),
-    };
+    const at = new Date(this.now());
+    const revoked = await this.call(() =>
+      this.db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returning('revoked_at')
+        .executeTakeFirst(),
+    );
+    if (revoked?.revoked_at) return { found: true, alreadyRevoked: false, revokedAt: at };
+    const before = await this.call(() =>
+      this.db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst(),
+    );
+    if (!before?.revoked_at) return { found: false };
+    return { found: true, alreadyRevoked: true, revokedAt: before.revoked_at };
   }
 
   /**
-   * Whether `token` is a working key, and whose. Revocation and expiry are told only to a caller
-   * who holds the right secret: anyone else learns `invalid`, whatever the id.
+   * Whether `token` is a working key, and whose. Revocation, expiry, a disabled company and a
+   * removed user are told only to a caller who holds the right secret: anyone else learns
+   * `invalid`, whatever the id.
    */
   async verify(token: string): Promise<KeyVerification> {
     return (await this.check(token)).verification;
@@ -177,75 +224,84 @@ export class KeyStore implements ExpiringKeyVerifier {
   async check(token: string): Promise<CheckedKey> {
     const id = tokenId(token);
     const presented = hashToken(token);
-    const fields = id
-      ? await this.call(() => this.redis.hgetall(this.recordKey(id)))
-      : ({} as Record<string, string>);
-    const stored = /^[0-9a-f]{64}$/.test(fields.hash ?? '')
-      ? Buffer.from(fields.hash!, 'hex')
-      : NO_HASH;
+    const row = id
+      ? await this.call(() =>
+          this.db
+            .selectFrom('api_keys as k')
+            .innerJoin('companies as c', 'c.id', 'k.company_id')
+            .leftJoin('users as u', (j) =>
+              j.onRef('u.id', '=', 'k.user_id').onRef('u.company_id', '=', 'k.company_id'),
+            )
+            .select([
+              'k.id',
+              'k.company_id',
+              'k.name',
+              'k.hash',
+              'k.expires_at',
+              'k.revoked_at',
+              'k.copied_from_redis_at',
+              'c.disabled',
+              'u.id as user_id',
+            ])
+            .where('k.id', '=', id)
+            .executeTakeFirst(),
+        )
+      : undefined;
+    const stored = row?.hash.length === 32 ? row.hash : NO_HASH;
     // Constant time, so that response times say nothing about how much of a guess was right.
     const matches = timingSafeEqual(stored, presented) && stored !== NO_HASH;
-    const record = matches && id ? recordOf(id, fields) : undefined;
-    if (!record) return { verification: { ok: false, reason: 'invalid' } };
-    if (record.revokedAt) return { verification: { ok: false, reason: 'revoked' } };
-    if (record.expiresAt && record.expiresAt.getTime() <= this.now())
-      return { verification: { ok: false, reason: 'expired' } };
-    const identity = { id: record.id, company: record.company, name: record.name };
-    return { verification: { ok: true, identity }, expiresAt: record.expiresAt };
-  }
-
-  private recordKey(id: string): string {
-    return `${this.base}:key:${id}`;
-  }
-
-  private idsKey(): string {
-    return `${this.base}:ids`;
+    if (!row || !matches) return refusal('invalid');
+    // The key's own state first: a revoked or expired key is fixed by another key, whatever
+    // its company's or user's state.
+    if (row.revoked_at) return refusal('revoked');
+    if (row.expires_at && row.expires_at.getTime() <= this.now()) return refusal('expired');
+    if (row.disabled) return refusal('company-disabled');
+    // Without a user: a key copied from Redis never had one and works as it did; any other
+    // key's user was removed, and it has nobody to attribute cases to.
+    if (row.user_id === null && row.copied_from_redis_at === null) return refusal('no-user');
+    const identity: KeyIdentity = {
+      id: row.id,
+      company: row.company_id,
+      name: row.name,
+      ...(row.user_id === null ? {} : { userId: row.user_id }),
+    };
+    return {
+      verification: { ok: true, identity },
+      ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+    };
   }
 
   /**
-   * Redis not answering is the queue's own outage (QueueUnavailableError: 503 for a server, exit
-   * 3 for the CLI); a reply error from Redis itself is a bug and stays what it is.
+   * PostgreSQL not answering is an outage (DatabaseUnavailableError: 503 for a server, exit 3
+   * for the CLI); any other failure of a query is a bug and stays what it is.
    */
-  private async call<T>(command: () => Promise<T>): Promise<T> {
+  private async call<T>(query: () => Promise<T>): Promise<T> {
     try {
-      return await command();
+      return await query();
     } catch (err) {
-      if ((err as Error).name === 'ReplyError') throw err;
-      throw unreachable(this.redisUrl, err);
+      if (isConnectionFailure(err)) throw new DatabaseUnavailableError(this.databaseUrl, err);
+      throw err;
     }
   }
 }
 
-/** The queue's outage class, with a message about keys rather than queued jobs. */
-function unreachable(redisUrl: string, cause: unknown): QueueUnavailableError {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  return new QueueUnavailableError(
-    'redis-unreachable',
-    redisUrl,
-    `cannot reach Redis at ${safeUrl(redisUrl)}${code ? ` (${code})` : ''}, where the API keys ` +
-      'are kept. Start it ("docpipe start" runs its own; with REDIS_URL, that Redis), then try again.',
-    { cause },
-  );
+function refusal(reason: Exclude<KeyVerification, { ok: true }>['reason']): CheckedKey {
+  return { verification: { ok: false, reason } };
 }
 
-/** A stored hash as a record; undefined when it is gone or not a whole record. */
-function recordOf(id: string, fields: Record<string, string>): ApiKeyRecord | undefined {
-  const { company, name } = fields;
-  const createdAt = time(fields.createdAt);
-  if (company === undefined || name === undefined || createdAt === undefined) return undefined;
-  const expiresAt = time(fields.expiresAt);
-  const revokedAt = time(fields.revokedAt);
-  return {
-    id,
-    company,
-    name,
-    createdAt,
-    ...(expiresAt ? { expiresAt } : {}),
-    ...(revokedAt ? { revokedAt } : {}),
-  };
+function refused(field: string, message: string): DocpipeError {
+  const detail: FailureDetail = { field, message };
+  return new DocpipeError('validation-failed', [detail]);
 }
 
-function time(ms: string | undefined): Date | undefined {
-  if (ms === undefined || !/^\d+$/.test(ms)) return undefined;
-  return new Date(Number(ms));
+function noCompany(company: string): string {
+  return `no company ${company}: create it first (docpipe companies create ${company} --name ...)`;
+}
+
+function disabled(company: string): string {
+  return `company ${company} is disabled, and its keys are refused: enable it first (docpipe companies enable ${company})`;
+}
+
+function noUser(company: string, email: string): string {
+  return `no user ${email} in company ${company}: add one first (docpipe users add --company ${company} --email ${email} --name ...)`;
 }

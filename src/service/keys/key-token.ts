@@ -41,8 +41,8 @@ export function isKeyId(value: string): boolean {
  * What is stored instead of the key. SHA-256, not a password hash (bcrypt, scrypt, argon2): those
  * are slow on purpose to protect low-entropy secrets people choose. A 256-bit random secret has
  * no dictionary to try and cannot be brute-forced from its hash, so slowness would add nothing
- * but CPU on every request. The hash is there so that a copy of Redis (a dump, a backup, a
- * replica) holds nothing that authenticates.
+ * but CPU on every request. The hash is there so that a copy of the database (a dump, a backup,
+ * a replica) holds nothing that authenticates.
  */
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();

@@ -23,14 +23,14 @@ export const DEFAULT_VERIFIED_KEY_TTL_MS = 5000;
 
 /**
  * The key store with a short memory of working keys, so that a caller sending request after
- * request does not cost a Redis round trip each: besides its own command, that round trip
- * delayed each convert's enqueue, so the worker found its queue empty and went back to a
- * blocking wait more often (bench/http-throughput.ts: about 3.5 of 55 Redis commands a
- * document, and 0.1 ms of docpipe's CPU).
+ * request does not wait on the database each time: a PostgreSQL round trip a request (and, when
+ * the keys were in Redis, a Redis command that delayed each convert's enqueue: bench/
+ * http-throughput.ts) for an answer that changes once in a key's life.
  *
  * What this may get wrong, and for how long:
- * - a revoked key keeps working for at most `ttlMs` after the revocation (the reuse is counted
- *   from when the store was asked, which is before the revocation if the answer was "working");
+ * - a revoked key, a key of a company that was disabled, and a key whose user was removed keep
+ *   working for at most `ttlMs` after the change (the reuse is counted from when the store was
+ *   asked, which is before the change if the answer was "working");
  * - an expiring key never outlives its expiry: an entry holds until the earlier of the two;
  * - refusals are never remembered: a key that did not work is asked about again each time, so
  *   that a new key works at once and a flood of wrong keys fills no memory.

@@ -1,4 +1,6 @@
-import { loadConfig } from '../../../app/config/index.js';
+import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
+import { connectProducer, resolveRedisUrl } from '../../../platform/redis/index.js';
+import { copyRedisKeys, type RedisKeysCopy } from '../../../service/keys/index.js';
 import {
   checkDatabase,
   DatabaseUnavailableError,
@@ -16,17 +18,52 @@ import type { Kysely } from 'kysely';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../io.js';
 
-/** `docpipe db migrate`, declared in commands/db.ts, which loads this module only when it runs. */
+/**
+ * `docpipe db migrate`, declared in commands/db.ts, which loads this module only when it runs.
+ * Then copies the API keys an earlier docpipe kept in Redis (REDIS_URL's, or a running `docpipe
+ * start`'s), when there is a Redis to look in.
+ */
 export async function migrate(flags: { json?: boolean }): Promise<void> {
-  await withDatabase(async (db) => {
+  await withDatabase(async (db, url, config) => {
     const outcome = await migrateDatabase(db);
-    if (flags.json) printJson(outcome);
-    else if (outcome.applied.length === 0)
-      process.stdout.write(
-        `the database is up to date: ${plural(outcome.already, 'migration')} applied, none pending\n`,
-      );
-    else for (const name of outcome.applied) process.stdout.write(`applied ${name}\n`);
+    const keys = await copyKeys(config, db, url);
+    if (flags.json) printJson(keys ? { ...outcome, keysFromRedis: keys } : outcome);
+    else {
+      if (outcome.applied.length === 0)
+        process.stdout.write(
+          `the database is up to date: ${plural(outcome.already, 'migration')} applied, none pending\n`,
+        );
+      else for (const name of outcome.applied) process.stdout.write(`applied ${name}\n`);
+      if (keys && keys.copied > 0)
+        process.stdout.write(
+          `copied ${plural(keys.copied, 'API key')} of an earlier docpipe from Redis` +
+            (keys.companiesCreated.length > 0
+              ? `, and made their companies ${keys.companiesCreated.join(', ')}`
+              : '') +
+            '\n',
+        );
+    }
   });
+}
+
+/**
+ * The keys of the installation's Redis copied into the database; undefined when no Redis is set
+ * (no REDIS_URL, no running `docpipe start`): `start`, `serve` and `worker` copy them at start.
+ * Redis not answering is the queue's outage (exit 3), since the keys there would be missed.
+ */
+async function copyKeys(
+  config: DocpipeConfig,
+  db: Kysely<Database>,
+  databaseUrl: string,
+): Promise<RedisKeysCopy | undefined> {
+  const redisUrl = await resolveRedisUrl(config);
+  if (!redisUrl) return undefined;
+  const redis = await connectProducer(redisUrl);
+  try {
+    return await copyRedisKeys(redis, config.queue.prefix, db, { redisUrl, databaseUrl });
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** `docpipe db status`, declared in commands/db.ts, which loads this module only when it runs. */
@@ -42,13 +79,15 @@ export async function status(flags: { json?: boolean }): Promise<void> {
  * The database of DATABASE_URL or of a running `docpipe start`, checked to answer; closed when
  * `work` ends. Its outage is exit status 3 and a failed migration 1, each with its message.
  */
-async function withDatabase(work: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+async function withDatabase(
+  work: (db: Kysely<Database>, url: string, config: DocpipeConfig) => Promise<void>,
+): Promise<void> {
   const config = loadConfig();
   const url = await requireDatabaseUrl(config);
   const db = openDatabase<Database>(url, { maxConnections: 1 });
   try {
     await checkDatabase(db, url);
-    await work(db);
+    await work(db, url, config);
   } catch (err) {
     if (!(err instanceof DatabaseUnavailableError || err instanceof MigrationError)) throw err;
     process.stderr.write(`docpipe: ${err.message}\n`);

@@ -1,4 +1,4 @@
-import { requireRedisUrl } from '../../../platform/redis/index.js';
+import { requireDatabaseUrl } from '../../../platform/postgres/index.js';
 import { loadConfig } from '../../../app/config/index.js';
 import { isDocpipeError } from '../../../base/errors/index.js';
 import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/index.js';
@@ -9,6 +9,7 @@ import { printJson } from '../io.js';
 /** The flag a person typed for each field the key store names. */
 const FLAGS: Record<string, string> = {
   company: '--company',
+  user: '--user',
   name: '--name',
   expiresInMs: '--expires',
 };
@@ -16,7 +17,8 @@ const FLAGS: Record<string, string> = {
 /** `docpipe keys create`, declared in commands/keys.ts, which loads this module only when it runs. */
 export async function createKey(flags: {
   company: string;
-  name: string;
+  user: string;
+  name?: string;
   expires?: string;
   json?: boolean;
 }): Promise<void> {
@@ -30,14 +32,14 @@ export async function createKey(flags: {
   }
   await withKeyStore(async (store) => {
     const created = await store
-      .create({ company: flags.company, name: flags.name, expiresInMs })
+      .create({ company: flags.company, user: flags.user, name: flags.name, expiresInMs })
       .catch((err: unknown) => {
         throw usageOf(err);
       });
     if (flags.json) printJson(created);
     else process.stdout.write(`${created.key}\n`);
     process.stderr.write(
-      `docpipe: API key ${created.id} for company ${created.company} ("${created.name}"), ` +
+      `docpipe: API key ${created.id} of ${created.user} in company ${created.company} ("${created.name}"), ` +
         `${created.expiresAt ? `expires ${when(created.expiresAt)}` : 'does not expire'}.\n` +
         'Store the key now: it is shown only this once and cannot be shown again.\n',
     );
@@ -47,13 +49,12 @@ export async function createKey(flags: {
 /** `docpipe keys list`, declared in commands/keys.ts, which loads this module only when it runs. */
 export async function listKeys(flags: { company?: string; json?: boolean }): Promise<void> {
   await withKeyStore(async (store) => {
-    const all = await store.list();
-    const shown = flags.company ? all.filter((k) => k.company === flags.company) : all;
+    const shown = await store.list(flags.company === undefined ? {} : { company: flags.company });
     if (flags.json) printJson(shown);
     else if (shown.length === 0)
       process.stderr.write(
         `docpipe: no API keys${flags.company ? ` for company ${flags.company}` : ''}; ` +
-          'create one with: docpipe keys create --company <id> --name <name>\n',
+          'create one with: docpipe keys create --company <id> --user <email>\n',
       );
     else process.stdout.write(table(shown, Date.now()));
   });
@@ -77,12 +78,15 @@ export async function revokeKey(id: string): Promise<void> {
   });
 }
 
-/** The key store on the Redis that enqueue would use; closed when `work` ends. */
+/**
+ * The key store in the database of DATABASE_URL or of a running `docpipe start` (bad usage
+ * without either); closed when `work` ends.
+ */
 async function withKeyStore(work: (store: KeyStore) => Promise<void>): Promise<void> {
   const config = loadConfig();
-  const redisUrl = await requireRedisUrl(config);
-  // Redis not answering is QueueUnavailableError: exit 3, as for enqueue.
-  const store = await KeyStore.connect(redisUrl, { prefix: config.queue.prefix });
+  const databaseUrl = await requireDatabaseUrl(config);
+  // PostgreSQL not answering is DatabaseUnavailableError: an outage, exit 3.
+  const store = await KeyStore.connect(databaseUrl);
   try {
     await work(store);
   } finally {
@@ -105,16 +109,25 @@ function when(date: Date): string {
 function status(key: ApiKeyRecord, now: number): string {
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && key.expiresAt.getTime() <= now) return 'expired';
+  // Its user was removed (a key copied from Redis never had one, and works).
+  if (key.userId === undefined && key.copiedFromRedisAt === undefined) return 'no-user';
   return 'active';
+}
+
+/** The user column: the e-mail, or why there is none. */
+function userCell(key: ApiKeyRecord): string {
+  if (key.user !== undefined) return key.user;
+  return key.copiedFromRedisAt ? '(from Redis)' : '(removed)';
 }
 
 /** Columns padded to their widest cell; the name last, as it may hold spaces. */
 function table(keys: ApiKeyRecord[], now: number): string {
   const rows = [
-    ['ID', 'COMPANY', 'STATUS', 'CREATED', 'EXPIRES', 'REVOKED', 'NAME'],
+    ['ID', 'COMPANY', 'USER', 'STATUS', 'CREATED', 'EXPIRES', 'REVOKED', 'NAME'],
     ...keys.map((k) => [
       k.id,
       k.company,
+      userCell(k),
       status(k, now),
       when(k.createdAt),
       k.expiresAt ? when(k.expiresAt) : 'never',

@@ -12,6 +12,7 @@ import {
   type ServiceDatabase,
 } from '../../../app/wiring/index.js';
 import { requireRedisUrl } from '../../../platform/redis/index.js';
+import { databaseUrlFile, NoDatabaseError } from '../../../platform/postgres/index.js';
 import { StopSignals } from '../stop-signals.js';
 
 /**
@@ -113,8 +114,12 @@ async function runUntilStopped(
       const converter = runtime.converter;
       // A service that cannot start (its port taken) takes the worker, the office pool and the
       // embedded Redis down with it, instead of leaving a redis-server and its URL file behind.
+      // `start` always has one: its own PostgreSQL, or DATABASE_URL's.
+      const database = runtime.database;
+      if (!database) throw new Error('docpipe start opened no database');
       http = await startHttpService(config, {
         redisUrl: runtime.redisUrl,
+        database,
         logger,
         preparer: runtime.preparer,
         office: converter instanceof OfficePool ? converter : undefined,
@@ -157,13 +162,11 @@ async function serveUntilStopped(
   let database: ServiceDatabase | undefined;
   try {
     // Migrated before the first request (under an advisory lock: many serve starting at once
-    // apply each migration once).
-    database = await openServiceDatabase(config, logger, { embed: false });
-    const http = await startHttpService(config, { redisUrl, logger });
-    logger.info(
-      { redisUrl, http: http.address, database: database !== undefined },
-      'docpipe serving HTTP; stop with Ctrl-C',
-    );
+    // apply each migration once), with the API keys of an earlier docpipe copied from Redis.
+    database = await openServiceDatabase(config, logger, { embed: false, redisUrl });
+    if (!database) throw noDatabaseForServe(config.dataDir);
+    const http = await startHttpService(config, { redisUrl, database, logger });
+    logger.info({ redisUrl, http: http.address }, 'docpipe serving HTTP; stop with Ctrl-C');
     const signal = await signals.first;
     logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
     // Fastify's close waits for requests in flight; the grace period bounds that wait.
@@ -174,6 +177,15 @@ async function serveUntilStopped(
     signals.dispose();
     endIfStillRunning(logger);
   }
+}
+
+/**
+ * `serve` without PostgreSQL: bad usage (exit 2), since every authenticated request checks its
+ * key there, and a service that refused them all would only look as if it ran.
+ */
+function noDatabaseForServe(dataDir: string): UsageError {
+  const none = new NoDatabaseError(dataDir, databaseUrlFile(dataDir).path);
+  return new UsageError(`docpipe serve checks API keys in PostgreSQL, and found ${none.message}`);
 }
 
 /**

@@ -7,7 +7,10 @@ import { v2Error, v2Errors, v3Failure } from './replies.js';
  * Authentication hooks (spec section 5), one per surface: the server puts one in front of each
  * authenticated route group as an `onRequest` hook, so that a caller without a working key costs
  * no body parsing. On success `request.apiKey` is the key's identity; on failure the hook answers
- * 401 itself in its surface's shape, and the route never runs. The key is never logged.
+ * itself in its surface's shape (401, or 403 for a disabled company or a key whose user was
+ * removed), and the route never runs. The key is never logged. A key store that does not answer
+ * (DatabaseUnavailableError) is not a refusal: the hook throws it on to the route's error
+ * handler, which answers it as the outage it is (503 and Retry-After) in its surface's shape.
  */
 
 /** Why a request did not authenticate: no key given, a malformed header, or the store's refusal. */
@@ -42,6 +45,18 @@ async function authenticate(
   return { ok: true };
 }
 
+/**
+ * A right key that may not act now: its company is disabled, or its user was removed. 403, as
+ * the spec's slugs say (7.2): another try with the same key fails the same way until an
+ * operator acts, and no challenge is sent, since no other credentials would help.
+ */
+const FORBIDDEN: ReadonlySet<AuthFailure> = new Set(['company-disabled', 'no-user']);
+
+/** The HTTP status of a failure: 401 for the key itself, 403 for what it acts for. */
+function statusOf(failure: AuthFailure): 401 | 403 {
+  return FORBIDDEN.has(failure) ? 403 : 401;
+}
+
 /** RFC 6750 3: a 401 names the scheme, and says `invalid_token` when a token was given. */
 function challenge(failure: AuthFailure): string {
   return failure === 'missing'
@@ -60,12 +75,16 @@ const V2_DESCRIPTIONS: Record<AuthFailure, string> = {
   invalid: 'Bearer token not valid: no such API key here',
   revoked: 'Bearer token not valid: the API key was revoked',
   expired: 'Bearer token not valid: the API key has expired',
+  'company-disabled': 'The company account is disabled; its API keys are refused',
+  'no-user':
+    'The API key has no user: its user was removed. Create a key for a user of the company',
 };
 
 /**
- * For the v2 and file endpoints: every failure is 401 with the v2 body of 7.1 (`Bearer token not
- * found` without a token, `Bearer token not valid: ...` with one). When the route's path has `{company}`, it
- * must be the key's company, else 400 `Invalid company id` (see requireCompany).
+ * For the v2 and file endpoints: every failure of the key is 401 with the v2 body of 7.1 (`Bearer
+ * token not found` without a token, `Bearer token not valid: ...` with one), a disabled company or
+ * a removed user 403 with the same body. When the route's path has `{company}`, it must be the
+ * key's company, else 400 `Invalid company id` (see requireCompany).
  */
 export function authenticateV2(keys: KeyVerifier) {
   return async function authenticateV2(
@@ -73,11 +92,11 @@ export function authenticateV2(keys: KeyVerifier) {
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> {
     const outcome = await authenticate(request, keys);
-    if (!outcome.ok)
-      return reply
-        .code(401)
-        .header('www-authenticate', challenge(outcome.failure))
-        .send(v2Errors(v2Error(401, V2_DESCRIPTIONS[outcome.failure])));
+    if (!outcome.ok) {
+      const status = statusOf(outcome.failure);
+      if (status === 401) reply.header('www-authenticate', challenge(outcome.failure));
+      return reply.code(status).send(v2Errors(v2Error(status, V2_DESCRIPTIONS[outcome.failure])));
+    }
     const company = (request.params as Record<string, unknown> | undefined)?.company;
     // A path parameter is always a string; anything else is no company anyone's key is for.
     if (
@@ -95,6 +114,8 @@ const V3_SLUGS = {
   invalid: 'invalid-token',
   revoked: 'key-revoked',
   expired: 'key-expired',
+  'company-disabled': 'company-disabled',
+  'no-user': 'key-has-no-user',
 } as const;
 
 /**
@@ -108,9 +129,12 @@ const V3_MESSAGES: Record<AuthFailure, string> = {
     'no such key here; keys belong to one installation (a test key does not work in production)',
   revoked: 'the key was revoked; create a new key',
   expired: 'the key has expired; create a new key',
+  'company-disabled': "the key's company is disabled; its operator can enable it again",
+  'no-user':
+    "the key's user was removed, so cases cannot be attributed to anyone; use a key of a user of the company",
 };
 
-/** For the v3 API: 401 with the slug of 7.2 that says why, and one detail naming the header. */
+/** For the v3 API: 401 or 403 with the slug of 7.2 that says why, and one detail naming the header. */
 export function authenticateV3(keys: KeyVerifier) {
   return async function authenticateV3(
     request: FastifyRequest,
@@ -120,10 +144,8 @@ export function authenticateV3(keys: KeyVerifier) {
     if (outcome.ok) return undefined;
     const detail: FailureDetail = { field: 'Authorization', message: V3_MESSAGES[outcome.failure] };
     const err = new DocpipeError(V3_SLUGS[outcome.failure], [detail]);
-    return reply
-      .code(err.status)
-      .header('www-authenticate', challenge(outcome.failure))
-      .send(v3Failure(err));
+    if (err.status === 401) reply.header('www-authenticate', challenge(outcome.failure));
+    return reply.code(err.status).send(v3Failure(err));
   };
 }
 

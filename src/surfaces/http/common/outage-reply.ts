@@ -54,6 +54,8 @@ function callerMessage(kind: OutageKind, err: Error): string {
       return isQueueUnavailableError(err) && err.reason === 'no-worker'
         ? 'no docpipe worker is converting documents right now; send the request again later'
         : "docpipe's queue does not answer; send the request again later";
+    case 'database-unavailable':
+      return "docpipe's database does not answer; send the request again later";
     case 'storage-unavailable':
       return STORAGE_UNAVAILABLE;
     case 'company-queue-full':

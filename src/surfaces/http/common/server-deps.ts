@@ -1,13 +1,15 @@
 import type { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import type { DocpipeConfig } from '../../../app/config/index.js';
 import type { DocpipeMetrics } from '../../../base/metrics/index.js';
 import type { DocumentLibrary } from '../../../document/library/index.js';
 import type { DocpipeClient } from '../../../jobs/queue/index.js';
 import type { Preparer } from '../../../render/prepare/index.js';
 import type { Storage } from '../../../render/storage/index.js';
-import type { KeyStore } from '../../../service/keys/index.js';
+import type { Database } from '../../../service/db/index.js';
+import type { ExpiringKeyVerifier } from '../../../service/keys/index.js';
 import type { ReadinessCheck } from '../operations/readiness-checks.js';
 
 /**
@@ -19,10 +21,13 @@ export interface HttpServerDeps {
   config: DocpipeConfig;
   /** The base of every URL the server issues (config.http's, or the address it listens on). */
   publicUrl: string;
-  /** The Redis every docpipe process shares, connected: keys, rate limits, signed URLs. */
+  /** The Redis every docpipe process shares, connected: the queue, rate limits, signed URLs. */
   redis: Redis;
   redisUrl: string;
-  keys: KeyStore;
+  /** The service's database (PostgreSQL), migrated: companies, users, keys and their records. */
+  db: Kysely<Database>;
+  /** The API keys (the database's KeyStore); the server puts VerifiedKeyCache in front of it. */
+  keys: ExpiringKeyVerifier;
   /** The queue's producer: conversions run on docpipe's workers, here or on other machines. */
   client: DocpipeClient;
   storage: Storage;
