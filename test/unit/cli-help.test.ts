@@ -24,6 +24,11 @@ import { registerRerender } from '../../src/surfaces/cli/commands/rerender.js';
 import { registerSniff } from '../../src/surfaces/cli/commands/sniff.js';
 import { registerStart } from '../../src/surfaces/cli/commands/start.js';
 import { registerStorage } from '../../src/surfaces/cli/commands/storage.js';
+import { registerCompanies } from '../../src/surfaces/cli/commands/companies.js';
+import { registerUsers } from '../../src/surfaces/cli/commands/users.js';
+import { registerFolders } from '../../src/surfaces/cli/commands/folders.js';
+import { registerPresets } from '../../src/surfaces/cli/commands/presets.js';
+import { registerMessageTemplates } from '../../src/surfaces/cli/commands/message-templates.js';
 import { HELP_DEFAULTS } from '../../src/surfaces/cli/help-defaults.js';
 
 /**
@@ -50,6 +55,11 @@ function program(): Command {
     registerRerender,
     registerKeys,
     registerStorage,
+    registerCompanies,
+    registerUsers,
+    registerFolders,
+    registerPresets,
+    registerMessageTemplates,
   ])
     register(p);
   return p;
@@ -76,6 +86,11 @@ describe('docpipe --help', () => {
       'rerender',
       'keys',
       'storage',
+      'companies',
+      'users',
+      'folders',
+      'presets',
+      'message-templates',
     ]);
     for (const command of p.commands) {
       expect(command.description().length, command.name()).toBeGreaterThan(20);
@@ -148,6 +163,8 @@ describe("the CLI's start-up", () => {
     '../help-defaults.js',
     '../print-json.js',
     '../report-failure.js',
+    // The help text the company records' commands share (commands/records-help.ts).
+    './records-help.js',
     './exit-codes.js',
     './top-level-error.js',
     '../../app/env/index.js',
@@ -160,7 +177,7 @@ describe("the CLI's start-up", () => {
   ];
 
   it('declares the commands importing nothing heavy: each action imports its own modules', () => {
-    expect(files.length).toBe(13);
+    expect(files.length).toBe(19);
     for (const file of files) {
       const heavy = valueImports(file).filter(
         (m) => !m.startsWith('node:') && !light.has(m) && !m.startsWith('./commands/'),
