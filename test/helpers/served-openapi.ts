@@ -10,12 +10,14 @@ import type { DocpipeClient } from '../../src/jobs/queue/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
+import { openDatabase } from '../../src/platform/postgres/index.js';
+import type { Database } from '../../src/service/db/index.js';
 import { buildHttpServer } from '../../src/surfaces/http/index.js';
 
 /**
  * The OpenAPI document as `docpipe serve` serves it at /openapi.json: every surface composed by
  * the real server, with parts that are never called while the document is asked for (a Redis
- * that never connects, a producer client that is never used). Needs no server, and may be called
+ * and a database pool that never connect, a producer client that is never used). Needs no server, and may be called
  * outside a test (in beforeAll).
  */
 export async function servedOpenApi(): Promise<Record<string, unknown>> {
@@ -26,12 +28,16 @@ export async function servedOpenApi(): Promise<Record<string, unknown>> {
   // Asked nothing: the rate limit and the key store only hold it until a request is counted.
   const storage = mkdtempSync(join(tmpdir(), 'served-openapi-'));
   const redis = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+  // A pool connects on its first query, and nothing here queries.
+  const databaseUrl = 'postgresql://docpipe@/docpipe?host=/nonexistent';
+  const db = openDatabase<Database>(databaseUrl);
   const app = await buildHttpServer({
     config,
     publicUrl: 'http://127.0.0.1:8080',
     redis,
     redisUrl: 'redis://127.0.0.1:9',
-    keys: new KeyStore({ redis, prefix: config.queue.prefix }),
+    db,
+    keys: new KeyStore({ db, databaseUrl }),
     // The convert route's producer: only a conversion calls it.
     client: {} as DocpipeClient,
     storage: new LocalStorage(storage),
@@ -48,6 +54,7 @@ export async function servedOpenApi(): Promise<Record<string, unknown>> {
   } finally {
     await app.close();
     redis.disconnect();
+    await db.destroy();
     rmSync(storage, { recursive: true, force: true });
   }
 }

@@ -5,18 +5,31 @@ import { V3_RATE_LIMITED, registerRateLimit } from '../../src/surfaces/http/comm
 import { KeyStore } from '../../src/service/keys/index.js';
 import { QueueUnavailableError, createRedis } from '../../src/platform/redis/index.js';
 import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**
  * The per-key rate limit as the server wires it (authentication hook, then the limit) on two
  * HTTP servers sharing one private redis-server, over real sockets: one count per key across
- * both, 429 with Retry-After in each surface's shape, refused callers not counted.
+ * both, 429 with Retry-After in each surface's shape, refused callers not counted. The keys are
+ * in PostgreSQL (a database of this file's own), the counts in Redis.
  */
 
 let redis: RedisOnly;
+let t: TestDatabase;
+/** The company acme and its user, whom every key here belongs to. */
+let acme: { company: string; user: string };
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  [redis, t] = await Promise.all([startRedisOnly(), testDatabase()]);
+  const owner = await addKeyOwner(t.db, 'acme');
+  acme = { company: owner.company, user: owner.email };
 });
-afterAll(() => redis.close());
+afterAll(async () => {
+  await redis.close();
+  await t.close();
+});
+
+const keyStore = () => new KeyStore({ db: t.db, databaseUrl: t.url });
 
 interface Server {
   app: HttpApp;
@@ -60,7 +73,7 @@ async function server(lane: Lane, keys: KeyStore, limits: { v2: number; v3: numb
 
 async function twoServers(limits = { v2: 3, v3: 2 }) {
   const lane = await redis.lane();
-  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
+  const keys = keyStore();
   return {
     lane,
     keys,
@@ -85,7 +98,7 @@ const documents = (s: Server, key: string) =>
 describe('registerRateLimit', () => {
   it('counts one key across two servers and answers 429 with Retry-After in the v2 shape', async () => {
     const { a, b, keys } = await twoServers();
-    const { key } = await keys.create({ company: 'acme', name: 'busy' });
+    const { key } = await keys.create({ ...acme, name: 'busy' });
     const statuses: number[] = [];
     const remaining: (string | null)[] = [];
     for (const s of [a, b, a]) {
@@ -116,8 +129,8 @@ describe('registerRateLimit', () => {
 
   it('counts per key, v2 and file endpoints together, v3 apart, refused callers not at all', async () => {
     const { a, b, keys } = await twoServers();
-    const one = await keys.create({ company: 'acme', name: 'one' });
-    const two = await keys.create({ company: 'acme', name: 'two' });
+    const one = await keys.create({ ...acme, name: 'one' });
+    const two = await keys.create({ ...acme, name: 'two' });
     for (let i = 0; i < 5; i++) expect((await convert(a)).status).toBe(401);
     const upload = (s: Server) =>
       fetch(`${s.base}/v3/company/acme/file/upload`, {
@@ -137,7 +150,7 @@ describe('registerRateLimit', () => {
 
   it('answers 429 on v3 with its own slug and no details', async () => {
     const { a, b, keys } = await twoServers();
-    const { key } = await keys.create({ company: 'acme', name: 'v3' });
+    const { key } = await keys.create({ ...acme, name: 'v3' });
     expect((await documents(a, key)).status).toBe(200);
     expect((await documents(b, key)).status).toBe(200);
     const over = await documents(a, key);
@@ -149,7 +162,7 @@ describe('registerRateLimit', () => {
 
   it('keeps the count in Redis under the prefix, for one minute', async () => {
     const { lane, a, keys } = await twoServers();
-    const k = await keys.create({ company: 'acme', name: 'window' });
+    const k = await keys.create({ ...acme, name: 'window' });
     for (let i = 0; i < 4; i++) await convert(a, k.key);
     const name = `${lane.prefix}:ratelimit:v2:${k.id}`;
     expect(await lane.connection.get(name)).toBe('4');
@@ -164,7 +177,7 @@ describe('registerRateLimit', () => {
 
   it('limits nothing at 0 (v3 by default)', async () => {
     const { a, keys } = await twoServers({ v2: 3, v3: 0 });
-    const { key } = await keys.create({ company: 'acme', name: 'free' });
+    const { key } = await keys.create({ ...acme, name: 'free' });
     for (let i = 0; i < 8; i++) {
       const res = await documents(a, key);
       expect(res.status).toBe(200);
@@ -175,8 +188,8 @@ describe('registerRateLimit', () => {
 
   it('passes a Redis outage to the group as QueueUnavailableError, and the route never runs', async () => {
     const lane = await redis.lane();
-    const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
-    const { key } = await keys.create({ company: 'acme', name: 'x' });
+    const keys = keyStore();
+    const { key } = await keys.create({ ...acme, name: 'x' });
     const gone = createRedis(redis.url, 'producer');
     await gone.connect();
     gone.disconnect();

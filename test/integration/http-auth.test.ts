@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import {
   authenticateV2,
@@ -9,21 +9,36 @@ import {
   requireCompany,
 } from '../../src/surfaces/http/common/auth.js';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
-import { KeyStore, type CreatedKey } from '../../src/service/keys/index.js';
-import { QueueUnavailableError, createRedis } from '../../src/platform/redis/index.js';
-import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import {
+  KeyStore,
+  VerifiedKeyCache,
+  type CreatedKey,
+  type KeyVerifier,
+} from '../../src/service/keys/index.js';
+import {
+  DatabaseUnavailableError,
+  openDatabase,
+  socketUrl,
+} from '../../src/platform/postgres/index.js';
+import type { Database } from '../../src/service/db/index.js';
+import { addKeyOwner, type KeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { testDir } from '../helpers/test-dir.js';
 
 /**
  * The authentication hooks in front of route groups as the server puts them, with a real key
- * store on a private redis-server: every failure in both surfaces' shapes, the path company
- * check, and that neither the routes run nor the key is logged when a request is refused.
+ * store on PostgreSQL (a database of this file's own, a company per rig): every failure in both
+ * surfaces' shapes (the spec's six slugs on v3), the path company check, the verified-key cache's
+ * time limit on revocation, a disabled company and a removed user, and that neither the routes
+ * run nor the key is logged when a request is refused.
  */
 
-let redis: RedisOnly;
+let t: TestDatabase;
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  t = await testDatabase();
 });
-afterAll(() => redis.close());
+afterAll(() => t.close());
+let companies = 0;
 
 const V2_UNAUTHORIZED = {
   errors: [{ code: 401, message: 'Unauthorized', description: 'Bearer token not found' }],
@@ -32,6 +47,9 @@ const V2_UNAUTHORIZED = {
 interface Rig {
   app: HttpApp;
   keys: KeyStore;
+  owner: KeyOwner;
+  /** The key's company, as the path names it. */
+  company: string;
   /** Requests that reached a route handler. */
   handled: string[];
   logs: string[];
@@ -41,10 +59,18 @@ interface Rig {
   expiring: CreatedKey;
 }
 
-async function rig(): Promise<Rig> {
-  const lane = await redis.lane();
+/**
+ * The hooks on a fresh company and its user, with a working, a revoked and an expired key. The
+ * hooks ask `verifier(keys)`: the store itself unless a test puts the cache in front.
+ */
+async function rig(
+  verifier: (keys: KeyStore, clock: { t: number }) => KeyVerifier = (keys) => keys,
+): Promise<Rig> {
   const clock = { t: 1_000_000 };
-  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix, now: () => clock.t });
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url, now: () => clock.t });
+  const owner = await addKeyOwner(t.db, `auth-${++companies}`);
+  const company = owner.company;
+  const guard = verifier(keys, clock);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -65,7 +91,7 @@ async function rig(): Promise<Rig> {
     return { apiKey: request.apiKey };
   };
   await app.register((v2) => {
-    v2.addHook('onRequest', authenticateV2(keys));
+    v2.addHook('onRequest', authenticateV2(guard));
     v2.post('/api/v2/document/convert', handler);
     v2.post('/v3/company/:company/file/upload', handler);
     v2.post('/v2/body-company', (request, reply) => {
@@ -76,17 +102,31 @@ async function rig(): Promise<Rig> {
     return Promise.resolve();
   });
   await app.register((v3) => {
-    v3.addHook('onRequest', authenticateV3(keys));
+    v3.addHook('onRequest', authenticateV3(guard));
     v3.get('/v3/api/documents', handler);
     return Promise.resolve();
   });
-  const good = await keys.create({ company: 'acme', name: 'server' });
-  const revoked = await keys.create({ company: 'acme', name: 'old' });
+  const mine = { company, user: owner.email };
+  const good = await keys.create({ ...mine, name: 'server' });
+  const revoked = await keys.create({ ...mine, name: 'old' });
   await keys.revoke(revoked.id);
-  const expiring = await keys.create({ company: 'acme', name: 'temp', expiresInMs: 60_000 });
+  const expiring = await keys.create({ ...mine, name: 'temp', expiresInMs: 60_000 });
   clock.t += 60_000;
-  return { app, keys, handled, logs, clock, good, revoked, expiring };
+  return { app, keys, owner, company, handled, logs, clock, good, revoked, expiring };
 }
+
+/** What a working key of the rig tells the route. */
+const identity = (r: Rig, k: CreatedKey = r.good) => ({
+  id: k.id,
+  company: r.company,
+  name: k.name,
+  userId: r.owner.userId,
+});
+
+const disableCompany = (company: string, disabled = true) =>
+  t.db.updateTable('companies').set({ disabled }).where('id', '=', company).execute();
+const removeUser = (owner: KeyOwner) =>
+  t.db.deleteFrom('users').where('id', '=', owner.userId).execute();
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -121,7 +161,7 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
       payload: {},
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ apiKey: { id: r.good.id, company: 'acme', name: 'server' } });
+    expect(res.json()).toEqual({ apiKey: identity(r) });
     expect(r.handled).toEqual(['/api/v2/document/convert']);
   });
 
@@ -144,7 +184,7 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
       ['expired', bearer(r.expiring.key), 'Bearer token not valid: the API key has expired'],
     ];
     for (const [what, headers, description] of cases) {
-      for (const url of ['/api/v2/document/convert', '/v3/company/acme/file/upload']) {
+      for (const url of ['/api/v2/document/convert', `/v3/company/${r.company}/file/upload`]) {
         const res = await r.app.inject({ method: 'POST', url, headers, payload: {} });
         expect(res.statusCode, `${what} ${url}`).toBe(401);
         // The spec's shape; a token that was sent is not "not found".
@@ -159,7 +199,8 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
 
   it('answers 400 Invalid company id when the path names another company', async () => {
     const r = await rig();
-    for (const company of ['globex', 'ACME', 'acme2']) {
+    const other = await addKeyOwner(t.db, `auth-other-${companies}`);
+    for (const company of [other.company, r.company.toUpperCase(), `${r.company}2`]) {
       const res = await r.app.inject({
         method: 'POST',
         url: `/v3/company/${company}/file/upload`,
@@ -176,12 +217,12 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
     expect(r.handled).toEqual([]);
     const own = await r.app.inject({
       method: 'POST',
-      url: '/v3/company/acme/file/upload',
+      url: `/v3/company/${r.company}/file/upload`,
       headers: bearer(r.good.key),
       payload: {},
     });
     expect(own.statusCode).toBe(200);
-    expect(r.handled).toEqual(['/v3/company/acme/file/upload']);
+    expect(r.handled).toEqual([`/v3/company/${r.company}/file/upload`]);
   });
 
   it('checks a company given elsewhere with requireCompany', async () => {
@@ -193,14 +234,14 @@ describe('authenticateV2 (v2 and file endpoints)', () => {
         headers: bearer(r.good.key),
         payload: { company },
       });
-    const other = await send('globex');
+    const other = await send('some-other-company');
     expect(other.statusCode).toBe(400);
     expect(other.json()).toEqual({
       code: 400,
       message: 'Bad Request',
       description: 'Invalid company id',
     });
-    expect((await send('acme')).statusCode).toBe(200);
+    expect((await send(r.company)).statusCode).toBe(200);
     expect(r.handled).toEqual(['/v2/body-company']);
   });
 });
@@ -213,7 +254,7 @@ describe('authenticateV3 (v3 API)', () => {
     const r = await rig();
     const res = await get(r, bearer(r.good.key));
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ apiKey: { id: r.good.id, company: 'acme', name: 'server' } });
+    expect(res.json()).toEqual({ apiKey: identity(r) });
   });
 
   it('answers each failure 401 with its slug and one detail on the header', async () => {
@@ -252,19 +293,24 @@ describe('authenticateV3 (v3 API)', () => {
 
   it('answers key-expired from the expiry on, not before', async () => {
     const r = await rig();
-    const k = await r.keys.create({ company: 'acme', name: 'soon', expiresInMs: 1000 });
+    const k = await r.keys.create({
+      company: r.company,
+      user: r.owner.email,
+      name: 'soon',
+      expiresInMs: 1000,
+    });
     r.clock.t += 999;
     expect((await get(r, bearer(k.key))).statusCode).toBe(200);
     r.clock.t += 1;
     expect((await get(r, bearer(k.key))).json()).toMatchObject({ error: 'key-expired' });
   });
 
-  it('passes a Redis outage to the group as QueueUnavailableError, not as a refusal', async () => {
-    const lane = await redis.lane();
-    const gone = createRedis(redis.url, 'producer');
-    await gone.connect();
-    gone.disconnect();
-    const keys = new KeyStore({ redis: gone, prefix: lane.prefix });
+  it('passes a database outage to the group as DatabaseUnavailableError, not as a refusal', async () => {
+    const r = await rig();
+    const nowhere = socketUrl(testDir('docpipe-no-pg-'), 'docpipe', 'docpipe');
+    const db = openDatabase<Database>(nowhere, { connectTimeoutMs: 1000 });
+    onTestFinished(() => db.destroy());
+    const keys = new KeyStore({ db, databaseUrl: nowhere });
     const app = createHttpApp({ bodyLimit: 1024 });
     const seen: unknown[] = [];
     await app.register((v3) => {
@@ -276,16 +322,126 @@ describe('authenticateV3 (v3 API)', () => {
       v3.get('/v3/api/documents', () => ({ reached: true }));
       return Promise.resolve();
     });
-    const { key } = await new KeyStore({ redis: lane.connection, prefix: lane.prefix }).create({
-      company: 'acme',
-      name: 'x',
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v3/api/documents',
+      headers: bearer(r.good.key),
     });
-    const res = await app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(key) });
     expect(res.statusCode).toBe(503);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toBeInstanceOf(QueueUnavailableError);
+    expect(seen[0]).toBeInstanceOf(DatabaseUnavailableError);
     expect(seen[0]).not.toBeInstanceOf(DocpipeError);
   });
+});
+
+describe('what a right key acts for (both surfaces)', () => {
+  const v3 = (r: Rig, key: string) =>
+    r.app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(key) });
+  const v2 = (r: Rig, key: string, url = '/api/v2/document/convert') =>
+    r.app.inject({ method: 'POST', url, headers: bearer(key), payload: {} });
+
+  it('answers company-disabled with 403 on v3 and v2 while the company is disabled', async () => {
+    const r = await rig();
+    await disableCompany(r.company);
+    const res = await v3(r, r.good.key);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      error: 'company-disabled',
+      details: [{ field: 'Authorization', message: expect.stringMatching(/company is disabled/) }],
+    });
+    // Nothing another key would fix: no challenge.
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    for (const url of ['/api/v2/document/convert', `/v3/company/${r.company}/file/upload`]) {
+      const old = await v2(r, r.good.key, url);
+      expect(old.statusCode, url).toBe(403);
+      expect(old.json(), url).toEqual({
+        errors: [
+          {
+            code: 403,
+            message: 'Forbidden',
+            description: 'The company account is disabled; its API keys are refused',
+          },
+        ],
+      });
+    }
+    await disableCompany(r.company, false);
+    expect((await v3(r, r.good.key)).statusCode).toBe(200);
+    expect(r.handled).toEqual(['/v3/api/documents']);
+  });
+
+  it('answers key-has-no-user with 403 on v3 and v2 once its user is removed', async () => {
+    const r = await rig();
+    await removeUser(r.owner);
+    const res = await v3(r, r.good.key);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      error: 'key-has-no-user',
+      details: [{ field: 'Authorization', message: expect.stringMatching(/user was removed/) }],
+    });
+    const old = await v2(r, r.good.key);
+    expect(old.statusCode).toBe(403);
+    expect(old.json()).toEqual({
+      errors: [
+        {
+          code: 403,
+          message: 'Forbidden',
+          description:
+            'The API key has no user: its user was removed. Create a key for a user of the company',
+        },
+      ],
+    });
+    expect(r.handled).toEqual([]);
+  });
+
+  it("never lets company A's key act on company B's paths, even when B is a company with keys", async () => {
+    const a = await rig();
+    const b = await rig();
+    for (const [key, company] of [
+      [a.good.key, b.company],
+      [b.good.key, a.company],
+    ] as const) {
+      const res = await v2(a, key, `/v3/company/${company}/file/upload`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'Bad Request',
+        description: 'Invalid company id',
+      });
+    }
+    // On v3 the company is the key's: each key reaches its own company, and no other.
+    expect((await v3(a, a.good.key)).json()).toEqual({ apiKey: identity(a) });
+    expect((await v3(a, b.good.key)).json()).toEqual({ apiKey: identity(b) });
+    expect(a.handled).toEqual(['/v3/api/documents', '/v3/api/documents']);
+  });
+});
+
+describe('the verified-key cache in front of the store', () => {
+  const TTL = 5000;
+  /** The hooks asking through the cache, on the rig's clock. */
+  const cached = () =>
+    rig((keys, clock) => new VerifiedKeyCache(keys, { ttlMs: TTL, now: () => clock.t }));
+  const v3 = (r: Rig) =>
+    r.app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(r.good.key) });
+
+  const changes: [string, (r: Rig) => Promise<unknown>, string][] = [
+    ['a revocation', (r) => r.keys.revoke(r.good.id), 'key-revoked'],
+    ['a disabled company', (r) => disableCompany(r.company), 'company-disabled'],
+    ['a removed user', (r) => removeUser(r.owner), 'key-has-no-user'],
+  ];
+
+  it.each(changes)(
+    'takes %s into account once the time limit has passed, and not before',
+    async (_what, change, slug) => {
+      const r = await cached();
+      expect((await v3(r)).statusCode).toBe(200);
+      await change(r);
+      // Within the time limit the answer is the cache's: the database is not asked.
+      r.clock.t += TTL - 1;
+      expect((await v3(r)).statusCode).toBe(200);
+      r.clock.t += 1;
+      expect((await v3(r)).json()).toMatchObject({ error: slug });
+    },
+  );
 });
 
 describe('both hooks', () => {
@@ -295,7 +451,7 @@ describe('both hooks', () => {
       await r.app.inject({ method: 'GET', url: '/v3/api/documents', headers: bearer(key) });
       await r.app.inject({
         method: 'POST',
-        url: '/v3/company/globex/file/upload',
+        url: '/v3/company/some-other-company/file/upload',
         headers: bearer(key),
         payload: {},
       });
@@ -317,7 +473,7 @@ describe('both hooks', () => {
       const ok = await fetch(`${base}/v3/api/documents`, { headers: bearer(r.good.key) });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({
-        apiKey: { id: r.good.id, company: 'acme', name: 'server' },
+        apiKey: identity(r),
       });
       const revoked = await fetch(`${base}/v3/api/documents`, { headers: bearer(r.revoked.key) });
       expect(revoked.status).toBe(401);

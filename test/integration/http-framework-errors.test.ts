@@ -11,6 +11,8 @@ import { DocpipeClient } from '../../src/jobs/queue/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import {
   redisReady,
   storageWritable,
@@ -31,10 +33,17 @@ const PASSWORD = 'a-long-admin-password';
 const ADMIN_ATTEMPTS = 10;
 
 let redis: RedisOnly;
+let t: TestDatabase;
+/** The user of company acme whom the keys belong to. */
+let owner: string;
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  [redis, t] = await Promise.all([startRedisOnly(), testDatabase()]);
+  owner = (await addKeyOwner(t.db, 'acme')).email;
 });
-afterAll(() => redis.close());
+afterAll(async () => {
+  await redis.close();
+  await t.close();
+});
 
 /** The composed server on a lane of its own, listening on 127.0.0.1. */
 async function listening(env: Record<string, string> = {}) {
@@ -47,7 +56,7 @@ async function listening(env: Record<string, string> = {}) {
     DOCPIPE_ADMIN_PASSWORD: PASSWORD,
     DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE: String(ADMIN_ATTEMPTS),
   });
-  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
   const client = await DocpipeClient.connect({
     redisUrl: redis.url,
     prefix: lane.prefix,
@@ -67,6 +76,7 @@ async function listening(env: Record<string, string> = {}) {
     publicUrl: 'http://127.0.0.1:9',
     redis: lane.connection,
     redisUrl: redis.url,
+    db: t.db,
     keys,
     client,
     storage,
@@ -79,7 +89,7 @@ async function listening(env: Record<string, string> = {}) {
   onTestFinished(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
-  const acme = (await keys.create({ company: 'acme', name: 'test' })).key;
+  const acme = (await keys.create({ company: 'acme', user: owner, name: 'test' })).key;
   return { port, acme };
 }
 

@@ -14,8 +14,14 @@ import { createRedis } from '../../src/platform/redis/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
-import { MAX_BODY_JSON_DEPTH } from '../../src/surfaces/http/common/json-body.js';
+import {
+  MAX_BODY_JSON_DEPTH,
+  MAX_BODY_JSON_VALUES,
+} from '../../src/surfaces/http/common/json-body.js';
+import { MAX_REPORTED_PROBLEMS } from '../../src/surfaces/http/common/validation-details.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 
@@ -40,12 +46,13 @@ let client: DocpipeClient;
 let app: HttpApp;
 let port: number;
 let key: string;
+let t: TestDatabase;
 /** The server's side of each connection, by the client's port: what the server read. */
 const serverSockets = new Map<number, Socket>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-connections-'));
-  redis = await startRedisOnly();
+  [redis, t] = await Promise.all([startRedisOnly(), testDatabase()]);
   connection = createRedis(redis.url, 'producer');
   await connection.connect();
   const config = loadConfig({
@@ -56,7 +63,7 @@ beforeAll(async () => {
     DOCPIPE_HTTP_HEADERS_TIMEOUT: `${HEADERS_TIMEOUT_MS / 1000}s`,
     DOCPIPE_HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
   });
-  const keys = new KeyStore({ redis: connection, prefix: PREFIX });
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
   client = await DocpipeClient.connect({
     redisUrl: redis.url,
     prefix: PREFIX,
@@ -69,6 +76,7 @@ beforeAll(async () => {
     publicUrl: 'http://127.0.0.1:9',
     redis: connection,
     redisUrl: redis.url,
+    db: t.db,
     keys,
     client,
     storage,
@@ -81,7 +89,8 @@ beforeAll(async () => {
   app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
-  key = (await keys.create({ company: 'acme', name: 'hostile' })).key;
+  const owner = await addKeyOwner(t.db, 'acme');
+  key = (await keys.create({ company: 'acme', user: owner.email, name: 'hostile' })).key;
 });
 
 afterAll(async () => {
@@ -89,6 +98,7 @@ afterAll(async () => {
   await client?.close();
   connection?.disconnect();
   await redis?.close();
+  await t?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -329,5 +339,42 @@ describe('deeply nested JSON', () => {
     expect(await refused.json()).toEqual({
       message: `the request is invalid: body: nests arrays or objects more than ${MAX_BODY_JSON_DEPTH} levels deep; send the values as the endpoint's schema describes them`,
     });
+  });
+});
+
+describe('wide JSON', () => {
+  const convert = (body: string) =>
+    fetch(`http://127.0.0.1:${port}/api/v2/document/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+  const zeros = (n: number) =>
+    `{"documents":[{"file":"x","name":"x"}],"tags":[${Array<string>(n).fill('0').join(',')}]}`;
+
+  it('past the number of values, is refused before it is parsed', async () => {
+    const refused = await convert(zeros(MAX_BODY_JSON_VALUES + 1));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      errors: [
+        {
+          code: 400,
+          message: 'Bad Request',
+          description: `body: holds more than ${MAX_BODY_JSON_VALUES} members and items in all; send the values as the endpoint's schema describes them, or fewer of them per request`,
+        },
+      ],
+    });
+  });
+
+  it('within the number of values, lists the first problems and says how many more', async () => {
+    const bad = MAX_BODY_JSON_VALUES - 1000;
+    const refused = await convert(zeros(bad));
+    expect(refused.status).toBe(400);
+    const { errors } = (await refused.json()) as { errors: { description: string }[] };
+    expect(errors).toHaveLength(MAX_REPORTED_PROBLEMS);
+    expect(errors[0]!.description).toMatch(/^tags\[0\]: /);
+    expect(errors.at(-1)!.description).toBe(
+      `body: has ${bad - (MAX_REPORTED_PROBLEMS - 1)} more problems like these, not listed; fix those above and send it again`,
+    );
   });
 });

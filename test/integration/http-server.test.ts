@@ -17,6 +17,10 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { DocpipeClient } from '../../src/jobs/queue/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { openDatabase, socketUrl } from '../../src/platform/postgres/index.js';
+import type { Database } from '../../src/service/db/index.js';
 import { testDir } from '../helpers/test-dir.js';
 import { join } from 'node:path';
 
@@ -29,14 +33,28 @@ import { join } from 'node:path';
 
 const PUBLIC = 'http://127.0.0.1:9';
 let redis: RedisOnly;
+let t: TestDatabase;
+/** The user of company acme whom the keys belong to. */
+let owner: string;
 
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  [redis, t] = await Promise.all([startRedisOnly(), testDatabase()]);
+  owner = (await addKeyOwner(t.db, 'acme')).email;
 });
-afterAll(() => redis.close());
+afterAll(async () => {
+  await redis.close();
+  await t.close();
+});
 
-/** The composed server on a lane of its own, with the given v2 rate limit. */
-async function composed(rateLimitV2 = 100, surfaces: readonly HttpSurface[] = SURFACES) {
+/**
+ * The composed server on a lane of its own, with the given v2 rate limit; its keys in the file's
+ * database, or asked of `askKeys` (a database that does not answer).
+ */
+async function composed(
+  rateLimitV2 = 100,
+  surfaces: readonly HttpSurface[] = SURFACES,
+  askKeys?: KeyStore,
+) {
   const lane = await redis.lane();
   const config = loadConfig({
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
@@ -44,7 +62,7 @@ async function composed(rateLimitV2 = 100, surfaces: readonly HttpSurface[] = SU
     DOCPIPE_RATE_LIMIT_V2: String(rateLimitV2),
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
   });
-  const keys = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
   const client = await DocpipeClient.connect({
     redisUrl: redis.url,
     prefix: lane.prefix,
@@ -65,7 +83,8 @@ async function composed(rateLimitV2 = 100, surfaces: readonly HttpSurface[] = SU
       publicUrl: PUBLIC,
       redis: lane.connection,
       redisUrl: redis.url,
-      keys,
+      db: t.db,
+      keys: askKeys ?? keys,
       client,
       storage,
       library: new FolderLibrary(config.templatesDir),
@@ -77,7 +96,7 @@ async function composed(rateLimitV2 = 100, surfaces: readonly HttpSurface[] = SU
     surfaces,
   );
   onTestFinished(() => app.close());
-  const acme = (await keys.create({ company: 'acme', name: 'test' })).key;
+  const acme = (await keys.create({ company: 'acme', user: owner, name: 'test' })).key;
   return { app, acme, keys };
 }
 
@@ -101,6 +120,44 @@ describe('the composed HTTP service', () => {
     const v3 = await app.inject({ method: 'GET', url: '/v3/api/documents' });
     expect(v3.statusCode).toBe(401);
     expect(v3.json()).toMatchObject({ error: 'missing-token' });
+  });
+
+  it('answers a database that does not answer as an outage: 503 and Retry-After in the shape of each surface', async () => {
+    const nowhere = socketUrl(testDir('docpipe-no-pg-'), 'docpipe', 'docpipe');
+    const db = openDatabase<Database>(nowhere, { connectTimeoutMs: 1000 });
+    onTestFinished(() => db.destroy());
+    const { app, acme } = await composed(100, SURFACES, new KeyStore({ db, databaseUrl: nowhere }));
+    const message = "docpipe's database does not answer; send the request again later";
+    const asked = [
+      {
+        method: 'POST' as const,
+        url: '/api/v2/document/convert',
+        body: {
+          errors: [{ code: 503, message: 'Service Unavailable', description: message }],
+        },
+      },
+      {
+        method: 'POST' as const,
+        url: '/v3/company/acme/file/view-presigned-url',
+        body: { message },
+      },
+      {
+        method: 'GET' as const,
+        url: '/v3/api/documents',
+        body: { error: 'database-unavailable', details: [] },
+      },
+    ];
+    for (const { method, url, body } of asked) {
+      const res = await app.inject({
+        method,
+        url,
+        headers: bearer(acme),
+        ...(method === 'POST' ? { payload: { url: 'x' } } : {}),
+      });
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after'], url).toBe('30');
+      expect(res.json(), url).toEqual(body);
+    }
   });
 
   it("takes a new surface as one more entry, behind its API's key check or public", async () => {

@@ -5,25 +5,28 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/service/keys/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
-import { freePort } from '../../src/platform/embedded/index.js';
-import { startRedisOnly, type Lane, type RedisOnly } from '../helpers/queue-stack.js';
+import { socketUrl } from '../../src/platform/postgres/index.js';
+import { addKeyOwner, type KeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**
- * `docpipe keys` as an operator runs it: the built CLI against a private redis-server, each test
- * on a queue prefix of its own; the keys it prints are checked with the key store the HTTP
- * server uses.
+ * `docpipe keys` as an operator runs it: the built CLI against a real PostgreSQL (a database of
+ * this file's own, DATABASE_URL), each test on companies of its own; the keys it prints are
+ * checked with the key store the HTTP server uses.
  */
 
 const root = projectRoot();
 const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const data = mkdtempSync(join(tmpdir(), 'docpipe-keys-cli-'));
-let redis: RedisOnly;
+let t: TestDatabase;
+let store: KeyStore;
 
 beforeAll(async () => {
-  redis = await startRedisOnly();
+  t = await testDatabase();
+  store = new KeyStore({ db: t.db, databaseUrl: t.url });
 });
 afterAll(async () => {
-  await redis.close();
+  await t.close();
   rmSync(data, { recursive: true, force: true });
 });
 
@@ -31,40 +34,52 @@ function docpipe(env: Record<string, string | undefined>, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, 'keys', ...args], {
     encoding: 'utf8',
     cwd: root,
-    env: { ...process.env, REDIS_URL: undefined, DOCPIPE_DATA_DIR: data, ...env },
+    env: {
+      ...process.env,
+      REDIS_URL: undefined,
+      DATABASE_URL: undefined,
+      DOCPIPE_DATA_DIR: data,
+      ...env,
+    },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A lane, the CLI on its prefix, and the key store the server would open on it. */
-async function onLane() {
-  const lane: Lane = await redis.lane();
-  const env = { REDIS_URL: redis.url, DOCPIPE_QUEUE_PREFIX: lane.prefix };
-  const store = new KeyStore({ redis: lane.connection, prefix: lane.prefix });
-  return { lane, store, run: (...args: string[]) => docpipe(env, ...args) };
+let companies = 0;
+/**
+ * A company of the test's own with a user (and `more` users or companies as asked), the CLI on
+ * the file's database, and the key store the server would open on it.
+ */
+async function fresh() {
+  const owner = await addKeyOwner(t.db, `cli-${++companies}`);
+  const run = (...args: string[]) => docpipe({ DATABASE_URL: t.url }, ...args);
+  /** `keys create` for the owner, with more flags. */
+  const create = (...flags: string[]) =>
+    run('create', '--company', owner.company, '--user', owner.email, ...flags);
+  return { owner, run, create };
 }
 
 describe('docpipe keys', () => {
   it('create prints the key alone on stdout, once, and says it cannot be shown again', async () => {
-    const { store, run } = await onLane();
-    const r = run('create', '--company', 'acme', '--name', 'billing server');
+    const { owner, create } = await fresh();
+    const r = create('--name', 'billing server');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^dp_[0-9a-f]{16}_[0-9a-f]{64}\n$/);
     const key = r.stdout.trim();
     const id = key.slice(3, 19);
     expect(r.stderr).toBe(
-      `docpipe: API key ${id} for company acme ("billing server"), does not expire.\n` +
+      `docpipe: API key ${id} of ${owner.email} in company ${owner.company} ("billing server"), does not expire.\n` +
         'Store the key now: it is shown only this once and cannot be shown again.\n',
     );
     expect(await store.verify(key)).toEqual({
       ok: true,
-      identity: { id, company: 'acme', name: 'billing server' },
+      identity: { id, company: owner.company, name: 'billing server', userId: owner.userId },
     });
   });
 
   it('create --json --expires 90d gives the record and the key, expiring in 90 days', async () => {
-    const { store, run } = await onLane();
-    const r = run('create', '--company', 'acme', '--name', 'ci', '--expires', '90d', '--json');
+    const { owner, create } = await fresh();
+    const r = create('--expires', '90d', '--json');
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string>;
     expect(Object.keys(out).sort()).toEqual([
@@ -74,61 +89,86 @@ describe('docpipe keys', () => {
       'id',
       'key',
       'name',
+      'user',
+      'userId',
     ]);
-    expect(out).toMatchObject({ company: 'acme', name: 'ci' });
+    // Without --name, the key is named after its user.
+    expect(out).toMatchObject({
+      company: owner.company,
+      name: owner.email,
+      user: owner.email,
+      userId: owner.userId,
+    });
     expect(Date.parse(out.expiresAt!) - Date.parse(out.createdAt!)).toBe(90 * 86_400_000);
     expect(r.stderr).toContain('cannot be shown again');
     expect((await store.verify(out.key!)).ok).toBe(true);
   });
 
-  it('list shows every key with its status and times, never a key', async () => {
-    const { run } = await onLane();
-    const a = run('create', '--company', 'acme', '--name', 'first one', '--json');
-    const b = run('create', '--company', 'globex', '--name', 'second', '--expires', '12h');
+  it('list shows every key with its user, status and times, never a key', async () => {
+    const { owner, run, create } = await fresh();
+    const other = await addKeyOwner(t.db, `cli-other-${companies}`);
+    const gone: KeyOwner = await addKeyOwner(t.db, owner.company, 'gone@cli.example');
+    const a = create('--name', 'first one', '--json');
+    const b = run(
+      'create',
+      '--company',
+      other.company,
+      '--user',
+      other.email,
+      '--name',
+      'second',
+      '--expires',
+      '12h',
+    );
+    const c = run('create', '--company', owner.company, '--user', gone.email, '--name', 'third');
     const first = JSON.parse(a.stdout) as { id: string; key: string };
     const second = b.stdout.trim();
+    const third = c.stdout.trim();
     expect(run('revoke', first.id).status).toBe(0);
+    await t.db.deleteFrom('users').where('id', '=', gone.userId).execute();
 
     const text = run('list');
     expect(text.status, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ID\s+COMPANY\s+STATUS\s+CREATED\s+EXPIRES\s+REVOKED\s+NAME$/);
-    expect(lines[1]).toMatch(
+    const mine = (id: string) => lines.find((l) => l.startsWith(id));
+    expect(lines[0]).toMatch(/^ID\s+COMPANY\s+USER\s+STATUS\s+CREATED\s+EXPIRES\s+REVOKED\s+NAME$/);
+    expect(mine(first.id)).toMatch(
       new RegExp(
-        `^${first.id}  acme\\s+revoked  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  never\\s+\\d{4}-\\S+Z  first one$`,
+        `^${first.id}  ${owner.company}\\s+${owner.email}\\s+revoked  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  never\\s+\\d{4}-\\S+Z  first one$`,
       ),
     );
-    expect(lines[2]).toMatch(
-      new RegExp(`^${second.slice(3, 19)}  globex\\s+active\\s+\\S+Z  \\S+Z  -\\s+second$`),
+    expect(mine(second.slice(3, 19))).toMatch(
+      new RegExp(`  ${other.company}\\s+${other.email}\\s+active\\s+\\S+Z  \\S+Z  -\\s+second$`),
     );
+    expect(mine(third.slice(3, 19))).toMatch(/\(removed\)\s+no-user\s+\S+Z {2}never\s+-\s+third$/);
 
-    const json = run('list', '--json');
+    const json = run('list', '--company', owner.company, '--json');
     const listed = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(listed.map((k) => Object.keys(k).sort())).toEqual([
-      ['company', 'createdAt', 'id', 'name', 'revokedAt'],
-      ['company', 'createdAt', 'expiresAt', 'id', 'name'],
+      ['company', 'createdAt', 'id', 'name', 'revokedAt', 'user', 'userId'],
+      ['company', 'createdAt', 'id', 'name'],
     ]);
     for (const out of [text.stdout, json.stdout]) {
-      expect(out).not.toContain(first.key.slice(20));
-      expect(out).not.toContain(second.slice(20));
+      for (const k of [first.key, second, third]) expect(out).not.toContain(k.slice(20));
     }
-    const only = JSON.parse(run('list', '--company', 'globex', '--json').stdout) as unknown[];
-    expect(only).toEqual([expect.objectContaining({ company: 'globex', name: 'second' })]);
+    const only = JSON.parse(run('list', '--company', other.company, '--json').stdout) as unknown[];
+    expect(only).toEqual([expect.objectContaining({ company: other.company, name: 'second' })]);
   });
 
   it('list says so when there are no keys', async () => {
-    const { run } = await onLane();
-    const r = run('list');
+    const { owner, run } = await fresh();
+    const r = run('list', '--company', owner.company);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^docpipe: no API keys; create one with: docpipe keys create/);
-    expect(run('list', '--json').stdout).toBe('[]\n');
+    expect(r.stderr).toMatch(
+      /^docpipe: no API keys for company cli-\d+; create one with: docpipe keys create --company <id> --user <email>/,
+    );
+    expect(run('list', '--company', owner.company, '--json').stdout).toBe('[]\n');
   });
 
   it('revoke stops a key, says so when it was already revoked, and refuses an unknown id', async () => {
-    const { store, run } = await onLane();
-    const key = run('create', '--company', 'acme', '--name', 'old').stdout.trim();
+    const { run, create } = await fresh();
+    const key = create('--name', 'old').stdout.trim();
     const id = key.slice(3, 19);
     const r = run('revoke', id);
     expect(r.status, r.stderr).toBe(0);
@@ -149,45 +189,51 @@ describe('docpipe keys', () => {
     expect(whole.stderr).toContain('is not a key id: ids are 16 characters');
   });
 
-  it('is bad usage (exit 2) for a bad lifetime, company or name, and creates nothing', async () => {
-    const { store, run } = await onLane();
+  it('is bad usage (exit 2) for a bad lifetime, company, user or name, and creates nothing', async () => {
+    const { owner, run } = await fresh();
+    await addKeyOwner(t.db, `cli-off-${companies}`);
+    await t.db
+      .updateTable('companies')
+      .set({ disabled: true })
+      .where('id', '=', `cli-off-${companies}`)
+      .execute();
     const cases: [string[], string][] = [
       [['--expires', '90x'], '--expires: "90x" is not a duration'],
       [['--expires', '0d'], '--expires: "0d" is no time at all'],
       [['--company', 'acme corp'], '--company: must be 1 to 128 letters'],
+      [['--user', 'nobody'], '--user: must be the e-mail of a user of the company'],
       [['--name', ' '], '--name: must be a non-empty text'],
+      [['--company', 'no-such-co'], '--company: no company no-such-co: create it first'],
+      [
+        ['--company', `cli-off-${companies}`],
+        `--company: company cli-off-${companies} is disabled, and its keys are refused: enable it first`,
+      ],
+      [['--user', 'stranger@x.example'], `--user: no user stranger@x.example in company`],
     ];
     for (const [flags, message] of cases) {
-      const base = { '--company': 'acme', '--name': 'n' } as Record<string, string>;
+      const base = { '--company': owner.company, '--user': owner.email } as Record<string, string>;
       for (let i = 0; i < flags.length; i += 2) base[flags[i]!] = flags[i + 1]!;
       const r = run('create', ...Object.entries(base).flat());
       expect(r.status, flags.join(' ')).toBe(2);
-      expect(r.stderr).toContain(message);
+      expect(r.stderr, flags.join(' ')).toContain(message);
       expect(r.stdout).toBe('');
     }
-    const missing = run('create', '--company', 'acme');
+    const missing = run('create', '--company', owner.company);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain("required option '--name <name>' not specified");
-    expect(await store.list()).toEqual([]);
+    expect(missing.stderr).toContain("required option '--user <email>' not specified");
+    expect(await store.list({ company: owner.company })).toEqual([]);
   });
 
-  it('is exit 2 without a Redis and exit 3 when Redis does not answer', async () => {
+  it('is exit 2 without a database and exit 3 when PostgreSQL does not answer', () => {
     const none = docpipe({}, 'list');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain(
-      `docpipe: no Redis: REDIS_URL is not set, and no "docpipe start" runs on the data folder ${data} `,
+      `docpipe: no PostgreSQL: DATABASE_URL is not set, and no "docpipe start" runs on the data folder ${data} `,
     );
-    const port = await freePort();
-    const down = docpipe(
-      { REDIS_URL: `redis://127.0.0.1:${port}` },
-      'create',
-      '--company',
-      'a',
-      '--name',
-      'b',
-    );
+    const nowhere = socketUrl(join(data, 'nowhere'), 'docpipe', 'docpipe');
+    const down = docpipe({ DATABASE_URL: nowhere }, 'create', '--company', 'a', '--user', 'b@c.d');
     expect(down.status).toBe(3);
-    expect(down.stderr).toContain(`cannot reach Redis at redis://127.0.0.1:${port}`);
+    expect(down.stderr).toMatch(/^docpipe: cannot reach PostgreSQL at postgresql:/);
     expect(down.stdout).toBe('');
   });
 });

@@ -225,8 +225,7 @@ describe('KeyStore on PostgreSQL', () => {
     expect(err.slug).toBe('validation-failed');
     expect(err.details.map((d) => d.field)).toEqual(['company', 'user', 'name', 'expiresInMs']);
     expect(
-      (await rejectionOf(keys.create({ ...key(owner), name: 'two\nlines' }), DocpipeError))
-        .message,
+      (await rejectionOf(keys.create({ ...key(owner), name: 'two\nlines' }), DocpipeError)).message,
     ).toMatch(/control characters/);
     expect(await keys.list({ company: owner.company })).toEqual([]);
   });

@@ -54,15 +54,28 @@ describe('a new key’s fields', () => {
   });
 
   it('names every problem at once, and none for a good key', () => {
-    expect(newKeyProblems({ company: 'acme', name: 'ci', expiresInMs: 1 })).toEqual([]);
-    expect(newKeyProblems({ company: 'acme', name: 'ci' })).toEqual([]);
+    const user = 'ops@acme.example';
+    expect(newKeyProblems({ company: 'acme', user, name: 'ci', expiresInMs: 1 })).toEqual([]);
+    expect(newKeyProblems({ company: 'acme', user, name: 'ci' })).toEqual([]);
+    // The name may be left out: the key is named after its user.
+    expect(newKeyProblems({ company: 'acme', user })).toEqual([]);
     expect(
-      newKeyProblems({ company: 7, name: 'x'.repeat(201), expiresInMs: 1.5 }).map((p) => p.field),
-    ).toEqual(['company', 'name', 'expiresInMs']);
-    expect(newKeyProblems({ company: 'a', name: 'tab\there' })).toEqual([
+      newKeyProblems({ company: 7, user: 'x', name: 'x'.repeat(201), expiresInMs: 1.5 }).map(
+        (p) => p.field,
+      ),
+    ).toEqual(['company', 'user', 'name', 'expiresInMs']);
+    expect(newKeyProblems({ company: 'a', user, name: 'tab\there' })).toEqual([
       { field: 'name', message: 'must not hold control characters (line breaks, tabs)' },
     ]);
-    expect(newKeyProblems({ company: 'a', name: 'a', expiresInMs: -5 })).toHaveLength(1);
+    expect(newKeyProblems({ company: 'a', user, name: 'a', expiresInMs: -5 })).toHaveLength(1);
+  });
+
+  it('takes the user as an e-mail, nothing else', () => {
+    for (const bad of [undefined, '', 'ops', 'ops@', '@acme', 'o ps@acme', `${'a'.repeat(320)}@b`])
+      expect(
+        newKeyProblems({ company: 'acme', user: bad }).map((p) => p.field),
+        String(bad),
+      ).toEqual(['user']);
   });
 });
 

@@ -9,6 +9,7 @@ import {
 } from '../../src/base/errors/index.js';
 import { CompanyQueueFullError } from '../../src/jobs/queue/index.js';
 import { QueueUnavailableError } from '../../src/platform/redis/index.js';
+import { DatabaseUnavailableError } from '../../src/platform/postgres/index.js';
 import { StorageUnavailableError } from '../../src/render/storage/index.js';
 import { EXIT, outageExit } from '../../src/surfaces/cli/exit-codes.js';
 import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
@@ -30,6 +31,11 @@ import { opsErrorHandler } from '../../src/surfaces/http/operations/ops-replies.
 /** One error of each outage, as the code that raises it builds it. */
 const RAISED: Record<OutageKind, () => Error> = {
   'queue-unavailable': () => QueueUnavailableError.unreachable('redis://:secret@10.0.0.5:6379'),
+  'database-unavailable': () =>
+    new DatabaseUnavailableError('postgresql://docpipe:secret@10.0.0.5:5432/docpipe', {
+      code: 'ECONNREFUSED',
+      message: 'connect ECONNREFUSED 10.0.0.5:5432',
+    }),
   'storage-unavailable': () =>
     StorageUnavailableError.unreachable(
       { bucket: 'private-bucket', endpoint: 'http://store.internal:9000' },
@@ -63,11 +69,12 @@ async function answer(handler: Handler, err: Error) {
 }
 
 describe('the outage table', () => {
-  it('lists the five outages the issue names', () => {
+  it('lists the five outages the issue names, and the database not answering', () => {
     expect(KINDS.sort()).toEqual(
       [
         'caller-gone',
         'company-queue-full',
+        'database-unavailable',
         'deadline',
         'queue-unavailable',
         'storage-unavailable',
