@@ -4,7 +4,7 @@ import {
   DEFAULT_HTTP_CONNECTION_LIMITS,
   loadConfig,
 } from '../../src/app/config/index.js';
-import { textNestsDeeperThan } from '../../src/base/files/index.js';
+import { jsonTextPasses, textNestsDeeperThan } from '../../src/base/files/index.js';
 import { parseDuration } from '../../src/base/util/index.js';
 
 /**
@@ -117,3 +117,24 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
   }
   return [];
 }
+
+describe('jsonTextPasses', () => {
+  const bounds = { maxDepth: 4, maxValues: 5 };
+  it('counts containers and commas outside strings', () => {
+    expect(jsonTextPasses('[1,2,3,4]', bounds)).toBeUndefined(); // 1 array + 3 commas
+    expect(jsonTextPasses('[1,2,3,4,5]', bounds)).toBeUndefined(); // 5
+    expect(jsonTextPasses('[1,2,3,4,5,6]', bounds)).toBe('values');
+    expect(jsonTextPasses('{"a":1,"b":[2,{}]}', bounds)).toBeUndefined(); // 3 containers + 2 commas
+    expect(jsonTextPasses('{"a":1,"b":[2,{},3]}', bounds)).toBe('values');
+  });
+
+  it('does not count commas inside strings', () => {
+    // An escaped backslash ends before the quote: the string closes there.
+    expect(jsonTextPasses('["a,b,c,d,e,f,g", "\\\\", ",,,,", "\\",,,,"]', bounds)).toBeUndefined();
+  });
+
+  it('says which bound was passed first', () => {
+    expect(jsonTextPasses('[[[[[1]]]]]', { maxDepth: 4, maxValues: 100 })).toBe('depth');
+    expect(jsonTextPasses('[1,1,1,1,1,1,[[[[[1]]]]]]', bounds)).toBe('values');
+  });
+});

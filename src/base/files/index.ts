@@ -8,4 +8,4 @@ export {
   writeAtomically,
 } from './write-atomically.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
-export { textNestsDeeperThan } from './json-text-depth.js';
+export { jsonTextPasses, textNestsDeeperThan, type JsonTextBounds } from './json-text-depth.js';

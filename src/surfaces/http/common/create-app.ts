@@ -14,7 +14,7 @@ import {
 import { closeAfterEarlyAnswer } from './early-answer.js';
 import { answerClientError } from './client-errors.js';
 import { MAX_PATH_VALUE_LENGTH, answerFrameworkError } from './framework-errors.js';
-import { parseJsonBodiesBoundedInDepth } from './json-body.js';
+import { parseJsonBodiesBounded } from './json-body.js';
 
 export interface HttpAppOptions {
   /**
@@ -87,13 +87,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
     // The router's refusals (a URL it cannot decode, a path value past its limit) in the shape
     // of the URL's surface, not Fastify's own (framework-errors.ts).
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: (error, request, reply) => {
+      void answerFrameworkError(error, request, reply);
+    },
     // What Node cannot parse (an unknown method, headers past 16 KiB, a timeout), likewise.
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = limits.maxConnections;
   closeAfterEarlyAnswer(app);
-  parseJsonBodiesBoundedInDepth(app);
+  parseJsonBodiesBounded(app);
   return app;
 }

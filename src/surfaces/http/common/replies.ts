@@ -44,7 +44,8 @@ export function v2Error(code: number, description: string): V2ErrorObject {
 export function v2Failure(err: DocpipeError): { errors: V2ErrorObject[] } {
   const details: FailureDetail[] =
     err.details.length > 0 ? err.details : [{ field: '', message: err.slug }];
-  return v2Errors(...details.map((d) => v2Error(err.status, detailText(d))));
+  // Not spread into v2Errors: a list of a million arguments overflows the stack.
+  return { errors: details.map((d) => v2Error(err.status, detailText(d))) };
 }
 
 /** A typed failure on the v3 surface: the spec's envelope, without docpipe's internal members. */

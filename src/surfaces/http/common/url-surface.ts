@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { detailText, type FailureDetail } from '../../../base/errors/index.js';
-import { fileError, v2Error, v2Errors } from './replies.js';
+import { fileError, v2Error } from './replies.js';
 
 /**
  * The error shape a URL's surface answers (spec section 7 and 4.3):
@@ -45,7 +45,7 @@ export function refusalBody(shape: ErrorShape, refusal: Refusal): unknown {
     case 'v3':
       return { error: slug, details };
     case 'v2':
-      return v2Errors(...lines.map((line) => v2Error(status, line)));
+      return { errors: lines.map((line) => v2Error(status, line)) };
     case 'message':
       return fileError(lines.join('; '));
   }
