@@ -13,12 +13,14 @@ import { DocpipeProcess } from '../helpers/processes.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { waitUntil } from '../helpers/wait.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**
  * The deployment as several machines run it, every part a real process on loopback: one Redis,
  * one S3 server, one `docpipe serve` (HTTP and producers, no office processes) and two
  * `docpipe worker`s, each with a data folder of its own, so that the only things they share are
- * Redis, the bucket and the signing secret.
+ * Redis, PostgreSQL (DATABASE_URL, where serve checks keys), the bucket and the signing secret.
  */
 
 /**
@@ -31,6 +33,7 @@ const DONE = 'document job done';
 
 let redis: RedisOnly;
 let s3: S3Server;
+let t: TestDatabase;
 let dir: string;
 let serve: DocpipeProcess | undefined;
 let workers: DocpipeProcess[] = [];
@@ -52,11 +55,13 @@ function machineEnv(name: string): NodeJS.ProcessEnv {
     }),
     // After docpipeEnv, which removes any REDIS_URL the test runner was given.
     REDIS_URL: redis.url,
+    DATABASE_URL: t.url,
   };
 }
 
 beforeAll(async () => {
-  [redis, s3] = await Promise.all([startRedisOnly(), startS3Server()]);
+  [redis, s3, t] = await Promise.all([startRedisOnly(), startS3Server(), testDatabase()]);
+  const owner = await addKeyOwner(t.db, 'acme');
   dir = mkdtempSync(join(tmpdir(), 'docpipe-multi-'));
   serve = DocpipeProcess.start('serve', machineEnv('serve'));
   workers = ['worker-a', 'worker-b'].map((name) =>
@@ -73,6 +78,8 @@ beforeAll(async () => {
     'create',
     '--company',
     'acme',
+    '--user',
+    owner.email,
     '--name',
     'multi',
   );
@@ -89,6 +96,7 @@ afterAll(async () => {
   await Promise.all(started.map((p) => p.kill()));
   await s3?.stop();
   await redis?.close();
+  await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { S3Storage } from '../../src/render/storage/index.js';
 import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import { addKeyOwnerAt } from '../helpers/key-owner.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
 /**
@@ -39,8 +40,21 @@ function addressOf(started: StartedDocpipe): string {
   return line!.http as string;
 }
 
-function apiKey(data: string, company: string): string {
-  const created = docpipe(env(data), 'keys', 'create', '--company', company, '--name', 's3');
+/** A key of a new user of `company` (made if need be) in the PostgreSQL of the start on `data`. */
+async function apiKey(data: string, company: string): Promise<string> {
+  const databaseUrl = readFileSync(join(data, 'postgres.url'), 'utf8').trim();
+  const owner = await addKeyOwnerAt(databaseUrl, company, `${randomUUID()}@${company}.example`);
+  const created = docpipe(
+    env(data),
+    'keys',
+    'create',
+    '--company',
+    company,
+    '--user',
+    owner.email,
+    '--name',
+    's3',
+  );
   expect(created.status, created.stderr).toBe(0);
   return created.stdout.trim();
 }
@@ -64,6 +78,9 @@ function cachedFlags(started: StartedDocpipe): unknown[] {
 beforeAll(async () => {
   s3 = await startS3Server('docpipe-http');
   dir = mkdtempSync(join(tmpdir(), 'docpipe-s3-http-'));
+  // The embedded PostgreSQL runs as the postgres user when the tests run as root: it must be let
+  // through the folder above its data folders (docs/database.md, "As root").
+  chmodSync(dir, 0o711);
   prefix = `run-${randomUUID()}/`;
   bucket = await S3Storage.open({
     bucket: s3.bucket,
@@ -90,7 +107,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('keeps an upload in the bucket and answers pre-signed URLs S3 itself serves', async () => {
     const address = addressOf(first);
-    const key = apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey(join(dir, 'one'), 'acme');
     const upload = await post(`${address}/v3/company/acme/file/upload`, key, {
       file: lease.toString('base64'),
       name: 'Lease.docx',
@@ -127,7 +144,7 @@ describe('docpipe start on S3 storage', () => {
     expect(await (await presign()).json()).toEqual({ ...answer, cached: true });
 
     // Another company's key learns nothing of it.
-    const other = apiKey(join(dir, 'one'), 'globex');
+    const other = await apiKey(join(dir, 'one'), 'globex');
     const refused = await post(`${address}/v3/company/globex/file/view-presigned-url`, other, {
       url: uploadUrl,
     });
@@ -138,7 +155,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('converts an upload, and serves the PDF from S3 through /files/, whole and by range', async () => {
     const address = addressOf(first);
-    const key = apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey(join(dir, 'one'), 'acme');
     const converted = await post(`${address}/api/v2/document/convert`, key, {
       documents: [{ file: uploadUrl, name: 'Lease' }],
       tags: leaseTags,
@@ -170,7 +187,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('takes S3’s pre-signed URL as a convert source, answered from the render cache', async () => {
     const address = addressOf(first);
-    const key = apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey(join(dir, 'one'), 'acme');
     const presigned = (await (
       await post(`${address}/v3/company/acme/file/view-presigned-url`, key, { url: uploadUrl })
     ).json()) as { signedUrl: string };
@@ -198,7 +215,7 @@ describe('docpipe start on S3 storage', () => {
     try {
       await second.waitFor('docpipe started');
       const address = addressOf(second);
-      const key = apiKey(join(dir, 'two'), 'acme');
+      const key = await apiKey(join(dir, 'two'), 'acme');
       const converted = await post(`${address}/api/v2/document/convert`, key, {
         documents: [{ file: lease.toString('base64'), name: 'Lease' }],
         tags: leaseTags,

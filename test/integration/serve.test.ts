@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { cli, docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-sta
 import { pdfText } from '../helpers/pdf-text.js';
 import { waitUntil } from '../helpers/wait.js';
 import { lease, leaseTags } from '../helpers/lease.js';
+import { addKeyOwnerAt } from '../helpers/key-owner.js';
 
 /**
  * `docpipe serve` as a machine that only takes requests: no office processes of its own, its
@@ -34,6 +35,9 @@ function addressIn(log: string, message: string): string | undefined {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'docpipe-serve-'));
+  // The embedded PostgreSQL runs as the postgres user when the tests run as root: it must be let
+  // through the folder above its data folder (docs/database.md, "As root").
+  chmodSync(dir, 0o711);
   data = join(dir, 'data');
   start = new StartedDocpipe(docpipeEnv(data, { DOCPIPE_LOG_FORMAT: 'json' }));
   await start.waitFor('docpipe started');
@@ -63,7 +67,22 @@ describe('docpipe serve', () => {
     };
     expect(Object.keys(ready.checks).sort()).toEqual(['redis', 'storage']);
 
-    const created = docpipe(env, 'keys', 'create', '--company', 'acme', '--name', 'serve');
+    // The key's company and user, in the PostgreSQL of docpipe start that serve checks keys in.
+    const owner = await addKeyOwnerAt(
+      readFileSync(join(data, 'postgres.url'), 'utf8').trim(),
+      'acme',
+    );
+    const created = docpipe(
+      env,
+      'keys',
+      'create',
+      '--company',
+      'acme',
+      '--user',
+      owner.email,
+      '--name',
+      'serve',
+    );
     expect(created.status, created.stderr).toBe(0);
     const key = created.stdout.trim();
     const response = await fetch(`${address!}/api/v2/document/convert`, {
@@ -91,6 +110,31 @@ describe('docpipe serve', () => {
     serve.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(serveLog).toContain('"msg":"stopped"');
+  });
+
+  it('refuses to run without a database, where it checks keys: exit 2, saying what to set', () => {
+    const elsewhere = join(dir, 'elsewhere');
+    const redisUrl = readFileSync(join(data, 'redis.url'), 'utf8').trim();
+    const r = docpipe({ ...docpipeEnv(elsewhere), REDIS_URL: redisUrl, DATABASE_URL: '' }, 'serve');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      `docpipe: docpipe serve checks API keys in PostgreSQL, and found no PostgreSQL: DATABASE_URL is not set, and no "docpipe start" runs on the data folder ${elsewhere}`,
+    );
+  });
+
+  it('names a database that does not answer and exits 3 (try again later)', () => {
+    const redisUrl = readFileSync(join(data, 'redis.url'), 'utf8').trim();
+    const r = docpipe(
+      {
+        ...docpipeEnv(join(dir, 'elsewhere')),
+        REDIS_URL: redisUrl,
+        DATABASE_URL: `postgresql://docpipe@/docpipe?host=${join(dir, 'no-postgres-here')}`,
+      },
+      'serve',
+    );
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/^docpipe: cannot reach PostgreSQL at postgresql:/m);
+    expect(r.stderr).not.toContain('    at ');
   });
 
   it('names an unreachable Redis and exits 3 (try again later), without a stack trace', () => {

@@ -8,6 +8,7 @@ import { FolderLibrary, resolveTemplate } from '../../src/document/library/index
 import { DocpipeClient, type DocumentJobResult } from '../../src/jobs/queue/index.js';
 import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import { addKeyOwnerAt } from '../helpers/key-owner.js';
 
 /**
  * One template and one set of values give one document, whichever door they enter by: `docpipe
@@ -97,10 +98,15 @@ beforeAll(async () => {
       .join('\n'),
   );
   listed = report(run('rerender', manifest, '--out-dir', join(out, 'manifest'), '--json').stdout);
+  const owner = await addKeyOwnerAt(
+    readFileSync(join(data, 'postgres.url'), 'utf8').trim(),
+    'acme',
+  );
   apiKey = (
-    JSON.parse(run('keys', 'create', '--company', 'acme', '--name', 'doors', '--json').stdout) as {
-      key: string;
-    }
+    JSON.parse(
+      run('keys', 'create', '--company', 'acme', '--user', owner.email, '--name', 'doors', '--json')
+        .stdout,
+    ) as { key: string }
   ).key;
 }, 300_000);
 
