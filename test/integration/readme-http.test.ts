@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,9 @@ beforeAll(async () => {
   // A folder laid out as the project is (its package, build and templates), so that the commands
   // run as written there, and what they write (lease.pdf) stays out of the project.
   dir = mkdtempSync(join(tmpdir(), 'readme-http-'));
+  // The embedded PostgreSQL runs as the postgres user when the tests run as root: it must be let
+  // through the folder above its data folder (docs/database.md, "As root").
+  chmodSync(dir, 0o711);
   for (const name of ['package.json', 'dist', 'node_modules'])
     symlinkSync(join(root, name), join(dir, name));
   cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
