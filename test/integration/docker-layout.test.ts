@@ -661,6 +661,15 @@ describe('compose.yaml', () => {
     const redisHost = new URL(String(shared.REDIS_URL)).hostname;
     expect(services[redisHost]!.image).toBe('redis:7');
     expect(services[redisHost]!.command).toEqual(['redis-server', '--appendonly', 'yes']);
+    // PostgreSQL keeps the records in a volume, with the user, password and database the URL names.
+    const database = new URL(String(shared.DATABASE_URL));
+    const postgres = services[database.hostname]!;
+    expect(postgres.image).toMatch(/^postgres:\d+$/);
+    expect(postgres.environment).toEqual({
+      POSTGRES_USER: database.username,
+      POSTGRES_PASSWORD: decodeURIComponent(database.password),
+      POSTGRES_DB: database.pathname.slice(1),
+    });
     // The store signs with the same credentials, and its bucket is made once, before docpipe.
     const store = services[new URL(String(shared.DOCPIPE_S3_ENDPOINT)).hostname]!;
     expect(store.environment!.AWS_ACCESS_KEY_ID).toBe(shared.AWS_ACCESS_KEY_ID);
@@ -680,14 +689,16 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('starts docpipe after Redis is healthy and the bucket exists', () => {
+  it('starts docpipe after Redis and PostgreSQL are healthy and the bucket exists', () => {
     for (const [name, service] of docpipe) {
       expect(service.depends_on, name).toEqual({
         redis: { condition: 'service_healthy' },
+        postgres: { condition: 'service_healthy' },
         bucket: { condition: 'service_completed_successfully' },
       });
     }
     expect(services.redis!.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(services.postgres!.healthcheck?.test).toContain('pg_isready');
     expect(services.bucket!.depends_on).toEqual({ store: { condition: 'service_healthy' } });
     expect(services.store!.healthcheck?.test?.join(' ')).toContain('/healthz');
   });
