@@ -418,7 +418,14 @@ describe('POST /api/v2/document/convert, answers', () => {
     const big = await post(app, { documents: [{ file: b64('x'.repeat(3000)), name: 'a.docx' }] });
     expect(big.status).toBe(413);
     expect(big.body).toEqual({
-      errors: [{ code: 413, message: 'Payload Too Large', description: expect.any(String) }],
+      errors: [
+        {
+          code: 413,
+          message: 'Payload Too Large',
+          description:
+            "body: is larger than this endpoint's limit of 2000 bytes; send smaller documents, or upload large ones first and send their URLs",
+        },
+      ],
     });
   });
 });

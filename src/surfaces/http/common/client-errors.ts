@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { currentRequest } from './socket-requests.js';
 import { refusalBody, shapeOfUrl, type Refusal } from './url-surface.js';
 
 /**
@@ -57,16 +58,21 @@ function requestTarget(raw: unknown): string | undefined {
 
 /**
  * Fastify's `clientErrorHandler`: a request Node could not read is answered in the shape of the
- * surface its request line names (`{message}` when there is none, as after a timeout), instead of
- * Fastify's `{"error":"Bad Request","message":"Client Error"}`, and the connection is closed once
- * the answer is written.
+ * surface its request line names, instead of Fastify's `{"error":"Bad Request","message":"Client
+ * Error"}`, and the connection is closed once the answer is written. A timeout's error carries no
+ * request line: the request the socket was serving names the surface (a slow body on a v2 route
+ * is answered in v2's shape), and `{message}` is left for a socket whose request line was never
+ * read (slow headers).
  */
 export function answerClientError(err: ClientError, socket: Socket): void {
   // The caller is gone: nobody to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const refusal = refusalOf(err.code);
   const body = JSON.stringify(
-    refusalBody(shapeOfUrl(requestTarget(err.rawPacket) ?? '/'), refusal),
+    refusalBody(
+      shapeOfUrl(requestTarget(err.rawPacket) ?? currentRequest(socket)?.url ?? '/'),
+      refusal,
+    ),
   );
   if (!socket.writable) {
     socket.destroy();

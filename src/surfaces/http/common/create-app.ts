@@ -13,6 +13,9 @@ import {
 } from '../../../app/config/index.js';
 import { closeAfterEarlyAnswer } from './early-answer.js';
 import { answerClientError } from './client-errors.js';
+import { continueWhenBodyIsRead } from './expect-continue.js';
+import { lingerOnClose } from './lingering-close.js';
+import { trackCurrentRequests } from './socket-requests.js';
 import { MAX_PATH_VALUE_LENGTH, answerFrameworkError } from './framework-errors.js';
 import { parseJsonBodiesBounded } from './json-body.js';
 
@@ -60,7 +63,9 @@ export const IDLE_SOCKET_TIMEOUT_MS = 120_000;
  * - the body limit, and JSON bodies refused past a nesting depth before they are parsed;
  * - a caller's time bounded (the whole request, its headers, an idle keep-alive connection) and
  *   the connections open at once capped;
- * - an answer given before the body was read closes the connection (early-answer.ts).
+ * - an answer given before the body was read closes the connection (early-answer.ts), and every
+ *   close after an answer lingers so the caller reads its answer (lingering-close.ts);
+ * - `100 Continue` only once the body is about to be read (expect-continue.ts).
  *
  * A socket with no traffic either way for IDLE_SOCKET_TIMEOUT_MS is closed: a caller that stops
  * reading a download holds its connection no longer than that. It is well past the longest wait
@@ -95,7 +100,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = limits.maxConnections;
+  trackCurrentRequests(app.server);
+  lingerOnClose(app.server);
   closeAfterEarlyAnswer(app);
+  continueWhenBodyIsRead(app);
   parseJsonBodiesBounded(app);
   return app;
 }

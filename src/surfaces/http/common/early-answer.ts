@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { lingeringClose } from './lingering-close.js';
 
 /**
  * Whether the request announced a body that has not been read to its end. A request without a
@@ -23,9 +24,12 @@ export function bodyUnread(request: IncomingMessage): boolean {
  * Installed once on the root instance, it covers every route, those registered later and the 404
  * handler alike, whatever hook or handler answers:
  * - `onSend` adds `Connection: close`, so the caller knows and Node closes the socket once the
- *   answer is written (it ends it, then destroys it when the end is flushed);
+ *   answer is written (with a lingering close, lingering-close.ts);
  * - a raw `finish` listener closes the socket the same way when an answer went out without the
  *   header (a hijacked reply, a route that writes to `reply.raw`).
+ *
+ * The close lingers: the caller, still sending, reads its answer instead of a reset, and the
+ * server reads at most LINGER_BYTES more of the body.
  */
 export function closeAfterEarlyAnswer(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
@@ -34,14 +38,7 @@ export function closeAfterEarlyAnswer(app: FastifyInstance): void {
   });
   app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     response.once('finish', () => {
-      if (bodyUnread(request)) stopReading(request);
+      if (bodyUnread(request)) lingeringClose(request.socket);
     });
   });
-}
-
-/** The caller has its answer: no more of its body is read. */
-function stopReading(request: IncomingMessage): void {
-  const socket = request.socket;
-  if (socket.destroyed) return;
-  socket.destroySoon();
 }

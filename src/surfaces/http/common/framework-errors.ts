@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { INTERNAL_ERROR, isDocpipeError } from '../../../base/errors/index.js';
+import { bodyTooLargeDetail, isBodyTooLarge } from './body-limit.js';
 import { answerOutage } from './outage-reply.js';
 import { refuseRepeatedAuthorization } from './repeated-authorization.js';
 import { fileError, v2Error, v2Errors } from './replies.js';
@@ -116,6 +117,8 @@ export function rootErrorHandler(
       slug: error.slug,
       details: error.details,
     });
+  if (isBodyTooLarge(error))
+    return answer(request, reply, invalid([bodyTooLargeDetail(request)], 413));
   const status = error.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500)
     return answer(request, reply, invalid([{ field: 'request', message: error.message }], status));

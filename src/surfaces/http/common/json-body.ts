@@ -53,10 +53,56 @@ export class JsonTooLargeError extends DocpipeError {
 }
 
 /**
+ * A JSON body with a member `__proto__`, or a `constructor` holding a `prototype`: valid JSON, but
+ * code that copies such a body into an object would change the prototype of every object.
+ * Fastify refuses it as "not valid JSON", which sends the caller looking for a syntax error.
+ */
+export class JsonPrototypeMemberError extends DocpipeError {
+  readonly statusCode = 400;
+  readonly code = 'DOCPIPE_JSON_PROTOTYPE_MEMBER';
+
+  constructor(member: string) {
+    super('validation-failed', [
+      {
+        field: 'body',
+        message: `has a member ${member}, which docpipe refuses (it could change the prototype of objects built from the body); no endpoint takes one: remove it or rename it`,
+      },
+    ]);
+  }
+}
+
+/**
+ * The forbidden member of a body Fastify refused, if that was why: `text` is valid JSON (parsed
+ * again with JSON.parse, which keeps `__proto__` as a plain member) and holds one. Only refused
+ * bodies are parsed again, and they passed the bounds of jsonTextPasses.
+ */
+function prototypeMember(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    if (Object.hasOwn(next, '__proto__')) return '"__proto__"';
+    const ctor = (next as Record<string, unknown>)['constructor'];
+    if (Object.hasOwn(next, 'constructor') && typeof ctor === 'object' && ctor !== null) {
+      if (Object.hasOwn(ctor, 'prototype')) return '"constructor" with a "prototype"';
+    }
+    // Not spread: a list of 200,000 items as arguments overflows the stack.
+    for (const item of Object.values(next)) pending.push(item);
+  }
+  return undefined;
+}
+
+/**
  * Fastify's JSON parser (the body limit cut while reading, the empty body and malformed JSON
  * refused, `__proto__` refused) behind a check of the raw text's depth and number of values:
  * parsing a body of millions of nested objects, or of millions of members, held the event loop,
- * and every other client, for seconds.
+ * and every other client, for seconds. A body refused for a `__proto__` member is told so.
  */
 export function parseJsonBodiesBounded(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -72,6 +118,13 @@ export function parseJsonBodiesBounded(app: FastifyInstance): void {
       return;
     }
     // Fastify's parser answers through `done` (its type allows a promise, it returns none).
-    void parse(request, text, done);
+    void parse(request, text, (err, parsed) => {
+      const member =
+        err && (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? prototypeMember(text)
+          : undefined;
+      if (member !== undefined) done(new JsonPrototypeMemberError(member), undefined);
+      else done(err, parsed);
+    });
   });
 }

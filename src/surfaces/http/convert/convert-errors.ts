@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
+import { DocpipeError, detailText, isDocpipeError } from '../../../base/errors/index.js';
+import { bodyTooLargeDetail, isBodyTooLarge } from '../common/body-limit.js';
 import { answerOutage } from '../common/outage-reply.js';
 import { v2Error, v2Errors, v2Failure } from '../common/replies.js';
 import { validationDetails } from '../common/validation-details.js';
@@ -19,7 +20,8 @@ const OUTAGE_MESSAGES: Record<number, string> = {
  * - outages (the queue or the document store not there, the company's line full, no answer in
  *   time, the caller gone): the status and Retry-After of the outage table (src/base/errors),
  *   not the caller's fault; `retryAfterSeconds` is this endpoint's wait for the queue's;
- * - Fastify's own refusals (not JSON, over the body limit): their status and message;
+ * - a body past the limit: 413 naming the limit;
+ * - Fastify's own refusals (not JSON, an empty body): their status and message;
  * - anything else: 500, logged with its stack, answered without it.
  */
 export function convertErrorHandler(retryAfterSeconds: number) {
@@ -42,6 +44,22 @@ export function convertErrorHandler(retryAfterSeconds: number) {
       retryAfterSeconds,
     );
     if (outage) return outage;
+    if (isBodyTooLarge(err))
+      return reply
+        .code(413)
+        .send(
+          v2Errors(
+            v2Error(
+              413,
+              detailText(
+                bodyTooLargeDetail(
+                  request,
+                  'send smaller documents, or upload large ones first and send their URLs',
+                ),
+              ),
+            ),
+          ),
+        );
     const status = err.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return reply.code(status).send(v2Errors(v2Error(status, err.message)));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocpipeError, INTERNAL_ERROR, isDocpipeError } from '../../../base/errors/index.js';
+import { bodyTooLargeDetail, isBodyTooLarge } from '../common/body-limit.js';
 import { answerOutage } from '../common/outage-reply.js';
 import { v3Failure } from '../common/replies.js';
 import { validationDetails } from '../common/validation-details.js';
@@ -34,6 +35,10 @@ export function documentsErrorHandler(
     return reply.code(400).send(v3Failure(new DocpipeError('validation-failed', details)));
   }
   if (isDocpipeError(err)) return reply.code(err.status).send(v3Failure(err));
+  if (isBodyTooLarge(err))
+    return reply
+      .code(413)
+      .send(v3Failure(new DocpipeError('validation-failed', [bodyTooLargeDetail(request)])));
   // Fastify's own refusals of a request (a body these GETs do not take, bad JSON): the request's.
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     const refused = new DocpipeError('validation-failed', [

@@ -39,6 +39,15 @@ interface OpenPart extends Omit<FormPart, 'bytes'> {
   size: number;
 }
 
+/** RFC 2046's bounds of a multipart boundary, in characters. */
+const MAX_BOUNDARY_CHARS = 70;
+
+/** The Content-Type's boundary parameter as sent (quoted or not), if it has one. */
+function boundaryOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i.exec(contentType ?? '');
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
 /** How far a part header may run: a Content-Disposition and a Content-Type need a few hundred. */
 const PART_HEADER_BYTES = 8 * 1024;
 
@@ -60,6 +69,17 @@ export function readMultipartForm(
     const declared = Number(headers['content-length']);
     if (declared > limits.bodyBytes) {
       reject(bodyTooLarge(limits));
+      return;
+    }
+    const boundary = boundaryOf(headers['content-type']);
+    if (boundary !== undefined && (boundary.length < 1 || boundary.length > MAX_BOUNDARY_CHARS)) {
+      // busboy takes an empty one and chokes on one past 256 with a message about needles.
+      reject(
+        new FileRefusal(
+          400,
+          `the Content-Type's multipart boundary is not a valid one: it has ${boundary.length} characters, and a boundary has 1 to ${MAX_BOUNDARY_CHARS} (RFC 2046); send the boundary your form-data client made`,
+        ),
+      );
       return;
     }
     let busboy: BusboyInstance;

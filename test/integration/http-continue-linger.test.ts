@@ -1,0 +1,404 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_HTTP_CONNECTION_LIMITS } from '../../src/app/config/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { registerFrameworkAnswers } from '../../src/surfaces/http/common/framework-errors.js';
+import { LINGER_BYTES, LINGER_MS } from '../../src/surfaces/http/common/lingering-close.js';
+import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
+import { PDF_FILE, corpusFile, multipartBody } from './http-files-setup.js';
+
+/**
+ * What a hostile or merely impatient client meets at the connection (issue 21), over real
+ * sockets: `100 Continue` only once the body is about to be read, an early refusal that the
+ * caller still sending receives whole (a lingering close), and a timeout answered in the shape of
+ * the route it interrupted.
+ */
+
+const MB = 1024 * 1024;
+const SMALL_LIMIT = 64 * 1024;
+const ECHO_LIMIT = MB;
+const UPLOAD_BODY_LIMIT = 2 * MB;
+const REQUEST_TIMEOUT_MS = 2000;
+const HEADERS_TIMEOUT_MS = 1500;
+/** Node looks for timed-out requests once a second (create-app.ts); the rest is a loaded machine. */
+const CHECK_SLACK_MS = 1000 + 500;
+const KEY = 'Bearer good';
+
+let app: HttpApp;
+let port: number;
+let dir: string;
+/** The server's side of each connection, by the client's port: what the server read. */
+const serverSockets = new Map<number, Socket>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'docpipe-http-continue-'));
+  app = createHttpApp({
+    bodyLimit: SMALL_LIMIT,
+    connections: {
+      ...DEFAULT_HTTP_CONNECTION_LIMITS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    },
+  });
+  registerFrameworkAnswers(app);
+  await app.register(async (scope: HttpApp) => {
+    // A stand-in for the authentication hook: a 401 from onRequest, before the body is read.
+    scope.addHook('onRequest', async (request, reply) => {
+      if (request.headers.authorization !== KEY) return reply.code(401).send({ message: 'no key' });
+      request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
+    });
+    for (const prefix of ['/api/v2', '/v3/api'])
+      scope.post(`${prefix}/echo`, { bodyLimit: ECHO_LIMIT }, (request) => ({
+        length: JSON.stringify(request.body).length,
+      }));
+    await scope.register(fileRoutes, {
+      storage: new LocalStorage(dir),
+      preparer: new InlinePreparer(),
+      // Not used by the upload route.
+      signedUrls: { reuseOrIssue: () => Promise.reject(new Error('unused')) },
+      publicUrl: 'http://docs.example.test',
+      signingSecret: 'a-test-signing-secret-of-32-chars!',
+      signedUrlTtlSeconds: 900,
+      maxUploadBytes: MB,
+      bodyLimitBytes: UPLOAD_BODY_LIMIT,
+    });
+  });
+  app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  port = (app.server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Probe {
+  socket: Socket;
+  /** What the server answered so far, as text. */
+  received(): string;
+  /** Resolves once `text` has arrived (false if the connection closed first). */
+  until(pattern: RegExp): Promise<boolean>;
+  /** Milliseconds from the connection to its close. */
+  closed: Promise<number>;
+  /** The server's side of the connection. */
+  server(): Promise<Socket>;
+}
+
+async function open(): Promise<Probe> {
+  const opened = Date.now();
+  const socket = connect({ host: '127.0.0.1', port });
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (text += chunk));
+  socket.on('error', () => undefined);
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => resolve(Date.now() - opened)),
+  );
+  await once(socket, 'connect');
+  return {
+    socket,
+    received: () => text,
+    until: async (pattern) => {
+      while (!pattern.test(text)) {
+        if (socket.destroyed) return false;
+        await Promise.race([once(socket, 'data'), once(socket, 'close')]);
+      }
+      return true;
+    },
+    closed,
+    server: async () => {
+      const local = socket.localPort!;
+      while (!serverSockets.has(local)) await new Promise((r) => setImmediate(r));
+      return serverSockets.get(local)!;
+    },
+  };
+}
+
+function head(lines: string[]): string {
+  return [...lines, '', ''].join('\r\n');
+}
+
+const statusLine = (text: string) => text.slice(0, text.indexOf('\r\n'));
+const bodyOf = (text: string): unknown => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+
+describe('Expect: 100-continue', () => {
+  const FIVE_GB = 5 * 1024 * MB;
+
+  it('answers 413 without 100 Continue to a Content-Length past the route limit', async () => {
+    const probe = await open();
+    probe.socket.write(
+      head([
+        'POST /api/v2/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: ${KEY}`,
+        'Content-Type: application/json',
+        `Content-Length: ${FIVE_GB}`,
+        'Expect: 100-continue',
+      ]),
+    );
+    await probe.closed;
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(probe.received()).not.toContain('100 Continue');
+  });
+
+  it('answers 401 without 100 Continue to a request without a key', async () => {
+    const probe = await open();
+    probe.socket.write(
+      head([
+        'POST /api/v2/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        `Content-Length: ${FIVE_GB}`,
+        'Expect: 100-continue',
+      ]),
+    );
+    await probe.closed;
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
+    expect(probe.received()).not.toContain('100 Continue');
+  });
+
+  it('sends 100 Continue to a body within the limit, then reads it', async () => {
+    const probe = await open();
+    const body = JSON.stringify({ a: 'x'.repeat(1000) });
+    probe.socket.write(
+      head([
+        'POST /v3/api/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: ${KEY}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        'Expect: 100-continue',
+        'Connection: close',
+      ]),
+    );
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    expect(probe.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    probe.socket.write(body);
+    await probe.closed;
+    const answer = probe.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+    expect(statusLine(answer)).toBe('HTTP/1.1 200 OK');
+    expect(bodyOf(answer)).toEqual({ length: body.length });
+  });
+
+  it('on the multipart upload: 413 without 100 past its body limit, 415 without 100 for another type', async () => {
+    for (const [type, length, status] of [
+      ['multipart/form-data; boundary=x', UPLOAD_BODY_LIMIT + 1, 'HTTP/1.1 413 Payload Too Large'],
+      ['text/plain', 10, 'HTTP/1.1 415 Unsupported Media Type'],
+    ] as const) {
+      const probe = await open();
+      probe.socket.write(
+        head([
+          'POST /v3/company/acme/file/upload HTTP/1.1',
+          'Host: 127.0.0.1',
+          `Authorization: ${KEY}`,
+          `Content-Type: ${type}`,
+          `Content-Length: ${length}`,
+          'Expect: 100-continue',
+        ]),
+      );
+      await probe.closed;
+      expect(statusLine(probe.received())).toBe(status);
+      expect(probe.received()).not.toContain('100 Continue');
+    }
+  });
+
+  it('on the multipart upload: 100 Continue within the limit, then the upload is stored', async () => {
+    const form = await multipartBody({ file: { bytes: corpusFile(PDF_FILE), filename: 'a.pdf' } });
+    const probe = await open();
+    probe.socket.write(
+      head([
+        'POST /v3/company/acme/file/upload HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: ${KEY}`,
+        `Content-Type: ${form.headers['content-type']}`,
+        `Content-Length: ${form.payload.length}`,
+        'Expect: 100-continue',
+        'Connection: close',
+      ]),
+    );
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    expect(probe.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    probe.socket.write(form.payload);
+    await probe.closed;
+    const answer = probe.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+    expect(statusLine(answer)).toBe('HTTP/1.1 200 OK');
+    expect(bodyOf(answer)).toMatchObject({ type: 'pdf' });
+  });
+});
+
+describe('an early refusal closes with a lingering close', () => {
+  /**
+   * Posts `bytes` with Node's http.request, a chunk at each 'drain' as a streaming upload does;
+   * answers the status, or the error's code. A write the kernel refuses (the server reset the
+   * connection) fails at once, before Node reads an answer already there: that lost the answer.
+   */
+  function post(path: string, bytes: number, headers: Record<string, string>): Promise<string> {
+    return new Promise((resolve) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': bytes, ...headers },
+          agent: false,
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => resolve(String(res.statusCode)));
+          res.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+        },
+      );
+      req.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < bytes && !req.destroyed) {
+          sent += chunk.length;
+          const more = sent < bytes ? req.write(chunk) : (req.end(chunk), false);
+          if (!more) return;
+        }
+      };
+      req.on('drain', pump);
+      pump();
+    });
+  }
+
+  it("gives Node's http.request its 401 while it sends 8 MB, 20 times in 20", async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) outcomes.push(await post('/api/v2/echo', 8 * MB, {}));
+    expect(outcomes).toEqual(Array<string>(20).fill('401'));
+  });
+
+  it("gives Node's http.request its 413 while it sends 8 MB, 20 times in 20", async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++)
+      outcomes.push(await post('/api/v2/echo', 8 * MB, { authorization: KEY }));
+    expect(outcomes).toEqual(Array<string>(20).fill('413'));
+  });
+
+  it('lets a caller that goes on sending a little after its answer close cleanly, not reset', async () => {
+    const probe = await open();
+    const errors: string[] = [];
+    probe.socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+    probe.socket.write(
+      head([
+        'POST /api/v2/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        `Content-Length: ${8 * MB}`,
+      ]),
+    );
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
+    // What a caller had on its way when the answer came: well within LINGER_BYTES.
+    const chunk = Buffer.alloc(16 * 1024, 0x20);
+    for (let sent = 0; sent < LINGER_BYTES / 2 && !probe.socket.destroyed; sent += chunk.length)
+      if (!probe.socket.write(chunk))
+        await Promise.race([once(probe.socket, 'drain'), once(probe.socket, 'close')]);
+    probe.socket.end();
+    await probe.closed;
+    expect(errors).toEqual([]);
+  });
+
+  it('reads at most LINGER_BYTES more after the answer, and closes on its own', async () => {
+    const probe = await open();
+    probe.socket.write(
+      head([
+        'POST /api/v2/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        `Content-Length: ${64 * MB}`,
+      ]),
+    );
+    const server = await probe.server();
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
+    const answeredAt = server.bytesRead;
+    // Keep sending, as a client that reads its answer late does; never close our side.
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = (): void => {
+      while (!probe.socket.destroyed && probe.socket.write(chunk));
+    };
+    probe.socket.on('drain', pump);
+    pump();
+    await probe.closed;
+    // The kernel's buffers are the server's to read too: a chunk or two past the bound.
+    expect(server.bytesRead - answeredAt).toBeLessThanOrEqual(LINGER_BYTES + 256 * 1024);
+  });
+
+  it('closes a caller that goes on sending slowly after LINGER_MS', async () => {
+    const probe = await open();
+    probe.socket.write(
+      head([
+        'POST /api/v2/echo HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        `Content-Length: ${MB}`,
+      ]),
+    );
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    const answered = Date.now();
+    const timer = setInterval(() => probe.socket.write('x'), 50);
+    await probe.closed;
+    clearInterval(timer);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
+    expect(Date.now() - answered).toBeLessThanOrEqual(LINGER_MS + 500);
+  });
+});
+
+describe('a request timeout on a route', () => {
+  async function slowBody(path: string): Promise<string> {
+    const probe = await open();
+    probe.socket.write(
+      head([
+        `POST ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: ${KEY}`,
+        'Content-Type: application/json',
+        'Content-Length: 1000',
+      ]),
+    );
+    const timer = setInterval(() => probe.socket.write(' '), 200);
+    const ms = await probe.closed;
+    clearInterval(timer);
+    expect(ms).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
+    return probe.received();
+  }
+  const description = 'request: was not sent whole in time; send the request at once, not slowly';
+
+  it("is answered in the shape of the route whose body was slow: v2's, v3's", async () => {
+    const [v2, v3] = await Promise.all([slowBody('/api/v2/echo'), slowBody('/v3/api/echo')]);
+    expect(bodyOf(v2)).toEqual({
+      errors: [{ code: 408, message: 'Request Timeout', description }],
+    });
+    expect(bodyOf(v3)).toEqual({
+      error: 'validation-failed',
+      details: [
+        {
+          field: 'request',
+          message: 'was not sent whole in time; send the request at once, not slowly',
+        },
+      ],
+    });
+  });
+
+  it('is {message} when no request line was read (slow headers)', async () => {
+    const probe = await open();
+    probe.socket.write('POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    const timer = setInterval(() => probe.socket.write('x'), 200);
+    await probe.closed;
+    clearInterval(timer);
+    expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
+    expect(bodyOf(probe.received())).toEqual({ message: description });
+  });
+});
