@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,6 +7,7 @@ import {
   EmbeddedPostgres,
   openDatabase,
   POSTGRES_SYSTEM_USER,
+  ROOT_CLUSTERS_DIR,
   serverUser,
 } from '../../src/platform/postgres/index.js';
 import { DataFolderInUseError } from '../../src/platform/embedded/index.js';
@@ -160,8 +161,38 @@ describe('the embedded PostgreSQL', () => {
     expect(existsSync(join(data, 'postgres.lock'))).toBe(false);
   });
 
+  // Only root switches users: as any other user the server runs as that user, who reaches the folder.
+  it.runIf(asRoot)(
+    'as root, keeps the cluster under /var/lib/docpipe/postgres, linked from the data folder, when a folder above shuts the postgres user out',
+    async () => {
+      const outer = testDir('docpipe-pg-shut-'); // mode 0700, as /root is
+      const data = join(outer, 'data');
+      const first = await EmbeddedPostgres.start({ dir: join(data, 'postgres') });
+      onTestFinished(() => rmSync(first.dir, { recursive: true, force: true }));
+      expect(first.movedBecause).toBe(outer);
+      expect(first.dir.startsWith(`${ROOT_CLUSTERS_DIR}/`)).toBe(true);
+      expect(lstatSync(join(data, 'postgres')).isSymbolicLink()).toBe(true);
+      const db = openDatabase(first.url);
+      await sql`create table kept (n int)`.execute(db);
+      await sql`insert into kept values (7)`.execute(db);
+      await db.destroy();
+      await first.stop();
+      // The next start finds the same cluster through the link.
+      const again = await EmbeddedPostgres.start({ dir: join(data, 'postgres') });
+      onTestFinished(() => again.stop());
+      expect(again.dir).toBe(first.dir);
+      const db2 = openDatabase(again.url);
+      onTestFinished(() => db2.destroy());
+      const { rows } = await sql<{ n: number }>`select n from kept`.execute(db2);
+      expect(rows).toEqual([{ n: 7 }]);
+    },
+  );
+
   it('refuses a data folder whose socket path would be too long, saying what to do', async () => {
-    const data = join(testDir('docpipe-pg-'), 'x'.repeat(90));
+    const outer = testDir('docpipe-pg-');
+    // Reachable for the postgres user: a folder that shut it out would move the cluster (above).
+    chmodSync(outer, 0o711);
+    const data = join(outer, 'x'.repeat(90));
     await expect(EmbeddedPostgres.start({ dir: join(data, 'postgres') })).rejects.toThrow(
       /bytes long, and a Unix socket path may have at most 107: set DOCPIPE_DATA_DIR to a folder/,
     );

@@ -50,6 +50,11 @@ export async function openServiceDatabase(
       { databaseUrl: url, dir: embedded.dir, postgresPid: embedded.pid, runsAs: embedded.user },
       `embedded PostgreSQL ${embedded.version} started (no DATABASE_URL)`,
     );
+    if (embedded.movedBecause)
+      logger.warn(
+        { dir: embedded.dir, shutOutBy: embedded.movedBecause },
+        `the embedded PostgreSQL runs as "${embedded.user}", whom ${embedded.movedBecause} shuts out, so its cluster lives in ${embedded.dir} (linked from the data folder); set DOCPIPE_DATA_DIR to a folder that user can reach (such as /var/lib/docpipe) to keep it beside the rest of the data`,
+      );
   } else {
     url = await resolveDatabaseUrl(config);
     if (!url) return undefined;

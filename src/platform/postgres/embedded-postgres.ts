@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { acquireDataLock, ServerProcess, stopStale, type DataLock } from '../embedded/index.js';
+import { clusterPlace, linkCluster } from './cluster-place.js';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.js';
 import { makeReachable } from './reachable-folder.js';
 import { serverUser, type ServerUser } from './server-user.js';
@@ -57,6 +58,11 @@ export class EmbeddedPostgres {
     readonly version: number,
     /** The system user the server runs as. */
     readonly user: string,
+    /**
+     * The folder above the data folder that shut the server's user out, when the cluster lives
+     * under /var/lib/docpipe/postgres for it (cluster-place.ts); `dir` is then that folder.
+     */
+    readonly movedBecause?: string,
   ) {}
 
   /** A `postgresql://` URL for the Unix socket, as DATABASE_URL would hold it. */
@@ -74,16 +80,18 @@ export class EmbeddedPostgres {
   }
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-    const { dir } = options;
-    const dataDir = dirname(dir);
+    const dataDir = dirname(options.dir);
     const database = options.database ?? 'docpipe';
+    const user = await serverUser();
+    const place = await clusterPlace(options.dir, user, dataDir);
+    const dir = place.dir;
     checkSocketPath(dir);
     const lock = await acquireDataLock(dataDir, {
-      name: `${basename(dir)}.lock`,
+      name: `${basename(options.dir)}.lock`,
       holder: 'an embedded PostgreSQL',
     });
     try {
-      const user = await serverUser();
+      await linkCluster(options.dir, place);
       const version = await clusterVersion(dir);
       const binaries = await findPostgresBinaries({
         binDir: options.binDir,
@@ -104,6 +112,7 @@ export class EmbeddedPostgres {
         database,
         binaries.version,
         user.name,
+        place.movedBecause,
       );
       try {
         await createDatabase(embedded.urlFor('postgres'), database);

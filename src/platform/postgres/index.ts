@@ -5,6 +5,7 @@ export {
 } from './embedded-postgres.js';
 export { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.js';
 export { POSTGRES_SYSTEM_USER, serverUser, type ServerUser } from './server-user.js';
+export { ROOT_CLUSTERS_DIR, type ClusterPlace } from './cluster-place.js';
 export { MAX_SOCKET_PATH_BYTES, checkSocketPath } from './socket-path.js';
 export {
   databaseUrlFile,

@@ -37,6 +37,25 @@ export async function makeReachable(dir: string, user: ServerUser, ownDir: strin
   }
 }
 
+/**
+ * The first folder above `dir` (its parents, not `dir` itself) that shuts `user` out, or undefined
+ * when the user can reach `dir`.
+ */
+export async function blockingFolder(dir: string, user: ServerUser): Promise<string | undefined> {
+  const above: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    above.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const folder of above) {
+    const s = await stat(folder).catch(() => undefined);
+    // A folder not made yet is made by docpipe, as root, with the usual mode 0755.
+    if (s === undefined) return undefined;
+    if (!canSearch(s, user)) return folder;
+  }
+  return undefined;
+}
+
 function canSearch(s: { uid: number; gid: number; mode: number }, user: ServerUser): boolean {
   if (s.uid === user.uid) return (s.mode & 0o100) !== 0;
   if (s.gid === user.gid) return (s.mode & 0o010) !== 0;
