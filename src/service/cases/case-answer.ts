@@ -1,0 +1,108 @@
+/**
+ * What the case service answers: the v3 create answer exactly as spec 2.2 lists it, and the read
+ * shape of GET /v3/api/cases(/{id}). None of them ever holds a signing token, a service key or a
+ * CPR number (spec 2.2's removed members): they are not selected from the database at all.
+ */
+
+/** A notice of a successful answer (spec 7.3): `code`, `message`, maybe extra members. */
+export interface CaseNotice {
+  code:
+    | 'sender-defaulted-to-key-creator'
+    | 'default-signing-schemas'
+    | 'no-sharepoint-integration'
+    | 'contact-not-saved'
+    | 'signing-page-logo-not-stored'
+    | 'signing-urls-unavailable';
+  message: string;
+  /** `default-signing-schemas`: the schemes the case uses. */
+  using?: string[];
+}
+
+/** One channel's result: `error` only when `ok` is false. */
+export interface ChannelResult {
+  ok: boolean;
+  error?: string;
+}
+
+/**
+ * spec 2.2's `delivery`. Nothing is sent yet (no channel is configured until the delivery
+ * issue), and the report says so: `attempted: false`, each channel not ok with why.
+ */
+export interface Delivery {
+  attempted: boolean;
+  email: ChannelResult;
+  eboks: ChannelResult;
+  sms: ChannelResult;
+  webhook: ChannelResult;
+}
+
+/** The 201 answer's `case` (spec 2.2), member for member. */
+export interface CaseAnswer {
+  id: string;
+  recipients: { id: string; uid: string; signingUrl: string; status: RecipientStatus }[];
+  documents: { url: string }[];
+  /** The lowest group with pending signers; null when nobody has to sign. */
+  activeGroup: number | null;
+  delivery: Delivery;
+  notices?: CaseNotice[];
+}
+
+export type CaseState = 'draft' | 'open' | 'signed' | 'denied' | 'expired';
+export type RecipientStatus = 'pending' | 'signed' | 'denied';
+
+/** A case as GET /v3/api/cases/{id} reads it (the spec leaves that body open). */
+export interface CaseView {
+  id: string;
+  title: string;
+  state: CaseState;
+  referenceId: string | null;
+  folder: { id: string; name: string };
+  sender: { id: string | null; name: string; email: string } | null;
+  language: string;
+  activeGroup: number | null;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+  settings: Record<string, unknown>;
+  recipients: RecipientView[];
+  documents: DocumentView[];
+}
+
+export interface RecipientView {
+  id: string;
+  uid: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  type: string;
+  signing: boolean;
+  group: number;
+  status: RecipientStatus;
+}
+
+export interface DocumentView {
+  name: string;
+  /** A signed download URL of the stored PDF, or the URL the document was given by. */
+  url: string;
+  /** `content`, `url` or `library`: where the document came from. */
+  source: 'content' | 'url' | 'library';
+  pages: number | null;
+  sha256: string | null;
+}
+
+/** One line of GET /v3/api/cases. */
+export interface CaseSummary {
+  id: string;
+  title: string;
+  state: CaseState;
+  referenceId: string | null;
+  folder: { id: string; name: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A page of the list, and the cursor of the next one (absent on the last page). */
+export interface CasePage {
+  cases: CaseSummary[];
+  nextCursor?: string;
+}

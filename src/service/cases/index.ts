@@ -1,0 +1,33 @@
+/**
+ * v3 signing cases on PostgreSQL (spec 2.2, 4.4): the create rules in order, the documents
+ * through the pipeline, one transaction for the case, its recipients, documents and event
+ * (the outbox), and the company's reads. docs/cases.md describes the rules and defaults.
+ */
+export {
+  CaseService,
+  type CaseCreator,
+  type CaseListFilters,
+  type CasePageRequest,
+  type CaseServiceDeps,
+  type CreateCaseOptions,
+  type CreatedCase,
+} from './case-service.js';
+export type {
+  CaseDocumentInput,
+  CaseInput,
+  CaseSettingsInput,
+  RecipientInput,
+} from './case-input.js';
+export type {
+  CaseAnswer,
+  CaseNotice,
+  CasePage,
+  CaseState,
+  CaseSummary,
+  CaseView,
+  ChannelResult,
+  Delivery,
+  DocumentView,
+  RecipientStatus,
+  RecipientView,
+} from './case-answer.js';
