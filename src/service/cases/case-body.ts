@@ -31,10 +31,9 @@ const MAX_MESSAGE_CHARS = 10_000;
 const id = (description: string) =>
   Type.String({ minLength: 1, maxLength: MAX_ID_CHARS, description });
 
-const SigningSchema = Type.Union(
-  SIGNING_SCHEMAS.map((s) => Type.Literal(s)),
-  { description: "a signing scheme: spec 2.1's standard set, or draw (a drawn signature)" },
-);
+const SigningSchema = Type.Enum([...SIGNING_SCHEMAS], {
+  description: "a signing scheme: spec 2.1's standard set, or draw (a drawn signature)",
+});
 
 /**
  * `settings` (spec 2.2's `settings.*` rows): the ranges are spec 8's and those the preset check
@@ -134,7 +133,7 @@ export const CaseRecipientSchema = Type.Object(
     ),
     messageTemplateId: Type.Optional(id("the recipient's own message template")),
     type: Type.Optional(
-      Type.Union([Type.Literal('email'), Type.Literal('sms'), Type.Literal('eboks')], {
+      Type.Enum(['email', 'sms', 'eboks'], {
         description: 'how the invitation goes; sms needs phone (v2 called it phone)',
       }),
     ),
@@ -191,7 +190,7 @@ export const CaseBodySchema = Type.Object(
       }),
     ),
     state: Type.Optional(
-      Type.Union([Type.Literal('draft'), Type.Literal('open')], {
+      Type.Enum(['draft', 'open'], {
         description: 'draft creates the case without sending; default open',
       }),
     ),

@@ -31,3 +31,16 @@ export type {
   RecipientStatus,
   RecipientView,
 } from './case-answer.js';
+export {
+  CaseBodySchema,
+  CaseDocumentSchema,
+  CaseRecipientSchema,
+  CaseSettingsSchema,
+  MAX_REFERENCE_CHARS,
+  MAX_TITLE_CHARS,
+  caseBodyRuleProblems,
+  type CaseBody,
+  type CaseDocument,
+  type CaseRecipient,
+  type CaseSettings,
+} from './case-body.js';

@@ -1,3 +1,4 @@
+import { casesSurface } from './cases/index.js';
 import type { HttpSurface } from './common/surface.js';
 import { convertSurface } from './convert/index.js';
 import { documentsSurface } from './documents/index.js';
@@ -13,6 +14,7 @@ export const SURFACES: readonly HttpSurface[] = [
   convertSurface,
   filesSurface,
   documentsSurface,
+  casesSurface,
   downloadsSurface,
   operationsSurface,
 ];

@@ -7,6 +7,8 @@ export interface ApiKeyIdentity {
   /** The company the key belongs to; every route serves only this company's things. */
   company: string;
   name: string;
+  /** The key's user, to whom its cases are attributed; absent for a key copied from Redis. */
+  userId?: string;
 }
 
 declare module 'fastify' {

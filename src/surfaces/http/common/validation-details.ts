@@ -28,8 +28,22 @@ export function validationDetails(
       };
     if (e.keyword === 'required')
       return { field: joinField(base, String(params.missingProperty)), message: 'is required' };
+    // Ajv's "must be equal to one of the allowed values" says nothing of what they are.
+    if (e.keyword === 'enum' && Array.isArray(params.allowedValues))
+      return {
+        field: base || context,
+        message: `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     return { field: base || context, message: e.message ?? 'is invalid' };
   });
+  return reportedDetails(details, context);
+}
+
+/**
+ * Problems as one answer lists them: each said once, at most MAX_REPORTED_PROBLEMS, the last of
+ * them saying how many were left out. For a route that adds its own findings to Ajv's.
+ */
+export function reportedDetails(details: FailureDetail[], context: string): FailureDetail[] {
   // Ajv reports one problem once per failing branch of a union: each is said once.
   const seen = new Set<string>();
   const unique = details.filter((d) => {

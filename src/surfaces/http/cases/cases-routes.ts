@@ -1,0 +1,208 @@
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import {
+  CaseBodySchema,
+  caseBodyRuleProblems,
+  type CaseBody,
+  type CaseListFilters,
+  type CaseService,
+  type CaseState,
+} from '../../../service/cases/index.js';
+import { apiKeyOf } from '../common/api-key.js';
+import type { HttpApp } from '../common/create-app.js';
+import { reportedDetails, validationDetails } from '../common/validation-details.js';
+import { convertSignal } from '../convert/convert-deadline.js';
+import { NoQuerySchema, V3FailureSchema } from '../documents/documents-schema.js';
+import { casesErrorHandler } from './cases-errors.js';
+import {
+  CaseCreatedSchema,
+  CaseListQuerySchema,
+  CaseListSchema,
+  CaseOneSchema,
+  CaseParamsSchema,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+} from './cases-schema.js';
+import { parseCreatedAfter } from './created-after.js';
+
+/** What the routes ask of the case service (CaseService; a fake in unit tests). */
+export type CaseApi = Pick<CaseService, 'createCase' | 'getCase' | 'listCases'>;
+
+export interface CasesRoutesOptions {
+  cases: CaseApi;
+  /** The base of the URLs the service issues (signing links, logo URLs). */
+  publicUrl: string;
+  /**
+   * The largest request body (config.http.bodyLimitBytes): a case's documents travel in it as
+   * base64, far past the server's small default. @defaultValue the instance's body limit
+   */
+  bodyLimitBytes?: number;
+  /**
+   * How long a create may wait for its documents; past it, the render jobs not started are
+   * withdrawn and the answer is the `deadline` outage (nothing was written). @defaultValue 60 000
+   */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * The v3 cases (spec 2.2, 4.4): `POST /v3/api/cases`, `GET /v3/api/cases` and
+ * `GET /v3/api/cases/{id}`, for the company of the key. The route's part of create rule 1
+ * (structure, every problem at once) is here: the schema's findings and the rules beside it are
+ * gathered into one `validation-failed`, so that a body wrong in both ways hears of both. The
+ * rest of the rules, in order, is CaseService.createCase's.
+ */
+// async, so that a throw (bad options) rejects the registration instead of escaping avvio.
+// eslint-disable-next-line @typescript-eslint/require-await
+export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Promise<void> {
+  app.setErrorHandler(casesErrorHandler);
+  const failures = {
+    400: V3FailureSchema,
+    401: V3FailureSchema,
+    403: V3FailureSchema,
+    429: V3FailureSchema,
+    500: V3FailureSchema,
+    503: V3FailureSchema,
+  };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  app.post(
+    '/v3/api/cases',
+    {
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimit: options.bodyLimitBytes } : {}),
+      // The schema's findings reach the handler, which adds the rules' and answers them at once.
+      attachValidation: true,
+      schema: {
+        tags: ['v3 cases'],
+        operationId: 'createCase',
+        summary: 'Create a signing case',
+        description:
+          'Creates the case only when every check passes (spec 4.4): the body (every problem at once), then folder, preset, templates and sender, then every document through the pipeline. A 4xx means nothing was created; a retried 201 creates a second case.',
+        security: [{ bearer: [] }],
+        body: CaseBodySchema,
+        querystring: NoQuerySchema,
+        response: { 201: CaseCreatedSchema, ...failures, 413: V3FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const key = apiKeyOf(request);
+      const body = checkedBody(request);
+      const wait = convertSignal(reply, timeoutMs);
+      try {
+        const created = await options.cases.createCase(
+          key.company,
+          { id: key.id, ...(key.userId !== undefined ? { userId: key.userId } : {}) },
+          body,
+          { publicUrl: options.publicUrl, requestId: request.id, signal: wait.signal },
+        );
+        return await reply
+          .code(201)
+          .header('Location', `/v3/api/cases/${encodeURIComponent(created.case.id)}`)
+          .send({ case: created.case });
+      } finally {
+        wait.done();
+      }
+    },
+  );
+
+  app.get(
+    '/v3/api/cases',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['v3 cases'],
+        operationId: 'listCases',
+        summary: "List the company's cases, newest first",
+        description:
+          'Filters by state, folder, referenceId and createdAfter; no search by title or recipient. Pages with a cursor: pass nextCursor as cursor until an answer has none.',
+        security: [{ bearer: [] }],
+        querystring: CaseListQuerySchema,
+        response: { 200: CaseListSchema, ...failures },
+      },
+    },
+    async (request, reply) => {
+      const key = apiKeyOf(request);
+      const { filters, cursor, limit } = checkedQuery(request);
+      const page = await options.cases.listCases(key.company, filters, {
+        limit,
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      return reply.code(200).send(page);
+    },
+  );
+
+  app.get(
+    '/v3/api/cases/:id',
+    {
+      schema: {
+        tags: ['v3 cases'],
+        operationId: 'getCase',
+        summary: 'One case of the company',
+        security: [{ bearer: [] }],
+        params: CaseParamsSchema,
+        querystring: NoQuerySchema,
+        response: { 200: CaseOneSchema, ...failures, 404: V3FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const key = apiKeyOf(request);
+      const found = await options.cases.getCase(key.company, request.params.id);
+      return reply.code(200).send({ case: found });
+    },
+  );
+}
+
+/** The body when it is sound, else `validation-failed` with the schema's and the rules' problems. */
+function checkedBody(request: FastifyRequest): CaseBody {
+  const problems = [...schemaDetails(request, 'body'), ...caseBodyRuleProblems(request.body)];
+  if (problems.length > 0)
+    throw new DocpipeError('validation-failed', reportedDetails(problems, 'body'));
+  return request.body as CaseBody;
+}
+
+interface ListQuery {
+  filters: CaseListFilters;
+  cursor?: string;
+  limit: number;
+}
+
+/** The list's parameters, or `validation-failed` naming each bad one (7.2: its name is the field). */
+function checkedQuery(request: FastifyRequest): ListQuery {
+  const problems: FailureDetail[] = [...schemaDetails(request, 'querystring')];
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const filters: CaseListFilters = {};
+  if (typeof query.createdAfter === 'string') {
+    const parsed = parseCreatedAfter(query.createdAfter);
+    if (parsed instanceof Date) filters.createdAfter = parsed;
+    else if (!problems.some((p) => p.field === 'createdAfter'))
+      problems.push({ field: 'createdAfter', message: parsed.problem });
+  }
+  let limit = DEFAULT_PAGE_SIZE;
+  if (typeof query.limit === 'string' && /^[0-9]+$/.test(query.limit)) {
+    limit = Number(query.limit);
+    if (limit < 1 || limit > MAX_PAGE_SIZE)
+      problems.push({
+        field: 'limit',
+        message: `must be from 1 to ${MAX_PAGE_SIZE} (got ${query.limit})`,
+      });
+  }
+  if (problems.length > 0)
+    throw new DocpipeError('validation-failed', reportedDetails(problems, 'querystring'));
+  if (typeof query.state === 'string') filters.state = query.state as CaseState;
+  if (typeof query.folder === 'string') filters.folder = query.folder;
+  if (typeof query.referenceId === 'string') filters.referenceId = query.referenceId;
+  const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+  return { filters, limit, ...(cursor !== undefined ? { cursor } : {}) };
+}
+
+/** Ajv's findings on one part of the request (attachValidation kept them for the handler). */
+function schemaDetails(request: FastifyRequest, part: 'body' | 'querystring'): FailureDetail[] {
+  const error = request.validationError as
+    | (Error & { validation?: FastifySchemaValidationError[]; validationContext?: string })
+    | undefined;
+  if (!error) return [];
+  // Another part failed (a query parameter on POST): it is refused as it is, on its own.
+  if (error.validationContext !== part || !error.validation) throw error;
+  return validationDetails(error.validation, part);
+}

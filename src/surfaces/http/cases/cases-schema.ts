@@ -1,0 +1,210 @@
+import { Type } from 'typebox';
+
+/**
+ * The answers and parameters of the v3 case endpoints (spec 2.2, 4.4). The request body is the
+ * service's (`CaseBodySchema`, src/service/cases/case-body.ts): one contract for the route, the
+ * types and this document. Every answer is a closed object: the serializer writes only what is
+ * listed, so a member spec 2.2 removed (`signingToken`, `serviceKey`, `cpr`) cannot leak even if
+ * something upstream carried it.
+ */
+
+const Notice = Type.Object(
+  {
+    code: Type.String({ description: 'a notice code of spec 7.3' }),
+    message: Type.String(),
+    using: Type.Optional(
+      Type.Array(Type.String(), { description: 'default-signing-schemas: the schemes used' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Channel = Type.Object(
+  {
+    ok: Type.Boolean(),
+    error: Type.Optional(Type.String({ description: 'why, when ok is false' })),
+  },
+  { additionalProperties: false },
+);
+
+const RecipientStatus = Type.Enum(['pending', 'signed', 'denied'], {
+  description: "the recipient's signing status",
+});
+
+const CaseState = Type.Enum(['draft', 'open', 'signed', 'denied', 'expired']);
+
+const ActiveGroup = Type.Union([Type.Integer(), Type.Null()], {
+  description: 'the lowest group with pending signers (only it can sign); null when nobody has to',
+});
+
+/** 201: spec 2.2's `case`, member for member. */
+export const CaseCreatedSchema = Type.Object(
+  {
+    case: Type.Object(
+      {
+        id: Type.String(),
+        recipients: Type.Array(
+          Type.Object(
+            {
+              id: Type.String(),
+              uid: Type.String({ description: 'the recipient handle' }),
+              signingUrl: Type.String({ format: 'uri', description: "the recipient's link" }),
+              status: RecipientStatus,
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        documents: Type.Array(
+          Type.Object(
+            { url: Type.String({ format: 'uri', description: 'a signed download URL' }) },
+            { additionalProperties: false },
+          ),
+        ),
+        activeGroup: ActiveGroup,
+        delivery: Type.Object(
+          {
+            attempted: Type.Boolean(),
+            email: Channel,
+            eboks: Channel,
+            sms: Channel,
+            webhook: Channel,
+          },
+          { additionalProperties: false },
+        ),
+        notices: Type.Optional(Type.Array(Notice)),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
+  Type.Union([t, Type.Null()]);
+
+const Folder = Type.Object(
+  { id: Type.String(), name: Type.String() },
+  { additionalProperties: false },
+);
+
+const Summary = {
+  id: Type.String(),
+  title: Type.String(),
+  state: CaseState,
+  referenceId: Nullable(Type.String()),
+  folder: Folder,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+};
+
+/** 200 of GET /v3/api/cases/{id}: the spec leaves it open; this is the case as it stands. */
+export const CaseOneSchema = Type.Object(
+  {
+    case: Type.Object(
+      {
+        ...Summary,
+        sender: Nullable(
+          Type.Object(
+            { id: Nullable(Type.String()), name: Type.String(), email: Type.String() },
+            { additionalProperties: false },
+          ),
+        ),
+        language: Type.String(),
+        activeGroup: ActiveGroup,
+        expiresAt: Type.String({ format: 'date-time' }),
+        settings: Type.Record(Type.String(), Type.Unknown(), {
+          description: 'the settings the case was created with, after its preset',
+        }),
+        recipients: Type.Array(
+          Type.Object(
+            {
+              id: Type.String(),
+              uid: Type.String(),
+              name: Type.String(),
+              email: Nullable(Type.String()),
+              phone: Nullable(Type.String()),
+              type: Type.String(),
+              signing: Type.Boolean(),
+              group: Type.Integer(),
+              status: RecipientStatus,
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        documents: Type.Array(
+          Type.Object(
+            {
+              name: Type.String(),
+              url: Type.String({
+                description: 'a signed download URL, or the URL the document was given by',
+              }),
+              source: Type.Enum(['content', 'url', 'library']),
+              pages: Nullable(Type.Integer()),
+              sha256: Nullable(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** 200 of GET /v3/api/cases: a page, newest first, and where the next one starts. */
+export const CaseListSchema = Type.Object(
+  {
+    cases: Type.Array(Type.Object(Summary, { additionalProperties: false })),
+    nextCursor: Type.Optional(
+      Type.String({ description: 'pass as cursor for the next page; absent on the last page' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The most cases one page holds, and the page size when none is asked for. */
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * GET /v3/api/cases's parameters. Query values arrive as text (the server does not coerce), so
+ * `limit` is digits and `createdAfter` is parsed by the route: either way a bad one is refused
+ * with the parameter's name as its field, and an unknown parameter is `unknown field` (7.2).
+ */
+export const CaseListQuerySchema = Type.Object(
+  {
+    state: Type.Optional(CaseState),
+    folder: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'a folder name or id' }),
+    ),
+    referenceId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    createdAfter: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'ISO 8601 date (2026-05-01, midnight UTC) or date-time with its offset (2026-05-01T12:00:00Z, 2026-05-01T14:00+02:00): cases created at or after it',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: "the previous page's nextCursor",
+      }),
+    ),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,4}$',
+        description: `cases per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CaseParamsSchema = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);

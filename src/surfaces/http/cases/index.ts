@@ -1,0 +1,37 @@
+import { CaseService } from '../../../service/cases/index.js';
+import type { HttpSurface } from '../common/surface.js';
+import { renderUrlSigner } from '../convert/document-urls.js';
+import { casesRoutes } from './cases-routes.js';
+
+export { casesRoutes, type CaseApi, type CasesRoutesOptions } from './cases-routes.js';
+export { casesErrorHandler } from './cases-errors.js';
+export { parseCreatedAfter } from './created-after.js';
+
+/**
+ * The v3 cases (spec 2.2, 4.4): `POST /v3/api/cases`, `GET /v3/api/cases` and
+ * `GET /v3/api/cases/{id}`. The case service is built here from what the server already holds
+ * (the database, the queue's producer, the storage, the library): its documents' download URLs
+ * name the server's public URL, which is known only once the server is built.
+ */
+export const casesSurface: HttpSurface = {
+  name: 'v3 cases',
+  access: 'v3',
+  async register(scope, { deps, signingSecret }) {
+    const cases = new CaseService({
+      db: deps.db,
+      client: deps.client,
+      storage: deps.storage,
+      library: deps.library,
+      documentUrl: renderUrlSigner({
+        publicUrl: deps.publicUrl,
+        signingSecret,
+        signedUrlTtlSeconds: deps.config.http.signedUrlTtlSeconds,
+      }),
+    });
+    await scope.register(casesRoutes, {
+      cases,
+      publicUrl: deps.publicUrl,
+      bodyLimitBytes: deps.config.http.bodyLimitBytes,
+    });
+  },
+};
