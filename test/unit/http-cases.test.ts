@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocpipeError } from '../../src/base/errors/index.js';
+import type {
+  CaseListFilters,
+  CasePageRequest,
+  CaseView,
+  CreatedCase,
+} from '../../src/service/cases/index.js';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { casesRoutes, parseCreatedAfter } from '../../src/surfaces/http/cases/index.js';
+
+/**
+ * The v3 case routes' own logic with a scripted case service: the list's parameters (createdAfter
+ * parsed, limit's range, unknown ones refused), what the service is asked, the answers' shapes
+ * (nothing spec 2.2 removed gets through the serializer) and the statuses of its failures. The
+ * real service on PostgreSQL is in test/integration/http-cases.test.ts.
+ */
+
+const lists: { company: string; filters: CaseListFilters; page: CasePageRequest }[] = [];
+let createAnswer: () => Promise<CreatedCase>;
+let getAnswer: (id: string) => Promise<CaseView>;
+
+let app: HttpApp;
+beforeAll(async () => {
+  app = createHttpApp({ bodyLimit: 1024 * 1024 });
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
+    done();
+  });
+  await app.register(casesRoutes, {
+    publicUrl: 'https://docpipe.test',
+    cases: {
+      createCase: () => createAnswer(),
+      getCase: (_company, id) => getAnswer(id),
+      listCases: (company, filters, page) => {
+        lists.push({ company, filters, page });
+        return Promise.resolve({ cases: [], nextCursor: 'next' });
+      },
+    },
+  });
+});
+afterAll(() => app.close());
+
+async function list(query: string) {
+  const before = lists.length;
+  const res = await app.inject({ method: 'GET', url: `/v3/api/cases${query}` });
+  return { res, call: lists.length > before ? lists.at(-1) : undefined };
+}
+
+describe('GET /v3/api/cases', () => {
+  it('asks the service for the key’s company with the filters, a page of 100 by default', async () => {
+    const { res, call } = await list(
+      '?state=open&folder=Contracts&referenceId=r1&createdAfter=2026-05-01&cursor=abc',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ cases: [], nextCursor: 'next' });
+    expect(call).toEqual({
+      company: 'acme',
+      filters: {
+        state: 'open',
+        folder: 'Contracts',
+        referenceId: 'r1',
+        createdAfter: new Date('2026-05-01T00:00:00Z'),
+      },
+      page: { cursor: 'abc', limit: 100 },
+    });
+    expect((await list('?limit=7')).call?.page).toEqual({ limit: 7 });
+  });
+
+  it.each([
+    ['2026-05-01T12:30:00Z', '2026-05-01T12:30:00.000Z'],
+    ['2026-05-01T14:30+02:00', '2026-05-01T12:30:00.000Z'],
+    ['2026-05-01T14:30:15.5+0200', '2026-05-01T12:30:15.500Z'],
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+  ])('reads createdAfter %s as %s', async (value, moment) => {
+    const { call } = await list(`?createdAfter=${encodeURIComponent(value)}`);
+    expect(call?.filters.createdAfter?.toISOString()).toBe(moment);
+  });
+
+  it.each([
+    ['yesterday', 'must be an ISO 8601 date'],
+    ['2026-02-30', 'names no day of the calendar'],
+    ['2026-05-01T25:00:00Z', 'names no moment of the calendar'],
+    ['2026-05-01T12:00:00', 'needs its offset'],
+    ['1714550400', 'must be an ISO 8601 date'],
+  ])('refuses createdAfter %s at createdAfter, asking nothing', async (value, says) => {
+    const { res, call } = await list(`?createdAfter=${encodeURIComponent(value)}`);
+    expect(res.statusCode).toBe(400);
+    expect(call).toBeUndefined();
+    const body = res.json<{ error: string; details: { field: string; message: string }[] }>();
+    expect(body.error).toBe('validation-failed');
+    expect(body.details).toHaveLength(1);
+    expect(body.details[0]!.field).toBe('createdAfter');
+    expect(body.details[0]!.message).toContain(says);
+  });
+
+  it('refuses an unknown parameter, a bad state and limit, and a bad createdAfter, all at once', async () => {
+    const { res, call } = await list('?title=x&state=sent&limit=0&createdAfter=soon');
+    expect(res.statusCode).toBe(400);
+    expect(call).toBeUndefined();
+    expect(res.json()).toEqual({
+      error: 'validation-failed',
+      details: [
+        { field: 'title', message: 'unknown field' },
+        {
+          field: 'state',
+          message: 'must be one of "draft", "open", "signed", "denied", "expired"',
+        },
+        {
+          field: 'createdAfter',
+          message:
+            'must be an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z) (got "soon")',
+        },
+        { field: 'limit', message: 'must be from 1 to 500 (got 0)' },
+      ],
+    });
+    const letters = await list('?limit=ten');
+    expect(letters.res.json()).toEqual({
+      error: 'validation-failed',
+      details: [{ field: 'limit', message: 'must match pattern "^[0-9]{1,4}$"' }],
+    });
+  });
+});
+
+describe('POST /v3/api/cases and GET /v3/api/cases/{id}', () => {
+  it('answers 201 with Location and exactly spec 2.2’s case: no token, service key or CPR', async () => {
+    const answer = {
+      id: 'c 1',
+      serviceKey: 'sk',
+      recipients: [
+        {
+          id: 'r1',
+          uid: 'u1',
+          signingUrl: 'https://docpipe.test/sign/x',
+          status: 'pending',
+          signingToken: 'secret',
+          cpr: '0101011234',
+        },
+      ],
+      documents: [{ url: 'https://docpipe.test/files/a', key: 'cases/a.pdf' }],
+      activeGroup: 1,
+      delivery: {
+        attempted: false,
+        email: { ok: false, error: 'no channel' },
+        eboks: { ok: false, error: 'no channel' },
+        sms: { ok: false, error: 'no channel' },
+        webhook: { ok: false, error: 'no channel' },
+      },
+      notices: [{ code: 'default-signing-schemas', message: 'm', using: ['draw'] }],
+      logs: [],
+    };
+    createAnswer = () =>
+      Promise.resolve({ case: answer, notices: answer.notices } as unknown as CreatedCase);
+    const res = await app.inject({ method: 'POST', url: '/v3/api/cases', payload: { title: 'T' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers.location).toBe('/v3/api/cases/c%201');
+    expect(res.json()).toEqual({
+      case: {
+        id: 'c 1',
+        recipients: [
+          { id: 'r1', uid: 'u1', signingUrl: 'https://docpipe.test/sign/x', status: 'pending' },
+        ],
+        documents: [{ url: 'https://docpipe.test/files/a' }],
+        activeGroup: 1,
+        delivery: answer.delivery,
+        notices: answer.notices,
+      },
+    });
+    expect(res.body).not.toMatch(/secret|signingToken|serviceKey|0101011234|cpr/);
+  });
+
+  it('answers a documentId the library lacks as 400 on create, and a case not found as 404', async () => {
+    const missing = new DocpipeError('document-not-found', [
+      { field: 'documents[0]', message: 'no library document "x"' },
+    ]);
+    createAnswer = () => Promise.reject(missing);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v3/api/cases',
+      payload: { title: 'T' },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toEqual({
+      error: 'document-not-found',
+      details: [{ field: 'documents[0]', message: 'no library document "x"' }],
+    });
+    getAnswer = (id) =>
+      Promise.reject(
+        new DocpipeError('case-not-found', [{ field: 'id', message: `no case ${id}` }]),
+      );
+    const got = await app.inject({ method: 'GET', url: '/v3/api/cases/nope' });
+    expect(got.statusCode).toBe(404);
+    expect(got.json()).toMatchObject({ error: 'case-not-found' });
+  });
+
+  it('refuses a query parameter on GET /v3/api/cases/{id}', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v3/api/cases/c1?expand=all' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'validation-failed',
+      details: [{ field: 'expand', message: 'unknown field' }],
+    });
+  });
+});
+
+describe('parseCreatedAfter', () => {
+  it('takes what ISO 8601 writes with an offset, and says why it refuses the rest', () => {
+    expect(parseCreatedAfter('2026-12-31')).toEqual(new Date('2026-12-31T00:00:00Z'));
+    expect(parseCreatedAfter('2026-12-31t23:59z')).toEqual(new Date('2026-12-31T23:59:00Z'));
+    expect(parseCreatedAfter('2026-13-01')).toEqual({
+      problem: 'names no day of the calendar (got "2026-13-01")',
+    });
+    expect(parseCreatedAfter('2026-05-01 12:00Z')).toMatchObject({
+      problem: expect.stringContaining('must be an ISO 8601 date') as unknown,
+    });
+  });
+});
