@@ -1,10 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DocumentLibrary } from '../../document/library/index.js';
 import type { DocpipeClient } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { Database } from '../db/index.js';
 import type { CaseAnswer, CaseNotice, CasePage, CaseState, CaseView } from './case-answer.js';
-import type { CaseInput } from './case-input.js';
+import { DEFAULT_EXPIRES_IN_DAYS, DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
+import { produceDocuments } from './case-documents.js';
+import type { CaseInput, RecipientInput } from './case-input.js';
+import { listCases, pdfName, readCase } from './case-reads.js';
+import { resolveReferences } from './case-references.js';
+import { writeCase, type NewRecipient } from './case-writer.js';
+import { deliveryReport } from './delivery.js';
+import { newRecipientUid, newSigningToken, signingUrl } from './signing-token.js';
 
 /** Who creates the case: the verified API key (service/keys' KeyIdentity fits). */
 export interface CaseCreator {
@@ -83,28 +91,143 @@ export class CaseService {
    * case, its recipients, documents and `case.created` event (rule 4). Any failure leaves no row
    * and no stored document of its own.
    */
-  createCase(
+  async createCase(
     company: string,
     creator: CaseCreator,
     body: CaseInput,
     options: CreateCaseOptions,
   ): Promise<CreatedCase> {
-    void [company, creator, body, options, this.deps];
-    return Promise.reject(new Error('CaseService.createCase: being built'));
+    const now = options.now ?? new Date();
+    const refs = await resolveReferences(this.deps.db, body, {
+      company,
+      ...(creator.userId !== undefined ? { keyUserId: creator.userId } : {}),
+      publicUrl: options.publicUrl,
+      eidSchemes: this.deps.eidSchemes ?? [],
+    });
+    const caseId = randomUUID();
+    const produced = await produceDocuments(body, {
+      company,
+      caseId,
+      client: this.deps.client,
+      storage: this.deps.storage,
+      library: this.deps.library,
+      request: {
+        company,
+        ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      },
+    });
+    try {
+      const state: CaseState = body.state === 'draft' ? 'draft' : 'open';
+      const links: string[] = [];
+      const recipients: NewRecipient[] = (body.recipients ?? []).map((r, position) => {
+        const { token, hash } = newSigningToken();
+        links.push(signingUrl(refs.company.signingDomain, options.publicUrl, token));
+        return {
+          id: randomUUID(),
+          uid: newRecipientUid(),
+          position,
+          name: r.name,
+          email: r.email ?? null,
+          phone: r.phone ?? null,
+          type: recipientType(r.type),
+          signing: r.signing ?? true,
+          group: r.group ?? DEFAULT_GROUP,
+          messageTemplateId: r.messageTemplateId ?? null,
+          details: recipientDetails(r),
+          tokenHash: hash,
+        };
+      });
+      const signers = recipients.filter((r) => r.signing).map((r) => r.group);
+      const activeGroup = signers.length > 0 ? Math.min(...signers) : null;
+      const expiresInDays = refs.settings.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
+      const language = refs.settings.language ?? refs.company.defaultLanguage ?? DEFAULT_LANGUAGE;
+      const settings = {
+        ...refs.settings,
+        expiresInDays,
+        language,
+        signingSchemas: refs.signingSchemas,
+      };
+      await writeCase(this.deps.db, {
+        company,
+        id: caseId,
+        title: body.title,
+        state,
+        folder: { id: refs.folder.id, name: refs.folder.name },
+        referenceId: body.referenceId ?? null,
+        settings,
+        language,
+        signingSchemas: refs.signingSchemas,
+        messageTemplateId: body.messageTemplateId ?? null,
+        expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
+        activeGroup,
+        sender: { id: refs.sender.id, name: refs.sender.name, email: refs.sender.email },
+        createdByKey: creator.id,
+        now,
+        recipients,
+        documents: produced.documents,
+      });
+      const documents = await Promise.all(
+        produced.documents.map(async (d) => ({
+          url: d.storageKey ? await this.deps.documentUrl(d.storageKey, pdfName(d.name)) : d.url!,
+        })),
+      );
+      const answer: CaseAnswer = {
+        id: caseId,
+        recipients: recipients.map((r, i) => ({
+          id: r.id,
+          uid: r.uid,
+          signingUrl: links[i]!,
+          status: 'pending',
+        })),
+        documents,
+        activeGroup,
+        delivery: deliveryReport(state),
+        ...(refs.notices.length > 0 ? { notices: refs.notices } : {}),
+      };
+      return { case: answer, notices: refs.notices };
+    } catch (err) {
+      // Nothing was written (one transaction), or the answer could not be built after it was:
+      // then the case exists, and its documents stay with it.
+      if (!(await this.exists(company, caseId))) await produced.discard();
+      throw err;
+    }
   }
 
   /** The company's case; `case-not-found` (404) when absent or another company's. */
   getCase(company: string, id: string): Promise<CaseView> {
-    void [company, id];
-    return Promise.reject(new Error('CaseService.getCase: being built'));
+    return readCase(this.deps.db, company, id, this.deps.documentUrl);
   }
 
   /**
    * A page of the company's cases, newest first. `validation-failed` at `cursor` for a cursor
-   * this service did not give.
+   * this service did not give, at `limit` outside 1 to 1000.
    */
   listCases(company: string, filters: CaseListFilters, page: CasePageRequest): Promise<CasePage> {
-    void [company, filters, page];
-    return Promise.reject(new Error('CaseService.listCases: being built'));
+    return listCases(this.deps.db, company, { ...filters, ...page });
   }
+
+  private async exists(company: string, id: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('cases')
+      .select('id')
+      .where('company_id', '=', company)
+      .where('id', '=', id)
+      .executeTakeFirst()
+      .catch(() => undefined);
+    return row !== undefined;
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function recipientType(type: string | undefined): NewRecipient['type'] {
+  return type === 'sms' || type === 'eboks' ? type : 'email';
+}
+
+/** The v2 recipient fields v3 keeps, as given: kept with the recipient, never answered in create. */
+function recipientDetails(r: RecipientInput): Record<string, unknown> {
+  const { name, email, phone, type, signing, group, messageTemplateId, ...rest } = r;
+  void [name, email, phone, type, signing, group, messageTemplateId];
+  return rest;
 }

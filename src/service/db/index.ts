@@ -1,10 +1,14 @@
 export type {
   ApiKeysTable,
+  CaseDocumentsTable,
+  CaseEventsTable,
+  CasesTable,
   CompaniesTable,
   Database,
   FoldersTable,
   MessageTemplatesTable,
   PresetsTable,
+  RecipientsTable,
   UsersTable,
 } from './schema.js';
 export { MIGRATIONS } from './migrations.js';

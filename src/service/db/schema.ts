@@ -15,6 +15,10 @@ export interface Database {
   folders: FoldersTable;
   presets: PresetsTable;
   message_templates: MessageTemplatesTable;
+  cases: CasesTable;
+  recipients: RecipientsTable;
+  case_documents: CaseDocumentsTable;
+  case_events: CaseEventsTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -92,4 +96,93 @@ export interface MessageTemplatesTable {
   subject: string;
   body: string;
   created_at: CreatedAt;
+}
+
+/** Set by the database on insert, and by the writer on each change. */
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** JSON, written as its text (JSON.stringify) and read back parsed. */
+type Json = ColumnType<unknown, string, string>;
+
+/** A signing case (migration 0003). Its id is unique; every read names the company too. */
+export interface CasesTable {
+  company_id: string;
+  id: Generated<string>;
+  title: string;
+  state: 'draft' | 'open' | 'signed' | 'denied' | 'expired';
+  /** The folder it is filed in: one of the company's (foreign key on both columns). */
+  folder_id: string;
+  reference_id: string | null;
+  /** The case's settings as given (a preset's beneath the body's), defaults filled in. */
+  settings: Json;
+  language: string;
+  signing_schemas: Json;
+  message_template_id: string | null;
+  expires_at: Date;
+  /** The lowest group with pending signers; null when nobody has to sign. */
+  active_group: number | null;
+  /** Null when the member was removed since; their name and e-mail stay below. */
+  sender_id: string | null;
+  sender_name: string;
+  sender_email: string;
+  /** The API key that made it; null for a case made otherwise. */
+  created_by_key: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** Who signs or receives a case. Only the SHA-256 of the signing token is kept. */
+export interface RecipientsTable {
+  company_id: string;
+  case_id: string;
+  id: Generated<string>;
+  /** A short public id, unique in its case. */
+  uid: string;
+  /** Its place in the request's list, from 0. */
+  position: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  type: 'email' | 'sms' | 'eboks';
+  signing: boolean;
+  group: number;
+  message_template_id: string | null;
+  /** The v2 recipient fields v3 keeps (signingSchema, redirectUrl, position...), as given. */
+  details: Json;
+  status: 'pending' | 'signed' | 'denied';
+  signing_token_hash: Buffer;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A case's document: its stored PDF (content, library) or the URL it came by (url). */
+export interface CaseDocumentsTable {
+  company_id: string;
+  case_id: string;
+  /** Its place in the request's `documents`, from 0. */
+  index: number;
+  name: string;
+  source: 'content' | 'url' | 'library';
+  storage_key: string | null;
+  url: string | null;
+  sha256: string | null;
+  bytes: number | null;
+  pages: number | null;
+  library_document_id: string | null;
+  library_version_id: string | null;
+  created_at: CreatedAt;
+}
+
+/**
+ * The outbox: each event written in the transaction of its change, its payload fixed then, and
+ * marked when the relay has published it.
+ */
+export interface CaseEventsTable {
+  id: Generated<string>;
+  company_id: string;
+  case_id: string;
+  /** `case.created`, ... */
+  trigger: string;
+  payload: Json;
+  created_at: CreatedAt;
+  published_at: Moment;
 }

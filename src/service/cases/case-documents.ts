@@ -1,0 +1,220 @@
+import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
+import type { DocumentLibrary } from '../../document/library/index.js';
+import type { TagInput } from '../../document/values/index.js';
+import type {
+  DocpipeClient,
+  DocumentInput,
+  DocumentJobResult,
+  RequestOptions,
+} from '../../jobs/queue/index.js';
+import type { Storage } from '../../render/storage/index.js';
+import type { CaseInput } from './case-input.js';
+import { caseDocumentKey, discardRender } from './case-storage.js';
+
+/** A case document ready to be written: its stored PDF (a case's own copy) or its URL. */
+export interface ProducedDocument {
+  index: number;
+  name: string;
+  source: 'content' | 'url' | 'library';
+  storageKey: string | null;
+  url: string | null;
+  sha256: string | null;
+  bytes: number | null;
+  pages: number | null;
+  libraryDocumentId: string | null;
+  libraryVersionId: string | null;
+}
+
+export interface ProduceContext {
+  company: string;
+  caseId: string;
+  client: Pick<DocpipeClient, 'renderDocumentSet'>;
+  storage: Storage;
+  library: DocumentLibrary;
+  request: RequestOptions;
+}
+
+/** What rule 3 made, and how to take it back if the case is not written after all. */
+export interface ProducedDocuments {
+  documents: ProducedDocument[];
+  /** Removes the case's copies and the renders this request made. Never throws. */
+  discard(): Promise<void>;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * spec 4.4's documents, all of a case at once: `content` (sniffed: a PDF or a real .docx, a
+ * .docx filled with the tags and converted) and library documents (looked up first, so that a
+ * missing document or version names `documents[i]`; filled strictly, every field must get a
+ * value) go through the pipeline as one document set; a `url` is kept by reference and never
+ * fetched. Every failure of every document comes back in one DocpipeError, the first failing
+ * document's slug with every failing document's details. The PDFs are copied to the case's own
+ * keys; nothing stays stored when this fails.
+ */
+export async function produceDocuments(
+  body: CaseInput,
+  context: ProduceContext,
+): Promise<ProducedDocuments> {
+  const given = body.documents ?? [];
+  const failures: { index: number; failure: Failure }[] = [];
+  const inputs: { index: number; input: DocumentInput }[] = [];
+  for (const [index, doc] of given.entries()) {
+    const field = `documents[${index}]`;
+    const tags: TagInput[] | undefined = doc.tags ?? body.tags;
+    if (doc.url !== undefined) continue;
+    if (doc.content !== undefined) {
+      const text = doc.content.replace(/\s+/g, '');
+      if (!BASE64.test(text) || text.length % 4 !== 0) {
+        failures.push({
+          index,
+          failure: {
+            error: 'validation-failed',
+            details: [{ field: `${field}.content`, message: 'is not base64' }],
+          },
+        });
+        continue;
+      }
+      const content = Buffer.from(text, 'base64');
+      inputs.push({ index, input: { name: doc.name, content, ...(tags ? { tags } : {}) } });
+      continue;
+    }
+    if (doc.documentId !== undefined) {
+      try {
+        const version = await context.library.getVersion(doc.documentId, doc.versionId, field);
+        inputs.push({
+          index,
+          input: {
+            name: doc.name,
+            documentId: doc.documentId,
+            versionId: version.versionId,
+            ...(tags ? { tags } : {}),
+          },
+        });
+      } catch (err) {
+        if (!(err instanceof DocpipeError)) throw err;
+        failures.push({ index, failure: err.toFailure() });
+      }
+    }
+  }
+
+  let results: DocumentJobResult[] = [];
+  if (inputs.length > 0) {
+    try {
+      results = await context.client.renderDocumentSet(
+        inputs.map((i) => i.input),
+        context.request,
+      );
+    } catch (err) {
+      if (!(err instanceof DocpipeError)) throw err;
+      // The set numbers its documents from 0; here they sit at their place in the case.
+      failures.push(
+        ...renumbered(
+          err.toFailure(),
+          inputs.map((i) => i.index),
+        ).map((f) => ({
+          index: f.index,
+          failure: f.failure,
+        })),
+      );
+    }
+  }
+  const renders = results.flatMap((r) =>
+    r.kind === 'rendered' && !r.result.cached ? [r.result.key] : [],
+  );
+  const copies: string[] = [];
+  const discard = async () => {
+    await Promise.all([
+      ...copies.map((k) => context.storage.delete(k).catch(() => undefined)),
+      ...renders.map((k) => discardRender(context.storage, k).catch(() => undefined)),
+    ]);
+  };
+  if (failures.length > 0) {
+    await discard();
+    throw joined(failures);
+  }
+
+  try {
+    const byIndex = new Map(inputs.map((input, i) => [input.index, results[i]!]));
+    const documents: ProducedDocument[] = [];
+    for (const [index, doc] of given.entries()) {
+      const common = {
+        index,
+        name: doc.name,
+        libraryDocumentId: null,
+        libraryVersionId: null,
+      };
+      if (doc.url !== undefined) {
+        documents.push({
+          ...common,
+          source: 'url',
+          storageKey: null,
+          url: doc.url,
+          sha256: null,
+          bytes: null,
+          pages: null,
+        });
+        continue;
+      }
+      const result = byIndex.get(index)!;
+      if (result.kind !== 'rendered')
+        throw new Error(`${result.field}: the queue answered a URL for a document sent as bytes`);
+      const key = caseDocumentKey(context.company, context.caseId, index);
+      const pdf = await context.storage.get(result.result.key);
+      if (!pdf) throw new Error(`${result.field}: the rendered PDF ${result.result.key} is gone`);
+      copies.push(key);
+      await context.storage.put(key, pdf, 'application/pdf');
+      const input = inputs.find((i) => i.index === index)!.input;
+      documents.push({
+        ...common,
+        source: doc.content !== undefined ? 'content' : 'library',
+        storageKey: key,
+        url: null,
+        sha256: result.result.sha256,
+        bytes: result.result.bytes,
+        pages: result.result.pages,
+        ...(input.documentId !== undefined
+          ? { libraryDocumentId: input.documentId, libraryVersionId: input.versionId ?? null }
+          : {}),
+      });
+    }
+    return { documents, discard };
+  } catch (err) {
+    await discard();
+    throw err;
+  }
+}
+
+/** A set's failure split by document, each detail moved from `documents[j]` to its case index. */
+function renumbered(failure: Failure, places: number[]): { index: number; failure: Failure }[] {
+  const byIndex = new Map<number, FailureDetail[]>();
+  const unplaced: FailureDetail[] = [];
+  for (const d of failure.details) {
+    const m = /^documents\[(\d+)\]/.exec(d.field);
+    const place = m ? places[Number(m[1])] : undefined;
+    if (place === undefined) {
+      unplaced.push(d);
+      continue;
+    }
+    const field = `documents[${place}]${d.field.slice(m![0].length)}`;
+    byIndex.set(place, [...(byIndex.get(place) ?? []), { field, message: d.message }]);
+  }
+  const out = [...byIndex].map(([index, details]) => ({
+    index,
+    failure: { error: failure.error, details },
+  }));
+  if (unplaced.length > 0)
+    out.push({ index: places[0] ?? 0, failure: { error: failure.error, details: unplaced } });
+  return out;
+}
+
+/** Every failing document in one answer: the first one's slug, every one's details, in order. */
+function joined(failures: { index: number; failure: Failure }[]): DocpipeError {
+  const ordered = [...failures].sort((a, b) => a.index - b.index);
+  const retryable = ordered.some((f) => f.failure.retryable === true);
+  return new DocpipeError(
+    ordered[0]!.failure.error,
+    ordered.flatMap((f) => f.failure.details),
+    retryable ? { retryable } : undefined,
+  );
+}

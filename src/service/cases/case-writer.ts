@@ -1,0 +1,163 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.js';
+import type { CaseState } from './case-answer.js';
+import { CASE_CREATED } from './case-defaults.js';
+import type { ProducedDocument } from './case-documents.js';
+
+/** A recipient as written: its token only as a hash. */
+export interface NewRecipient {
+  id: string;
+  uid: string;
+  position: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  type: 'email' | 'sms' | 'eboks';
+  signing: boolean;
+  group: number;
+  messageTemplateId: string | null;
+  details: Record<string, unknown>;
+  tokenHash: Buffer;
+}
+
+export interface NewCase {
+  company: string;
+  id: string;
+  title: string;
+  state: CaseState;
+  folder: { id: string; name: string };
+  referenceId: string | null;
+  settings: Record<string, unknown>;
+  language: string;
+  signingSchemas: string[];
+  messageTemplateId: string | null;
+  expiresAt: Date;
+  activeGroup: number | null;
+  sender: { id: string; name: string; email: string };
+  createdByKey: string;
+  now: Date;
+  recipients: NewRecipient[];
+  documents: ProducedDocument[];
+}
+
+/**
+ * spec 4.4's last step: one transaction writes the case, its recipients, its documents and its
+ * `case.created` event (the outbox), so that a case exists whole or not at all, and its event
+ * exists exactly when it does. The event's payload is fixed here, from what was written; spec 6
+ * keys a consumer's deduplication on `trigger`, `case._id` and `case.updatedAt`.
+ */
+export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('cases')
+      .values({
+        company_id: c.company,
+        id: c.id,
+        title: c.title,
+        state: c.state,
+        folder_id: c.folder.id,
+        reference_id: c.referenceId,
+        settings: JSON.stringify(c.settings),
+        language: c.language,
+        signing_schemas: JSON.stringify(c.signingSchemas),
+        message_template_id: c.messageTemplateId,
+        expires_at: c.expiresAt,
+        active_group: c.activeGroup,
+        sender_id: c.sender.id,
+        sender_name: c.sender.name,
+        sender_email: c.sender.email,
+        created_by_key: c.createdByKey,
+        created_at: c.now,
+        updated_at: c.now,
+      })
+      .execute();
+    if (c.recipients.length > 0)
+      await trx
+        .insertInto('recipients')
+        .values(
+          c.recipients.map((r) => ({
+            company_id: c.company,
+            case_id: c.id,
+            id: r.id,
+            uid: r.uid,
+            position: r.position,
+            name: r.name,
+            email: r.email,
+            phone: r.phone,
+            type: r.type,
+            signing: r.signing,
+            group: r.group,
+            message_template_id: r.messageTemplateId,
+            details: JSON.stringify(r.details),
+            status: 'pending' as const,
+            signing_token_hash: r.tokenHash,
+            created_at: c.now,
+            updated_at: c.now,
+          })),
+        )
+        .execute();
+    if (c.documents.length > 0)
+      await trx
+        .insertInto('case_documents')
+        .values(
+          c.documents.map((d) => ({
+            company_id: c.company,
+            case_id: c.id,
+            index: d.index,
+            name: d.name,
+            source: d.source,
+            storage_key: d.storageKey,
+            url: d.url,
+            sha256: d.sha256,
+            bytes: d.bytes,
+            pages: d.pages,
+            library_document_id: d.libraryDocumentId,
+            library_version_id: d.libraryVersionId,
+            created_at: c.now,
+          })),
+        )
+        .execute();
+    await trx
+      .insertInto('case_events')
+      .values({
+        company_id: c.company,
+        case_id: c.id,
+        trigger: CASE_CREATED,
+        payload: JSON.stringify(createdPayload(c)),
+        created_at: c.now,
+      })
+      .execute();
+  });
+}
+
+/** The `case.created` payload: spec 6's `trigger` and `case` with `_id` and `updatedAt`. */
+function createdPayload(c: NewCase) {
+  const at = c.now.toISOString();
+  return {
+    trigger: CASE_CREATED,
+    case: {
+      _id: c.id,
+      title: c.title,
+      state: c.state,
+      referenceId: c.referenceId,
+      folder: c.folder,
+      activeGroup: c.activeGroup,
+      sender: c.sender,
+      recipients: c.recipients.map((r) => ({
+        id: r.id,
+        uid: r.uid,
+        name: r.name,
+        email: r.email,
+        phone: r.phone,
+        type: r.type,
+        signing: r.signing,
+        group: r.group,
+        status: 'pending',
+      })),
+      documents: c.documents.map((d) => ({ index: d.index, name: d.name, source: d.source })),
+      expiresAt: c.expiresAt.toISOString(),
+      createdAt: at,
+      updatedAt: at,
+    },
+  };
+}
