@@ -248,6 +248,24 @@ describe('POST /v3/api/cases', () => {
   });
 });
 
+describe('POST /v3/api/documents/{id}/cases', () => {
+  it('answers a document the library lacks 404 document-not-found, and writes nothing', async () => {
+    const before = await written();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/no-such-document/cases',
+      headers: auth('acme'),
+      payload: { title: 'Lease', state: 'draft', recipients: [ann] },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      error: 'document-not-found',
+      details: [expect.objectContaining({ field: 'id' })],
+    });
+    expect(await written()).toEqual(before);
+  });
+});
+
 describe('GET /v3/api/cases/{id}', () => {
   it('answers another company’s case as absent: 404 case-not-found, like an id that is nobody’s', async () => {
     const { json } = await create(draft({ referenceId: 'mine' }));

@@ -38,6 +38,7 @@ beforeAll(async () => {
   });
   await app.register(casesRoutes, {
     publicUrl: 'https://docpipe.test',
+    library: { get: () => Promise.reject(new Error('not called')) },
     cases: {
       createCase: (_company, _creator, body) => {
         given.push(body);

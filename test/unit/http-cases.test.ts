@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import type {
+  CaseInput,
   CaseListFilters,
   CasePageRequest,
   CaseView,
@@ -17,6 +18,7 @@ import { casesRoutes, parseCreatedAfter } from '../../src/surfaces/http/cases/in
  */
 
 const lists: { company: string; filters: CaseListFilters; page: CasePageRequest }[] = [];
+const bodies: CaseInput[] = [];
 let createAnswer: () => Promise<CreatedCase>;
 let getAnswer: (id: string) => Promise<CaseView>;
 
@@ -29,8 +31,21 @@ beforeAll(async () => {
   });
   await app.register(casesRoutes, {
     publicUrl: 'https://docpipe.test',
+    library: {
+      get: (id) =>
+        id === 'lease'
+          ? Promise.resolve({ id, name: 'Lease', versions: ['1', '2'], currentVersion: '2' })
+          : Promise.reject(
+              new DocpipeError('document-not-found', [
+                { field: 'id', message: `no library document "${id}"` },
+              ]),
+            ),
+    },
     cases: {
-      createCase: () => createAnswer(),
+      createCase: (_company, _creator, body) => {
+        bodies.push(body);
+        return createAnswer();
+      },
       getCase: (_company, id) => getAnswer(id),
       listCases: (company, filters, page) => {
         lists.push({ company, filters, page });
@@ -199,6 +214,109 @@ describe('POST /v3/api/cases and GET /v3/api/cases/{id}', () => {
     expect(res.json()).toEqual({
       error: 'validation-failed',
       details: [{ field: 'expand', message: 'unknown field' }],
+    });
+  });
+});
+
+describe('POST /v3/api/documents/{id}/cases', () => {
+  const answer = {
+    case: {
+      id: 'c2',
+      recipients: [],
+      documents: [{ url: 'https://docpipe.test/files/x' }],
+      activeGroup: null,
+      delivery: {
+        attempted: false,
+        email: { ok: false, error: 'no channel' },
+        eboks: { ok: false, error: 'no channel' },
+        sms: { ok: false, error: 'no channel' },
+        webhook: { ok: false, error: 'no channel' },
+      },
+    },
+    notices: [],
+  } satisfies CreatedCase;
+
+  it('creates the case from the path’s document, filled with the case’s tags', async () => {
+    createAnswer = () => Promise.resolve(answer);
+    const tags = [{ tag: 'tenant', value: 'Ann', type: 'text' }];
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/lease/cases',
+      payload: { title: 'Lease', versionId: '1', tags },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.headers.location).toBe('/v3/api/cases/c2');
+    expect(res.json()).toEqual({ case: answer.case });
+    expect(bodies.at(-1)).toEqual({
+      title: 'Lease',
+      tags,
+      documents: [{ name: 'Lease', documentId: 'lease', versionId: '1' }],
+    });
+  });
+
+  it('answers a document the library lacks 404, and refuses documents in the body', async () => {
+    const before = bodies.length;
+    const absent = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/nope/cases',
+      payload: { title: 'T' },
+    });
+    expect(absent.statusCode).toBe(404);
+    expect(absent.json()).toEqual({
+      error: 'document-not-found',
+      details: [{ field: 'id', message: 'no library document "nope"' }],
+    });
+    const extra = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/lease/cases',
+      payload: { title: 'T', documents: [], name: 'x' },
+    });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json()).toEqual({
+      error: 'validation-failed',
+      details: [
+        { field: 'documents', message: 'unknown field' },
+        { field: 'name', message: 'unknown field' },
+      ],
+    });
+    expect(bodies.length).toBe(before);
+  });
+
+  it('names the request’s own members in the service’s failures, not documents[0]', async () => {
+    createAnswer = () =>
+      Promise.reject(
+        new DocpipeError('validation-failed', [
+          { field: 'documents[0].tags.tenant', message: 'needs a value' },
+          { field: 'recipients[0].phone', message: 'is required for an sms recipient' },
+        ]),
+      );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/lease/cases',
+      payload: { title: 'T' },
+    });
+    expect(res.json()).toEqual({
+      error: 'validation-failed',
+      details: [
+        { field: 'tags.tenant', message: 'needs a value' },
+        { field: 'recipients[0].phone', message: 'is required for an sms recipient' },
+      ],
+    });
+    createAnswer = () =>
+      Promise.reject(
+        new DocpipeError('document-version-not-found', [
+          { field: 'documents[0].versionId', message: 'no version "9"' },
+        ]),
+      );
+    const version = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/lease/cases',
+      payload: { title: 'T', versionId: '9' },
+    });
+    expect(version.statusCode).toBe(400);
+    expect(version.json()).toEqual({
+      error: 'document-version-not-found',
+      details: [{ field: 'versionId', message: 'no version "9"' }],
     });
   });
 });

@@ -263,3 +263,22 @@ export function caseBodyRuleProblems(body: unknown): FailureDetail[] {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+const { documents: _documents, ...caseMembers } = CaseBodySchema.properties;
+
+/**
+ * The body of `POST /v3/api/documents/{id}/cases` (spec 4.4): a case made from one library
+ * document, filled with the case's `tags`. The case body without `documents` (the path names
+ * the one document; `documents` is an unknown field here), and which version to use.
+ */
+export const LibraryCaseBodySchema = Type.Object(
+  {
+    ...caseMembers,
+    versionId: Type.Optional(
+      id("one of the library document's versions; default: its current version"),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type LibraryCaseBody = Static<typeof LibraryCaseBodySchema>;

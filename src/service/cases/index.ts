@@ -36,6 +36,7 @@ export {
   CaseDocumentSchema,
   CaseRecipientSchema,
   CaseSettingsSchema,
+  LibraryCaseBodySchema,
   MAX_REFERENCE_CHARS,
   MAX_TITLE_CHARS,
   caseBodyRuleProblems,
@@ -43,4 +44,5 @@ export {
   type CaseDocument,
   type CaseRecipient,
   type CaseSettings,
+  type LibraryCaseBody,
 } from './case-body.js';

@@ -1,9 +1,13 @@
-import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { DocpipeError, isDocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import type { DocumentLibrary } from '../../../document/library/index.js';
 import {
   CaseBodySchema,
+  LibraryCaseBodySchema,
   caseBodyRuleProblems,
   type CaseBody,
+  type CaseInput,
+  type LibraryCaseBody,
   type CaseListFilters,
   type CaseService,
   type CaseState,
@@ -13,7 +17,7 @@ import type { HttpApp } from '../common/create-app.js';
 import { reportedDetails, validationDetails } from '../common/validation-details.js';
 import { convertSignal } from '../convert/convert-deadline.js';
 import { NoQuerySchema, V3FailureSchema } from '../documents/documents-schema.js';
-import { casesErrorHandler } from './cases-errors.js';
+import { CREATE_CASE_PATH, casesErrorHandler } from './cases-errors.js';
 import {
   CaseCreatedSchema,
   CaseListQuerySchema,
@@ -21,6 +25,7 @@ import {
   CaseOneSchema,
   CaseParamsSchema,
   DEFAULT_PAGE_SIZE,
+  DocumentParamsSchema,
   MAX_PAGE_SIZE,
 } from './cases-schema.js';
 import { parseCreatedAfter } from './created-after.js';
@@ -30,6 +35,8 @@ export type CaseApi = Pick<CaseService, 'createCase' | 'getCase' | 'listCases'>;
 
 export interface CasesRoutesOptions {
   cases: CaseApi;
+  /** The document library, for POST /v3/api/documents/{id}/cases. */
+  library: Pick<DocumentLibrary, 'get'>;
   /** The base of the URLs the service issues (signing links, logo URLs). */
   publicUrl: string;
   /**
@@ -47,8 +54,8 @@ export interface CasesRoutesOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * The v3 cases (spec 2.2, 4.4): `POST /v3/api/cases`, `GET /v3/api/cases` and
- * `GET /v3/api/cases/{id}`, for the company of the key. The route's part of create rule 1
+ * The v3 cases (spec 2.2, 4.4): `POST /v3/api/cases`, `GET /v3/api/cases`,
+ * `GET /v3/api/cases/{id}` and `POST /v3/api/documents/{id}/cases`, for the company of the key. The route's part of create rule 1
  * (structure, every problem at once) is here: the schema's findings and the rules beside it are
  * gathered into one `validation-failed`, so that a body wrong in both ways hears of both. The
  * rest of the rules, in order, is CaseService.createCase's.
@@ -68,7 +75,7 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   app.post(
-    '/v3/api/cases',
+    CREATE_CASE_PATH,
     {
       ...(options.bodyLimitBytes !== undefined ? { bodyLimit: options.bodyLimitBytes } : {}),
       // The schema's findings reach the handler, which adds the rules' and answers them at once.
@@ -86,25 +93,77 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
       },
     },
     async (request, reply) => {
-      const key = apiKeyOf(request);
-      const body = checkedBody(request);
-      const wait = convertSignal(reply, timeoutMs);
-      try {
-        const created = await options.cases.createCase(
-          key.company,
-          { id: key.id, ...(key.userId !== undefined ? { userId: key.userId } : {}) },
-          body,
-          { publicUrl: options.publicUrl, requestId: request.id, signal: wait.signal },
-        );
-        return await reply
-          .code(201)
-          .header('Location', `/v3/api/cases/${encodeURIComponent(created.case.id)}`)
-          .send({ case: created.case });
-      } finally {
-        wait.done();
-      }
+      const body = checkedBody<CaseBody>(request);
+      const created = await createCase(request, reply, body);
+      return reply
+        .code(201)
+        .header('Location', `/v3/api/cases/${encodeURIComponent(created.case.id)}`)
+        .send({ case: created.case });
     },
   );
+
+  app.post(
+    '/v3/api/documents/:id/cases',
+    {
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimit: options.bodyLimitBytes } : {}),
+      attachValidation: true,
+      schema: {
+        tags: ['v3 cases'],
+        operationId: 'createCaseFromDocument',
+        summary: 'Create a signing case from a library document',
+        description:
+          "Fills the library document (its current version, or versionId) with the case's tags and creates the case from it, under the rules of POST /v3/api/cases. 404 document-not-found when the library has no such document.",
+        security: [{ bearer: [] }],
+        params: DocumentParamsSchema,
+        body: LibraryCaseBodySchema,
+        querystring: NoQuerySchema,
+        response: {
+          201: CaseCreatedSchema,
+          ...failures,
+          404: V3FailureSchema,
+          413: V3FailureSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { versionId, ...rest } = checkedBody<LibraryCaseBody>(request);
+      // Absent: 404 document-not-found at `id`, before anything else is looked up.
+      const document = await options.library.get(request.params.id, 'id');
+      const body: CaseInput = {
+        ...rest,
+        documents: [
+          {
+            name: document.name,
+            documentId: document.id,
+            ...(versionId !== undefined ? { versionId } : {}),
+          },
+        ],
+      };
+      const created = await createCase(request, reply, body).catch((err: unknown) => {
+        throw isDocpipeError(err) ? asLibraryCaseFailure(err) : err;
+      });
+      return reply
+        .code(201)
+        .header('Location', `/v3/api/cases/${encodeURIComponent(created.case.id)}`)
+        .send({ case: created.case });
+    },
+  );
+
+  /** The case service's create for the key's company, its wait bounded by the deadline. */
+  async function createCase(request: FastifyRequest, reply: FastifyReply, body: CaseInput) {
+    const key = apiKeyOf(request);
+    const wait = convertSignal(reply, timeoutMs);
+    try {
+      return await options.cases.createCase(
+        key.company,
+        { id: key.id, ...(key.userId !== undefined ? { userId: key.userId } : {}) },
+        body,
+        { publicUrl: options.publicUrl, requestId: request.id, signal: wait.signal },
+      );
+    } finally {
+      wait.done();
+    }
+  }
 
   app.get(
     '/v3/api/cases',
@@ -154,11 +213,26 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
 }
 
 /** The body when it is sound, else `validation-failed` with the schema's and the rules' problems. */
-function checkedBody(request: FastifyRequest): CaseBody {
+function checkedBody<T>(request: FastifyRequest): T {
   const problems = [...schemaDetails(request, 'body'), ...caseBodyRuleProblems(request.body)];
   if (problems.length > 0)
     throw new DocpipeError('validation-failed', reportedDetails(problems, 'body'));
-  return request.body as CaseBody;
+  return request.body as T;
+}
+
+/**
+ * A failure of a case made from the path's library document, its details pointing into this
+ * request rather than the `documents[0]` the service was given: the version at `versionId`, the
+ * document's fields at `tags.<field>`, the document itself at `id` (the path parameter).
+ */
+function asLibraryCaseFailure(err: DocpipeError): DocpipeError {
+  const field = (f: string) => {
+    if (f === 'documents' || f === 'documents[0]') return 'id';
+    if (f.startsWith('documents[0].')) return f.slice('documents[0].'.length);
+    return f;
+  };
+  const details = err.details.map((d) => ({ ...d, field: field(d.field) }));
+  return new DocpipeError(err.slug, details, { cause: err, retryable: err.retryable });
 }
 
 interface ListQuery {

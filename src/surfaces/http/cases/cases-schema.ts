@@ -208,3 +208,8 @@ export const CaseParamsSchema = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 );
+
+export const DocumentParamsSchema = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200, description: 'a library document id' }) },
+  { additionalProperties: false },
+);

@@ -9,7 +9,7 @@ export { parseCreatedAfter } from './created-after.js';
 
 /**
  * The v3 cases (spec 2.2, 4.4): `POST /v3/api/cases`, `GET /v3/api/cases` and
- * `GET /v3/api/cases/{id}`. The case service is built here from what the server already holds
+ * `GET /v3/api/cases/{id}`, and `POST /v3/api/documents/{id}/cases`. The case service is built here from what the server already holds
  * (the database, the queue's producer, the storage, the library): its documents' download URLs
  * name the server's public URL, which is known only once the server is built.
  */
@@ -30,6 +30,7 @@ export const casesSurface: HttpSurface = {
     });
     await scope.register(casesRoutes, {
       cases,
+      library: deps.library,
       publicUrl: deps.publicUrl,
       bodyLimitBytes: deps.config.http.bodyLimitBytes,
     });
