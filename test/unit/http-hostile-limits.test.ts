@@ -53,7 +53,7 @@ describe('the HTTP connection limits', () => {
     expect(loadConfig({}).http.connections).toEqual({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 72_000,
       maxConnections: 1024,
     });
     expect(DEFAULT_HTTP_CONNECTION_LIMITS.requestTimeoutMs).toBe(30_000);

@@ -8,15 +8,8 @@ import {
 } from '../../src/render/convert/office-profile.js';
 import { testDir } from '../helpers/test-dir.js';
 
-/** The check runs after every conversion; measured at 2 to 7 µs here. */
-const CHECK_BUDGET_US = 100;
-
-function meanMicros(run: () => void, n = 2000): number {
-  for (let i = 0; i < 100; i++) run();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) run();
-  return Number(process.hrtime.bigint() - start) / n / 1000;
-}
+// The check's cost (2 to 7 µs after every conversion) is a measurement, not an assertion here:
+// docs/benchmarks.md records it.
 
 describe('fonts an office process extracted from documents', () => {
   it('are none when the folder does not exist, and its files when it does', () => {
@@ -27,16 +20,6 @@ describe('fonts an office process extracted from documents', () => {
     writeFileSync(join(embeddedFontsDir(profile), 'Calibri.ttf'), 'x');
     expect(extractedFontFiles(profile)).toEqual(['Calibri.ttf']);
     expect(embeddedFontsDir(profile)).toBe(join(profile, 'user/temp/embeddedfonts/fromdocs'));
-  });
-
-  it('are checked well within a tenth of a millisecond', () => {
-    const absent = testDir('office-fonts-absent');
-    const present = testDir('office-fonts-present');
-    mkdirSync(embeddedFontsDir(present), { recursive: true });
-    for (const f of ['Calibri.ttf', 'Calibrib.ttf', 'Cambria.ttf'])
-      writeFileSync(join(embeddedFontsDir(present), f), 'x');
-    expect(meanMicros(() => extractedFontFiles(absent))).toBeLessThan(CHECK_BUDGET_US);
-    expect(meanMicros(() => extractedFontFiles(present))).toBeLessThan(CHECK_BUDGET_US);
   });
 
   it('are named by family, a style letter dropped only beside its regular file', () => {

@@ -17,7 +17,10 @@ export interface HttpConnectionLimits {
   headersTimeoutMs: number;
   /**
    * `DOCPIPE_HTTP_KEEP_ALIVE_TIMEOUT`: how long a connection may stay idle between requests
-   * before it is closed. @defaultValue '5s'
+   * before it is closed. Longer than the idle timeout of the proxies put in front (60 s on AWS's
+   * load balancers): a proxy that reuses a connection the server has just closed answers its
+   * client 502, and a client reusing one gets "other side closed" (seen with 5 s under load).
+   * Fastify's own default. @defaultValue '72s'
    */
   keepAliveTimeoutMs: number;
   /**
@@ -30,7 +33,7 @@ export interface HttpConnectionLimits {
 export const DEFAULT_HTTP_CONNECTION_LIMITS: Readonly<HttpConnectionLimits> = Object.freeze({
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 72_000,
   maxConnections: 1024,
 });
 
