@@ -126,7 +126,7 @@ describe('GET /v3/api/cases', () => {
           message:
             'must be an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z) (got "soon")',
         },
-        { field: 'limit', message: 'must be from 1 to 500 (got 0)' },
+        { field: 'limit', message: 'must be from 1 to 1000 (got 0)' },
       ],
     });
     const letters = await list('?limit=ten');

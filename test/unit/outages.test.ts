@@ -21,6 +21,7 @@ import {
 import { convertErrorHandler } from '../../src/surfaces/http/convert/convert-errors.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../../src/surfaces/http/convert/convert-routes.js';
 import { documentsErrorHandler } from '../../src/surfaces/http/documents/documents-errors.js';
+import { casesErrorHandler } from '../../src/surfaces/http/cases/index.js';
 import { opsErrorHandler } from '../../src/surfaces/http/operations/ops-replies.js';
 
 /**
@@ -55,6 +56,7 @@ const SURFACES: Record<string, Handler> = {
   'v2 convert': convertErrorHandler(DEFAULT_CONVERT_OPTIONS.retryAfterSeconds),
   'v3 files and downloads': fileErrorHandler(() => ({ bodyLimit: 1024 })),
   'v3 documents': documentsErrorHandler,
+  'v3 cases': casesErrorHandler,
   operations: opsErrorHandler,
 };
 

@@ -46,3 +46,4 @@ export {
   type CaseSettings,
   type LibraryCaseBody,
 } from './case-body.js';
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';

@@ -4,6 +4,8 @@ import type { DocumentLibrary } from '../../../document/library/index.js';
 import {
   CaseBodySchema,
   LibraryCaseBodySchema,
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
   caseBodyRuleProblems,
   type CaseBody,
   type CaseInput,
@@ -24,9 +26,7 @@ import {
   CaseListSchema,
   CaseOneSchema,
   CaseParamsSchema,
-  DEFAULT_PAGE_SIZE,
   DocumentParamsSchema,
-  MAX_PAGE_SIZE,
 } from './cases-schema.js';
 import { parseCreatedAfter } from './created-after.js';
 
@@ -252,13 +252,13 @@ function checkedQuery(request: FastifyRequest): ListQuery {
     else if (!problems.some((p) => p.field === 'createdAfter'))
       problems.push({ field: 'createdAfter', message: parsed.problem });
   }
-  let limit = DEFAULT_PAGE_SIZE;
+  let limit = DEFAULT_PAGE_LIMIT;
   if (typeof query.limit === 'string' && /^[0-9]+$/.test(query.limit)) {
     limit = Number(query.limit);
-    if (limit < 1 || limit > MAX_PAGE_SIZE)
+    if (limit < 1 || limit > MAX_PAGE_LIMIT)
       problems.push({
         field: 'limit',
-        message: `must be from 1 to ${MAX_PAGE_SIZE} (got ${query.limit})`,
+        message: `must be from 1 to ${MAX_PAGE_LIMIT} (got ${query.limit})`,
       });
   }
   if (problems.length > 0)

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../../service/cases/index.js';
 
 /**
  * The answers and parameters of the v3 case endpoints (spec 2.2, 4.4). The request body is the
@@ -163,10 +164,6 @@ export const CaseListSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The most cases one page holds, and the page size when none is asked for. */
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 100;
-
 /**
  * GET /v3/api/cases's parameters. Query values arrive as text (the server does not coerce), so
  * `limit` is digits and `createdAfter` is parsed by the route: either way a bad one is refused
@@ -197,7 +194,7 @@ export const CaseListQuerySchema = Type.Object(
     limit: Type.Optional(
       Type.String({
         pattern: '^[0-9]{1,4}$',
-        description: `cases per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}`,
+        description: `cases per page, 1 to ${MAX_PAGE_LIMIT}; default ${DEFAULT_PAGE_LIMIT}`,
       }),
     ),
   },
