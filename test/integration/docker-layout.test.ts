@@ -198,6 +198,9 @@ let layoutOfRuntime: StageLayout;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'docpipe-image-'));
+  // As root the embedded PostgreSQL runs as postgres, who must reach the data folder inside;
+  // a folder shutting it out would move the cluster to /var/lib/docpipe (cluster-place.ts).
+  chmodSync(dir, 0o711);
   rootfs = join(dir, 'rootfs');
   layoutOfRuntime = stageLayout(runtime, input);
   assemble(layoutOfRuntime, rootfs);
