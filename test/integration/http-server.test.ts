@@ -302,8 +302,11 @@ describe('the composed HTTP service', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v3/api/cases',
+      '/v3/api/cases/{id}',
       '/v3/api/documents',
       '/v3/api/documents/{id}',
+      '/v3/api/documents/{id}/cases',
       '/v3/company/{company}/file/upload',
       '/v3/company/{company}/file/view-presigned-url',
     ]);
