@@ -118,13 +118,21 @@ const EboksSchema = Type.Object(
 );
 
 /**
- * A v3 recipient: v2's recipient (spec 2.1) with spec 2.2's changes. Not `cpr`: v2 takes it on
+ * A v3 recipient: v2's recipient (spec 2.1) with spec 2.2's changes. `email` is optional: an
+ * sms or e-Boks recipient is reached without one; that an email recipient has one, and an sms
+ * recipient a phone, is the create service's check (spec 4.4 rule 2). Not `cpr`: v2 takes it on
  * form submit only, and a v3 case has nowhere to keep it, so it is refused rather than dropped.
  */
 export const CaseRecipientSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS }),
-    email: Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS }),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: MAX_EMAIL_CHARS,
+        description: 'needed by an email recipient (the default type); an sms one needs phone',
+      }),
+    ),
     signing: Type.Optional(
       Type.Boolean({ description: 'whether the recipient must sign; default true' }),
     ),
