@@ -1,9 +1,8 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_CONNECTION_LIMITS } from '../../src/app/config/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
@@ -12,6 +11,15 @@ import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/crea
 import { registerFrameworkAnswers } from '../../src/surfaces/http/common/framework-errors.js';
 import { LINGER_BYTES, LINGER_MS } from '../../src/surfaces/http/common/lingering-close.js';
 import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
+import {
+  bodyOf,
+  drip,
+  openRaw,
+  requestHead as head,
+  sendUntilClosed,
+  statusLine,
+  trackServerSockets,
+} from '../helpers/raw-http.js';
 import { PDF_FILE, corpusFile, multipartBody } from './http-files-setup.js';
 
 /**
@@ -34,8 +42,7 @@ const KEY = 'Bearer good';
 let app: HttpApp;
 let port: number;
 let dir: string;
-/** The server's side of each connection, by the client's port: what the server read. */
-const serverSockets = new Map<number, Socket>();
+let serverSide: (client: Socket) => Promise<Socket>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'docpipe-http-continue-'));
@@ -70,7 +77,7 @@ beforeAll(async () => {
       bodyLimitBytes: UPLOAD_BODY_LIMIT,
     });
   });
-  app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
+  serverSide = trackServerSockets(app.server);
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
 });
@@ -80,54 +87,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Probe {
-  socket: Socket;
-  /** What the server answered so far, as text. */
-  received(): string;
-  /** Resolves once `text` has arrived (false if the connection closed first). */
-  until(pattern: RegExp): Promise<boolean>;
-  /** Milliseconds from the connection to its close. */
-  closed: Promise<number>;
-  /** The server's side of the connection. */
-  server(): Promise<Socket>;
-}
-
-async function open(): Promise<Probe> {
-  const opened = Date.now();
-  const socket = connect({ host: '127.0.0.1', port });
-  let text = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => (text += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) =>
-    socket.once('close', () => resolve(Date.now() - opened)),
-  );
-  await once(socket, 'connect');
-  return {
-    socket,
-    received: () => text,
-    until: async (pattern) => {
-      while (!pattern.test(text)) {
-        if (socket.destroyed) return false;
-        await Promise.race([once(socket, 'data'), once(socket, 'close')]);
-      }
-      return true;
-    },
-    closed,
-    server: async () => {
-      const local = socket.localPort!;
-      while (!serverSockets.has(local)) await new Promise((r) => setImmediate(r));
-      return serverSockets.get(local)!;
-    },
-  };
-}
-
-function head(lines: string[]): string {
-  return [...lines, '', ''].join('\r\n');
-}
-
-const statusLine = (text: string) => text.slice(0, text.indexOf('\r\n'));
-const bodyOf = (text: string): unknown => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+const open = () => openRaw(port);
 
 describe('Expect: 100-continue', () => {
   const FIVE_GB = 5 * 1024 * MB;
@@ -300,10 +260,7 @@ describe('an early refusal closes with a lingering close', () => {
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
     // What a caller had on its way when the answer came: well within LINGER_BYTES.
-    const chunk = Buffer.alloc(16 * 1024, 0x20);
-    for (let sent = 0; sent < LINGER_BYTES / 2 && !probe.socket.destroyed; sent += chunk.length)
-      if (!probe.socket.write(chunk))
-        await Promise.race([once(probe.socket, 'drain'), once(probe.socket, 'close')]);
+    await sendUntilClosed(probe.socket, Buffer.alloc(16 * 1024, 0x20), { cap: LINGER_BYTES / 2 });
     probe.socket.end();
     await probe.closed;
     expect(errors).toEqual([]);
@@ -319,18 +276,15 @@ describe('an early refusal closes with a lingering close', () => {
         `Content-Length: ${64 * MB}`,
       ]),
     );
-    const server = await probe.server();
+    const server = await serverSide(probe.socket);
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
     const answeredAt = server.bytesRead;
     // Keep sending, as a client that reads its answer late does; never close our side.
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const pump = (): void => {
-      while (!probe.socket.destroyed && probe.socket.write(chunk));
-    };
-    probe.socket.on('drain', pump);
-    pump();
-    await probe.closed;
+    const sending = sendUntilClosed(probe.socket, Buffer.alloc(64 * 1024, 0x20), {
+      cap: Infinity,
+    });
+    await Promise.all([probe.closed, sending]);
     // The kernel's buffers are the server's to read too: a chunk or two past the bound.
     expect(server.bytesRead - answeredAt).toBeLessThanOrEqual(LINGER_BYTES + 256 * 1024);
   });
@@ -347,9 +301,8 @@ describe('an early refusal closes with a lingering close', () => {
     );
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     const answered = Date.now();
-    const timer = setInterval(() => probe.socket.write('x'), 50);
+    drip(probe.socket, 50);
     await probe.closed;
-    clearInterval(timer);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
     expect(Date.now() - answered).toBeLessThanOrEqual(LINGER_MS + 500);
   });
@@ -367,9 +320,8 @@ describe('a request timeout on a route', () => {
         'Content-Length: 1000',
       ]),
     );
-    const timer = setInterval(() => probe.socket.write(' '), 200);
+    drip(probe.socket, 200, ' ');
     const ms = await probe.closed;
-    clearInterval(timer);
     expect(ms).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
     return probe.received();
@@ -395,9 +347,8 @@ describe('a request timeout on a route', () => {
   it('is {message} when no request line was read (slow headers)', async () => {
     const probe = await open();
     probe.socket.write('POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
-    const timer = setInterval(() => probe.socket.write('x'), 200);
+    drip(probe.socket, 200);
     await probe.closed;
-    clearInterval(timer);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 408 Request Timeout');
     expect(bodyOf(probe.received())).toEqual({ message: description });
   });

@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -19,6 +18,7 @@ import {
 } from '../../src/surfaces/http/operations/readiness-checks.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { bodyOf, exchange, parseAnswer, statusLine, type RawAnswer } from '../helpers/raw-http.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -93,47 +93,19 @@ async function listening(env: Record<string, string> = {}) {
   return { port, acme };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
 /**
  * Sends `head` (a request line and header lines, as written) and `body` over a socket of its own,
  * and reads the answer to the end: the server closes the connection after it (`Connection:
  * close`).
  */
-function raw(port: number, head: string[], body = ''): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const end = text.indexOf('\r\n\r\n');
-      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const payload = text.slice(end + 4);
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers,
-        body: headers['content-type']?.startsWith('application/json')
-          ? JSON.parse(payload)
-          : payload,
-      });
-    });
-    const length = body === '' ? [] : [`Content-Length: ${Buffer.byteLength(body)}`];
-    // Written, not ended: a half-closed socket is a caller gone, whose request Node aborts.
-    socket.write(
+async function raw(port: number, head: string[], body = ''): Promise<RawAnswer> {
+  const length = body === '' ? [] : [`Content-Length: ${Buffer.byteLength(body)}`];
+  return parseAnswer(
+    await exchange(
+      port,
       [...head, 'Host: 127.0.0.1', 'Connection: close', ...length, '', body].join('\r\n'),
-    );
-  });
+    ),
+  );
 }
 
 const get = (port: number, path: string, ...headers: string[]) =>
@@ -296,16 +268,9 @@ describe('requests Node cannot read, in the shape their request line names', () 
       DOCPIPE_HTTP_REQUEST_TIMEOUT: '1s',
     });
     // No blank line: the headers are never finished, and the answer comes from Node's timer.
-    const slow = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1');
-      const chunks: Buffer[] = [];
-      socket.on('data', (c: Buffer) => chunks.push(c));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      socket.write('GET /v3/api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    });
-    expect(slow.split('\r\n', 1)[0]).toBe('HTTP/1.1 408 Request Timeout');
-    expect(JSON.parse(slow.slice(slow.indexOf('\r\n\r\n') + 4))).toEqual({
+    const slow = await exchange(port, 'GET /v3/api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(statusLine(slow)).toBe('HTTP/1.1 408 Request Timeout');
+    expect(bodyOf(slow)).toEqual({
       message: 'request: was not sent whole in time; send the request at once, not slowly',
     });
   });

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,15 @@ import {
 import { MAX_REPORTED_PROBLEMS } from '../../src/surfaces/http/common/validation-details.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import {
+  drip,
+  headersOf,
+  openRaw,
+  requestHead,
+  sendUntilClosed,
+  statusLine,
+  trackServerSockets,
+} from '../helpers/raw-http.js';
 
 /**
  * What hostile clients did to the HTTP service (issue 21), over real sockets against the server
@@ -47,8 +56,7 @@ let app: HttpApp;
 let port: number;
 let key: string;
 let t: TestDatabase;
-/** The server's side of each connection, by the client's port: what the server read. */
-const serverSockets = new Map<number, Socket>();
+let serverSide: (client: Socket) => Promise<Socket>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-connections-'));
@@ -86,7 +94,7 @@ beforeAll(async () => {
     checks: {},
     queues: [],
   });
-  app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
+  serverSide = trackServerSockets(app.server);
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
   const owner = await addKeyOwner(t.db, 'acme');
@@ -102,80 +110,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Probe {
-  socket: Socket;
-  /** What the server answered so far, as text. */
-  received(): string;
-  /** Milliseconds from the connection to its close. */
-  closed: Promise<number>;
-  /** The server's side of the connection. */
-  server(): Promise<Socket>;
-}
+const open = () => openRaw(port);
 
-async function open(): Promise<Probe> {
-  const opened = Date.now();
-  const socket = connect({ host: '127.0.0.1', port });
-  let text = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => (text += chunk));
-  // The server resets a connection it stops reading: an expected end here, not a failure.
-  socket.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) =>
-    socket.once('close', () => resolve(Date.now() - opened)),
-  );
-  await once(socket, 'connect');
-  return {
-    socket,
-    received: () => text,
-    closed,
-    server: async () => {
-      const local = socket.localPort!;
-      while (!serverSockets.has(local)) await new Promise((r) => setImmediate(r));
-      return serverSockets.get(local)!;
-    },
-  };
-}
-
-/** Writes one byte every `everyMs` until the connection closes. */
-function drip(socket: Socket, everyMs: number): void {
-  const timer = setInterval(() => {
-    if (socket.destroyed) clearInterval(timer);
-    else socket.write('x');
-  }, everyMs);
-  socket.once('close', () => clearInterval(timer));
-}
-
-/**
- * Writes `chunk` as chunked-encoding chunks as fast as the connection takes them, until `cap`
- * bytes or the connection closes; answers the bytes written and whether the cap was reached.
- */
-async function flood(socket: Socket, cap: number): Promise<{ sent: number; finished: boolean }> {
-  const chunk = Buffer.alloc(64 * 1024, 0x61);
-  const framed = Buffer.concat([
-    Buffer.from(`${chunk.length.toString(16)}\r\n`),
-    chunk,
-    Buffer.from('\r\n'),
-  ]);
-  let sent = 0;
-  while (sent < cap) {
-    if (socket.destroyed || !socket.writable) return { sent, finished: false };
-    sent += chunk.length;
-    if (!socket.write(framed)) {
-      // Not events.once: it rejects on the 'error' the server's close raises (EPIPE).
-      const drained = await new Promise<boolean>((resolve) => {
-        const onDrain = () => settle(true);
-        const onClose = () => settle(false);
-        const settle = (value: boolean) => {
-          socket.off('drain', onDrain).off('close', onClose);
-          resolve(value);
-        };
-        socket.once('drain', onDrain).once('close', onClose);
-      });
-      if (!drained) return { sent, finished: false };
-    }
-  }
-  return { sent, finished: true };
-}
+/** A body sent as chunks of 64 KiB as fast as the connection takes them, up to 512 MiB. */
+const flood = (socket: Socket) =>
+  sendUntilClosed(socket, Buffer.alloc(64 * 1024, 0x61), { cap: 512 * 1024 * 1024, chunked: true });
 
 async function noConnectionsLeft(): Promise<void> {
   const count = () =>
@@ -185,22 +124,17 @@ async function noConnectionsLeft(): Promise<void> {
   while ((await count()) > 0) await new Promise((r) => setTimeout(r, 20));
 }
 
-const statusLine = (text: string) => text.slice(0, text.indexOf('\r\n'));
-const headersOf = (text: string) => text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
-
 describe('slow clients', () => {
   it('closes a connection whose body comes one byte at a time within the request timeout', async () => {
     const probe = await open();
     probe.socket.write(
-      [
+      requestHead([
         'POST /api/v2/document/convert HTTP/1.1',
         'Host: 127.0.0.1',
         `Authorization: Bearer ${key}`,
         'Content-Type: application/json',
         'Content-Length: 100000',
-        '',
-        '',
-      ].join('\r\n'),
+      ]),
     );
     drip(probe.socket, 300);
     const ms = await probe.closed;
@@ -224,7 +158,7 @@ describe('the connection cap', () => {
   it(`drops connection ${MAX_CONNECTIONS + 1} as it arrives, and serves the others`, async () => {
     await noConnectionsLeft();
     const held = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open()));
-    await Promise.all(held.map((probe) => probe.server()));
+    await Promise.all(held.map((probe) => serverSide(probe.socket)));
     const dropped = once(app.server, 'drop');
     const extra = await open();
     await dropped;
@@ -244,23 +178,20 @@ describe('an answer given before the body was read', () => {
     await noConnectionsLeft();
     const probe = await open();
     probe.socket.write(
-      [
+      requestHead([
         'POST /api/v2/document/convert HTTP/1.1',
         'Host: 127.0.0.1',
         'Content-Type: application/json',
         'Transfer-Encoding: chunked',
-        '',
-        '',
-      ].join('\r\n'),
+      ]),
     );
-    const cap = 512 * 1024 * 1024;
-    const sending = flood(probe.socket, cap);
-    const server = await probe.server();
+    const sending = flood(probe.socket);
+    const server = await serverSide(probe.socket);
     await probe.closed;
-    const { finished } = await sending;
+    const { closedFirst } = await sending;
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
-    expect(headersOf(probe.received())).toContain('connection: close');
-    expect(finished).toBe(false);
+    expect(headersOf(probe.received()).connection).toBe('close');
+    expect(closedFirst).toBe(true);
     // What the server took in after its answer: what was on its way, not the rest of the body.
     expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
   });
@@ -268,23 +199,21 @@ describe('an answer given before the body was read', () => {
   it("closes the connection after a 413 for a body past a route's limit", async () => {
     const probe = await open();
     probe.socket.write(
-      [
+      requestHead([
         'POST /v3/company/acme/file/view-presigned-url HTTP/1.1',
         'Host: 127.0.0.1',
         `Authorization: Bearer ${key}`,
         'Content-Type: application/json',
         'Transfer-Encoding: chunked',
-        '',
-        '',
-      ].join('\r\n'),
+      ]),
     );
-    const sending = flood(probe.socket, 512 * 1024 * 1024);
-    const server = await probe.server();
+    const sending = flood(probe.socket);
+    const server = await serverSide(probe.socket);
     await probe.closed;
-    const { finished } = await sending;
+    const { closedFirst } = await sending;
     expect(statusLine(probe.received())).toBe('HTTP/1.1 413 Payload Too Large');
-    expect(headersOf(probe.received())).toContain('connection: close');
-    expect(finished).toBe(false);
+    expect(headersOf(probe.received()).connection).toBe('close');
+    expect(closedFirst).toBe(true);
     expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
   });
 
@@ -292,8 +221,7 @@ describe('an answer given before the body was read', () => {
     const probe = await open();
     const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
     probe.socket.write(request + request);
-    while ((probe.received().match(/HTTP\/1\.1 200/g) ?? []).length < 2)
-      await once(probe.socket, 'data');
+    expect(await probe.until(/HTTP\/1\.1 200[^]*HTTP\/1\.1 200/)).toBe(true);
     expect(probe.received()).not.toMatch(/connection: close/i);
     expect(probe.socket.destroyed).toBe(false);
     probe.socket.destroy();

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { openRaw, trackServerSockets } from '../helpers/raw-http.js';
 
 /**
  * A caller that asks for a large download and then stops reading holds its connection only for
@@ -13,7 +14,7 @@ import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/crea
 const IDLE_MS = 1000;
 let app: HttpApp;
 let port: number;
-const serverSockets: Socket[] = [];
+let serverSide: (client: Socket) => Promise<Socket>;
 
 beforeAll(async () => {
   app = createHttpApp({ bodyLimit: 1024, idleSocketTimeoutMs: IDLE_MS });
@@ -29,7 +30,7 @@ beforeAll(async () => {
       ),
     );
   });
-  app.server.on('connection', (socket: Socket) => serverSockets.push(socket));
+  serverSide = trackServerSockets(app.server);
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
 });
@@ -39,13 +40,13 @@ afterAll(async () => {
 });
 
 it('closes a connection whose caller stopped reading a download, after the idle time', async () => {
-  const socket = connect(port, '127.0.0.1');
-  await once(socket, 'connect');
+  const connection = await openRaw(port);
+  const { socket } = connection;
   socket.write('GET /large HTTP/1.1\r\nHost: x\r\n\r\n');
   // Read the first bytes, so that the answer is known to be flowing, then stop reading.
-  await once(socket, 'data');
+  expect(await connection.until(/^HTTP\/1\.1 200/)).toBe(true);
   socket.pause();
-  const server = serverSockets.at(-1)!;
+  const server = await serverSide(socket);
   const started = Date.now();
   await once(server, 'close');
   const closedAfter = Date.now() - started;

@@ -1,11 +1,17 @@
-import { connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   UPLOAD_FIELD_BYTES,
   UPLOAD_OUTSIDE_BYTES,
 } from '../../src/surfaces/http/files/uploads-body.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import {
+  headersOf,
+  openRaw,
+  requestHead,
+  sendUntilClosed,
+  statusLine,
+} from '../helpers/raw-http.js';
 import {
   PDF_FILE,
   corpusFile,
@@ -288,76 +294,40 @@ const GIVE_UP_BYTES = 256 * MB;
  * Content-Length is given), until the server closes the connection. Counts the body bytes whose
  * write completed before the close, and reads the answer the server gave meanwhile.
  */
-function endlessUpload(
+async function endlessUpload(
   port: number,
   head: string,
   chunk: Buffer,
   headers: Record<string, string> = {},
 ): Promise<EndlessUpload> {
   const chunked = !('Content-Length' in headers);
-  const lines = [
-    `POST ${UPLOAD} HTTP/1.1`,
-    'Host: 127.0.0.1',
-    `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
-    ...(chunked ? ['Transfer-Encoding: chunked'] : []),
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  const frame = (bytes: Buffer): Buffer =>
-    chunked
-      ? Buffer.concat([
-          Buffer.from(`${bytes.byteLength.toString(16)}\r\n`),
-          bytes,
-          Buffer.from('\r\n'),
-        ])
-      : bytes;
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const answer: Buffer[] = [];
-    let written = 0;
-    let attempted = 0;
-    let closed = false;
-    socket.on('data', (data: Buffer) => answer.push(data));
-    // EPIPE or ECONNRESET: the server closed while the client was sending, as it should.
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      closed = true;
-      const text = Buffer.concat(answer).toString('latin1');
-      const [headPart, bodyPart = ''] = text.split('\r\n\r\n', 2);
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(headPart ?? '')?.[1]);
-      if (!status) {
-        reject(new Error(`no answer before the close (${written} bytes written): ${text}`));
-        return;
-      }
-      resolve({
-        status,
-        body: JSON.parse(bodyPart) as { message?: string },
-        connectionClose: /\r\nconnection: close\r\n/i.test(`${headPart}\r\n`),
-        closedWhileSending: attempted < GIVE_UP_BYTES,
-        written,
-      });
-    });
-    const send = (bytes: Buffer, counted: boolean): boolean =>
-      socket.write(bytes, (err) => {
-        if (!err && counted) written += bytes.byteLength;
-      });
-    socket.on('connect', () => {
-      send(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), false);
-      const body = frame(Buffer.concat([Buffer.from(head), chunk]));
-      const more = frame(chunk);
-      send(body, true);
-      attempted = body.byteLength;
-      const pump = (): void => {
-        while (!closed && !socket.destroyed && attempted < GIVE_UP_BYTES) {
-          attempted += more.byteLength;
-          if (!send(more, true)) {
-            socket.once('drain', pump);
-            return;
-          }
-        }
-        // Never ended: a server still reading at GIVE_UP_BYTES fails the test by its own close.
-        if (attempted >= GIVE_UP_BYTES) socket.destroy();
-      };
-      pump();
-    });
+  const connection = await openRaw(port);
+  connection.socket.write(
+    requestHead([
+      `POST ${UPLOAD} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+      ...(chunked ? ['Transfer-Encoding: chunked'] : []),
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ]),
+  );
+  const sent = await sendUntilClosed(connection.socket, chunk, {
+    cap: GIVE_UP_BYTES,
+    chunked,
+    first: Buffer.concat([Buffer.from(head), chunk]),
   });
+  // Never ended: a server still reading at GIVE_UP_BYTES fails the test by its own close.
+  if (!sent.closedFirst) connection.socket.destroy();
+  await connection.closed;
+  const text = connection.received();
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine(text))?.[1]);
+  if (!status)
+    throw new Error(`no answer before the close (${sent.written} bytes written): ${text}`);
+  return {
+    status,
+    body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { message?: string },
+    connectionClose: headersOf(text).connection === 'close',
+    closedWhileSending: sent.closedFirst,
+    written: sent.written,
+  };
 }
