@@ -89,61 +89,67 @@ afterAll(async () => {
 
 const open = () => openRaw(port);
 
+/** A POST's head, as written: the request line, Host and `headers`. */
+const postHead = (path: string, ...headers: string[]) =>
+  head([`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers]);
+const JSON_TYPE = 'Content-Type: application/json';
+
 describe('Expect: 100-continue', () => {
   const FIVE_GB = 5 * 1024 * MB;
+  const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
+
+  /** Sends a head that expects 100 Continue, and no body: all the server sent until it closed. */
+  async function withoutBody(path: string, ...headers: string[]): Promise<string> {
+    const probe = await open();
+    probe.socket.write(postHead(path, ...headers, 'Expect: 100-continue'));
+    await probe.closed;
+    return probe.received();
+  }
+
+  /**
+   * Sends a head that expects 100 Continue, and `body` once 100 Continue (and nothing else) came:
+   * the answer after it.
+   */
+  async function afterContinue(
+    path: string,
+    body: string | Buffer,
+    ...headers: string[]
+  ): Promise<string> {
+    const probe = await open();
+    probe.socket.write(postHead(path, ...headers, 'Expect: 100-continue', 'Connection: close'));
+    expect(await probe.until(/\r\n\r\n/)).toBe(true);
+    expect(probe.received()).toBe(CONTINUE);
+    probe.socket.write(body);
+    await probe.closed;
+    return probe.received().slice(CONTINUE.length);
+  }
 
   it('answers 413 without 100 Continue to a Content-Length past the route limit', async () => {
-    const probe = await open();
-    probe.socket.write(
-      head([
-        'POST /api/v2/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        `Authorization: ${KEY}`,
-        'Content-Type: application/json',
-        `Content-Length: ${FIVE_GB}`,
-        'Expect: 100-continue',
-      ]),
+    const answer = await withoutBody(
+      '/api/v2/echo',
+      `Authorization: ${KEY}`,
+      JSON_TYPE,
+      `Content-Length: ${FIVE_GB}`,
     );
-    await probe.closed;
-    expect(statusLine(probe.received())).toBe('HTTP/1.1 413 Payload Too Large');
-    expect(probe.received()).not.toContain('100 Continue');
+    expect(statusLine(answer)).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(answer).not.toContain('100 Continue');
   });
 
   it('answers 401 without 100 Continue to a request without a key', async () => {
-    const probe = await open();
-    probe.socket.write(
-      head([
-        'POST /api/v2/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        `Content-Length: ${FIVE_GB}`,
-        'Expect: 100-continue',
-      ]),
-    );
-    await probe.closed;
-    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
-    expect(probe.received()).not.toContain('100 Continue');
+    const answer = await withoutBody('/api/v2/echo', JSON_TYPE, `Content-Length: ${FIVE_GB}`);
+    expect(statusLine(answer)).toBe('HTTP/1.1 401 Unauthorized');
+    expect(answer).not.toContain('100 Continue');
   });
 
   it('sends 100 Continue to a body within the limit, then reads it', async () => {
-    const probe = await open();
     const body = JSON.stringify({ a: 'x'.repeat(1000) });
-    probe.socket.write(
-      head([
-        'POST /v3/api/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        `Authorization: ${KEY}`,
-        'Content-Type: application/json',
-        `Content-Length: ${body.length}`,
-        'Expect: 100-continue',
-        'Connection: close',
-      ]),
+    const answer = await afterContinue(
+      '/v3/api/echo',
+      body,
+      `Authorization: ${KEY}`,
+      JSON_TYPE,
+      `Content-Length: ${body.length}`,
     );
-    expect(await probe.until(/\r\n\r\n/)).toBe(true);
-    expect(probe.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
-    probe.socket.write(body);
-    await probe.closed;
-    const answer = probe.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
     expect(statusLine(answer)).toBe('HTTP/1.1 200 OK');
     expect(bodyOf(answer)).toEqual({ length: body.length });
   });
@@ -153,42 +159,26 @@ describe('Expect: 100-continue', () => {
       ['multipart/form-data; boundary=x', UPLOAD_BODY_LIMIT + 1, 'HTTP/1.1 413 Payload Too Large'],
       ['text/plain', 10, 'HTTP/1.1 415 Unsupported Media Type'],
     ] as const) {
-      const probe = await open();
-      probe.socket.write(
-        head([
-          'POST /v3/company/acme/file/upload HTTP/1.1',
-          'Host: 127.0.0.1',
-          `Authorization: ${KEY}`,
-          `Content-Type: ${type}`,
-          `Content-Length: ${length}`,
-          'Expect: 100-continue',
-        ]),
+      const answer = await withoutBody(
+        '/v3/company/acme/file/upload',
+        `Authorization: ${KEY}`,
+        `Content-Type: ${type}`,
+        `Content-Length: ${length}`,
       );
-      await probe.closed;
-      expect(statusLine(probe.received())).toBe(status);
-      expect(probe.received()).not.toContain('100 Continue');
+      expect(statusLine(answer)).toBe(status);
+      expect(answer).not.toContain('100 Continue');
     }
   });
 
   it('on the multipart upload: 100 Continue within the limit, then the upload is stored', async () => {
     const form = await multipartBody({ file: { bytes: corpusFile(PDF_FILE), filename: 'a.pdf' } });
-    const probe = await open();
-    probe.socket.write(
-      head([
-        'POST /v3/company/acme/file/upload HTTP/1.1',
-        'Host: 127.0.0.1',
-        `Authorization: ${KEY}`,
-        `Content-Type: ${form.headers['content-type']}`,
-        `Content-Length: ${form.payload.length}`,
-        'Expect: 100-continue',
-        'Connection: close',
-      ]),
+    const answer = await afterContinue(
+      '/v3/company/acme/file/upload',
+      form.payload,
+      `Authorization: ${KEY}`,
+      `Content-Type: ${form.headers['content-type']}`,
+      `Content-Length: ${form.payload.length}`,
     );
-    expect(await probe.until(/\r\n\r\n/)).toBe(true);
-    expect(probe.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
-    probe.socket.write(form.payload);
-    await probe.closed;
-    const answer = probe.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
     expect(statusLine(answer)).toBe('HTTP/1.1 200 OK');
     expect(bodyOf(answer)).toMatchObject({ type: 'pdf' });
   });
@@ -249,14 +239,7 @@ describe('an early refusal closes with a lingering close', () => {
     const probe = await open();
     const errors: string[] = [];
     probe.socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
-    probe.socket.write(
-      head([
-        'POST /api/v2/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        `Content-Length: ${8 * MB}`,
-      ]),
-    );
+    probe.socket.write(postHead('/api/v2/echo', JSON_TYPE, `Content-Length: ${8 * MB}`));
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
     // What a caller had on its way when the answer came: well within LINGER_BYTES.
@@ -268,14 +251,7 @@ describe('an early refusal closes with a lingering close', () => {
 
   it('reads at most LINGER_BYTES more after the answer, and closes on its own', async () => {
     const probe = await open();
-    probe.socket.write(
-      head([
-        'POST /api/v2/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        `Content-Length: ${64 * MB}`,
-      ]),
-    );
+    probe.socket.write(postHead('/api/v2/echo', JSON_TYPE, `Content-Length: ${64 * MB}`));
     const server = await serverSide(probe.socket);
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
@@ -291,14 +267,7 @@ describe('an early refusal closes with a lingering close', () => {
 
   it('closes a caller that goes on sending slowly after LINGER_MS', async () => {
     const probe = await open();
-    probe.socket.write(
-      head([
-        'POST /api/v2/echo HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        `Content-Length: ${MB}`,
-      ]),
-    );
+    probe.socket.write(postHead('/api/v2/echo', JSON_TYPE, `Content-Length: ${MB}`));
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
     const answered = Date.now();
     drip(probe.socket, 50);
@@ -311,15 +280,7 @@ describe('an early refusal closes with a lingering close', () => {
 describe('a request timeout on a route', () => {
   async function slowBody(path: string): Promise<string> {
     const probe = await open();
-    probe.socket.write(
-      head([
-        `POST ${path} HTTP/1.1`,
-        'Host: 127.0.0.1',
-        `Authorization: ${KEY}`,
-        'Content-Type: application/json',
-        'Content-Length: 1000',
-      ]),
-    );
+    probe.socket.write(postHead(path, `Authorization: ${KEY}`, JSON_TYPE, 'Content-Length: 1000'));
     drip(probe.socket, 200, ' ');
     const ms = await probe.closed;
     expect(ms).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
