@@ -39,120 +39,99 @@ describe('multipart uploads over a socket: cut at the limit, answered, closed', 
   const BODY_LIMIT = 2 * MB;
 
   /**
-   * The server's side of each connection: its `bytesRead` is what the server took from the
-   * network. The client's own count is larger by what the two loopback socket buffers hold, which
-   * the server never read (about 4 MB on Linux), so it is held to a looser bound.
+   * An endless upload (see endlessUpload) to a server of its own with these limits. `serverRead`
+   * is what the server took from the network: the client's own count is larger by what the two
+   * loopback socket buffers hold, which the server never read (about 4 MB on Linux), so it is
+   * held to a looser bound.
    */
-  async function listening(
-    limits = { maxUploadBytes: DOCUMENT_LIMIT, bodyLimitBytes: BODY_LIMIT },
-  ): Promise<{ files: FilesApp; port: number; served: Socket[] }> {
+  async function uploadEndlessly(
+    head: string,
+    chunk: Buffer,
+    {
+      limits = { maxUploadBytes: DOCUMENT_LIMIT, bodyLimitBytes: BODY_LIMIT },
+      headers = {},
+    }: {
+      limits?: { maxUploadBytes: number; bodyLimitBytes: number };
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<EndlessUpload & { serverRead: number }> {
     const files = await filesApp(await redis.lane(), limits);
     const served: Socket[] = [];
     files.app.server.on('connection', (socket: Socket) => served.push(socket));
-    await files.app.listen({ port: 0, host: '127.0.0.1' });
-    return { files, port: (files.app.server.address() as AddressInfo).port, served };
+    try {
+      await files.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (files.app.server.address() as AddressInfo).port;
+      const sent = await endlessUpload(port, head, chunk, headers);
+      return { ...sent, serverRead: served[0]!.bytesRead };
+    } finally {
+      await files.app.close();
+    }
   }
 
   it('cuts a chunked file part past the document limit', async () => {
-    const { files, port, served } = await listening();
-    try {
-      const sent = await endlessUpload(
-        port,
-        filePartHead('big.pdf'),
-        Buffer.alloc(64 * 1024, 0x41),
-      );
-      expect(sent.status).toBe(413);
-      expect(sent.body).toEqual({
-        message: `the file is larger than the upload limit of ${DOCUMENT_LIMIT} bytes; send a smaller document`,
-      });
-      expect(sent.connectionClose).toBe(true);
-      expect(sent.closedWhileSending).toBe(true);
-      expect(sent.written).toBeLessThanOrEqual(DOCUMENT_LIMIT + SOCKET_BUFFERS);
-      expect(served[0]!.bytesRead).toBeLessThanOrEqual(DOCUMENT_LIMIT + MB);
-    } finally {
-      await files.app.close();
-    }
+    const sent = await uploadEndlessly(filePartHead('big.pdf'), Buffer.alloc(64 * 1024, 0x41));
+    expect(sent.status).toBe(413);
+    expect(sent.body).toEqual({
+      message: `the file is larger than the upload limit of ${DOCUMENT_LIMIT} bytes; send a smaller document`,
+    });
+    expect(sent.connectionClose).toBe(true);
+    expect(sent.closedWhileSending).toBe(true);
+    expect(sent.written).toBeLessThanOrEqual(DOCUMENT_LIMIT + SOCKET_BUFFERS);
+    expect(sent.serverRead).toBeLessThanOrEqual(DOCUMENT_LIMIT + MB);
   });
 
   it('cuts a chunked body past the body limit, even when the document limit is larger', async () => {
-    const { files, port, served } = await listening({
-      maxUploadBytes: BODY_LIMIT,
-      bodyLimitBytes: DOCUMENT_LIMIT,
+    const sent = await uploadEndlessly(filePartHead('big.pdf'), Buffer.alloc(64 * 1024, 0x41), {
+      limits: { maxUploadBytes: BODY_LIMIT, bodyLimitBytes: DOCUMENT_LIMIT },
     });
-    try {
-      const sent = await endlessUpload(
-        port,
-        filePartHead('big.pdf'),
-        Buffer.alloc(64 * 1024, 0x41),
-      );
-      expect(sent.status).toBe(413);
-      expect(sent.body).toEqual({
-        message: `the request body is larger than this endpoint's limit of ${DOCUMENT_LIMIT} bytes; send a smaller document`,
-      });
-      expect(sent.connectionClose).toBe(true);
-      expect(sent.closedWhileSending).toBe(true);
-      expect(sent.written).toBeLessThanOrEqual(DOCUMENT_LIMIT + SOCKET_BUFFERS);
-      expect(served[0]!.bytesRead).toBeLessThanOrEqual(DOCUMENT_LIMIT + MB);
-    } finally {
-      await files.app.close();
-    }
+    expect(sent.status).toBe(413);
+    expect(sent.body).toEqual({
+      message: `the request body is larger than this endpoint's limit of ${DOCUMENT_LIMIT} bytes; send a smaller document`,
+    });
+    expect(sent.connectionClose).toBe(true);
+    expect(sent.closedWhileSending).toBe(true);
+    expect(sent.written).toBeLessThanOrEqual(DOCUMENT_LIMIT + SOCKET_BUFFERS);
+    expect(sent.serverRead).toBeLessThanOrEqual(DOCUMENT_LIMIT + MB);
   });
 
   it('cuts bytes outside any part: a part without a form-data name, which is skipped', async () => {
-    const { files, port, served } = await listening();
-    try {
-      const sent = await endlessUpload(
-        port,
-        `--${BOUNDARY}\r\nContent-Disposition: attachment\r\n\r\n`,
-        Buffer.alloc(64 * 1024, 0x41),
-      );
-      expect(sent.status).toBe(400);
-      expect(sent.body).toEqual({
-        message: `the multipart body has more than ${UPLOAD_OUTSIDE_BYTES} bytes outside its parts' content (part headers, a preamble, parts without a form-data name); send a standard multipart/form-data body`,
-      });
-      expect(sent.closedWhileSending).toBe(true);
-      expect(served[0]!.bytesRead).toBeLessThanOrEqual(UPLOAD_OUTSIDE_BYTES + MB);
-    } finally {
-      await files.app.close();
-    }
+    const sent = await uploadEndlessly(
+      `--${BOUNDARY}\r\nContent-Disposition: attachment\r\n\r\n`,
+      Buffer.alloc(64 * 1024, 0x41),
+    );
+    expect(sent.status).toBe(400);
+    expect(sent.body).toEqual({
+      message: `the multipart body has more than ${UPLOAD_OUTSIDE_BYTES} bytes outside its parts' content (part headers, a preamble, parts without a form-data name); send a standard multipart/form-data body`,
+    });
+    expect(sent.closedWhileSending).toBe(true);
+    expect(sent.serverRead).toBeLessThanOrEqual(UPLOAD_OUTSIDE_BYTES + MB);
   });
 
   it('cuts an endless text field as soon as it passes the field limit', async () => {
-    const { files, port, served } = await listening();
-    try {
-      const sent = await endlessUpload(
-        port,
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\n`,
-        Buffer.alloc(64 * 1024, 0x61),
-      );
-      expect(sent.status).toBe(413);
-      expect(sent.body).toEqual({
-        message: `the text field "name" is longer than ${UPLOAD_FIELD_BYTES} bytes: "name" and "type" are short texts, and the document goes in the file part "file"`,
-      });
-      expect(sent.connectionClose).toBe(true);
-      expect(sent.closedWhileSending).toBe(true);
-      expect(sent.written).toBeLessThanOrEqual(UPLOAD_FIELD_BYTES + SOCKET_BUFFERS);
-      expect(served[0]!.bytesRead).toBeLessThanOrEqual(UPLOAD_FIELD_BYTES + MB);
-    } finally {
-      await files.app.close();
-    }
+    const sent = await uploadEndlessly(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\n`,
+      Buffer.alloc(64 * 1024, 0x61),
+    );
+    expect(sent.status).toBe(413);
+    expect(sent.body).toEqual({
+      message: `the text field "name" is longer than ${UPLOAD_FIELD_BYTES} bytes: "name" and "type" are short texts, and the document goes in the file part "file"`,
+    });
+    expect(sent.connectionClose).toBe(true);
+    expect(sent.closedWhileSending).toBe(true);
+    expect(sent.written).toBeLessThanOrEqual(UPLOAD_FIELD_BYTES + SOCKET_BUFFERS);
+    expect(sent.serverRead).toBeLessThanOrEqual(UPLOAD_FIELD_BYTES + MB);
   });
 
   it('answers a body announced past the body limit before reading it', async () => {
-    const { files, port, served } = await listening();
-    try {
-      const sent = await endlessUpload(port, filePartHead('big.pdf'), Buffer.alloc(64 * 1024), {
-        'Content-Length': String(1024 * MB),
-      });
-      expect(sent.status).toBe(413);
-      expect(sent.body.message).toBe(
-        `the request body is larger than this endpoint's limit of ${BODY_LIMIT} bytes; send a smaller document`,
-      );
-      expect(sent.closedWhileSending).toBe(true);
-      expect(served[0]!.bytesRead).toBeLessThanOrEqual(MB);
-    } finally {
-      await files.app.close();
-    }
+    const sent = await uploadEndlessly(filePartHead('big.pdf'), Buffer.alloc(64 * 1024), {
+      headers: { 'Content-Length': String(1024 * MB) },
+    });
+    expect(sent.status).toBe(413);
+    expect(sent.body.message).toBe(
+      `the request body is larger than this endpoint's limit of ${BODY_LIMIT} bytes; send a smaller document`,
+    );
+    expect(sent.closedWhileSending).toBe(true);
+    expect(sent.serverRead).toBeLessThanOrEqual(MB);
   });
 });
 
