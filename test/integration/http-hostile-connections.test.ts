@@ -112,9 +112,31 @@ afterAll(async () => {
 
 const open = () => openRaw(port);
 
-/** A body sent as chunks of 64 KiB as fast as the connection takes them, up to 512 MiB. */
-const flood = (socket: Socket) =>
-  sendUntilClosed(socket, Buffer.alloc(64 * 1024, 0x61), { cap: 512 * 1024 * 1024, chunked: true });
+/**
+ * Sends a JSON POST's head, then a chunked body as fast as the connection takes it, up to 512
+ * MiB, until the server closes: answers what came back, whether the server closed first, and
+ * how many bytes the server read.
+ */
+async function flood(path: string, ...headers: string[]) {
+  const probe = await open();
+  probe.socket.write(
+    requestHead([
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      ...headers,
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+    ]),
+  );
+  const sending = sendUntilClosed(probe.socket, Buffer.alloc(64 * 1024, 0x61), {
+    cap: 512 * 1024 * 1024,
+    chunked: true,
+  });
+  const server = await serverSide(probe.socket);
+  await probe.closed;
+  const { closedFirst } = await sending;
+  return { answer: probe.received(), closedFirst, serverRead: server.bytesRead };
+}
 
 async function noConnectionsLeft(): Promise<void> {
   const count = () =>
@@ -176,45 +198,23 @@ describe('the connection cap', () => {
 describe('an answer given before the body was read', () => {
   it('closes the connection after a 401, while the client is still sending', async () => {
     await noConnectionsLeft();
-    const probe = await open();
-    probe.socket.write(
-      requestHead([
-        'POST /api/v2/document/convert HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        'Transfer-Encoding: chunked',
-      ]),
-    );
-    const sending = flood(probe.socket);
-    const server = await serverSide(probe.socket);
-    await probe.closed;
-    const { closedFirst } = await sending;
-    expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
-    expect(headersOf(probe.received()).connection).toBe('close');
+    const { answer, closedFirst, serverRead } = await flood('/api/v2/document/convert');
+    expect(statusLine(answer)).toBe('HTTP/1.1 401 Unauthorized');
+    expect(headersOf(answer).connection).toBe('close');
     expect(closedFirst).toBe(true);
     // What the server took in after its answer: what was on its way, not the rest of the body.
-    expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
+    expect(serverRead).toBeLessThan(16 * 1024 * 1024);
   });
 
   it("closes the connection after a 413 for a body past a route's limit", async () => {
-    const probe = await open();
-    probe.socket.write(
-      requestHead([
-        'POST /v3/company/acme/file/view-presigned-url HTTP/1.1',
-        'Host: 127.0.0.1',
-        `Authorization: Bearer ${key}`,
-        'Content-Type: application/json',
-        'Transfer-Encoding: chunked',
-      ]),
+    const { answer, closedFirst, serverRead } = await flood(
+      '/v3/company/acme/file/view-presigned-url',
+      `Authorization: Bearer ${key}`,
     );
-    const sending = flood(probe.socket);
-    const server = await serverSide(probe.socket);
-    await probe.closed;
-    const { closedFirst } = await sending;
-    expect(statusLine(probe.received())).toBe('HTTP/1.1 413 Payload Too Large');
-    expect(headersOf(probe.received()).connection).toBe('close');
+    expect(statusLine(answer)).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(headersOf(answer).connection).toBe('close');
     expect(closedFirst).toBe(true);
-    expect(server.bytesRead).toBeLessThan(16 * 1024 * 1024);
+    expect(serverRead).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('keeps the connection open after an answer to a request whose body was read', async () => {
