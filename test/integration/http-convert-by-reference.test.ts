@@ -3,11 +3,6 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
-import { FolderLibrary } from '../../src/document/library/index.js';
-import { projectRoot } from '../../src/base/paths/index.js';
-import { DocpipeClient, DocpipeWorker } from '../../src/jobs/queue/index.js';
-import { Renderer } from '../../src/render/pipeline/index.js';
-import { InlinePreparer } from '../../src/render/prepare/index.js';
 import {
   LocalStorage,
   parseStorageKey,
@@ -15,17 +10,14 @@ import {
   storedDocumentKey,
   verifySignedUrl,
 } from '../../src/render/storage/index.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
-import { convertRoutes } from '../../src/surfaces/http/convert/convert-routes.js';
 import {
-  documentUrlResolver,
-  renderUrlSigner,
-} from '../../src/surfaces/http/convert/document-urls.js';
-import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
-import { RedisSignedUrlCache } from '../../src/surfaces/http/files/signed-url-cache.js';
+  CONVERT_PUBLIC_URL as PUBLIC_URL,
+  CONVERT_SECRET as SECRET,
+  convertServer,
+} from '../helpers/convert-server.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
-import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
+import { convertedPdf } from '../helpers/scripted-converter.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -36,8 +28,7 @@ import { testDir } from '../helpers/test-dir.js';
  * place of LibreOffice.
  */
 
-const PUBLIC_URL = 'http://docs.example.test';
-const SECRET = 'a-test-signing-secret-of-32-chars!';
+/** The company of convertServer's stand-in key. */
 const COMPANY = 'acme';
 const MB = 1024 * 1024;
 
@@ -57,49 +48,12 @@ async function everyKey(storage: LocalStorage): Promise<string[]> {
 }
 
 async function stack() {
-  const lane = await redis.lane();
   const storage = new LocalStorage(join(testDir('docpipe-convert-by-reference-'), 'storage'));
-  const converter = new ScriptedConverter(() => Promise.resolve(pdf));
-  const worker = await DocpipeWorker.start({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
+  const { app, lane, client, converter } = await convertServer(redis, {
+    storage,
+    pdf,
     concurrency: 2,
-    renderer: new Renderer({ preparer: new InlinePreparer(), converter, storage }),
-    storage,
-    library: new FolderLibrary(join(projectRoot(), 'templates')),
   });
-  onTestFinished(() => worker.close(5000));
-  // As the server wires it: with storage for content too large to travel inline.
-  const client = await DocpipeClient.connect({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
-    storage,
-    publicUrl: PUBLIC_URL,
-  });
-  onTestFinished(() => client.close());
-  const urls = { publicUrl: PUBLIC_URL, signingSecret: SECRET, signedUrlTtlSeconds: 900 };
-  const app: HttpApp = createHttpApp({ bodyLimit: 16 * MB });
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.apiKey = { id: 'k1', company: COMPANY, name: 'test' };
-    done();
-  });
-  await app.register(fileRoutes, {
-    storage,
-    preparer: new InlinePreparer(),
-    signedUrls: new RedisSignedUrlCache(lane.connection, lane.prefix),
-    publicUrl: PUBLIC_URL,
-    signingSecret: SECRET,
-    signedUrlTtlSeconds: 900,
-    maxUploadBytes: 8 * MB,
-    bodyLimitBytes: 16 * MB,
-  });
-  await app.register(convertRoutes, {
-    client,
-    storage,
-    resolveDocumentUrl: documentUrlResolver({ ...urls, storage }),
-    signedUrlFor: renderUrlSigner(urls),
-  });
-  onTestFinished(() => app.close());
   const documents = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
   onTestFinished(() => documents.close());
   return { app, storage, converter, documents, client };

@@ -1,11 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { projectRoot } from '../../src/base/paths/index.js';
-import { FolderLibrary } from '../../src/document/library/index.js';
-import { DocpipeClient, DocpipeWorker } from '../../src/jobs/queue/index.js';
-import { Renderer } from '../../src/render/pipeline/index.js';
-import { InlinePreparer } from '../../src/render/prepare/index.js';
 import {
   LocalStorage,
   S3Storage,
@@ -16,19 +11,15 @@ import {
   writeDocumentMeta,
   type Storage,
 } from '../../src/render/storage/index.js';
-import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
-import { convertRoutes } from '../../src/surfaces/http/convert/convert-routes.js';
 import {
-  documentUrlResolver,
-  renderUrlSigner,
-} from '../../src/surfaces/http/convert/document-urls.js';
-import { downloadRoutes } from '../../src/surfaces/http/downloads/download-routes.js';
-import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
-import { RedisSignedUrlCache } from '../../src/surfaces/http/files/signed-url-cache.js';
+  CONVERT_PUBLIC_URL as PUBLIC_URL,
+  CONVERT_SECRET as SECRET,
+  convertServer,
+} from '../helpers/convert-server.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
-import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
+import { convertedPdf } from '../helpers/scripted-converter.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -39,10 +30,6 @@ import { testDir } from '../helpers/test-dir.js';
  * convert and download routes on a real socket, with a real Redis and worker and a scripted
  * converter in place of LibreOffice.
  */
-
-const PUBLIC_URL = 'http://docs.example.test';
-const SECRET = 'a-test-signing-secret-of-32-chars!';
-const MB = 1024 * 1024;
 
 let redis: RedisOnly;
 let pdf: Buffer;
@@ -62,54 +49,8 @@ interface Server {
 }
 
 async function server(storage: Storage): Promise<Server> {
-  const lane = await redis.lane();
-  const worker = await DocpipeWorker.start({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
-    concurrency: 1,
-    renderer: new Renderer({
-      preparer: new InlinePreparer(),
-      converter: new ScriptedConverter(() => Promise.resolve(pdf)),
-      storage,
-    }),
-    storage,
-    library: new FolderLibrary(join(projectRoot(), 'templates')),
-  });
-  onTestFinished(() => worker.close(5000));
-  const client = await DocpipeClient.connect({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
-    storage,
-    publicUrl: PUBLIC_URL,
-  });
-  onTestFinished(() => client.close());
-  const urls = { publicUrl: PUBLIC_URL, signingSecret: SECRET, signedUrlTtlSeconds: 900 };
-  const app: HttpApp = createHttpApp({ bodyLimit: 16 * MB });
-  await app.register(async (keyed: HttpApp) => {
-    keyed.addHook('onRequest', (request, _reply, done) => {
-      request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
-      done();
-    });
-    await keyed.register(fileRoutes, {
-      storage,
-      preparer: new InlinePreparer(),
-      signedUrls: new RedisSignedUrlCache(lane.connection, lane.prefix),
-      publicUrl: PUBLIC_URL,
-      signingSecret: SECRET,
-      signedUrlTtlSeconds: 900,
-      maxUploadBytes: 8 * MB,
-      bodyLimitBytes: 16 * MB,
-    });
-    await keyed.register(convertRoutes, {
-      client,
-      storage,
-      resolveDocumentUrl: documentUrlResolver({ ...urls, storage }),
-      signedUrlFor: renderUrlSigner(urls),
-    });
-  });
-  await app.register(downloadRoutes, { storage, signingSecret: SECRET });
+  const { app } = await convertServer(redis, { storage, pdf, concurrency: 1, downloads: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  onTestFinished(() => app.close());
   return {
     address,
     storage,
