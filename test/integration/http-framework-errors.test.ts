@@ -1,25 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { loadConfig } from '../../src/app/config/index.js';
-import { DocpipeMetrics } from '../../src/base/metrics/index.js';
-import { projectRoot } from '../../src/base/paths/index.js';
-import { FolderLibrary } from '../../src/document/library/index.js';
-import { DocpipeClient } from '../../src/jobs/queue/index.js';
-import { InlinePreparer } from '../../src/render/prepare/index.js';
-import { LocalStorage } from '../../src/render/storage/index.js';
-import { KeyStore } from '../../src/service/keys/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKeyOwner } from '../helpers/key-owner.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
-import {
-  redisReady,
-  storageWritable,
-} from '../../src/surfaces/http/operations/readiness-checks.js';
-import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { bodyOf, exchange, parseAnswer, statusLine, type RawAnswer } from '../helpers/raw-http.js';
-import { testDir } from '../helpers/test-dir.js';
+import { composedServer } from '../helpers/composed-server.js';
 
 /**
  * What the framework answers before or around any route, on the server `docpipe serve` composes,
@@ -47,46 +32,13 @@ afterAll(async () => {
 
 /** The composed server on a lane of its own, listening on 127.0.0.1. */
 async function listening(env: Record<string, string> = {}) {
-  const lane = await redis.lane();
-  const config = loadConfig({
-    ...env,
-    DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
-    DOCPIPE_QUEUE_PREFIX: lane.prefix,
-    DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
-    DOCPIPE_ADMIN_PASSWORD: PASSWORD,
-    DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE: String(ADMIN_ATTEMPTS),
+  const { app, keys } = await composedServer(redis, t, {
+    env: {
+      ...env,
+      DOCPIPE_ADMIN_PASSWORD: PASSWORD,
+      DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE: String(ADMIN_ATTEMPTS),
+    },
   });
-  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
-  const client = await DocpipeClient.connect({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
-    storage: new LocalStorage(testDir('http-framework-client')),
-    noWorkerMs: 100,
-  });
-  onTestFinished(() => client.close());
-  const storage = new LocalStorage(testDir('http-framework-storage'));
-  const queues = ['documents', 'document-sets'].map(
-    (name) => new Queue(name, { connection: lane.connection, prefix: lane.prefix }),
-  );
-  onTestFinished(async () => {
-    for (const q of queues) await q.close();
-  });
-  const app = await buildHttpServer({
-    config,
-    publicUrl: 'http://127.0.0.1:9',
-    redis: lane.connection,
-    redisUrl: redis.url,
-    db: t.db,
-    keys,
-    client,
-    storage,
-    library: new FolderLibrary(config.templatesDir),
-    preparer: new InlinePreparer(),
-    metrics: new DocpipeMetrics({ queues, processMetrics: false }),
-    checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
-    queues,
-  });
-  onTestFinished(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const acme = (await keys.create({ company: 'acme', user: owner, name: 'test' })).key;

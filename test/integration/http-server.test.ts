@@ -1,28 +1,14 @@
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { loadConfig } from '../../src/app/config/index.js';
-import { InlinePreparer } from '../../src/render/prepare/index.js';
-import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
-import {
-  redisReady,
-  storageWritable,
-} from '../../src/surfaces/http/operations/readiness-checks.js';
-import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import type { HttpSurface, SurfaceAccess } from '../../src/surfaces/http/common/surface.js';
 import { SURFACES } from '../../src/surfaces/http/surfaces.js';
 import { KeyStore } from '../../src/service/keys/index.js';
-import { FolderLibrary } from '../../src/document/library/index.js';
-import { DocpipeMetrics } from '../../src/base/metrics/index.js';
-import { projectRoot } from '../../src/base/paths/index.js';
-import { DocpipeClient } from '../../src/jobs/queue/index.js';
-import { LocalStorage } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { addKeyOwner } from '../helpers/key-owner.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { openDatabase, socketUrl } from '../../src/platform/postgres/index.js';
 import type { Database } from '../../src/service/db/index.js';
 import { testDir } from '../helpers/test-dir.js';
-import { join } from 'node:path';
+import { COMPOSED_PUBLIC_URL as PUBLIC, composedServer } from '../helpers/composed-server.js';
 
 /**
  * The HTTP service as `docpipe serve` composes it, on a real Redis, with no worker: what the
@@ -31,7 +17,6 @@ import { join } from 'node:path';
  * tests cover that).
  */
 
-const PUBLIC = 'http://127.0.0.1:9';
 let redis: RedisOnly;
 let t: TestDatabase;
 /** The user of company acme whom the keys belong to. */
@@ -55,47 +40,11 @@ async function composed(
   surfaces: readonly HttpSurface[] = SURFACES,
   askKeys?: KeyStore,
 ) {
-  const lane = await redis.lane();
-  const config = loadConfig({
-    DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
-    DOCPIPE_QUEUE_PREFIX: lane.prefix,
-    DOCPIPE_RATE_LIMIT_V2: String(rateLimitV2),
-    DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
-  });
-  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
-  const client = await DocpipeClient.connect({
-    redisUrl: redis.url,
-    prefix: lane.prefix,
-    storage: new LocalStorage(testDir('http-server-client')),
-    noWorkerMs: 100,
-  });
-  onTestFinished(() => client.close());
-  const storage = new LocalStorage(testDir('http-server-storage'));
-  const queues = ['documents', 'document-sets'].map(
-    (name) => new Queue(name, { connection: lane.connection, prefix: lane.prefix }),
-  );
-  onTestFinished(async () => {
-    for (const q of queues) await q.close();
-  });
-  const app: HttpApp = await buildHttpServer(
-    {
-      config,
-      publicUrl: PUBLIC,
-      redis: lane.connection,
-      redisUrl: redis.url,
-      db: t.db,
-      keys: askKeys ?? keys,
-      client,
-      storage,
-      library: new FolderLibrary(config.templatesDir),
-      preparer: new InlinePreparer(),
-      metrics: new DocpipeMetrics({ queues, processMetrics: false }),
-      checks: { redis: redisReady(lane.connection), storage: storageWritable(storage) },
-      queues,
-    },
+  const { app, keys } = await composedServer(redis, t, {
+    env: { DOCPIPE_RATE_LIMIT_V2: String(rateLimitV2) },
     surfaces,
-  );
-  onTestFinished(() => app.close());
+    askKeys,
+  });
   const acme = (await keys.create({ company: 'acme', user: owner, name: 'test' })).key;
   return { app, acme, keys };
 }
