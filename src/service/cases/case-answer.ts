@@ -80,6 +80,24 @@ export interface RecipientView {
   status: RecipientStatus;
 }
 
+/**
+ * A recipient's members as it is read and as `case.created` carries it, picked from a row or a
+ * new recipient that holds more (the token's hash above all), so that neither shape leaks it.
+ */
+export function recipientView(r: RecipientView): RecipientView {
+  return {
+    id: r.id,
+    uid: r.uid,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    type: r.type,
+    signing: r.signing,
+    group: r.group,
+    status: r.status,
+  };
+}
+
 export interface DocumentView {
   name: string;
   /** A signed download URL of the stored PDF, or the URL the document was given by. */

@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { DocpipeError } from '../../base/errors/index.js';
 import { FolderRepository } from '../companies/index.js';
 import type { Database } from '../db/index.js';
-import type {
-  CasePage,
-  CaseSummary,
-  CaseView,
-  DocumentView,
-  RecipientView,
+import {
+  recipientView,
+  type CasePage,
+  type CaseSummary,
+  type CaseView,
+  type DocumentView,
 } from './case-answer.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
 
@@ -26,13 +26,7 @@ export async function readCase(
     new DocpipeError('case-not-found', [{ field: 'id', message: `no case ${id} in the company` }]);
   // cases.id is a uuid: anything else would be PostgreSQL's error, not an absent case.
   if (!UUID.test(id)) throw notFound();
-  const row = await db
-    .selectFrom('cases')
-    .innerJoin('folders', (j) =>
-      j
-        .onRef('folders.company_id', '=', 'cases.company_id')
-        .onRef('folders.id', '=', 'cases.folder_id'),
-    )
+  const row = await casesWithFolders(db)
     .select([
       'cases.id',
       'cases.title',
@@ -83,17 +77,7 @@ export async function readCase(
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     settings: row.settings as Record<string, unknown>,
-    recipients: recipients.map((r): RecipientView => ({
-      id: r.id,
-      uid: r.uid,
-      name: r.name,
-      email: r.email,
-      phone: r.phone,
-      type: r.type,
-      signing: r.signing,
-      group: r.group,
-      status: r.status,
-    })),
+    recipients: recipients.map(recipientView),
     documents: await Promise.all(
       documents.map(async (d): Promise<DocumentView> => ({
         name: d.name,
@@ -137,13 +121,7 @@ export async function listCases(
     if (!folder) return { cases: [] };
     folderId = folder.id;
   }
-  let q = db
-    .selectFrom('cases')
-    .innerJoin('folders', (j) =>
-      j
-        .onRef('folders.company_id', '=', 'cases.company_id')
-        .onRef('folders.id', '=', 'cases.folder_id'),
-    )
+  let q = casesWithFolders(db)
     .select([
       'cases.id',
       'cases.title',
@@ -208,4 +186,15 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
 /** The PDF is named after the document: `lease.docx` downloads as `lease.pdf`. */
 export function pdfName(name: string): string {
   return `${name.replace(/\.(docx|pdf)$/i, '')}.pdf`;
+}
+
+/** Cases with their folder (its name is in every read), the folder in the case's own company. */
+function casesWithFolders(db: Kysely<Database>) {
+  return db
+    .selectFrom('cases')
+    .innerJoin('folders', (j) =>
+      j
+        .onRef('folders.company_id', '=', 'cases.company_id')
+        .onRef('folders.id', '=', 'cases.folder_id'),
+    );
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { CaseState } from './case-answer.js';
+import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
 
@@ -47,6 +47,8 @@ export interface NewCase {
  * keys a consumer's deduplication on `trigger`, `case._id` and `case.updatedAt`.
  */
 export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void> {
+  // Every row below the case's own is under its company's case.
+  const ofCase = { company_id: c.company, case_id: c.id };
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('cases')
@@ -76,8 +78,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         .insertInto('recipients')
         .values(
           c.recipients.map((r) => ({
-            company_id: c.company,
-            case_id: c.id,
+            ...ofCase,
             id: r.id,
             uid: r.uid,
             position: r.position,
@@ -101,8 +102,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         .insertInto('case_documents')
         .values(
           c.documents.map((d) => ({
-            company_id: c.company,
-            case_id: c.id,
+            ...ofCase,
             index: d.index,
             name: d.name,
             source: d.source,
@@ -120,8 +120,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
     await trx
       .insertInto('case_events')
       .values({
-        company_id: c.company,
-        case_id: c.id,
+        ...ofCase,
         trigger: CASE_CREATED,
         payload: JSON.stringify(createdPayload(c)),
         created_at: c.now,
@@ -143,17 +142,7 @@ function createdPayload(c: NewCase) {
       folder: c.folder,
       activeGroup: c.activeGroup,
       sender: c.sender,
-      recipients: c.recipients.map((r) => ({
-        id: r.id,
-        uid: r.uid,
-        name: r.name,
-        email: r.email,
-        phone: r.phone,
-        type: r.type,
-        signing: r.signing,
-        group: r.group,
-        status: 'pending',
-      })),
+      recipients: c.recipients.map((r) => recipientView({ ...r, status: 'pending' })),
       documents: c.documents.map((d) => ({ index: d.index, name: d.name, source: d.source })),
       expiresAt: c.expiresAt.toISOString(),
       createdAt: at,
