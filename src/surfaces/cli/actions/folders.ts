@@ -1,5 +1,6 @@
 import { FolderRepository, type Folder } from '../../../service/companies/index.js';
 import { companyFlag, printJson } from '../io.js';
+import { listRecords } from './company-records.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
 
@@ -20,13 +21,9 @@ export async function addFolder(
 }
 
 /** `docpipe folders list`, declared in commands/folders.ts. */
-export async function listFolders(flags: { company: string; json?: boolean }): Promise<void> {
-  const company = companyFlag(flags.company)!;
-  await withRecordsDatabase({ json: flags.json }, async (db) => {
-    const folders = await new FolderRepository(db).list(company);
-    if (flags.json) printJson(folders);
-    else process.stdout.write(table(folders));
-  });
+export function listFolders(flags: { company: string; json?: boolean }): Promise<void> {
+  // Never empty: a company has its default folder from the start.
+  return listRecords(flags, (db, company) => new FolderRepository(db).list(company), table);
 }
 
 function table(folders: Folder[]): string {

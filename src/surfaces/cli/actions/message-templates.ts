@@ -1,46 +1,34 @@
-import { readJson } from '../../../base/files/index.js';
 import {
   MessageTemplateRepository,
   type MessageTemplate,
 } from '../../../service/companies/index.js';
-import { companyFlag, printJson } from '../io.js';
-import { withRecordsDatabase } from './records-database.js';
+import { addRecordFromFile, listRecords } from './company-records.js';
 import { textTable, when } from './text-table.js';
 
 /** `docpipe message-templates add`, declared in commands/message-templates.ts. */
-export async function addMessageTemplate(
+export function addMessageTemplate(
   file: string,
   flags: { company: string; json?: boolean },
 ): Promise<void> {
-  const company = companyFlag(flags.company)!;
-  // Read before the database is looked for: an unreadable file or bad JSON is named first.
-  const data = await readJson(file);
-  await withRecordsDatabase({ json: flags.json, file }, async (db) => {
-    const template = await new MessageTemplateRepository(db).add(company, data);
-    if (flags.json) printJson(template);
-    else
-      process.stdout.write(
-        `added message template ${template.id} to company ${company}: ${JSON.stringify(template.subject)}\n`,
-      );
-  });
+  return addRecordFromFile(
+    file,
+    flags,
+    (db, company, data) => new MessageTemplateRepository(db).add(company, data),
+    (template, company) =>
+      `added message template ${template.id} to company ${company}: ${JSON.stringify(template.subject)}`,
+  );
 }
 
 /** `docpipe message-templates list`, declared in commands/message-templates.ts. */
-export async function listMessageTemplates(flags: {
-  company: string;
-  json?: boolean;
-}): Promise<void> {
-  const company = companyFlag(flags.company)!;
-  await withRecordsDatabase({ json: flags.json }, async (db) => {
-    const templates = await new MessageTemplateRepository(db).list(company);
-    if (flags.json) printJson(templates);
-    else if (templates.length === 0)
-      process.stderr.write(
-        `docpipe: company ${company} has no message templates; add one with: ` +
-          `docpipe message-templates add --company ${company} <file.json>\n`,
-      );
-    else process.stdout.write(table(templates));
-  });
+export function listMessageTemplates(flags: { company: string; json?: boolean }): Promise<void> {
+  return listRecords(
+    flags,
+    (db, company) => new MessageTemplateRepository(db).list(company),
+    table,
+    (company) =>
+      `company ${company} has no message templates; add one with: ` +
+      `docpipe message-templates add --company ${company} <file.json>`,
+  );
 }
 
 function table(templates: MessageTemplate[]): string {

@@ -1,5 +1,6 @@
 import { UserRepository, type User } from '../../../service/companies/index.js';
 import { companyFlag, printJson } from '../io.js';
+import { listRecords } from './company-records.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
 
@@ -30,18 +31,15 @@ export async function addUser(flags: {
 }
 
 /** `docpipe users list`, declared in commands/users.ts. */
-export async function listUsers(flags: { company: string; json?: boolean }): Promise<void> {
-  const company = companyFlag(flags.company)!;
-  await withRecordsDatabase({ json: flags.json }, async (db) => {
-    const users = await new UserRepository(db).list(company);
-    if (flags.json) printJson(users);
-    else if (users.length === 0)
-      process.stderr.write(
-        `docpipe: company ${company} has no users; add one with: ` +
-          `docpipe users add --company ${company} --email <address> --name <name>\n`,
-      );
-    else process.stdout.write(table(users));
-  });
+export function listUsers(flags: { company: string; json?: boolean }): Promise<void> {
+  return listRecords(
+    flags,
+    (db, company) => new UserRepository(db).list(company),
+    table,
+    (company) =>
+      `company ${company} has no users; add one with: ` +
+      `docpipe users add --company ${company} --email <address> --name <name>`,
+  );
 }
 
 /** `docpipe users remove`, declared in commands/users.ts. */
