@@ -28,20 +28,13 @@ export async function readCase(
   if (!UUID.test(id)) throw notFound();
   const row = await casesWithFolders(db)
     .select([
-      'cases.id',
-      'cases.title',
-      'cases.state',
-      'cases.reference_id',
-      'cases.folder_id',
-      'folders.name as folder_name',
+      ...SUMMARY_COLUMNS,
       'cases.sender_id',
       'cases.sender_name',
       'cases.sender_email',
       'cases.language',
       'cases.active_group',
       'cases.expires_at',
-      'cases.created_at',
-      'cases.updated_at',
       'cases.settings',
     ])
     .where('cases.company_id', '=', company)
@@ -121,18 +114,7 @@ export async function listCases(
     if (!folder) return { cases: [] };
     folderId = folder.id;
   }
-  let q = casesWithFolders(db)
-    .select([
-      'cases.id',
-      'cases.title',
-      'cases.state',
-      'cases.reference_id',
-      'cases.folder_id',
-      'folders.name as folder_name',
-      'cases.created_at',
-      'cases.updated_at',
-    ])
-    .where('cases.company_id', '=', company);
+  let q = casesWithFolders(db).select(SUMMARY_COLUMNS).where('cases.company_id', '=', company);
   if (query.state !== undefined) q = q.where('cases.state', '=', query.state);
   if (folderId !== undefined) q = q.where('cases.folder_id', '=', folderId);
   if (query.referenceId !== undefined) q = q.where('cases.reference_id', '=', query.referenceId);
@@ -187,6 +169,18 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
 export function pdfName(name: string): string {
   return `${name.replace(/\.(docx|pdf)$/i, '')}.pdf`;
 }
+
+/** What a list's line shows of a case (CaseSummary), and a read of one case too. */
+const SUMMARY_COLUMNS = [
+  'cases.id',
+  'cases.title',
+  'cases.state',
+  'cases.reference_id',
+  'cases.folder_id',
+  'folders.name as folder_name',
+  'cases.created_at',
+  'cases.updated_at',
+] as const;
 
 /** Cases with their folder (its name is in every read), the folder in the case's own company. */
 function casesWithFolders(db: Kysely<Database>) {
