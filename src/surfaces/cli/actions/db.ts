@@ -1,21 +1,14 @@
-import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
+import type { DocpipeConfig } from '../../../app/config/index.js';
 import { connectProducer, resolveRedisUrl } from '../../../platform/redis/index.js';
 import { copyRedisKeys, type RedisKeysCopy } from '../../../service/keys/index.js';
 import {
-  checkDatabase,
-  DatabaseUnavailableError,
-  openDatabase,
-  requireDatabaseUrl,
-} from '../../../platform/postgres/index.js';
-import {
-  MigrationError,
   migrateDatabase,
   migrationStatus,
   type Database,
   type MigrationStatus,
 } from '../../../service/db/index.js';
 import type { Kysely } from 'kysely';
-import { EXIT } from '../exit-codes.js';
+import { withDatabase } from './with-database.js';
 import { printJson } from '../io.js';
 
 /**
@@ -73,28 +66,6 @@ export async function status(flags: { json?: boolean }): Promise<void> {
     if (flags.json) printJson(found);
     else process.stdout.write(table(found));
   });
-}
-
-/**
- * The database of DATABASE_URL or of a running `docpipe start`, checked to answer; closed when
- * `work` ends. Its outage is exit status 3 and a failed migration 1, each with its message.
- */
-async function withDatabase(
-  work: (db: Kysely<Database>, url: string, config: DocpipeConfig) => Promise<void>,
-): Promise<void> {
-  const config = loadConfig();
-  const url = await requireDatabaseUrl(config);
-  const db = openDatabase<Database>(url, { maxConnections: 1 });
-  try {
-    await checkDatabase(db, url);
-    await work(db, url, config);
-  } catch (err) {
-    if (!(err instanceof DatabaseUnavailableError || err instanceof MigrationError)) throw err;
-    process.stderr.write(`docpipe: ${err.message}\n`);
-    process.exitCode = err instanceof MigrationError ? EXIT.failed : EXIT.unavailable;
-  } finally {
-    await db.destroy();
-  }
 }
 
 function table(found: MigrationStatus): string {

@@ -1,19 +1,13 @@
 import type { Kysely } from 'kysely';
-import { loadConfig } from '../../../app/config/index.js';
-import {
-  checkDatabase,
-  DatabaseUnavailableError,
-  openDatabase,
-  requireDatabaseUrl,
-} from '../../../platform/postgres/index.js';
 import {
   RecordExistsError,
   RecordInvalidError,
   RecordNotFoundError,
 } from '../../../service/companies/index.js';
-import { MigrationError, migrateDatabase, type Database } from '../../../service/db/index.js';
+import { migrateDatabase, type Database } from '../../../service/db/index.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../io.js';
+import { withDatabase } from './with-database.js';
 
 /** How a command names the fields of what it was given, for its refusals. */
 export interface RecordCommand {
@@ -34,30 +28,23 @@ export async function withRecordsDatabase(
   command: RecordCommand,
   work: (db: Kysely<Database>) => Promise<void>,
 ): Promise<void> {
-  const config = loadConfig();
-  const url = await requireDatabaseUrl(config);
-  const db = openDatabase<Database>(url, { maxConnections: 1 });
-  try {
-    await checkDatabase(db, url);
-    const migrated = await migrateDatabase(db);
-    if (migrated.applied.length > 0)
-      process.stderr.write(`docpipe: applied migrations ${migrated.applied.join(', ')}\n`);
-    await work(db);
-  } catch (err) {
-    const exit = report(err, command);
-    if (exit === undefined) throw err;
-    process.exitCode = exit;
-  } finally {
-    await db.destroy();
-  }
+  await withDatabase(async (db) => {
+    try {
+      const migrated = await migrateDatabase(db);
+      if (migrated.applied.length > 0)
+        process.stderr.write(`docpipe: applied migrations ${migrated.applied.join(', ')}\n`);
+      await work(db);
+    } catch (err) {
+      const exit = report(err, command);
+      // An outage or a failed migration: withDatabase's to tell.
+      if (exit === undefined) throw err;
+      process.exitCode = exit;
+    }
+  });
 }
 
 /** Prints a refusal and gives its exit status; undefined for an error that is not one. */
 function report(err: unknown, command: RecordCommand): number | undefined {
-  if (err instanceof DatabaseUnavailableError || err instanceof MigrationError) {
-    process.stderr.write(`docpipe: ${err.message}\n`);
-    return err instanceof MigrationError ? EXIT.failed : EXIT.unavailable;
-  }
   if (err instanceof RecordInvalidError) {
     const details = err.problems.map((p) => ({
       field: fieldName(p.path, command),
