@@ -49,10 +49,10 @@ afterAll(async () => {
 });
 
 describe("the README's HTTP commands", () => {
-  it('create a key, upload, convert with tags, download the PDF and get a pre-signed URL', () => {
+  it('create a key, upload, convert with tags, download the PDF, get a pre-signed URL and create a case', async () => {
     const block = readmeHttpBlock();
     expect(block).toContain('DP=http://127.0.0.1:8080\n');
-    const script = `set -euo pipefail\n${block.replace('DP=http://127.0.0.1:8080\n', `DP=${address}\n`)}`;
+    const script = `set -euo pipefail\n${block.replace('DP=http://127.0.0.1:8080\n', `DP=${address}\n`)}printf '%s\\n' "$KEY"\n`;
     const r = spawnSync('bash', ['-c', script], {
       encoding: 'utf8',
       env: docpipeEnv(join(dir, 'data')),
@@ -60,10 +60,37 @@ describe("the README's HTTP commands", () => {
       timeout: 120_000,
     });
     expect(r.status, `${address}\n${r.stderr}`).toBe(0);
-    const presigned = JSON.parse(r.stdout) as Record<string, unknown>;
+    // Two answers, a line each: the pre-signed URL's, then the case's; then the key.
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines, r.stdout).toHaveLength(3);
+    const presigned = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(Object.keys(presigned).sort()).toEqual(['cached', 'key', 'signedUrl', 'type']);
     expect(presigned).toMatchObject({ type: 'docx', cached: false });
     const text = pdfText(readFileSync(join(dir, 'lease.pdf')));
     expect(text).toContain('Lejekontrakt nr. LK-2025-0042');
+
+    // The case: an error answer ({"error", "details"}) has no case and fails here, naming it.
+    const answer = JSON.parse(lines[1]!) as {
+      case?: { id: string; recipients: { signingUrl: string }[]; documents: { url: string }[] };
+    };
+    expect(answer.case, lines[1]).toBeDefined();
+    const created = answer.case!;
+    expect(created.id).toMatch(/\S/);
+    expect(created.recipients).toHaveLength(1);
+    expect(created.recipients[0]!.signingUrl).toMatch(/\/sign\/[A-Za-z0-9_-]{43}$/);
+    expect(created.documents).toHaveLength(1);
+    const download = await fetch(created.documents[0]!.url);
+    expect(download.status).toBe(200);
+    const pdf = Buffer.from(await download.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdfText(pdf)).toContain('Lejekontrakt nr. LK-2025-0042');
+
+    // Created, not only answered: the case reads back with the README's key (the last line,
+    // which the test prints after the block).
+    const read = await fetch(`${address}/v3/api/cases/${created.id}`, {
+      headers: { authorization: `Bearer ${lines[2]}` },
+    });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { case: { id: string } }).case.id).toBe(created.id);
   });
 });
