@@ -47,3 +47,4 @@ export {
   type LibraryCaseBody,
 } from './case-body.js';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+export { readSigningView, type SigningView } from './signing-view.js';

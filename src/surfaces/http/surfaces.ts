@@ -5,6 +5,7 @@ import { documentsSurface } from './documents/index.js';
 import { downloadsSurface } from './downloads/index.js';
 import { filesSurface } from './files/index.js';
 import { operationsSurface } from './operations/index.js';
+import { signingSurface } from './signing/index.js';
 
 /**
  * Every surface the server serves, in registration order (the OpenAPI document lists them so).
@@ -17,4 +18,5 @@ export const SURFACES: readonly HttpSurface[] = [
   casesSurface,
   downloadsSurface,
   operationsSurface,
+  signingSurface,
 ];

@@ -18,6 +18,7 @@ import { lingerOnClose } from './lingering-close.js';
 import { trackCurrentRequests } from './socket-requests.js';
 import { MAX_PATH_VALUE_LENGTH, answerFrameworkError } from './framework-errors.js';
 import { parseJsonBodiesBounded } from './json-body.js';
+import { withRedactedUrls } from './log-redaction.js';
 
 export interface HttpAppOptions {
   /**
@@ -83,7 +84,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
     },
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(options.logger ? { loggerInstance: withRedactedUrls(options.logger) } : { logger: false }),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+
+/** `/sign/<token>...`: the token is a recipient's only credential and must stay out of logs. */
+const SIGNING_TOKEN = /^(\/sign\/)[^/?#]+/;
+
+/** The URL as logged: a signing link's token replaced by `[token]`. */
+export function redactedUrl(url: string): string {
+  return url.replace(SIGNING_TOKEN, '$1[token]');
+}
+
+/**
+ * A child of `logger` whose `req` serializer (Fastify's "incoming request" lines and error lines
+ * carry the request) writes the URL redacted; otherwise the fields Fastify's own writes.
+ */
+export function withRedactedUrls(logger: FastifyBaseLogger): FastifyBaseLogger {
+  return logger.child(
+    {},
+    {
+      serializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactedUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket ? req.socket.remotePort : undefined,
+        }),
+      },
+    },
+  );
+}

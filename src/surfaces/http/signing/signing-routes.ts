@@ -1,0 +1,143 @@
+import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import { rasterizePdf, type RasterOptions } from '../../../formats/raster/index.js';
+import type { Storage } from '../../../render/storage/index.js';
+import { readSigningView } from '../../../service/cases/index.js';
+import type { Database } from '../../../service/db/index.js';
+import type { HttpApp } from '../common/create-app.js';
+import { MAX_SHOWN_PAGES, PAGE_HEADERS, messagePage, signingPage } from './signing-page.js';
+
+export interface SigningRoutesOptions {
+  db: Kysely<Database>;
+  storage: Storage;
+  /** @defaultValue rasterizePdf (pdftoppm) */
+  rasterize?: (pdf: Uint8Array, options: RasterOptions) => Promise<Buffer[]>;
+}
+
+/** Screen resolution: a page is about 800 pixels wide, readable and a few hundred KB at most. */
+export const PAGE_IMAGE_DPI = 96;
+
+const Token = Type.String({
+  maxLength: 128,
+  description: 'the token of the recipient’s signing link (its only credential)',
+});
+/** The PNG's bytes; typed so, as the route sends a Buffer. */
+const PngBytes = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
+const html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: Type.String() } },
+});
+
+/**
+ * `GET /sign/{token}`: the recipient's signing page, and `GET /sign/{token}/documents/{index}/
+ * pages/{page}`: its page images. The token is the capability, so no key is asked for; a wrong
+ * token and one of no recipient get the same 404 page. Signing itself comes with the signing
+ * issue; this page shows what is to be signed.
+ */
+export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Promise<void> {
+  const rasterize = options.rasterize ?? rasterizePdf;
+  const notFound = (reply: FastifyReply, language?: string) =>
+    reply
+      .code(404)
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(messagePage('notFound', language));
+  // Whatever fails (the database, storage, poppler) is the same page with no details: the log
+  // has them, without the token (the request serializer redacts /sign/ URLs).
+  app.setErrorHandler((err, request, reply) => {
+    const invalid = (err as { validation?: unknown }).validation !== undefined;
+    if (invalid) return notFound(reply);
+    request.log.error({ err }, 'the signing page failed');
+    return reply
+      .code(500)
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(messagePage('failed'));
+  });
+
+  app.get(
+    '/sign/:token',
+    {
+      schema: {
+        tags: ['signing'],
+        operationId: 'signingPage',
+        summary: 'The recipient’s signing page',
+        description:
+          'The page a recipient’s signingUrl opens: the case title, the recipient’s name and status, and the documents as page images. An unknown token is a 404 page.',
+        security: [],
+        params: Type.Object({ token: Token }),
+        response: {
+          200: html('The signing page'),
+          404: html('No recipient has this token'),
+          500: html('The page could not be made'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await readSigningView(options.db, request.params.token);
+      if (!view) return notFound(reply);
+      return reply
+        .headers(PAGE_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(signingPage(view, request.params.token));
+    },
+  );
+
+  app.get(
+    '/sign/:token/documents/:index/pages/:page',
+    {
+      schema: {
+        tags: ['signing'],
+        operationId: 'signingPageImage',
+        summary: 'A page of a case document, as an image, for its signing page',
+        description: `One page drawn as PNG at ${PAGE_IMAGE_DPI} dpi; the first ${MAX_SHOWN_PAGES} pages of a document are served.`,
+        security: [],
+        params: Type.Object({
+          token: Token,
+          index: Type.String({
+            pattern: '^(0|[1-9][0-9]{0,3})$',
+            description: 'the document, from 0',
+          }),
+          page: Type.String({
+            pattern: '^[1-9][0-9]{0,3}\\.png$',
+            description: 'the page, from 1, then .png (1.png)',
+          }),
+        }),
+        response: {
+          200: {
+            description: 'The page',
+            content: { 'image/png': { schema: PngBytes } },
+          },
+          404: html('No such recipient, document or page'),
+          500: html('The page could not be drawn'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await readSigningView(options.db, request.params.token);
+      if (!view) return notFound(reply);
+      const index = Number(request.params.index);
+      const page = Number.parseInt(request.params.page, 10);
+      const document = view.documents.find((d) => d.index === index);
+      if (
+        !document?.storageKey ||
+        !document.pages ||
+        page > Math.min(document.pages, MAX_SHOWN_PAGES)
+      )
+        return notFound(reply, view.language);
+      const pdf = await options.storage.get(document.storageKey);
+      if (!pdf) return notFound(reply, view.language);
+      const [png] = await rasterize(pdf, {
+        dpi: PAGE_IMAGE_DPI,
+        firstPage: page,
+        lastPage: page,
+        maxPages: 1,
+        field: `documents[${index}]`,
+      });
+      if (!png) return notFound(reply, view.language);
+      return reply.headers(PAGE_HEADERS).type('image/png').send(png);
+    },
+  );
+  return Promise.resolve();
+}
