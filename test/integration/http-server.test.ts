@@ -251,6 +251,8 @@ describe('the composed HTTP service', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/sign/{token}',
+      '/sign/{token}/documents/{index}/pages/{page}',
       '/v3/api/cases',
       '/v3/api/cases/{id}',
       '/v3/api/documents',
