@@ -9,7 +9,7 @@ import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { registerFrameworkAnswers } from '../../src/surfaces/http/common/framework-errors.js';
-import { LINGER_BYTES, LINGER_MS } from '../../src/surfaces/http/common/lingering-close.js';
+import { LINGER_BYTES } from '../../src/surfaces/http/common/lingering-close.js';
 import { fileRoutes } from '../../src/surfaces/http/files/file-routes.js';
 import {
   bodyOf,
@@ -267,11 +267,11 @@ describe('an early refusal closes with a lingering close', () => {
     const probe = await open();
     probe.socket.write(postHead('/api/v2/echo', JSON_TYPE, `Content-Length: ${MB}`));
     expect(await probe.until(/\r\n\r\n/)).toBe(true);
-    const answered = Date.now();
+    // One byte every 50 ms never reaches the byte cap and never ends: only the linger's time cap
+    // (LINGER_MS) closes this connection; how soon is not asserted.
     drip(probe.socket, 50);
     await probe.closed;
     expect(statusLine(probe.received())).toBe('HTTP/1.1 401 Unauthorized');
-    expect(Date.now() - answered).toBeLessThanOrEqual(LINGER_MS + 500);
   });
 });
 
