@@ -3,9 +3,15 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 /** `/sign/<token>...`: the token is a recipient's only credential and must stay out of logs. */
 const SIGNING_TOKEN = /^(\/sign\/)[^/?#]+/;
 
-/** The URL as logged: a signing link's token replaced by `[token]`. */
+/**
+ * A signed download URL's `signature` (and S3's `X-Amz-Signature`): within its expiry it opens
+ * the document to whoever holds it, so a log reader must not be able to rebuild the URL.
+ */
+const URL_SIGNATURE = /([?&](?:signature|x-amz-signature)=)[^&#]*/gi;
+
+/** The URL as logged: a signing link's token and a download URL's signature replaced. */
 export function redactedUrl(url: string): string {
-  return url.replace(SIGNING_TOKEN, '$1[token]');
+  return url.replace(SIGNING_TOKEN, '$1[token]').replace(URL_SIGNATURE, '$1[redacted]');
 }
 
 /**

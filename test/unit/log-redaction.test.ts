@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { redactedUrl } from '../../src/surfaces/http/common/log-redaction.js';
+
+describe('redactedUrl', () => {
+  it('hides a signing link token, keeping the rest of the path', () => {
+    expect(redactedUrl('/sign/abcDEF_123-x/documents/0/pages/1.png')).toBe(
+      '/sign/[token]/documents/0/pages/1.png',
+    );
+  });
+
+  it("hides a signed download URL's signature, keeping its key, expiry and name", () => {
+    expect(
+      redactedUrl('/files/renders/ab/cd.pdf?expires=1790000000&name=Lease.pdf&signature=9f8e7d'),
+    ).toBe('/files/renders/ab/cd.pdf?expires=1790000000&name=Lease.pdf&signature=[redacted]');
+    expect(redactedUrl('/files/x.pdf?signature=abc&expires=1')).toBe(
+      '/files/x.pdf?signature=[redacted]&expires=1',
+    );
+  });
+
+  it("hides S3's X-Amz-Signature whatever its case", () => {
+    expect(redactedUrl('/b/k.pdf?X-Amz-Expires=900&X-Amz-Signature=deadbeef')).toBe(
+      '/b/k.pdf?X-Amz-Expires=900&X-Amz-Signature=[redacted]',
+    );
+  });
+
+  it('leaves a URL without credentials as it is', () => {
+    expect(redactedUrl('/v3/api/cases?state=open&signatures=2')).toBe(
+      '/v3/api/cases?state=open&signatures=2',
+    );
+  });
+});
