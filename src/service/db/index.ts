@@ -6,6 +6,7 @@ export type {
   CompaniesTable,
   Database,
   FoldersTable,
+  FormsTable,
   MessageTemplatesTable,
   PresetsTable,
   RecipientsTable,

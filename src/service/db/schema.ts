@@ -19,6 +19,7 @@ export interface Database {
   recipients: RecipientsTable;
   case_documents: CaseDocumentsTable;
   case_events: CaseEventsTable;
+  forms: FormsTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -150,6 +151,11 @@ export interface RecipientsTable {
   details: Json;
   status: 'pending' | 'signed' | 'denied';
   signing_token_hash: Buffer;
+  /**
+   * The recipient's CPR number, encrypted (migration 0004; service/forms' CprCipher: format and
+   * key id, nonce, AES-256-GCM ciphertext and tag); null when none was given. Never the number.
+   */
+  cpr_encrypted: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -185,4 +191,28 @@ export interface CaseEventsTable {
   payload: Json;
   created_at: CreatedAt;
   published_at: Moment;
+}
+
+/**
+ * A v2 form (migration 0004): imported by `docpipe forms import`, replaced by a re-import of its
+ * id. Its templates are in storage, under the keys its `documents` name.
+ */
+export interface FormsTable {
+  company_id: string;
+  /** The operator's id (form.json's, else the folder's name), unique in the company. */
+  id: string;
+  title: string;
+  /** The folder its cases are filed in, by name; null: the company's default folder. */
+  folder_name: string | null;
+  active: Generated<boolean>;
+  /** CaseSettings (spec 2.1), as form.json gives them. */
+  settings: Json;
+  /** TagDefinitions (spec 2.1): `_id`, `name`, `tag`, `value` (the default), `type`. */
+  tags: Json;
+  /** Preset recipients (v2 recipient input), as form.json gives them. */
+  recipients: Json;
+  /** Per document: name, storage key and SHA-256 of its template, its kind and v2 flags. */
+  documents: Json;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
