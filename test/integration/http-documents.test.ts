@@ -60,13 +60,18 @@ function library(): string {
     'template.docx': buildDocx({ body: para('{x}') }),
   });
   doc('broken', { 'template.docx': 'not a docx at all' });
+  // Globex's own document: no other company's key may see it, or learn that it exists.
+  doc('globex-terms', {
+    'document.json': JSON.stringify({ name: 'Globex terms', companies: ['globex'] }),
+    'template.docx': buildDocx({ body: para('Terms for {name}') }),
+  });
   return root;
 }
 
-async function appOver(root: string): Promise<HttpApp> {
+async function appOver(root: string, company = 'acme'): Promise<HttpApp> {
   const app = createHttpApp({ bodyLimit: 1024 * 1024 });
   app.addHook('onRequest', (request, _reply, done) => {
-    request.apiKey = { id: 'k1', company: 'acme', name: 'test' };
+    request.apiKey = { id: 'k1', company, name: 'test' };
     done();
   });
   await app.register(documentsRoutes, { library: new FolderLibrary(root), preparer });
@@ -102,6 +107,18 @@ describe('GET /v3/api/documents', () => {
         { id: 'gamma', name: 'Gamma', versions: ['1'], currentVersion: '1' },
       ],
     });
+  });
+
+  it("lists a company's own documents to its keys only, with the shared ones", async () => {
+    const root = library();
+    const ids = async (company: string) =>
+      (
+        (await get(await appOver(root, company), '/v3/api/documents')).body.documents as {
+          id: string;
+        }[]
+      ).map((d) => d.id);
+    expect(await ids('globex')).toEqual(['alpha', 'beta', 'broken', 'gamma', 'globex-terms']);
+    expect(await ids('acme')).toEqual(['alpha', 'beta', 'broken', 'gamma']);
   });
 
   it('refuses every unknown query parameter by name', async () => {
@@ -222,6 +239,21 @@ describe('GET /v3/api/documents/{id}', () => {
         ],
       });
     }
+  });
+
+  it("answers another company's document exactly as an absent one", async () => {
+    const root = library();
+    const own = await get(await appOver(root, 'globex'), '/v3/api/documents/globex-terms');
+    expect(own.status).toBe(200);
+    expect((own.body.document as { name: string }).name).toBe('Globex terms');
+    const other = await get(await appOver(root, 'acme'), '/v3/api/documents/globex-terms');
+    const absent = await get(await appOver(root, 'acme'), '/v3/api/documents/globex-termz');
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({
+      error: 'document-not-found',
+      details: [{ field: 'id', message: 'no document "globex-terms" in the library' }],
+    });
+    expect(JSON.stringify(other.body).replace('terms', 'termz')).toBe(JSON.stringify(absent.body));
   });
 
   it('refuses a query parameter on one document too', async () => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { COMPANY_ID } from '../../base/tenancy/index.js';
 
 /**
  * `document.json`, the settings of a library document, as one TypeBox schema: the one reader
@@ -79,6 +80,14 @@ export const DocumentJsonSchema = Type.Object(
     fields: Type.Optional(
       Type.Record(Type.String({ pattern: '\\S' }), FieldDeclarationSchema, {
         description: 'declared field types by tag',
+      }),
+    ),
+    companies: Type.Optional(
+      Type.Array(Type.String({ pattern: COMPANY_ID.source }), {
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          'the companies whose keys see this document; absent: every company (the shared library)',
       }),
     ),
   },

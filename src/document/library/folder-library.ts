@@ -123,6 +123,7 @@ export class FolderLibrary implements DocumentLibrary {
         description: meta.description,
         versions,
         currentVersion: current,
+        ...(meta.companies ? { companies: meta.companies } : {}),
       },
       meta,
       settings,

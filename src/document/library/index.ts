@@ -1,5 +1,6 @@
 export type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
 export { FolderLibrary } from './folder-library.js';
+export { companyLibrary, visibleDocument, visibleTo } from './company-library.js';
 export {
   locateTemplate,
   resolveTemplate,

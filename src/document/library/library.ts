@@ -8,6 +8,8 @@ export interface LibraryDocument {
   versions: string[];
   /** The version used when none is asked for. */
   currentVersion: string;
+  /** The companies that see it (document.json's `companies`); absent: every company. */
+  companies?: string[];
 }
 
 export interface LibraryVersion {

@@ -1,5 +1,5 @@
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
-import type { DocumentLibrary } from '../../document/library/index.js';
+import { companyLibrary, type DocumentLibrary } from '../../document/library/index.js';
 import type { TagInput } from '../../document/values/index.js';
 import type {
   DocpipeClient,
@@ -81,7 +81,12 @@ export async function produceDocuments(
     }
     if (doc.documentId !== undefined) {
       try {
-        const version = await context.library.getVersion(doc.documentId, doc.versionId, field);
+        // The library as the case's company sees it: another company's document is absent.
+        const version = await companyLibrary(context.library, context.company).getVersion(
+          doc.documentId,
+          doc.versionId,
+          field,
+        );
         inputs.push({
           index,
           input: {

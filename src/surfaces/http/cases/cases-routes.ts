@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { DocpipeError, isDocpipeError, type FailureDetail } from '../../../base/errors/index.js';
-import type { DocumentLibrary } from '../../../document/library/index.js';
+import { visibleDocument, type DocumentLibrary } from '../../../document/library/index.js';
 import {
   CaseBodySchema,
   LibraryCaseBodySchema,
@@ -127,8 +127,14 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
     },
     async (request, reply) => {
       const { versionId, ...rest } = checkedBody<LibraryCaseBody>(request);
-      // Absent: 404 document-not-found at `id`, before anything else is looked up.
-      const document = await options.library.get(request.params.id, 'id');
+      // Absent or another company's: 404 document-not-found at `id`, before anything else is
+      // looked up.
+      const document = await visibleDocument(
+        options.library,
+        apiKeyOf(request).company,
+        request.params.id,
+        'id',
+      );
       const body: CaseInput = {
         ...rest,
         documents: [

@@ -2,6 +2,7 @@ import { isDocpipeError } from '../../../base/errors/index.js';
 import type { InnerField, TemplateField } from '../../../document/fields/index.js';
 import type { FieldsOptions } from '../../../document/inspect/index.js';
 import {
+  companyLibrary,
   resolveTemplate,
   type DocumentLibrary,
   type LibraryDocument,
@@ -32,10 +33,9 @@ export interface DocumentsRoutesOptions {
  * library, and one document with its versions and the fields its current version needs filled
  * (as `docpipe fields` reads them). Failures answer in the v3 envelope (spec 7.2).
  *
- * The company comes from the key (spec 4.4), but docpipe's library is one folder shared by every
- * company for now: every key sees every document. When libraries become per company, the key's
- * company picks the library here, and a document of another company answers 404 like an absent
- * one ("absent or not visible").
+ * The company comes from the key (spec 4.4): a key sees the shared documents and its company's
+ * own (document.json's `companies`); another company's document answers 404 like an absent one
+ * ("absent or not visible").
  */
 // async, so that a throw (bad options) rejects the registration instead of escaping avvio.
 // eslint-disable-next-line @typescript-eslint/require-await
@@ -58,8 +58,7 @@ export async function documentsRoutes(
       },
     },
     async (request, reply) => {
-      apiKeyOf(request);
-      const documents = await options.library.list();
+      const documents = await companyLibrary(options.library, apiKeyOf(request).company).list();
       return reply.code(200).send({ documents: documents.map(summary) });
     },
   );
@@ -82,11 +81,11 @@ export async function documentsRoutes(
       },
     },
     async (request, reply) => {
-      apiKeyOf(request);
-      // Found as every door finds a template: its current version with its settings.
+      // Found as every door finds a template: its current version with its settings, in the
+      // library as the key's company sees it.
       const template = await resolveTemplate(
         { documentId: request.params.id },
-        { library: options.library, libraryField: 'id' },
+        { library: companyLibrary(options.library, apiKeyOf(request).company), libraryField: 'id' },
       );
       const fields = await options.preparer
         .fields(template.bytes, {
