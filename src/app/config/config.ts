@@ -26,6 +26,7 @@ import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
+import { cprKeyFrom } from './cpr-config.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {
@@ -81,6 +82,13 @@ export interface DocpipeConfig {
    * and kept in the shared Redis, so that every server of an installation signs alike
    */
   signingSecret: string | undefined;
+  /**
+   * `DOCPIPE_CPR_KEY`: the AES-256 key CPR numbers are stored encrypted with, 32 bytes as hex or
+   * base64. @defaultValue undefined: `docpipe start` makes one and keeps it in
+   * DOCPIPE_DATA_DIR/cpr.key, which `serve` on the same data folder reads; with neither, a form
+   * submit that carries a CPR number is refused (docs/forms.md)
+   */
+  cprKey: Buffer | undefined;
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
   /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
@@ -205,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const signingSecret = env.DOCPIPE_SIGNING_SECRET || undefined;
   if (signingSecret !== undefined && signingSecret.length < 16)
     problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
+  const cprKey = cprKeyFrom(env, problems);
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
@@ -265,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     converter: converter as DocpipeConfig['converter'],
     office,
     signingSecret,
+    cprKey,
     http,
     storage,
     retention,

@@ -26,3 +26,5 @@ export {
   type RetentionConfig,
 } from './retention-config.js';
 export { DEFAULT_FAIRNESS, fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
+export { CPR_KEY_BYTES, CPR_KEY_VARIABLE, parseCprKey } from './cpr-config.js';
+export { CPR_KEY_FILE, cprKeyPath, ensureCprKeyFile, readCprKeyFile } from './cpr-key-file.js';
