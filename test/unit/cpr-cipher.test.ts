@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseCprKey } from '../../src/app/config/index.js';
 import { ConfigError } from '../../src/app/env/index.js';
-import { CprCipher, CprDecryptError, normalizeCpr } from '../../src/service/forms/index.js';
+import { CprCipher, CprDecryptError, normalizeCpr } from '../../src/service/cpr/index.js';
 
 const key = randomBytes(32);
 
