@@ -42,6 +42,13 @@ export interface ReferenceContext {
   publicUrl: string;
   /** eID schemes with a broker on this installation. */
   eidSchemes: readonly string[];
+  /** v2 (spec 9): a folder the company lacks files the case in its default folder instead. */
+  unknownFolderToDefault?: boolean;
+  /**
+   * v2 (spec 9): a `senderEmail` no member has leaves the key's user as the sender (with the
+   * notice) instead of `sender-user-not-found`.
+   */
+  unknownSenderEmailToKeyUser?: boolean;
 }
 
 /**
@@ -84,7 +91,8 @@ export async function resolveReferences(
   if (body.folder === undefined) folder = await folders.defaultFolder(companyId);
   else {
     folder = await folders.find(companyId, body.folder);
-    if (!folder)
+    if (!folder && context.unknownFolderToDefault) folder = await folders.defaultFolder(companyId);
+    else if (!folder)
       problems.push({
         slug: 'invalid-folder',
         field: 'folder',
@@ -193,9 +201,11 @@ async function resolveSender(
         message: `no member with id ${JSON.stringify(body.senderId)} in the company`,
       });
   }
+  let named = body.senderId !== undefined || body.senderEmail !== undefined;
   if (body.senderEmail !== undefined) {
     const byEmail = await users.findByEmail(context.company, body.senderEmail);
-    if (!byEmail)
+    if (!byEmail && context.unknownSenderEmailToKeyUser) named = body.senderId !== undefined;
+    else if (!byEmail)
       problems.push({
         slug: 'sender-user-not-found',
         field: 'senderEmail',
@@ -209,7 +219,7 @@ async function resolveSender(
       });
     sender ??= byEmail;
   }
-  if (body.senderId !== undefined || body.senderEmail !== undefined) return sender;
+  if (named) return sender;
   const keyUser =
     context.keyUserId === undefined
       ? undefined
@@ -224,7 +234,10 @@ async function resolveSender(
     ]);
   notices.push({
     code: 'sender-defaulted-to-key-creator',
-    message: `no sender was given: the case is sent by the key's user ${keyUser.email}`,
+    message:
+      body.senderEmail === undefined
+        ? `no sender was given: the case is sent by the key's user ${keyUser.email}`
+        : `${body.senderEmail} is no member of the company: the case is sent by the key's user ${keyUser.email}`,
   });
   return keyUser;
 }

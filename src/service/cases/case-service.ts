@@ -13,6 +13,16 @@ import { resolveReferences } from './case-references.js';
 import { writeCase, type NewRecipient } from './case-writer.js';
 import { deliveryReport } from './delivery.js';
 import { newRecipientUid, newSigningToken, signingUrl } from './signing-token.js';
+import type { V2CaseOne, V2CaseSummary, V2CreatedCase } from './v2-case-answer.js';
+import { createV2Case, type CreateV2CaseOptions } from './v2-case-create.js';
+import {
+  deleteV2Case,
+  getV2Case,
+  getV2Cases,
+  listV2Cases,
+  type V2DeleteResult,
+  type V2ListQuery,
+} from './v2-case-reads.js';
 
 /** Who creates the case: the verified API key (service/keys' KeyIdentity fits). */
 export interface CaseCreator {
@@ -31,7 +41,46 @@ export interface CreateCaseOptions {
   requestId?: string;
   /** Aborts waiting for the documents (the caller went away, the route's deadline). */
   signal?: AbortSignal;
+  /** How the body's silences and unknowns are read: v3's rules (the default) or v2's. */
+  policy?: CasePolicy;
 }
+
+/**
+ * What differs between a case created through v3 and one through v2 (spec 9's behaviour
+ * differences), beyond the members' names (the v2 mapping's, src/service/cases/v2-case-input.ts):
+ * the same create path (rules 2 to 4) under either policy.
+ */
+export interface CasePolicy {
+  /** A `folder` the company lacks: `invalid-folder` (v3), or its default folder (v2). */
+  unknownFolder: 'refuse' | 'default-folder';
+  /** A `senderEmail` no member has: `sender-user-not-found` (v3), or the key's user (v2). */
+  unknownSenderEmail: 'refuse' | 'key-user';
+  /** `recipients[].signing` when absent: true (v3), false (v2). */
+  defaultSigning: boolean;
+  /** `settings.expiresInDays` when absent: 30 (v3), 90 (v2). */
+  defaultExpiresInDays: number;
+  /** `settings.language` when absent: the company's then Danish (v3), Danish (v2). */
+  defaultLanguage: 'company' | 'da';
+  /**
+   * The sender's name and e-mail as the case shows them (v2's `user_name`, `user_email`), in
+   * place of the member's profile; absent: the profile's (v3).
+   */
+  senderAs?: { name?: string; email?: string };
+  /**
+   * Settings v3 does not take but v2 does (`deletion`, `allowRecipientsViewOthers`, ...), kept
+   * in the case's settings beneath the v3 members.
+   */
+  keptSettings?: Record<string, unknown>;
+}
+
+/** spec 2.2 and 4.4: v3's reading of a body. */
+export const V3_POLICY: Readonly<CasePolicy> = Object.freeze({
+  unknownFolder: 'refuse',
+  unknownSenderEmail: 'refuse',
+  defaultSigning: true,
+  defaultExpiresInDays: DEFAULT_EXPIRES_IN_DAYS,
+  defaultLanguage: 'company',
+});
 
 export interface CreatedCase {
   case: CaseAnswer;
@@ -98,11 +147,14 @@ export class CaseService {
     options: CreateCaseOptions,
   ): Promise<CreatedCase> {
     const now = options.now ?? new Date();
+    const policy = options.policy ?? V3_POLICY;
     const refs = await resolveReferences(this.deps.db, body, {
       company,
       ...(creator.userId !== undefined ? { keyUserId: creator.userId } : {}),
       publicUrl: options.publicUrl,
       eidSchemes: this.deps.eidSchemes ?? [],
+      unknownFolderToDefault: policy.unknownFolder === 'default-folder',
+      unknownSenderEmailToKeyUser: policy.unknownSenderEmail === 'key-user',
     });
     const caseId = randomUUID();
     const produced = await produceDocuments(body, {
@@ -131,7 +183,7 @@ export class CaseService {
           email: r.email ?? null,
           phone: r.phone ?? null,
           type: recipientType(r.type),
-          signing: r.signing ?? true,
+          signing: r.signing ?? policy.defaultSigning,
           group: r.group ?? DEFAULT_GROUP,
           messageTemplateId: r.messageTemplateId ?? null,
           details: recipientDetails(r),
@@ -140,9 +192,13 @@ export class CaseService {
       });
       const signers = recipients.filter((r) => r.signing).map((r) => r.group);
       const activeGroup = signers.length > 0 ? Math.min(...signers) : null;
-      const expiresInDays = refs.settings.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
-      const language = refs.settings.language ?? refs.company.defaultLanguage ?? DEFAULT_LANGUAGE;
+      const expiresInDays = refs.settings.expiresInDays ?? policy.defaultExpiresInDays;
+      const language =
+        refs.settings.language ??
+        (policy.defaultLanguage === 'company' ? refs.company.defaultLanguage : undefined) ??
+        DEFAULT_LANGUAGE;
       const settings = {
+        ...policy.keptSettings,
         ...refs.settings,
         expiresInDays,
         language,
@@ -161,7 +217,11 @@ export class CaseService {
         messageTemplateId: body.messageTemplateId ?? null,
         expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
         activeGroup,
-        sender: { id: refs.sender.id, name: refs.sender.name, email: refs.sender.email },
+        sender: {
+          id: refs.sender.id,
+          name: policy.senderAs?.name ?? refs.sender.name,
+          email: policy.senderAs?.email ?? refs.sender.email,
+        },
         createdByKey: creator.id,
         now,
         recipients,
@@ -205,6 +265,39 @@ export class CaseService {
    */
   listCases(company: string, filters: CaseListFilters, page: CasePageRequest): Promise<CasePage> {
     return listCases(this.deps.db, company, { ...filters, ...page });
+  }
+
+  /**
+   * A case from a v2 body (spec 4.2, 9; form submit too): the v2 check and mapping
+   * (v2-case-create.ts), then createCase under v2's policy. Failures name the v2 members.
+   */
+  createV2Case(
+    company: string,
+    creator: CaseCreator,
+    body: unknown,
+    options: CreateV2CaseOptions,
+  ): Promise<V2CreatedCase> {
+    return createV2Case(this, company, creator, body, options);
+  }
+
+  /** v2's list (spec 4.2): status, folder, `limit` and the page `index`. */
+  listV2Cases(company: string, query: V2ListQuery): Promise<V2CaseSummary[]> {
+    return listV2Cases(this.deps.db, company, query);
+  }
+
+  /** v2's read of several cases by id; the company's only, in the order asked. */
+  getV2Cases(company: string, ids: readonly string[]): Promise<V2CaseSummary[]> {
+    return getV2Cases(this.deps.db, company, ids);
+  }
+
+  /** v2's read of one case; undefined when absent or another company's. */
+  getV2Case(company: string, id: string): Promise<V2CaseOne | undefined> {
+    return getV2Case(this.deps.db, company, id);
+  }
+
+  /** Deletes the company's case, its rows and its stored PDFs (v2's delete); 0 when not found. */
+  deleteCase(company: string, id: string): Promise<V2DeleteResult> {
+    return deleteV2Case(this.deps.db, this.deps.storage, company, id);
   }
 
   private async exists(company: string, id: string): Promise<boolean> {

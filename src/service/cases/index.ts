@@ -5,7 +5,9 @@
  */
 export {
   CaseService,
+  V3_POLICY,
   type CaseCreator,
+  type CasePolicy,
   type CaseListFilters,
   type CasePageRequest,
   type CaseServiceDeps,
@@ -48,3 +50,44 @@ export {
 } from './case-body.js';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
 export { readSigningView, type SigningView } from './signing-view.js';
+export {
+  V2CaseBodySchema,
+  V2CaseSettingsSchema,
+  V2DocumentSchema,
+  V2RecipientSchema,
+  V2WrappedCaseBodySchema,
+  type V2CaseBody,
+  type V2CaseSettings,
+  type V2Document,
+  type V2Recipient,
+} from './v2-case-body.js';
+export { checkV2Body, v2BodyRuleProblems } from './v2-case-check.js';
+export {
+  V2_DEFAULT_EXPIRES_IN_DAYS,
+  V2_POLICY,
+  fileIsBlob,
+  v2CaseInput,
+  type V2CaseMapping,
+} from './v2-case-input.js';
+export { v2RecipientField, v2RecipientInput } from './v2-recipient.js';
+export { createV2Case, type CreateV2CaseOptions } from './v2-case-create.js';
+export {
+  V2_CASE_TYPE,
+  v2RecipientType,
+  v2Settings,
+  type V2CaseData,
+  type V2CaseOne,
+  type V2CaseSummary,
+  type V2CreatedCase,
+  type V2DocumentAnswer,
+  type V2Notice,
+  type V2RecipientAnswer,
+  type V2SettingsView,
+} from './v2-case-answer.js';
+export {
+  MAX_V2_CASE_IDS,
+  V2_CASE_STATUSES,
+  type V2CaseStatus,
+  type V2DeleteResult,
+  type V2ListQuery,
+} from './v2-case-reads.js';

@@ -1,0 +1,178 @@
+import { Compile } from 'typebox/compile';
+import type { TLocalizedValidationError } from 'typebox/error';
+import { Settings } from 'typebox/system';
+import {
+  DocpipeError,
+  fieldPathOf,
+  joinField,
+  type FailureDetail,
+} from '../../base/errors/index.js';
+import { resolveLocale } from '../../document/values/index.js';
+import { CaseBodySchema, caseBodyRuleProblems } from './case-body.js';
+import type { CaseInput } from './case-input.js';
+import { V2CaseBodySchema, type V2CaseBody } from './v2-case-body.js';
+
+/** Compiled once: every v2 create is checked against both. */
+const V2 = Compile(V2CaseBodySchema);
+const V3 = Compile(CaseBodySchema);
+
+/** The most problems one answer lists (as the HTTP surfaces' MAX_REPORTED_PROBLEMS). */
+const MAX_PROBLEMS = 100;
+
+/** A v2 body that passed the check, and whether it came wrapped in `values`. */
+export interface CheckedV2Body {
+  body: V2CaseBody;
+  wrapped: boolean;
+}
+
+/**
+ * Rule 1 for a v2 body: `values` unwrapped when the body is wrapped in it (spec 9), then the v2
+ * schema (types and ranges of the members v2 knows; any other member is ignored, as v2 did) and
+ * the rules beside it, every problem at once in one `validation-failed`, each at its path in the
+ * request as sent (`values.` first when wrapped).
+ */
+export function checkV2Body(raw: unknown): CheckedV2Body {
+  const wrapped = isObject(raw) && isObject(raw.values);
+  const body = wrapped ? (raw as { values: unknown }).values : raw;
+  const prefix = wrapped ? 'values' : '';
+  if (!isObject(body))
+    throw new DocpipeError('validation-failed', [
+      { field: prefix, message: 'must be a JSON object: the case to create' },
+    ]);
+  const problems = [
+    ...(V2.Check(body) ? [] : allErrors(body).flatMap(problemsOf)),
+    ...v2BodyRuleProblems(body),
+  ].map((p) => ({ ...p, field: p.field ? joinField(prefix, p.field) : prefix }));
+  if (problems.length > 0) throw new DocpipeError('validation-failed', reported(problems));
+  return { body: body, wrapped };
+}
+
+/**
+ * The mapped input held to v3's own structure (case-body.ts), each problem said at its v2 path:
+ * a safety net behind the v2 schema, whose ranges are v3's, so that a v2 case is never one v3
+ * would refuse the shape of.
+ */
+export function checkMappedInput(input: CaseInput, fieldOf: (v3Field: string) => string): void {
+  const problems = [
+    ...(V3.Check(input) ? [] : v3Errors(input).flatMap(problemsOf)),
+    ...caseBodyRuleProblems(input),
+  ].map((p) => ({ ...p, field: fieldOf(p.field) }));
+  if (problems.length > 0) throw new DocpipeError('validation-failed', reported(problems));
+}
+
+/**
+ * What the v2 schema says badly: a title (`title` or `name`); each document's `file` (a
+ * `document_id` is refused: v2's document store is not here, and the file must be sent); no
+ * `cpr` on a case-create recipient (it is never stored in plain text, and case create has no
+ * encrypted place for it); one message template when both spellings are sent; a language
+ * docpipe formats for.
+ */
+export function v2BodyRuleProblems(body: Record<string, unknown>): FailureDetail[] {
+  const problems: FailureDetail[] = [];
+  if (body.title === undefined && body.name === undefined)
+    problems.push({ field: 'title', message: 'is required (or its old name, name)' });
+  if (Array.isArray(body.documents))
+    body.documents.forEach((d: unknown, i) => {
+      if (!isObject(d)) return;
+      const at = `documents[${i}]`;
+      if (d.document_id !== undefined)
+        problems.push({
+          field: `${at}.document_id`,
+          message:
+            'is not supported: documents are not taken by id here; upload the file (POST /v3/company/{company}/file/upload) and send its URL, or its bytes as base64, in file',
+        });
+      else if (d.file === undefined)
+        problems.push({
+          field: `${at}.file`,
+          message:
+            'is required: the document as base64 (fileIsBlob true) or its URL (fileIsBlob false)',
+        });
+    });
+  if (Array.isArray(body.recipients))
+    body.recipients.forEach((r: unknown, i) => {
+      if (isObject(r) && r.cpr !== undefined)
+        problems.push({
+          field: `recipients[${i}].cpr`,
+          message:
+            'is not taken on case create: a CPR number is never stored in plain text; leave cpr out (form submit takes it)',
+        });
+    });
+  if (
+    typeof body.emailtemplate === 'string' &&
+    typeof body.emailTemplate === 'string' &&
+    body.emailtemplate !== body.emailTemplate
+  )
+    problems.push({
+      field: 'emailTemplate',
+      message: 'names another message template than emailtemplate: send one of them',
+    });
+  if (isObject(body.settings) && typeof body.settings.lang === 'string') {
+    const resolved = resolveLocale(body.settings.lang);
+    if (typeof resolved === 'string') problems.push({ field: 'settings.lang', message: resolved });
+  }
+  return problems;
+}
+
+/**
+ * TypeBox stops collecting at a global `maxErrors`; every problem is reported at once, so the
+ * cap is lifted for one synchronous call and put back (as the job contract's check does). The
+ * body's size is bounded before it gets here (the HTTP body limit).
+ */
+function allErrors(value: unknown): TLocalizedValidationError[] {
+  return uncapped(() => V2.Errors(value));
+}
+
+function v3Errors(value: unknown): TLocalizedValidationError[] {
+  return uncapped(() => V3.Errors(value));
+}
+
+function uncapped<T>(run: () => T): T {
+  const { maxErrors } = Settings.Get();
+  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER });
+  try {
+    return run();
+  } finally {
+    Settings.Set({ maxErrors });
+  }
+}
+
+/** One finding as the problems it means, each at its path. */
+function problemsOf(e: TLocalizedValidationError): FailureDetail[] {
+  const at = fieldPathOf(e.instancePath);
+  if (e.keyword === 'additionalProperties')
+    return e.params.additionalProperties.map((key) => ({
+      field: joinField(at, key),
+      message: 'unknown field',
+    }));
+  if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) return [];
+  if (e.keyword === 'required')
+    return e.params.requiredProperties.map((key) => ({
+      field: joinField(at, key),
+      message: 'is required',
+    }));
+  return [{ field: at, message: e.message }];
+}
+
+/** Each problem once, at most MAX_PROBLEMS, the last saying how many more there were. */
+function reported(details: FailureDetail[]): FailureDetail[] {
+  const seen = new Set<string>();
+  const unique = details.filter((d) => {
+    const key = `${d.field}\n${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (unique.length <= MAX_PROBLEMS) return unique;
+  const left = unique.length - (MAX_PROBLEMS - 1);
+  return [
+    ...unique.slice(0, MAX_PROBLEMS - 1),
+    {
+      field: unique[0]!.field,
+      message: `and ${left} more problems like these, not listed; fix those above and send it again`,
+    },
+  ];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
