@@ -38,7 +38,7 @@ describe('the CPR cipher', () => {
     const stored = cipher.encrypt('0101901234', 'acme');
     for (let i = 0; i < stored.length; i++) {
       const altered = Buffer.from(stored);
-      altered[i] ^= 0x01;
+      altered[i] = altered[i]! ^ 0x01;
       expect(() => cipher.decrypt(altered, 'acme'), `byte ${i}`).toThrow(CprDecryptError);
     }
     expect(() => cipher.decrypt(stored.subarray(0, 20), 'acme')).toThrow(CprDecryptError);

@@ -43,6 +43,12 @@ export interface CreateCaseOptions {
   signal?: AbortSignal;
   /** How the body's silences and unknowns are read: v3's rules (the default) or v2's. */
   policy?: CasePolicy;
+  /**
+   * Each recipient's CPR number, encrypted (service/cpr's CprCipher), by its place in
+   * `recipients`: written with the recipient in the case's transaction. Only form submit gives
+   * them; the number itself never reaches the case service.
+   */
+  encryptedCprs?: readonly (Buffer | undefined)[];
 }
 
 /**
@@ -188,6 +194,7 @@ export class CaseService {
           messageTemplateId: r.messageTemplateId ?? null,
           details: recipientDetails(r),
           tokenHash: hash,
+          cprEncrypted: options.encryptedCprs?.[position] ?? null,
         };
       });
       const signers = recipients.filter((r) => r.signing).map((r) => r.group);

@@ -18,6 +18,8 @@ export interface NewRecipient {
   messageTemplateId: string | null;
   details: Record<string, unknown>;
   tokenHash: Buffer;
+  /** The CPR number, encrypted (form submit's `needsCpr`); null when none was given. */
+  cprEncrypted?: Buffer | null;
 }
 
 export interface NewCase {
@@ -92,6 +94,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
             details: JSON.stringify(r.details),
             status: 'pending' as const,
             signing_token_hash: r.tokenHash,
+            cpr_encrypted: r.cprEncrypted ?? null,
             created_at: c.now,
             updated_at: c.now,
           })),

@@ -1,0 +1,73 @@
+import type { V2CaseSettings, V2Recipient } from '../cases/index.js';
+
+/**
+ * The types a TagDefinition may have: a TagInput's scalar types. A `list` needs its columns
+ * described, which a TagDefinition (spec 2.1) cannot do, so a form's tags are scalars.
+ */
+export const FORM_TAG_TYPES = ['text', 'number', 'date', 'boolean'] as const;
+export type FormTagType = (typeof FORM_TAG_TYPES)[number];
+
+/** spec 2.1's TagDefinition: a tag of the form's templates, with its type and default. */
+export interface TagDefinition {
+  /** The tag's identifier; form.json's, else the tag itself. */
+  _id: string;
+  /** Its human-readable name; the tag itself when form.json gives none. */
+  name: string;
+  /** The tag as the templates write it. */
+  tag: string;
+  /** The default value: what the case gets when submit sends none; null: none. */
+  value: string | number | boolean | null;
+  type: FormTagType;
+}
+
+/** The v2 flags of a case document that a form's document may carry (spec 2.1). */
+export interface FormDocumentFlags {
+  signObligated?: boolean;
+  documentMustBeRead?: boolean;
+  signatories?: unknown[];
+}
+
+/** A form's document as the row keeps it: where its template is, and what it is. */
+export interface StoredFormDocument extends FormDocumentFlags {
+  name: string;
+  /** The template's storage key (never answered). */
+  storageKey: string;
+  /** `docx`, filled with the tags on submit, or `pdf`, taken as it is. */
+  kind: 'docx' | 'pdf';
+  sha256: string;
+  bytes: number;
+  /** The file form.json named, relative to the form's folder (for `forms list` and errors). */
+  file: string;
+}
+
+/** A form as the service works with it. */
+export interface FormRecord {
+  company: string;
+  id: string;
+  title: string;
+  /** A folder of the company, by name; null: the default folder. */
+  folder: string | null;
+  active: boolean;
+  settings: V2CaseSettings;
+  tags: TagDefinition[];
+  recipients: V2Recipient[];
+  documents: StoredFormDocument[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** spec 2.1's Form, as GET .../forms/{form_id}/get answers it: no storage internals. */
+export interface FormView {
+  _id: string;
+  companyId: string;
+  /** The folder's name; the company's default folder when the form names none. */
+  folder: string;
+  active: boolean;
+  title: string;
+  settings: V2CaseSettings;
+  tags: TagDefinition[];
+  recipients: V2Recipient[];
+  documents: ({ name: string; type: 'docx' | 'pdf' } & FormDocumentFlags)[];
+  createdAt: string;
+  updatedAt: string;
+}
