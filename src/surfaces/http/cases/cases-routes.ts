@@ -233,6 +233,9 @@ function checkedBody<T>(request: FastifyRequest): T {
  */
 function asLibraryCaseFailure(err: DocpipeError): DocpipeError {
   const field = (f: string) => {
+    // The service names the document (`documents[0]`, spec 7.2) for a version it lacks; here
+    // the path names the document, and the version is this request's `versionId`.
+    if (f === 'documents[0]' && err.slug === 'document-version-not-found') return 'versionId';
     if (f === 'documents' || f === 'documents[0]') return 'id';
     if (f.startsWith('documents[0].')) return f.slice('documents[0].'.length);
     return f;
