@@ -38,6 +38,7 @@ export { CprKeyMissingError } from './cpr-key-missing.js';
 export { FormSubmitBodySchema, SUBMIT_STATES, type FormSubmitBody } from './submit-body.js';
 export {
   submitForm,
+  type ContractRecipient,
   type FormContract,
   type FormSubmitted,
   type SubmitFormDeps,

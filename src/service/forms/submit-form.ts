@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import {
-  createV2Case,
   type CaseCreator,
   type CaseService,
   type CreateV2CaseOptions,
@@ -24,7 +23,7 @@ export interface SubmitFormDeps {
   /** Where the forms' templates are. */
   storage: Storage;
   /** The case service the case is created through (v2's create path). */
-  cases: Pick<CaseService, 'createCase' | 'getCase'>;
+  cases: Pick<CaseService, 'createV2Case'>;
   /** Stores CPR numbers encrypted; absent: a submit with `needsCpr` is CprKeyMissingError. */
   cipher?: CprCipher;
 }
@@ -42,8 +41,18 @@ export interface FormContract {
   createdAt: string;
   updatedAt: string;
   /** Each with `url` only when the case is open, `redirectUrl` as submitted; never a CPR. */
-  recipients: Omit<V2RecipientAnswer, 'signingToken'>[];
+  recipients: ContractRecipient[];
   documents: V2DocumentAnswer[];
+}
+
+/** A v2 recipient answer without its signing token (the last segment of `url` anyway). */
+export interface ContractRecipient extends Record<string, unknown> {
+  _id: string;
+  uid: string;
+  signed: string;
+  type: string;
+  url?: string;
+  redirectUrl?: string;
 }
 
 export interface FormSubmitted {
@@ -133,7 +142,7 @@ export async function submitForm(
   );
   let created;
   try {
-    created = await createV2Case(deps.cases, company, creator, v2Body, {
+    created = await deps.cases.createV2Case(company, creator, v2Body, {
       ...options,
       state,
       encryptedCprs,
@@ -237,9 +246,15 @@ function contractOf(data: V2CaseData, state: 'open' | 'draft'): FormContract {
     createdAt: data.createdAt,
     updatedAt: data.updatedAt,
     // The token is the last segment of `url`: the link is the one thing a caller needs.
-    recipients: data.recipients.map(({ signingToken, ...r }) => (void signingToken, r)),
+    recipients: data.recipients.map(contractRecipient),
     documents: data.documents,
   };
+}
+
+function contractRecipient(r: V2RecipientAnswer): ContractRecipient {
+  const { signingToken, _id, uid, signed, type, url, ...rest } = r;
+  void signingToken;
+  return { ...rest, _id, uid, signed, type, ...(url !== undefined ? { url } : {}) };
 }
 
 function pick<T extends object, K extends keyof T>(

@@ -1,4 +1,4 @@
-import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
+import { ensureCprKeyFile, loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { OfficePool } from '../../../render/convert/index.js';
 import { startHttpService, type HttpService } from '../../http/index.js';
 import { createLogger, type Logger } from '../../../base/log/index.js';
@@ -38,7 +38,9 @@ export async function runStart(flags: StartFlags): Promise<void> {
   // Before anything else: a second start must not touch the first one's Redis.
   const lock = await acquireDataLock(config.dataDir);
   try {
-    await runUntilStopped(config, logger, graceMs, 'docpipe started', true, true);
+    // One machine keeps its CPR key in the data folder (0600) when DOCPIPE_CPR_KEY is not set.
+    const cprKey = config.cprKey ?? (await ensureCprKeyFile(config.dataDir));
+    await runUntilStopped({ ...config, cprKey }, logger, graceMs, 'docpipe started', true, true);
   } finally {
     await lock.release();
   }
