@@ -144,7 +144,11 @@ export async function startConformanceStack(
  */
 export async function caseServer(
   s: ConformanceStack,
-  options: { lane?: { prefix: string; connection: Redis; client: DocpipeClient } } = {},
+  options: {
+    lane?: { prefix: string; connection: Redis; client: DocpipeClient };
+    /** The URL it issues its URLs under. @defaultValue PUBLIC_URL */
+    publicUrl?: string;
+  } = {},
 ): Promise<HttpApp> {
   const lane = options.lane ?? (await s.stack.lane());
   const config = loadConfig({
@@ -156,7 +160,7 @@ export async function caseServer(
   const queues: Queue[] = [];
   const app = await buildHttpServer({
     config,
-    publicUrl: PUBLIC_URL,
+    publicUrl: options.publicUrl ?? PUBLIC_URL,
     redis: lane.connection,
     redisUrl: s.stack.url,
     db: s.t.db,

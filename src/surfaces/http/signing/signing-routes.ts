@@ -84,6 +84,13 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
     },
   );
 
+  // A browser opening a signing page asks for /favicon.ico on its own; a 404 there is an error
+  // in the recipient's console on every visit. The page has no icon: nothing, successfully. Not
+  // part of the API, so not in the OpenAPI document.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
+    reply.code(204).headers(PAGE_HEADERS).send(),
+  );
+
   app.get(
     '/sign/:token/documents/:index/pages/:page',
     {
