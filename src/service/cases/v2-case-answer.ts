@@ -21,6 +21,7 @@ export type V2SettingsView = Record<string, unknown> & {
 export interface V2RecipientAnswer extends Record<string, unknown> {
   _id: string;
   uid: string;
+  name: string;
   /** The recipient's signing status (spec 9: v3's `status`): `pending`, `signed`, `denied`. */
   signed: string;
   /**
@@ -132,6 +133,7 @@ export function v2CaseData(p: V2AnswerParts): V2CaseData {
       ...echoed,
       _id: r.id,
       uid: r.uid,
+      name: r.name,
       signing: r.signing,
       group: r.group,
       signed: r.status,

@@ -1,9 +1,11 @@
 import { casesSurface } from './cases/index.js';
+import { casesV2Surface } from './cases-v2/index.js';
 import type { HttpSurface } from './common/surface.js';
 import { convertSurface } from './convert/index.js';
 import { documentsSurface } from './documents/index.js';
 import { downloadsSurface } from './downloads/index.js';
 import { filesSurface } from './files/index.js';
+import { formsSurface } from './forms/index.js';
 import { operationsSurface } from './operations/index.js';
 import { signingSurface } from './signing/index.js';
 
@@ -16,6 +18,8 @@ export const SURFACES: readonly HttpSurface[] = [
   filesSurface,
   documentsSurface,
   casesSurface,
+  casesV2Surface,
+  formsSurface,
   downloadsSurface,
   operationsSurface,
   signingSurface,

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DocpipeError, isDocpipeError, outageOf } from '../../../base/errors/index.js';
+import { v2Error, v2Failure, type V2ErrorObject } from '../common/replies.js';
+import { validationDetails } from '../common/validation-details.js';
+import { convertErrorHandler } from '../convert/index.js';
+
+/** A v2 error object that also says which v3 slug it is (7.1 lists `error` among its members). */
+export type V2CaseError = V2ErrorObject & { error?: string };
+
+/**
+ * The v2 list envelope of a typed failure: every detail one error object (`description` names
+ * the field: `documents[0].file: ...`), each with the failure's slug as `error`.
+ */
+export function v2CaseFailure(err: DocpipeError): { errors: V2CaseError[] } {
+  return { errors: v2Failure(err).errors.map((e) => ({ ...e, error: err.slug })) };
+}
+
+/**
+ * Every failure of the v2 case endpoints in v2's shapes (spec 7.1):
+ * - parameters (Fastify's schema): 400, each problem one error object, `validation-failed`;
+ * - typed failures (the v2 check, the references, the pipeline): their status (4xx), every
+ *   detail at its v2 path, with the v3 slug as `error`;
+ * - everything else as v2 convert answers it (outages with Retry-After, the body limit's 413,
+ *   Fastify's own refusals), and a failure inside docpipe as 7.1's
+ *   `{message: 'Internal server error', errors: [...]}` naming the request id.
+ */
+export function casesV2ErrorHandler(retryAfterSeconds: number) {
+  const others = convertErrorHandler(retryAfterSeconds);
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err.validation) {
+      const details = validationDetails(err.validation, err.validationContext ?? 'body');
+      return reply.code(400).send(v2CaseFailure(new DocpipeError('validation-failed', details)));
+    }
+    if (isDocpipeError(err)) return reply.code(err.status).send(v2CaseFailure(err));
+    const status = err.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return others(err, request, reply);
+    if (outageOf(err) !== undefined) return others(err, request, reply);
+    request.log.error({ err }, 'v2 case request failed inside docpipe');
+    return reply.code(500).send({
+      message: 'Internal server error',
+      errors: [
+        v2Error(
+          500,
+          `docpipe failed on its side; try again later, and if it persists give the operator request id ${request.id}`,
+        ),
+      ],
+    });
+  };
+}
