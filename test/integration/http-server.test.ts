@@ -247,6 +247,14 @@ describe('the composed HTTP service', () => {
     expect(doc.info.version).toBe('2026-05-01-beta');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v2/document/convert',
+      '/api/v2/{company}/case/create',
+      '/api/v2/{company}/case/{case_id}/delete',
+      '/api/v2/{company}/case/{case_id}/get',
+      '/api/v2/{company}/cases/get',
+      '/api/v2/{company}/cases/{case_ids}/get',
+      '/api/v2/{company}/forms/{form_id}/get',
+      '/api/v2/{company}/forms/{form_id}/submit',
+      '/api/v2/{company}/forms/{form_id}/tags/get',
       '/files/{key}',
       '/healthz',
       '/metrics',
