@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { loadConfig } from '../../src/app/config/index.js';
+import { ensureCprKeyFile, loadConfig, readCprKeyFile } from '../../src/app/config/index.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
@@ -35,6 +35,8 @@ let t: TestDatabase;
 let stack: QueueStack;
 let dir: string;
 let keys: KeyStore;
+/** The data folder of the last server made. */
+let lastDataDir = '';
 const key: Record<'acme' | 'globex', string> = { acme: '', globex: '' };
 
 beforeAll(async () => {
@@ -74,16 +76,21 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The composed server on a lane of the test's own, with a worker; `cprKey` false: none. */
-async function server(cprKey: Buffer | false = CPR_KEY): Promise<HttpApp> {
+/**
+ * The composed server on a lane of the test's own, with a worker. Its CPR key: DOCPIPE_CPR_KEY
+ * (a key), none (false), or the key file `docpipe start` keeps in the data folder ('file').
+ */
+async function server(cprKey: Buffer | false | 'file' = CPR_KEY): Promise<HttpApp> {
   const lane = await stack.lane();
+  const dataDir = mkdtempSync(join(dir, 'data-'));
+  lastDataDir = dataDir;
+  if (cprKey === 'file') await ensureCprKeyFile(dataDir);
   const config = loadConfig({
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
     DOCPIPE_QUEUE_PREFIX: lane.prefix,
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
-    // A data folder without a key file: the key is DOCPIPE_CPR_KEY's or none.
-    DOCPIPE_DATA_DIR: mkdtempSync(join(dir, 'data-')),
-    ...(cprKey ? { DOCPIPE_CPR_KEY: cprKey.toString('base64') } : {}),
+    DOCPIPE_DATA_DIR: dataDir,
+    ...(Buffer.isBuffer(cprKey) ? { DOCPIPE_CPR_KEY: cprKey.toString('base64') } : {}),
   });
   const app = await buildHttpServer({
     config,
@@ -478,5 +485,20 @@ describe('POST .../submit', () => {
     expect(JSON.stringify(r.json)).toContain('DOCPIPE_CPR_KEY');
     const plain = await submit(app, { tags: [tenant], recipients: [ann] });
     expect(plain.status).toBe(200);
+  });
+
+  it('uses the key a docpipe start keeps in the data folder when DOCPIPE_CPR_KEY is not set', async () => {
+    const app = await server('file');
+    const { status, json } = await submit(app, {
+      tags: [tenant],
+      recipients: [{ ...ann, needsCpr: true, cpr: CPR }],
+    });
+    expect(status, JSON.stringify(json)).toBe(200);
+    const { recipients } = await caseRows((json.contract as { _id: string })._id);
+    const fileKey = (await readCprKeyFile(lastDataDir))!;
+    expect(new CprCipher(fileKey).decrypt(recipients[0]!.cpr_encrypted!, 'acme')).toBe(
+      '0101901234',
+    );
+    expect(() => new CprCipher(CPR_KEY).decrypt(recipients[0]!.cpr_encrypted!, 'acme')).toThrow();
   });
 });
