@@ -1,8 +1,21 @@
 import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
-import type { CaseCreator, CaseService, CreateCaseOptions } from './case-service.js';
+import type { CaseView } from './case-answer.js';
+import type { CaseCreator, CreateCaseOptions, CreatedCase } from './case-create-options.js';
+import type { CaseInput } from './case-input.js';
 import { v2CaseData, type V2CreatedCase } from './v2-case-answer.js';
 import { checkMappedInput, checkV2Body } from './v2-case-check.js';
 import { v2CaseInput } from './v2-case-input.js';
+
+/** What the v2 create needs of the case service (CaseService fits): its create and its read. */
+export interface CaseCreatePath {
+  createCase(
+    company: string,
+    creator: CaseCreator,
+    body: CaseInput,
+    options: CreateCaseOptions,
+  ): Promise<CreatedCase>;
+  getCase(company: string, id: string): Promise<CaseView>;
+}
 
 export interface CreateV2CaseOptions extends Omit<CreateCaseOptions, 'policy'> {
   /**
@@ -22,7 +35,7 @@ export interface CreateV2CaseOptions extends Omit<CreateCaseOptions, 'policy'> {
  * `documents[0].file`, `emailtemplate`, `user`). The answer is spec 2.3's `{data, notices}`.
  */
 export async function createV2Case(
-  cases: Pick<CaseService, 'createCase' | 'getCase'>,
+  cases: CaseCreatePath,
   company: string,
   creator: CaseCreator,
   raw: unknown,

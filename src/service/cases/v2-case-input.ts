@@ -1,5 +1,5 @@
 import type { CaseDocumentInput, CaseInput, CaseSettingsInput } from './case-input.js';
-import type { CasePolicy } from './case-service.js';
+import type { CasePolicy } from './case-create-options.js';
 import type { V2CaseBody, V2Document } from './v2-case-body.js';
 import { v2RecipientField, v2RecipientInput } from './v2-recipient.js';
 
