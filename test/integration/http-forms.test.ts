@@ -60,6 +60,14 @@ beforeAll(async () => {
   };
   mkdirSync(join(dir, 'acme'));
   await importForm(deps, 'acme', await leaseFormFolder(join(dir, 'acme')));
+  await importForm(
+    deps,
+    'acme',
+    await leaseFormFolder(join(dir, 'acme'), {
+      name: 'old-lease',
+      edit: (f) => (f.active = false),
+    }),
+  );
   mkdirSync(join(dir, 'globex'));
   await importForm(
     deps,
@@ -474,6 +482,19 @@ describe('POST .../submit', () => {
     );
     expect(path.status).toBe(400);
     expect(path.json).toMatchObject({ description: 'Invalid company id' });
+  });
+
+  it('reads an inactive form, and refuses its submit as Form not found', async () => {
+    const app = await server();
+    const read = await call(app, 'GET', '/api/v2/acme/forms/old-lease/get');
+    expect(read.json).toMatchObject({ _id: 'old-lease', active: false });
+    const r = await nothingWritten(() =>
+      submit(app, { tags: [tenant], recipients: [ann] }, 'old-lease'),
+    );
+    expect([r.status, r.json]).toEqual([
+      400,
+      { code: 400, message: 'Bad Request', description: 'Form not found' },
+    ]);
   });
 
   it('without a CPR key: a submit with a CPR number is refused (503), nothing stored; others work', async () => {
