@@ -25,6 +25,7 @@ import { httpThroughput } from './http-throughput.js';
 import { scaleOut } from './scale-out.js';
 import { fairness } from './fairness.js';
 import { cliStartup } from './cli-startup.js';
+import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './cases.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -56,6 +57,22 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+// `node dist/bench/run.js cases [throughput|pdf|list|memory ...] [--quick]`: issue 22's case
+// benchmarks alone (bench/cases.ts), their results in bench/results/cases.json.
+if (process.argv[2] === 'cases') {
+  const { selected, quick } = parseCasesArgs(process.argv.slice(3));
+  const report = await runCases(root, selected, quick);
+  process.stdout.write(`${report.markdown}\n`);
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, 'cases.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, ...report.results }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nresults: ${join(out, 'cases.json')}\n`);
+  process.exit(0);
+}
 
 // The CLI's start-up first, on a machine not yet warmed by the rest.
 rows.push(...cliStartup(root, Number(process.env.BENCH_CLI_ROUNDS ?? 20)));
@@ -454,6 +471,11 @@ if (process.env.BENCH_SCALE !== '0') {
   );
 }
 
+// Issue 22's cases, each on a stack of its own: real serve and worker processes (bench/cases.ts).
+let cases: CasesReport | undefined;
+if (process.env.BENCH_CASES !== '0')
+  cases = await runCases(root, CASE_BENCHMARKS, process.env.BENCH_CASES_QUICK === '1');
+
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
   if (limit) row.meets = row.docpipe.p50 <= Number(limit);
@@ -480,10 +502,11 @@ if (throughput.length > 0) {
     );
   }
 }
+if (cases) process.stdout.write(`\n${cases.markdown}\n`);
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'latest.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results }, null, 2)}\n`,
 );
 process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);
