@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/app/config/index.js';
@@ -23,6 +24,7 @@ import type {
   V2DocumentAnswer,
   V2RecipientAnswer,
 } from '../../src/service/cases/index.js';
+import { CprCipher } from '../../src/service/cpr/index.js';
 import { KeyStore, tokenId } from '../../src/service/keys/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
@@ -43,6 +45,8 @@ import { convertedPdf } from '../helpers/scripted-converter.js';
 
 const PUBLIC = 'http://127.0.0.1:9';
 const DAY = 24 * 60 * 60 * 1000;
+/** The server's CPR key (DOCPIPE_CPR_KEY): a recipient's cpr is stored only encrypted with it. */
+const CPR_KEY = randomBytes(32);
 /** The smallest PNG signature the logo check takes (its bytes, not a name). */
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -87,6 +91,7 @@ beforeEach(async () => {
   const lane = await stack.lane();
   const config = loadConfig({
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
+    DOCPIPE_CPR_KEY: CPR_KEY.toString('base64'),
     DOCPIPE_QUEUE_PREFIX: lane.prefix,
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
   });
@@ -433,13 +438,38 @@ describe('spec 9: what v2 accepts and v3 does not', () => {
     ]);
   });
 
-  it('a recipient’s cpr is refused on case create (never stored in plain text)', async () => {
+  it('a recipient’s cpr with needsCpr is stored encrypted, and never answered', async () => {
+    const data = await created2(
+      merged(v2Base(), { recipients: recipient({ needsCpr: true, cpr: '010101-1234' }) }),
+    );
+    expect(JSON.stringify(data)).not.toMatch(/0101011234|010101-1234/);
+    const row = await t.db
+      .selectFrom('recipients')
+      .select('cpr_encrypted')
+      .where('case_id', '=', data._id)
+      .executeTakeFirstOrThrow();
+    expect(row.cpr_encrypted).toBeInstanceOf(Buffer);
+    expect(row.cpr_encrypted!.toString('latin1')).not.toContain('0101011234');
+    expect(new CprCipher(CPR_KEY).decrypt(row.cpr_encrypted!, 'acme')).toBe('0101011234');
+  });
+
+  it('a cpr without needsCpr, or not a CPR number, is refused and never echoed', async () => {
     const res = await expectNothingWritten(probe(), () =>
-      v2(merged(v2Base(), { recipients: recipient({ needsCpr: true, cpr: '0101011234' }) })),
+      v2(
+        merged(v2Base(), {
+          recipients: [
+            { name: 'Ann', email: 'ann@example.com', cpr: '0101011234' },
+            { name: 'Bo', email: 'bo@example.com', needsCpr: true, cpr: '01010112' },
+          ],
+        }),
+      ),
     );
     expect(res.status).toBe(400);
-    expect(res.json.errors[0]!.description).toMatch(/^recipients\[0\]\.cpr: /);
-    expect(JSON.stringify(res.json)).not.toContain('0101011234');
+    expect(res.json.errors.map((e) => e.description)).toEqual([
+      expect.stringMatching(/^recipients\[0\]\.cpr: is only taken with needsCpr: true/),
+      expect.stringMatching(/^recipients\[1\]\.cpr: /),
+    ]);
+    expect(JSON.stringify(res.json)).not.toMatch(/0101011234|01010112/);
   });
 });
 

@@ -21,6 +21,7 @@ import { deliveryReport } from './delivery.js';
 import { newRecipientUid, newSigningToken, signingUrl } from './signing-token.js';
 import type { V2CaseOne, V2CaseSummary, V2CreatedCase } from './v2-case-answer.js';
 import { createV2Case, type CreateV2CaseOptions } from './v2-case-create.js';
+import type { CprCipher } from '../cpr/index.js';
 import {
   deleteV2Case,
   getV2Case,
@@ -73,6 +74,11 @@ export interface CaseServiceDeps {
    * @defaultValue []
    */
   eidSchemes?: readonly string[];
+  /**
+   * Encrypts the CPR numbers v2 bodies carry (service/cpr); absent: such a body is
+   * CprKeyMissingError, and nothing is created.
+   */
+  cprCipher?: Pick<CprCipher, 'encrypt'>;
 }
 
 /**
@@ -228,7 +234,10 @@ export class CaseService {
     body: unknown,
     options: CreateV2CaseOptions,
   ): Promise<V2CreatedCase> {
-    return createV2Case(this, company, creator, body, options);
+    return createV2Case(this, company, creator, body, {
+      ...(this.deps.cprCipher ? { cprCipher: this.deps.cprCipher } : {}),
+      ...options,
+    });
   }
 
   /** v2's list (spec 4.2): status, folder, `limit` and the page `index`. */

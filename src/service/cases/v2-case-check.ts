@@ -10,6 +10,7 @@ import {
 import { resolveLocale } from '../../document/values/index.js';
 import { CaseBodySchema, caseBodyRuleProblems } from './case-body.js';
 import type { CaseInput } from './case-input.js';
+import { recipientCprs } from '../cpr/index.js';
 import { V2CaseBodySchema, type V2CaseBody } from './v2-case-body.js';
 
 /** Compiled once: every v2 create is checked against both. */
@@ -62,9 +63,9 @@ export function checkMappedInput(input: CaseInput, fieldOf: (v3Field: string) =>
 
 /**
  * What the v2 schema says badly: a title (`title` or `name`); each document's `file` (a
- * `document_id` is refused: v2's document store is not here, and the file must be sent); no
- * `cpr` on a case-create recipient (it is never stored in plain text, and case create has no
- * encrypted place for it); one message template when both spellings are sent; a language
+ * `document_id` is refused: v2's document store is not here, and the file must be sent); a
+ * recipient's `cpr` only with `needsCpr` and in its form (it is stored encrypted); one message
+ * template when both spellings are sent; a language
  * docpipe formats for.
  */
 export function v2BodyRuleProblems(body: Record<string, unknown>): FailureDetail[] {
@@ -88,15 +89,7 @@ export function v2BodyRuleProblems(body: Record<string, unknown>): FailureDetail
             'is required: the document as base64 (fileIsBlob true) or its URL (fileIsBlob false)',
         });
     });
-  if (Array.isArray(body.recipients))
-    body.recipients.forEach((r: unknown, i) => {
-      if (isObject(r) && r.cpr !== undefined)
-        problems.push({
-          field: `recipients[${i}].cpr`,
-          message:
-            'is not taken on case create: a CPR number is never stored in plain text; leave cpr out (form submit takes it)',
-        });
-    });
+  problems.push(...recipientCprs(body.recipients, { requiredWithNeedsCpr: false }).problems);
   if (
     typeof body.emailtemplate === 'string' &&
     typeof body.emailTemplate === 'string' &&

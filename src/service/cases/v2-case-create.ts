@@ -1,4 +1,5 @@
 import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
+import { CprKeyMissingError, recipientCprs, type CprCipher } from '../cpr/index.js';
 import type { CaseView } from './case-answer.js';
 import type { CaseCreator, CreateCaseOptions, CreatedCase } from './case-create-options.js';
 import type { CaseInput } from './case-input.js';
@@ -18,6 +19,11 @@ export interface CaseCreatePath {
 }
 
 export interface CreateV2CaseOptions extends Omit<CreateCaseOptions, 'policy'> {
+  /**
+   * Encrypts the recipients' CPR numbers when the body carries them (and `encryptedCprs` is not
+   * given): without it, such a body is CprKeyMissingError and nothing is created.
+   */
+  cprCipher?: Pick<CprCipher, 'encrypt'>;
   /**
    * `draft` creates without sending, and its recipients' links are not answered (spec 3, form
    * submit); v2 case create has no state: its cases are open. @defaultValue 'open'
@@ -43,7 +49,17 @@ export async function createV2Case(
 ): Promise<V2CreatedCase> {
   const { body, wrapped } = checkV2Body(raw);
   const mapping = v2CaseInput(body, wrapped);
-  const { state, ...createOptions } = options;
+  const { state, cprCipher, ...createOptions } = options;
+  if (createOptions.encryptedCprs === undefined) {
+    // The numbers were checked with the body; each goes to the writer only as ciphertext.
+    const { cprs } = recipientCprs(body.recipients, { requiredWithNeedsCpr: false });
+    if (cprs.some((c) => c !== undefined)) {
+      if (!cprCipher) throw new CprKeyMissingError();
+      createOptions.encryptedCprs = cprs.map((c) =>
+        c === undefined ? undefined : cprCipher.encrypt(c, company),
+      );
+    }
+  }
   const input = { ...mapping.input, ...(state !== undefined ? { state } : {}) };
   checkMappedInput(input, mapping.fieldOf);
   let created;

@@ -6,3 +6,5 @@
  */
 export { CprCipher, CprDecryptError, CPR_FORMAT_V1 } from './cpr-cipher.js';
 export { normalizeCpr } from './cpr-number.js';
+export { CprKeyMissingError } from './cpr-key-missing.js';
+export { recipientCprs, type RecipientCprs } from './recipient-cprs.js';

@@ -34,7 +34,6 @@ export {
   type StoredFormDocument,
   type TagDefinition,
 } from './form-types.js';
-export { CprKeyMissingError } from './cpr-key-missing.js';
 export { FormSubmitBodySchema, SUBMIT_STATES, type FormSubmitBody } from './submit-body.js';
 export {
   submitForm,

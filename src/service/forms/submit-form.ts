@@ -9,9 +9,8 @@ import {
   type V2DocumentAnswer,
   type V2RecipientAnswer,
 } from '../cases/index.js';
-import { normalizeCpr, type CprCipher } from '../cpr/index.js';
+import { CprKeyMissingError, recipientCprs, type CprCipher } from '../cpr/index.js';
 import type { Database } from '../db/index.js';
-import { CprKeyMissingError } from './cpr-key-missing.js';
 import { FormRepository } from './form-repository.js';
 import { formTagValues } from './form-tags.js';
 import type { FormRecord } from './form-types.js';
@@ -181,26 +180,10 @@ function checkedSubmit(
       field: 'state',
       message: `must be ${SUBMIT_STATES.join(' or ')} (or left out: open)`,
     });
-  const cprs: (string | undefined)[] = [];
-  if (Array.isArray(body.recipients))
-    for (const [i, r] of body.recipients.entries()) {
-      cprs.push(undefined);
-      if (typeof r !== 'object' || r === null) continue;
-      const at = `recipients[${i}].cpr`;
-      if (r.needsCpr === true && r.cpr === undefined)
-        problems.push({ field: at, message: 'is required when needsCpr is true' });
-      else if (r.cpr !== undefined && r.needsCpr !== true)
-        problems.push({
-          field: at,
-          message:
-            'is only taken with needsCpr: true (a CPR number is kept only where signing needs it)',
-        });
-      else if (r.cpr !== undefined) {
-        const cpr = normalizeCpr(r.cpr);
-        if ('problem' in cpr) problems.push({ field: at, message: cpr.problem });
-        else cprs[i] = cpr.cpr;
-      }
-    }
+  const { cprs, problems: cprProblems } = recipientCprs(body.recipients, {
+    requiredWithNeedsCpr: true,
+  });
+  problems.push(...cprProblems);
   let tags: FormSubmitBody['tags'] = [];
   if (Array.isArray(body.tags) && body.tags.every((t) => typeof t === 'object' && t !== null)) {
     const values = formTagValues(form.tags, body.tags);

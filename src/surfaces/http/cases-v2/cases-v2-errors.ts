@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocpipeError, isDocpipeError, outageOf } from '../../../base/errors/index.js';
+import { CprKeyMissingError } from '../../../service/cpr/index.js';
 import { v2Error, v2Failure, type V2ErrorObject } from '../common/replies.js';
 import { validationDetails } from '../common/validation-details.js';
 import { convertErrorHandler } from '../convert/index.js';
@@ -16,10 +17,22 @@ export function v2CaseFailure(err: DocpipeError): { errors: V2CaseError[] } {
 }
 
 /**
+ * No CPR key on this server (CprKeyMissingError): 503 in v2's list envelope, the operator's to
+ * fix; nothing was created. Undefined for any other error.
+ */
+export function answerCprKeyMissing(err: unknown, reply: FastifyReply): FastifyReply | undefined {
+  if (!(err instanceof CprKeyMissingError)) return undefined;
+  return reply
+    .code(503)
+    .send({ message: 'Service Unavailable', errors: [v2Error(503, err.message)] });
+}
+
+/**
  * Every failure of the v2 case endpoints in v2's shapes (spec 7.1):
  * - parameters (Fastify's schema): 400, each problem one error object, `validation-failed`;
  * - typed failures (the v2 check, the references, the pipeline): their status (4xx), every
  *   detail at its v2 path, with the v3 slug as `error`;
+ * - a `cpr` and no CPR key on this server: 503 (answerCprKeyMissing);
  * - everything else as v2 convert answers it (outages with Retry-After, the body limit's 413,
  *   Fastify's own refusals), and a failure inside docpipe as 7.1's
  *   `{message: 'Internal server error', errors: [...]}` naming the request id.
@@ -32,6 +45,8 @@ export function casesV2ErrorHandler(retryAfterSeconds: number) {
       return reply.code(400).send(v2CaseFailure(new DocpipeError('validation-failed', details)));
     }
     if (isDocpipeError(err)) return reply.code(err.status).send(v2CaseFailure(err));
+    const keyMissing = answerCprKeyMissing(err, reply);
+    if (keyMissing) return keyMissing;
     const status = err.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return others(err, request, reply);

@@ -1,6 +1,5 @@
-import { CaseService } from '../../../service/cases/index.js';
+import { caseServiceOf } from '../common/case-service.js';
 import type { HttpSurface } from '../common/surface.js';
-import { renderUrlSigner } from '../convert/document-urls.js';
 import { casesRoutes } from './cases-routes.js';
 
 export { casesRoutes, type CaseApi, type CasesRoutesOptions } from './cases-routes.js';
@@ -16,20 +15,10 @@ export { parseCreatedAfter } from './created-after.js';
 export const casesSurface: HttpSurface = {
   name: 'v3 cases',
   access: 'v3',
-  async register(scope, { deps, signingSecret }) {
-    const cases = new CaseService({
-      db: deps.db,
-      client: deps.client,
-      storage: deps.storage,
-      library: deps.library,
-      documentUrl: renderUrlSigner({
-        publicUrl: deps.publicUrl,
-        signingSecret,
-        signedUrlTtlSeconds: deps.config.http.signedUrlTtlSeconds,
-      }),
-    });
+  async register(scope, context) {
+    const { deps } = context;
     await scope.register(casesRoutes, {
-      cases,
+      cases: await caseServiceOf(context),
       library: deps.library,
       publicUrl: deps.publicUrl,
       bodyLimitBytes: deps.config.http.bodyLimitBytes,

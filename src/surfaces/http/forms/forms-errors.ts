@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDocpipeError, outageOf, type DocpipeError } from '../../../base/errors/index.js';
-import { CprKeyMissingError } from '../../../service/forms/index.js';
+import { answerCprKeyMissing } from '../cases-v2/index.js';
 import { v2Error, v2Failure, type V2ErrorObject } from '../common/replies.js';
 import { convertErrorHandler } from '../convert/index.js';
 
@@ -41,10 +41,8 @@ export function formsErrorHandler(retryAfterSeconds: number) {
       if (err.slug === 'form-not-found') return reply.code(400).send(FORM_NOT_FOUND);
       return reply.code(err.status).send(v2FormFailure(err));
     }
-    if (err instanceof CprKeyMissingError)
-      return reply
-        .code(503)
-        .send({ message: 'Service Unavailable', errors: [v2Error(503, err.message)] });
+    const keyMissing = answerCprKeyMissing(err, reply);
+    if (keyMissing) return keyMissing;
     const status = err.statusCode;
     if (
       (typeof status === 'number' && status >= 400 && status < 500) ||

@@ -1,9 +1,6 @@
-import { readCprKeyFile } from '../../../app/config/index.js';
-import { CaseService } from '../../../service/cases/index.js';
-import { CprCipher } from '../../../service/cpr/index.js';
 import { FormService } from '../../../service/forms/index.js';
+import { caseServiceOf, cprCipherOf } from '../common/case-service.js';
 import type { HttpSurface } from '../common/surface.js';
-import { renderUrlSigner } from '../convert/document-urls.js';
 import { formsRoutes } from './forms-routes.js';
 
 export { formsRoutes, type FormApi, type FormsRoutesOptions } from './forms-routes.js';
@@ -19,24 +16,14 @@ export { formsErrorHandler, FORM_NOT_FOUND, NO_ID_PROVIDED } from './forms-error
 export const formsSurface: HttpSurface = {
   name: 'v2 forms',
   access: 'v2',
-  async register(scope, { deps, signingSecret }) {
-    const cases = new CaseService({
-      db: deps.db,
-      client: deps.client,
-      storage: deps.storage,
-      library: deps.library,
-      documentUrl: renderUrlSigner({
-        publicUrl: deps.publicUrl,
-        signingSecret,
-        signedUrlTtlSeconds: deps.config.http.signedUrlTtlSeconds,
-      }),
-    });
-    const key = deps.config.cprKey ?? (await readCprKeyFile(deps.config.dataDir));
+  async register(scope, context) {
+    const { deps } = context;
+    const cipher = await cprCipherOf(deps);
     const forms = new FormService({
       db: deps.db,
       storage: deps.storage,
-      cases,
-      ...(key ? { cipher: new CprCipher(key) } : {}),
+      cases: await caseServiceOf(context),
+      ...(cipher ? { cipher } : {}),
     });
     await scope.register(formsRoutes, {
       forms,
