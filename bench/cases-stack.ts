@@ -42,6 +42,7 @@ export interface CasesStack {
   workerPid: number;
   /** The PostgreSQL server and all its backends and helpers, as they are now. */
   postgresPids(): number[];
+  redisPid: number;
   stop(): Promise<void>;
 }
 
@@ -134,6 +135,27 @@ export function childPids(pid: number): number[] {
   return out;
 }
 
+/**
+ * CPU time (ms) `pid` and its descendants have used, the children they waited for included
+ * (utime, stime, cutime and cstime of /proc/<pid>/stat): a worker's office processes and their
+ * bridges, recycled ones too; PostgreSQL's backends, ended ones too.
+ */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 to 17 of stat; the slice starts at field 3.
+    ticks = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+  } catch {
+    return 0;
+  }
+  return (ticks * 1000) / CLOCK_TICKS + childPids(pid).reduce((ms, c) => ms + treeCpuMs(c), 0);
+}
+
+/** USER_HZ: 100 on Linux for every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 export async function startCasesStack(options: {
   root: string;
   /** The worker's office processes. @defaultValue 2 */
@@ -200,6 +222,7 @@ export async function startCasesStack(options: {
       servePid: serve.pid,
       workerPid: worker.pid,
       postgresPids: () => [postmaster, ...childPids(postmaster)],
+      redisPid: redis.pid!,
       stop,
     };
   } catch (err) {

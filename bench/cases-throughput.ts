@@ -9,7 +9,7 @@ import { DEFAULT_OFFICE_POOL_OPTIONS } from '../src/render/convert/index.js';
 import { workerConcurrency } from '../src/app/config/index.js';
 import { Caller, median, type Batch } from './cases-caller.js';
 import { convertBody, docxCaseBody, type W1 } from './cases-fixtures.js';
-import type { CasesStack } from './cases-stack.js';
+import { treeCpuMs, type CasesStack } from './cases-stack.js';
 
 export interface CasesThroughputOptions {
   /** Measured requests per round and side. */
@@ -20,7 +20,22 @@ export interface CasesThroughputOptions {
   officeProcesses: number;
 }
 
+/** CPU (ms) per request of each part of the stack, and of the caller. */
+export interface CpuPerRequest {
+  serve: number;
+  /** The worker with its office processes, their bridges and its threads. */
+  worker: number;
+  redis: number;
+  postgres: number;
+  caller: number;
+  /** serve + worker + redis + postgres: docpipe's. */
+  total: number;
+}
+
 export interface CasesThroughput {
+  /** Median over the rounds, per side. */
+  casesCpu: CpuPerRequest;
+  convertCpu: CpuPerRequest;
   /** Cases a second, median of the rounds. */
   cases: number;
   /** Converts a second, median of the rounds. */
@@ -64,26 +79,66 @@ export async function casesThroughput(
       }),
       200,
     );
+  const cpuNow = () => ({
+    serve: treeCpuMs(stack.servePid),
+    worker: treeCpuMs(stack.workerPid),
+    redis: treeCpuMs(stack.redisPid),
+    postgres: treeCpuMs(stack.postgresPids()[0]!),
+    caller: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  });
+  type Measured = { batch: Batch; cpu: CpuPerRequest };
+  const measured = async (run: () => Promise<Batch>): Promise<Measured> => {
+    const before = cpuNow();
+    const batch = await run();
+    const after = cpuNow();
+    const n = batch.times.length;
+    const per = (k: keyof typeof before) => (after[k] - before[k]) / n;
+    const cpu = {
+      serve: per('serve'),
+      worker: per('worker'),
+      redis: per('redis'),
+      postgres: per('postgres'),
+      caller: per('caller'),
+      total: 0,
+    };
+    cpu.total = cpu.serve + cpu.worker + cpu.redis + cpu.postgres;
+    return { batch, cpu };
+  };
   try {
     const warm = [
       await viaConvert('warm-v', options.warmup),
       await viaCases('warm-c', options.warmup),
     ];
-    const cases: Batch[] = [];
-    const convert: Batch[] = [];
+    const casesRuns: Measured[] = [];
+    const convertRuns: Measured[] = [];
     for (let r = 0; r < options.rounds; r++) {
       const pair = [
-        async () => void cases.push(await viaCases(`c${r}`, options.jobs)),
-        async () => void convert.push(await viaConvert(`v${r}`, options.jobs)),
+        async () => void casesRuns.push(await measured(() => viaCases(`c${r}`, options.jobs))),
+        async () => void convertRuns.push(await measured(() => viaConvert(`v${r}`, options.jobs))),
       ];
       for (let i = 0; i < 2; i++) await pair[(i + r) % 2]!();
     }
+    const cases = casesRuns.map((m) => m.batch);
+    const convert = convertRuns.map((m) => m.batch);
+    const cpuOf = (runs: Measured[]): CpuPerRequest => {
+      const m = (k: keyof CpuPerRequest) => median(runs.map((x) => x.cpu[k]));
+      return {
+        serve: m('serve'),
+        worker: m('worker'),
+        redis: m('redis'),
+        postgres: m('postgres'),
+        caller: m('caller'),
+        total: m('total'),
+      };
+    };
     const rate = (b: Batch) => (b.times.length - b.failed) / b.seconds;
     const ratios = cases.map((c, r) => rate(c) / rate(convert[r]!));
     const all = [...warm, ...cases, ...convert];
     const firstFailure = all.find((b) => b.firstFailure)?.firstFailure;
     const p50 = (bs: Batch[]) => median(bs.map((b) => median(b.times)));
     return {
+      casesCpu: cpuOf(casesRuns),
+      convertCpu: cpuOf(convertRuns),
       cases: median(cases.map(rate)),
       convert: median(convert.map(rate)),
       ratios,

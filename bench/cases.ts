@@ -6,7 +6,7 @@
  * all; `node dist/bench/run.js cases [throughput|pdf|list|memory ...] [--quick]` runs only these
  * (the named ones), `--quick` at a size for a quick check. docs/benchmarks.md, "Cases".
  */
-import { Caller } from './cases-caller.js';
+import { Caller, median } from './cases-caller.js';
 import { loadW1, w1Pdf } from './cases-fixtures.js';
 import { casesList } from './cases-list.js';
 import { casesMemory, slope, type MemoryReading } from './cases-memory.js';
@@ -85,6 +85,13 @@ export async function runCases(
     say(
       `| case / convert | ${f2(r.ratio)} (rounds: ${r.ratios.map(f2).join(', ')}) | target >= 0.80: ${met(r.ratio >= 0.8)} |`,
     );
+    const cpu = (c: typeof r.casesCpu) =>
+      `${f2(c.total)} (serve ${f2(c.serve)}, worker and its office processes ${f2(c.worker)}, Redis ${f2(c.redis)}, PostgreSQL ${f2(c.postgres)}; the caller ${f2(c.caller)})`;
+    say(`| CPU per case (ms) | ${cpu(r.casesCpu)} | |`);
+    say(`| CPU per convert (ms) | ${cpu(r.convertCpu)} | |`);
+    say(
+      `| convert CPU / case CPU: the ratio where CPU is what limits | ${f2(r.convertCpu.total / r.casesCpu.total)} | |`,
+    );
     if (r.failed > 0) say(`| failed requests | ${r.failed}: ${r.firstFailure ?? ''} | |`);
   }
 
@@ -137,32 +144,36 @@ export async function runCases(
     results.memory = { cases, warmup, every, ...r };
     type Part = (x: MemoryReading) => number;
     const after = r.readings.filter((x) => x.after >= warmup);
+    // The collector lets a Node process swing by tens of MB between two readings, so single
+    // readings say little: the medians of the first and the last third after warm-up are
+    // compared, and a straight line is fitted (a leak is a steady slope; swings are not).
+    const third = Math.max(1, Math.floor(after.length / 3));
     const line = (what: string, part: Part, judged = true) => {
-      const g = part(r.last) / part(r.reference) - 1;
-      const peak = Math.max(...after.map(part));
-      // A leak shows as a steady slope; the collector's and the cache's swings do not.
+      const early = median(after.slice(0, third).map(part));
+      const late = median(after.slice(-third).map(part));
+      const g = late / early - 1;
       const perThousand = slope(after.map((x) => ({ x: x.after / 1000, y: part(x) })));
       const target = judged ? `within 10%: ${met(Math.abs(g) <= 0.1)}` : '';
-      return `| ${what} | ${f1(part(r.reference))} | ${f1(part(r.last))} | ${f1(peak)} | ${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)}% | ${perThousand >= 0 ? '+' : ''}${f2(perThousand)} | ${target} |`;
+      return `| ${what} | ${f1(part(r.reference))} / ${f1(part(r.last))} | ${f1(Math.min(...after.map(part)))} to ${f1(Math.max(...after.map(part)))} | ${f1(early)} / ${f1(late)} | ${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)}% | ${perThousand >= 0 ? '+' : ''}${f2(perThousand)} | ${target} |`;
     };
     say('');
     say(
-      `| ${cases.toLocaleString('en')} PDF cases in a row (${f1(r.casesPerSecond)} a second, ${r.reference.postgresProcesses} PostgreSQL processes) | MB after ${warmup.toLocaleString('en')} | MB at the end | peak after warm-up | change | MB per 1,000 cases after warm-up (fit) | target |`,
+      `| ${cases.toLocaleString('en')} PDF cases in a row (${f1(r.casesPerSecond)} a second; a reading every ${every}) | MB at ${warmup.toLocaleString('en')} / at the end | range after warm-up | median of the first / last third after warm-up | change of the medians | MB per 1,000 cases (fit) | target |`,
     );
     say('|---|---|---|---|---|---|---|');
     say(line('`docpipe serve` (VmRSS)', (x) => x.serve));
     say(line('`docpipe worker`, its Node process (VmRSS)', (x) => x.worker));
-    say(line('PostgreSQL, Pss of all its processes', (x) => x.postgres));
+    say(line(`PostgreSQL, Pss of its ${r.last.postgresProcesses} processes`, (x) => x.postgres));
     say(
       line(
-        "of which its processes' own memory (Pss less Pss_Shmem)",
+        "of which the processes' own memory (Pss less Pss_Shmem)",
         (x) => x.postgres - x.postgresShared,
         false,
       ),
     );
     say(
       line(
-        `of which shared memory touched (Pss_Shmem; the buffer cache, shared_buffers = ${r.sharedBuffers})`,
+        `of which shared memory touched (Pss_Shmem: the buffer cache, shared_buffers = ${r.sharedBuffers})`,
         (x) => x.postgresShared,
         false,
       ),
