@@ -1,10 +1,8 @@
-import { Compile } from 'typebox/compile';
-import type { TLocalizedValidationError } from 'typebox/error';
-import { Settings } from 'typebox/system';
 import {
   DocpipeError,
-  fieldPathOf,
   joinField,
+  reportedProblems,
+  schemaChecker,
   type FailureDetail,
 } from '../../base/errors/index.js';
 import { resolveLocale } from '../../document/values/index.js';
@@ -14,11 +12,8 @@ import { recipientCprs } from '../cpr/index.js';
 import { V2CaseBodySchema, type V2CaseBody } from './v2-case-body.js';
 
 /** Compiled once: every v2 create is checked against both. */
-const V2 = Compile(V2CaseBodySchema);
-const V3 = Compile(CaseBodySchema);
-
-/** The most problems one answer lists (as the HTTP surfaces' MAX_REPORTED_PROBLEMS). */
-const MAX_PROBLEMS = 100;
+const V2 = schemaChecker(V2CaseBodySchema);
+const V3 = schemaChecker(CaseBodySchema);
 
 /** A v2 body that passed the check, and whether it came wrapped in `values`. */
 export interface CheckedV2Body {
@@ -40,11 +35,12 @@ export function checkV2Body(raw: unknown): CheckedV2Body {
     throw new DocpipeError('validation-failed', [
       { field: prefix, message: 'must be a JSON object: the case to create' },
     ]);
-  const problems = [
-    ...(V2.Check(body) ? [] : allErrors(body).flatMap(problemsOf)),
-    ...v2BodyRuleProblems(body),
-  ].map((p) => ({ ...p, field: p.field ? joinField(prefix, p.field) : prefix }));
-  if (problems.length > 0) throw new DocpipeError('validation-failed', reported(problems));
+  const problems = [...V2(body), ...v2BodyRuleProblems(body)].map((p) => ({
+    ...p,
+    field: p.field ? joinField(prefix, p.field) : prefix,
+  }));
+  if (problems.length > 0)
+    throw new DocpipeError('validation-failed', reportedProblems(problems, prefix || 'body'));
   return { body: body, wrapped };
 }
 
@@ -54,11 +50,12 @@ export function checkV2Body(raw: unknown): CheckedV2Body {
  * would refuse the shape of.
  */
 export function checkMappedInput(input: CaseInput, fieldOf: (v3Field: string) => string): void {
-  const problems = [
-    ...(V3.Check(input) ? [] : v3Errors(input).flatMap(problemsOf)),
-    ...caseBodyRuleProblems(input),
-  ].map((p) => ({ ...p, field: fieldOf(p.field) }));
-  if (problems.length > 0) throw new DocpipeError('validation-failed', reported(problems));
+  const problems = [...V3(input), ...caseBodyRuleProblems(input)].map((p) => ({
+    ...p,
+    field: fieldOf(p.field),
+  }));
+  if (problems.length > 0)
+    throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
 }
 
 /**
@@ -104,66 +101,6 @@ export function v2BodyRuleProblems(body: Record<string, unknown>): FailureDetail
     if (typeof resolved === 'string') problems.push({ field: 'settings.lang', message: resolved });
   }
   return problems;
-}
-
-/**
- * TypeBox stops collecting at a global `maxErrors`; every problem is reported at once, so the
- * cap is lifted for one synchronous call and put back (as the job contract's check does). The
- * body's size is bounded before it gets here (the HTTP body limit).
- */
-function allErrors(value: unknown): TLocalizedValidationError[] {
-  return uncapped(() => V2.Errors(value));
-}
-
-function v3Errors(value: unknown): TLocalizedValidationError[] {
-  return uncapped(() => V3.Errors(value));
-}
-
-function uncapped<T>(run: () => T): T {
-  const { maxErrors } = Settings.Get();
-  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER });
-  try {
-    return run();
-  } finally {
-    Settings.Set({ maxErrors });
-  }
-}
-
-/** One finding as the problems it means, each at its path. */
-function problemsOf(e: TLocalizedValidationError): FailureDetail[] {
-  const at = fieldPathOf(e.instancePath);
-  if (e.keyword === 'additionalProperties')
-    return e.params.additionalProperties.map((key) => ({
-      field: joinField(at, key),
-      message: 'unknown field',
-    }));
-  if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) return [];
-  if (e.keyword === 'required')
-    return e.params.requiredProperties.map((key) => ({
-      field: joinField(at, key),
-      message: 'is required',
-    }));
-  return [{ field: at, message: e.message }];
-}
-
-/** Each problem once, at most MAX_PROBLEMS, the last saying how many more there were. */
-function reported(details: FailureDetail[]): FailureDetail[] {
-  const seen = new Set<string>();
-  const unique = details.filter((d) => {
-    const key = `${d.field}\n${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (unique.length <= MAX_PROBLEMS) return unique;
-  const left = unique.length - (MAX_PROBLEMS - 1);
-  return [
-    ...unique.slice(0, MAX_PROBLEMS - 1),
-    {
-      field: unique[0]!.field,
-      message: `and ${left} more problems like these, not listed; fix those above and send it again`,
-    },
-  ];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

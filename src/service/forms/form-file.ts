@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { FailureDetail } from '../../base/errors/index.js';
+import { schemaChecker, uniqueProblems, type FailureDetail } from '../../base/errors/index.js';
 import { normalizeTagName } from '../../document/values/index.js';
 import {
   V2CaseSettingsSchema,
@@ -14,7 +14,6 @@ import {
   type FormTagType,
   type TagDefinition,
 } from './form-types.js';
-import { schemaChecker, unique } from './schema-problems.js';
 
 /** The file a form's folder holds beside its templates. */
 export const FORM_FILE = 'form.json';
@@ -132,7 +131,7 @@ export function parseFormFile(data: unknown, folderName: string, file = FORM_FIL
   const recipients = presetRecipients(data.recipients, problems);
   const documents = formDocuments(data.documents, problems);
 
-  if (problems.length > 0) throw new FormFileError(file, unique(problems));
+  if (problems.length > 0) throw new FormFileError(file, uniqueProblems(problems));
   return {
     id: id as string,
     title: title as string,

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import {
+  DocpipeError,
+  reportedProblems,
+  schemaChecker,
+  type FailureDetail,
+} from '../../base/errors/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import {
   type CaseCreator,
@@ -14,7 +19,6 @@ import type { Database } from '../db/index.js';
 import { FormRepository } from './form-repository.js';
 import { formTagValues } from './form-tags.js';
 import type { FormRecord } from './form-types.js';
-import { schemaChecker } from './schema-problems.js';
 import { FormSubmitBodySchema, SUBMIT_STATES, type FormSubmitBody } from './submit-body.js';
 
 export interface SubmitFormDeps {
@@ -190,7 +194,8 @@ function checkedSubmit(
     problems.push(...values.problems);
     tags = values.tags;
   }
-  if (problems.length > 0) throw new DocpipeError('validation-failed', dedupe(problems));
+  if (problems.length > 0)
+    throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
   return { body, tags, cprs };
 }
 
@@ -247,14 +252,6 @@ function pick<T extends object, K extends keyof T>(
   const out: Partial<Pick<T, K>> = {};
   for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
   return out;
-}
-
-function dedupe(details: FailureDetail[]): FailureDetail[] {
-  const seen = new Set<string>();
-  return details.filter((d) => {
-    const key = `${d.field}\n${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

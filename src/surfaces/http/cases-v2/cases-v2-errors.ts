@@ -17,41 +17,28 @@ export function v2CaseFailure(err: DocpipeError): { errors: V2CaseError[] } {
 }
 
 /**
- * No CPR key on this server (CprKeyMissingError): 503 in v2's list envelope, the operator's to
- * fix; nothing was created. Undefined for any other error.
+ * What the v2 case and form endpoints answer alike for an error that is not a typed failure:
+ * - a `cpr` and no CPR key on this server (CprKeyMissingError): 503 in v2's list envelope, the
+ *   operator's to fix; nothing was created;
+ * - outages (with Retry-After), the body limit's 413 and Fastify's own refusals as v2 convert
+ *   answers them;
+ * - a failure inside docpipe: 7.1's `{message: 'Internal server error', errors: [...]}` naming
+ *   the request id, logged with `what` failed.
  */
-export function answerCprKeyMissing(err: unknown, reply: FastifyReply): FastifyReply | undefined {
-  if (!(err instanceof CprKeyMissingError)) return undefined;
-  return reply
-    .code(503)
-    .send({ message: 'Service Unavailable', errors: [v2Error(503, err.message)] });
-}
-
-/**
- * Every failure of the v2 case endpoints in v2's shapes (spec 7.1):
- * - parameters (Fastify's schema): 400, each problem one error object, `validation-failed`;
- * - typed failures (the v2 check, the references, the pipeline): their status (4xx), every
- *   detail at its v2 path, with the v3 slug as `error`;
- * - a `cpr` and no CPR key on this server: 503 (answerCprKeyMissing);
- * - everything else as v2 convert answers it (outages with Retry-After, the body limit's 413,
- *   Fastify's own refusals), and a failure inside docpipe as 7.1's
- *   `{message: 'Internal server error', errors: [...]}` naming the request id.
- */
-export function casesV2ErrorHandler(retryAfterSeconds: number) {
+export function v2UntypedErrorHandler(retryAfterSeconds: number, what: string) {
   const others = convertErrorHandler(retryAfterSeconds);
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (err.validation) {
-      const details = validationDetails(err.validation, err.validationContext ?? 'body');
-      return reply.code(400).send(v2CaseFailure(new DocpipeError('validation-failed', details)));
-    }
-    if (isDocpipeError(err)) return reply.code(err.status).send(v2CaseFailure(err));
-    const keyMissing = answerCprKeyMissing(err, reply);
-    if (keyMissing) return keyMissing;
+    if (err instanceof CprKeyMissingError)
+      return reply
+        .code(503)
+        .send({ message: 'Service Unavailable', errors: [v2Error(503, err.message)] });
     const status = err.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500)
+    if (
+      (typeof status === 'number' && status >= 400 && status < 500) ||
+      outageOf(err) !== undefined
+    )
       return others(err, request, reply);
-    if (outageOf(err) !== undefined) return others(err, request, reply);
-    request.log.error({ err }, 'v2 case request failed inside docpipe');
+    request.log.error({ err }, `${what} failed inside docpipe`);
     return reply.code(500).send({
       message: 'Internal server error',
       errors: [
@@ -61,5 +48,24 @@ export function casesV2ErrorHandler(retryAfterSeconds: number) {
         ),
       ],
     });
+  };
+}
+
+/**
+ * Every failure of the v2 case endpoints in v2's shapes (spec 7.1):
+ * - parameters (Fastify's schema): 400, each problem one error object, `validation-failed`;
+ * - typed failures (the v2 check, the references, the pipeline): their status (4xx), every
+ *   detail at its v2 path, with the v3 slug as `error`;
+ * - everything else as v2UntypedErrorHandler answers it.
+ */
+export function casesV2ErrorHandler(retryAfterSeconds: number) {
+  const untyped = v2UntypedErrorHandler(retryAfterSeconds, 'v2 case request');
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err.validation) {
+      const details = validationDetails(err.validation, err.validationContext ?? 'body');
+      return reply.code(400).send(v2CaseFailure(new DocpipeError('validation-failed', details)));
+    }
+    if (isDocpipeError(err)) return reply.code(err.status).send(v2CaseFailure(err));
+    return untyped(err, request, reply);
   };
 }

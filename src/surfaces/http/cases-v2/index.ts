@@ -3,7 +3,7 @@ import type { HttpSurface } from '../common/surface.js';
 import { casesV2Routes } from './cases-v2-routes.js';
 
 export { casesV2Routes, type CaseV2Api, type CasesV2RoutesOptions } from './cases-v2-routes.js';
-export { answerCprKeyMissing, casesV2ErrorHandler, v2CaseFailure } from './cases-v2-errors.js';
+export { casesV2ErrorHandler, v2CaseFailure, v2UntypedErrorHandler } from './cases-v2-errors.js';
 
 /**
  * The v2 cases (spec 4.2): `POST /api/v2/{company}/case/create`, `GET .../cases/get`,

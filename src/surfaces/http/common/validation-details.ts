@@ -1,12 +1,12 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { fieldPathOf, joinField, type FailureDetail } from '../../../base/errors/index.js';
+import {
+  fieldPathOf,
+  joinField,
+  reportedProblems,
+  type FailureDetail,
+} from '../../../base/errors/index.js';
 
-/**
- * The most problems one answer lists. Every problem at once (spec 7.2 guarantee 2) is for a
- * person fixing a request; a body with 100,000 bad items gave an 8 MB answer and, at a million,
- * overflowed the stack. Past this many the answer lists the first ones and says how many more.
- */
-export const MAX_REPORTED_PROBLEMS = 100;
+export { MAX_REPORTED_PROBLEMS } from '../../../base/errors/index.js';
 
 /**
  * Ajv's findings as the spec's details (7.2): one per problem, each with a field path into the
@@ -36,29 +36,11 @@ export function validationDetails(
       };
     return { field: base || context, message: e.message ?? 'is invalid' };
   });
-  return reportedDetails(details, context);
+  return reportedProblems(details, context);
 }
 
 /**
- * Problems as one answer lists them: each said once, at most MAX_REPORTED_PROBLEMS, the last of
- * them saying how many were left out. For a route that adds its own findings to Ajv's.
+ * Problems as one answer lists them (base/errors' reportedProblems). For a route that adds its
+ * own findings to Ajv's.
  */
-export function reportedDetails(details: FailureDetail[], context: string): FailureDetail[] {
-  // Ajv reports one problem once per failing branch of a union: each is said once.
-  const seen = new Set<string>();
-  const unique = details.filter((d) => {
-    const key = `${d.field}\n${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (unique.length <= MAX_REPORTED_PROBLEMS) return unique;
-  const left = unique.length - (MAX_REPORTED_PROBLEMS - 1);
-  return [
-    ...unique.slice(0, MAX_REPORTED_PROBLEMS - 1),
-    {
-      field: context,
-      message: `has ${left} more problems like these, not listed; fix those above and send it again`,
-    },
-  ];
-}
+export const reportedDetails = reportedProblems;

@@ -2,15 +2,22 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
-import { fieldPathOf, joinField, type FailureDetail } from '../../base/errors/index.js';
+import type { FailureDetail } from './docpipe-error.js';
+import { fieldPathOf, joinField } from './field-path.js';
 
-/** A compiled schema's check that lists every problem of a value, each at its path below `at`. */
-export function schemaChecker(schema: TSchema): (value: unknown, at: string) => FailureDetail[] {
+/**
+ * A compiled TypeBox schema's check that lists every problem of a value, each at its path below
+ * `at`: an unknown member by its own path with `unknown field`, a missing one by the path it
+ * should have had with `is required`. A union's branches may say one thing twice: pass the
+ * result through uniqueProblems or reportedProblems.
+ */
+export function schemaChecker(schema: TSchema): (value: unknown, at?: string) => FailureDetail[] {
   const compiled = Compile(schema);
-  return (value, at) => {
+  return (value, at = '') => {
     if (compiled.Check(value)) return [];
     // TypeBox stops at a global maxErrors; every problem is reported at once, so the cap is
-    // lifted for this one synchronous call (as the v2 case check does).
+    // lifted for this one synchronous call. The value's size is bounded before it gets here (the
+    // HTTP body limit, a form file's size).
     const { maxErrors } = Settings.Get();
     Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER });
     let errors: TLocalizedValidationError[];
@@ -38,15 +45,4 @@ function problemsOf(e: TLocalizedValidationError, at: string): FailureDetail[] {
       message: 'is required',
     }));
   return [{ field: path, message: e.message }];
-}
-
-/** Each problem once (a union's branches may say one thing twice). */
-export function unique(details: FailureDetail[]): FailureDetail[] {
-  const seen = new Set<string>();
-  return details.filter((d) => {
-    const key = `${d.field}\n${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
