@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
@@ -19,6 +19,19 @@ function userProject(): string {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-app', type: 'module' }));
   return dir;
 }
+
+describe('the CLI, as `npx docpipe` runs it in the project', () => {
+  it('is built executable: npx runs the bin file itself, and tsc writes files without the x bit', () => {
+    const bin = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
+    expect(statSync(bin).mode & 0o111).toBe(0o111);
+    const r = spawnSync('npx', ['--no-install', 'docpipe', '--version'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
 
 describe('the package entry, imported by name', () => {
   it('gives the producer client, its defaults and the failure helpers at run time', () => {
