@@ -1,10 +1,13 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { registerOpenApi } from '../../src/surfaces/http/common/openapi.js';
 import {
+  databaseReady,
   officePoolReady,
   redisReady,
   storageWritable,
@@ -22,6 +25,7 @@ import { DocpipeMetrics } from '../../src/base/metrics/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { testDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const PASSWORD = 'correct horse battery';
@@ -93,6 +97,37 @@ describe('/readyz', () => {
     // The probe leaves nothing behind.
     const left = readdirSync(root, { recursive: true }).map(String);
     expect(left.filter((f) => !statSync(join(root, f)).isDirectory())).toEqual([]);
+  });
+
+  it('checks PostgreSQL with a query, and names a database that does not answer by its code only', async () => {
+    const t = await testDatabase({ migrated: false });
+    onTestFinished(() => t.close());
+    const ready = await healthApp({ database: databaseReady(t.db) });
+    const up = await ready.inject({ method: 'GET', url: '/readyz' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json<{ checks: unknown }>().checks).toEqual({
+      database: { ok: true, ms: expect.any(Number) },
+    });
+    // A database that does not exist on that server: refused by PostgreSQL (3D000).
+    const url = t.url.replace(t.name, 'docpipe_no_such_database');
+    expect(url).not.toBe(t.url);
+    const gone = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+    });
+    onTestFinished(() => gone.destroy());
+    const down = await (
+      await healthApp({ database: databaseReady(gone) })
+    ).inject({
+      method: 'GET',
+      url: '/readyz',
+    });
+    expect(down.statusCode).toBe(503);
+    const check = down.json<{ checks: { database: { ok: boolean; message: string } } }>().checks
+      .database;
+    expect(check.ok).toBe(false);
+    expect(check.message).toBe(
+      'PostgreSQL did not answer (3D000): keys, companies and cases cannot be read',
+    );
   });
 
   it('is 503 naming each failed check: storage under a file, no warm office process', async () => {

@@ -65,7 +65,7 @@ describe('docpipe serve', () => {
     const ready = (await (await fetch(`${address!}/readyz`)).json()) as {
       checks: Record<string, unknown>;
     };
-    expect(Object.keys(ready.checks).sort()).toEqual(['redis', 'storage']);
+    expect(Object.keys(ready.checks).sort()).toEqual(['database', 'redis', 'storage']);
 
     // The key's company and user, in the PostgreSQL of docpipe start that serve checks keys in.
     const owner = await addKeyOwnerAt(

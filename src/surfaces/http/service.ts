@@ -6,7 +6,7 @@ import { freePort } from '../../platform/embedded/index.js';
 import type { OfficePoolStats } from '../../render/convert/index.js';
 import type { HttpApp } from './common/create-app.js';
 import type { HttpServerDeps } from './common/server-deps.js';
-import { officePoolReady, redisReady, storageWritable } from './operations/index.js';
+import { databaseReady, officePoolReady, redisReady, storageWritable } from './operations/index.js';
 import { buildHttpServer } from './server.js';
 
 export interface HttpServiceOptions extends HttpDependenciesOptions {
@@ -70,6 +70,7 @@ export async function listenHttp(
   const office = deps.office;
   const checks = {
     redis: redisReady(deps.redis),
+    database: databaseReady(deps.db),
     storage: storageWritable(deps.storage),
     ...(office ? { office: officePoolReady(() => office.stats()) } : {}),
   };

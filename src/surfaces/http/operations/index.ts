@@ -12,6 +12,7 @@ export {
 export { healthRoutes, type HealthRoutesOptions } from './health-routes.js';
 export { metricsRoutes, observeHttpRequests, type MetricsRoutesOptions } from './metrics-routes.js';
 export {
+  databaseReady,
   officePoolReady,
   redisReady,
   storageWritable,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { sql, type Kysely } from 'kysely';
 import type { OfficePoolStats } from '../../../render/convert/index.js';
 import type { Storage } from '../../../render/storage/index.js';
 
@@ -13,6 +14,21 @@ export type ReadinessCheck = () => Promise<Record<string, unknown> | void>;
 export function redisReady(connection: Pick<Redis, 'ping'>): ReadinessCheck {
   return async () => {
     await connection.ping();
+  };
+}
+
+/**
+ * PostgreSQL answers a query: keys, companies, forms and cases live there. The message says why
+ * by the driver's error code, never the server's address or user (/readyz answers anyone).
+ */
+export function databaseReady<DB>(db: Kysely<DB>): ReadinessCheck {
+  return async () => {
+    await sql`select 1`.execute(db).catch((err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      throw new Error(
+        `PostgreSQL did not answer (${typeof code === 'string' ? code : 'no connection'}): keys, companies and cases cannot be read`,
+      );
+    });
   };
 }
 
