@@ -291,3 +291,27 @@ describe('docpipe forms list', () => {
     expect(docpipe('forms', 'list', '--company', 'nobody').status).toBe(1);
   });
 });
+
+describe('the example form (examples/forms/lease, docs/forms.md)', () => {
+  it('imports as docs/forms.md says, its tags and their defaults read from form.json', () => {
+    expect(docpipe('companies', 'create', 'initech', '--name', 'Initech').status).toBe(0);
+    const r = docpipe(
+      'forms',
+      'import',
+      join(root, 'examples', 'forms', 'lease'),
+      '--company',
+      'initech',
+      '--json',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const form = JSON.parse(r.stdout) as {
+      id: string;
+      tags: { tag: string; value: unknown }[];
+      documents: { type: string }[];
+    };
+    expect(form.id).toBe('lease');
+    expect(form.tags.find((t) => t.tag === 'signing_city')?.value).toBe('Aarhus');
+    expect(form.tags.find((t) => t.tag === 'tenant_name')?.value).toBeNull();
+    expect(form.documents.map((d) => d.type)).toEqual(['docx']);
+  });
+});

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -521,5 +521,39 @@ describe('POST .../submit', () => {
       '0101901234',
     );
     expect(() => new CprCipher(CPR_KEY).decrypt(recipients[0]!.cpr_encrypted!, 'acme')).toThrow();
+  });
+});
+
+describe('the example form of docs/forms.md', () => {
+  it('takes the submit of "Try it" word for word, and fills every placeholder', async () => {
+    // The form folder as the docs import it, under another id: acme has a "lease" already.
+    const folder = join(dir, 'docs-lease');
+    cpSync(join(projectRoot(), 'examples', 'forms', 'lease'), folder, { recursive: true });
+    const config = loadConfig({});
+    await importForm(
+      { db: t.db, storage: stack.storage, limits: config.limits, delimiters: config.delimiters },
+      'acme',
+      folder,
+    );
+    const docs = readFileSync(join(projectRoot(), 'docs', 'forms.md'), 'utf8');
+    const tryIt = docs.slice(docs.indexOf('\n## Try it\n'));
+    const body = /-d '(\{"tags"[\s\S]*?\})' \\\n\s+\$DP\/api\/v2\/acme\/forms\/lease\/submit/.exec(
+      tryIt,
+    )?.[1];
+    if (!body) throw new Error('docs/forms.md "Try it" has no submit body');
+    const app = await server();
+    const { status, json } = await call(
+      app,
+      'POST',
+      '/api/v2/acme/forms/docs-lease/submit',
+      JSON.parse(body),
+    );
+    expect(status, JSON.stringify(json)).toBe(200);
+    expect(json.message).toBe('Contract created and sent');
+    const { documents } = await caseRows((json.contract as { _id: string })._id);
+    const lease = pdfText((await stack.storage.get(documents[0]!.storage_key!))!);
+    expect(lease).toContain('Mette Sørensen');
+    expect(lease).toContain('Ejendomsselskabet Å & Ø ApS');
+    expect(lease).not.toMatch(/[{}]/);
   });
 });
