@@ -49,6 +49,12 @@ export interface MemoryReading {
   postgresShared: number;
   /** PostgreSQL's processes at that moment. */
   postgresProcesses: number;
+  /**
+   * `serve`'s V8 heap in use and its memory outside the heap (Buffers), from its own /metrics
+   * (MB): what a leak in its JavaScript would grow, apart from what the allocator keeps.
+   */
+  serveHeap: number;
+  serveExternal: number;
 }
 
 export interface CasesMemory {
@@ -73,10 +79,19 @@ function procKb(path: string, field: string): number {
   }
 }
 
-export function readMemory(stack: CasesStack, after: number): MemoryReading {
+/** A gauge of `serve`'s /metrics (answered to this machine without a credential), in MB. */
+function gauge(text: string, name: string): number {
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) / 1024 / 1024 : NaN;
+}
+
+export async function readMemory(stack: CasesStack, after: number): Promise<MemoryReading> {
+  const metrics = await (await fetch(`${stack.url}/metrics`)).text();
   const pids = stack.postgresPids();
   const mb = (kb: number) => kb / 1024;
   return {
+    serveHeap: gauge(metrics, 'nodejs_heap_size_used_bytes'),
+    serveExternal: gauge(metrics, 'nodejs_external_memory_bytes'),
     after,
     serve: mb(procKb(`/proc/${stack.servePid}/status`, 'VmRSS')),
     worker: mb(procKb(`/proc/${stack.workerPid}/status`, 'VmRSS')),
@@ -98,7 +113,7 @@ export async function casesMemory(
     DEFAULT_OFFICE_POOL_OPTIONS.queueDepth,
   );
   const caller = new Caller(stack.url, stack.key, concurrency);
-  const readings: MemoryReading[] = [readMemory(stack, 0)];
+  const readings: MemoryReading[] = [await readMemory(stack, 0)];
   let failed = 0;
   let firstFailure: string | undefined;
   const started = performance.now();
@@ -119,11 +134,11 @@ export async function casesMemory(
       failed += batch.failed;
       firstFailure ??= batch.firstFailure;
       done += n;
-      const reading = readMemory(stack, done);
+      const reading = await readMemory(stack, done);
       readings.push(reading);
       // Progress, as a long run goes: the readings so far.
       process.stderr.write(
-        `[cases memory] ${done}: serve ${reading.serve.toFixed(0)} MB, worker ${reading.worker.toFixed(0)} MB, postgres ${reading.postgres.toFixed(0)} MB (shared ${reading.postgresShared.toFixed(0)})\n`,
+        `[cases memory] ${done}: serve ${reading.serve.toFixed(0)} MB, worker ${reading.worker.toFixed(0)} MB, postgres ${reading.postgres.toFixed(0)} MB (shared ${reading.postgresShared.toFixed(0)}), serve's heap ${reading.serveHeap.toFixed(0)} MB\n`,
       );
     }
   } finally {

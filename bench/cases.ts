@@ -148,9 +148,9 @@ export async function runCases(
     // readings say little: the medians of the first and the last third after warm-up are
     // compared, and a straight line is fitted (a leak is a steady slope; swings are not).
     const third = Math.max(1, Math.floor(after.length / 3));
-    const line = (what: string, part: Part, judged = true) => {
-      const early = median(after.slice(0, third).map(part));
-      const late = median(after.slice(-third).map(part));
+    const line = (what: string, part: Part, judged = true, of = median) => {
+      const early = of(after.slice(0, third).map(part));
+      const late = of(after.slice(-third).map(part));
       const g = late / early - 1;
       const perThousand = slope(after.map((x) => ({ x: x.after / 1000, y: part(x) })));
       const target = judged ? `within 10%: ${met(Math.abs(g) <= 0.1)}` : '';
@@ -162,6 +162,16 @@ export async function runCases(
     );
     say('|---|---|---|---|---|---|---|');
     say(line('`docpipe serve` (VmRSS)', (x) => x.serve));
+    // The heap in use swings with every collection; its lowest readings are what survived one.
+    say(
+      line(
+        'of which its V8 heap in use (its /metrics; lowest, not median, of each third)',
+        (x) => x.serveHeap,
+        false,
+        (xs) => Math.min(...xs),
+      ),
+    );
+    say(line('of which outside the heap (Buffers; its /metrics)', (x) => x.serveExternal, false));
     say(line('`docpipe worker`, its Node process (VmRSS)', (x) => x.worker));
     say(line(`PostgreSQL, Pss of its ${r.last.postgresProcesses} processes`, (x) => x.postgres));
     say(
