@@ -74,7 +74,7 @@ class WorkerProcess {
   }
 
   static async start(root: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-    const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+    const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
     const child = spawn(process.execPath, [cli, 'worker'], {
       cwd: root,
       env,
