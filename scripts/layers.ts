@@ -22,7 +22,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   { group: 'platform', folders: ['embedded', 'postgres', 'redis'] },
   {
     group: 'base',
-    folders: ['cache', 'errors', 'files', 'log', 'metrics', 'paths', 'tenancy', 'util'],
+    folders: ['cache', 'errors', 'files', 'log', 'metrics', 'paths', 'schema', 'tenancy', 'util'],
   },
 ];
 

@@ -26,4 +26,3 @@ export {
 } from './outages.js';
 export { INTERNAL_ERROR } from './internal-error.js';
 export { MAX_REPORTED_PROBLEMS, reportedProblems, uniqueProblems } from './reported-problems.js';
-export { schemaChecker } from './schema-problems.js';

@@ -2,9 +2,9 @@ import {
   DocpipeError,
   joinField,
   reportedProblems,
-  schemaChecker,
   type FailureDetail,
 } from '../../base/errors/index.js';
+import { schemaChecker } from '../../base/schema/index.js';
 import { resolveLocale } from '../../document/values/index.js';
 import { CaseBodySchema, caseBodyRuleProblems } from './case-body.js';
 import type { CaseInput } from './case-input.js';

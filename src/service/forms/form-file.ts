@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { schemaChecker, uniqueProblems, type FailureDetail } from '../../base/errors/index.js';
+import { uniqueProblems, type FailureDetail } from '../../base/errors/index.js';
+import { schemaChecker } from '../../base/schema/index.js';
 import { normalizeTagName } from '../../document/values/index.js';
 import {
   V2CaseSettingsSchema,

@@ -1,10 +1,6 @@
 import type { Kysely } from 'kysely';
-import {
-  DocpipeError,
-  reportedProblems,
-  schemaChecker,
-  type FailureDetail,
-} from '../../base/errors/index.js';
+import { DocpipeError, reportedProblems, type FailureDetail } from '../../base/errors/index.js';
+import { schemaChecker } from '../../base/schema/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import {
   type CaseCreator,

@@ -2,8 +2,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
-import type { FailureDetail } from './docpipe-error.js';
-import { fieldPathOf, joinField } from './field-path.js';
+import { fieldPathOf, joinField, type FailureDetail } from '../errors/index.js';
 
 /**
  * A compiled TypeBox schema's check that lists every problem of a value, each at its path below
