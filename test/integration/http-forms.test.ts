@@ -469,6 +469,26 @@ describe('POST .../submit', () => {
     expect(JSON.stringify(missing.json)).toContain('tags: is required');
   });
 
+  it('lists a bad value with the other problems in one answer, before any template is filled', async () => {
+    const app = await server();
+    const r = await nothingWritten(() =>
+      submit(app, {
+        tags: [
+          { tag: 'start', value: 'tomorrow', type: 'date' },
+          { tag: 'rent', value: 'a lot', type: 'number' },
+        ],
+        recipients: [ann],
+      }),
+    );
+    expect(r.status).toBe(400);
+    const descriptions = (r.json.errors as { description: string }[]).map((e) => e.description);
+    expect(descriptions).toEqual([
+      expect.stringMatching(/^tags: no value for "tenant"/),
+      'tags[0] (start): "tomorrow" is not an ISO 8601 date (YYYY-MM-DD, optionally with a time)',
+      'tags[1] (rent): "a lot" is not a number; send a JSON number or a decimal string such as 45250.50',
+    ]);
+  });
+
   it("never submits another company's form, and refuses a path of another company", async () => {
     const app = await server();
     const body = { tags: [tenant], recipients: [ann] };

@@ -1,6 +1,13 @@
 import type { Kysely } from 'kysely';
 import { DocpipeError, reportedProblems, type FailureDetail } from '../../base/errors/index.js';
 import { schemaChecker } from '../../base/schema/index.js';
+import { DEFAULT_TIME_ZONE } from '../../document/fill/index.js';
+import {
+  DEFAULT_LOCALE,
+  resolveLocale,
+  resolveTagInputs,
+  type ValueLimits,
+} from '../../document/values/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import {
   type CaseCreator,
@@ -25,6 +32,8 @@ export interface SubmitFormDeps {
   cases: Pick<CaseService, 'createV2Case'>;
   /** Stores CPR numbers encrypted; absent: a submit with `needsCpr` is CprKeyMissingError. */
   cipher?: CprCipher;
+  /** What tag values may be (config.values), as the worker's fill holds them. @defaultValue DEFAULT_VALUE_LIMITS */
+  valueLimits?: ValueLimits;
 }
 
 export type SubmitFormOptions = Omit<CreateV2CaseOptions, 'state' | 'encryptedCprs'>;
@@ -94,7 +103,7 @@ export async function submitForm(
     throw new DocpipeError('form-not-found', [
       { field: 'form_id', message: `the form ${JSON.stringify(formId)} is not active` },
     ]);
-  const { body, tags, cprs } = checkedSubmit(form, raw);
+  const { body, tags, cprs } = checkedSubmit(form, raw, deps.valueLimits);
   if (cprs.some((c) => c !== undefined) && !deps.cipher) throw new CprKeyMissingError();
 
   const state = body.state === 'draft' ? 'draft' : 'open';
@@ -168,6 +177,7 @@ export async function submitForm(
 function checkedSubmit(
   form: FormRecord,
   raw: unknown,
+  valueLimits: ValueLimits | undefined,
 ): { body: FormSubmitBody; tags: FormSubmitBody['tags']; cprs: (string | undefined)[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new DocpipeError('validation-failed', [
@@ -188,11 +198,29 @@ function checkedSubmit(
   if (Array.isArray(body.tags) && body.tags.every((t) => typeof t === 'object' && t !== null)) {
     const values = formTagValues(form.tags, body.tags);
     problems.push(...values.problems);
+    // The values' own problems (a date that is none, a bad format), found now rather than when
+    // the templates are filled, so that one answer lists them with the rest. The same parser
+    // the fill runs; the locale only formats, so the default one serves here.
+    problems.push(...valueProblems(body.tags, valueLimits));
     tags = values.tags;
   }
   if (problems.length > 0)
     throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
   return { body, tags, cprs };
+}
+
+/** Every problem the fill would find in the submitted values, at `tags[i]...`. */
+function valueProblems(
+  tags: FormSubmitBody['tags'],
+  limits: ValueLimits | undefined,
+): FailureDetail[] {
+  const locale = resolveLocale(DEFAULT_LOCALE);
+  if (typeof locale === 'string') throw new Error(locale);
+  return resolveTagInputs(tags, {
+    locale,
+    timeZone: DEFAULT_TIME_ZONE,
+    ...(limits ? { values: limits } : {}),
+  }).problems;
 }
 
 /** A problem's path as the caller knows it: the form's own recipients and documents named so. */

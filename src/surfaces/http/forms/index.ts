@@ -24,6 +24,7 @@ export const formsSurface: HttpSurface = {
       storage: deps.storage,
       cases: await caseServiceOf(context),
       ...(cipher ? { cipher } : {}),
+      valueLimits: deps.config.values,
     });
     await scope.register(formsRoutes, {
       forms,
