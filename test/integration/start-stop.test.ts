@@ -113,7 +113,7 @@ describe('docpipe start: an HTTP port taken by another program', () => {
     try {
       const data = testDir('docpipe-port-taken-');
       const r = docpipe(docpipeEnv(data, { DOCPIPE_HTTP_PORT: String(port) }), 'start');
-      expect(r.status).toBe(2);
+      expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(
         `DOCPIPE_HTTP_PORT: 127.0.0.1:${port} is taken by another program; choose another port (0 takes a free one)`,
       );

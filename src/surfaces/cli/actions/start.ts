@@ -126,7 +126,11 @@ async function runUntilStopped(
         preparer: runtime.preparer,
         office: converter instanceof OfficePool ? converter : undefined,
       }).catch(async (err: unknown) => {
-        await runtime!.close(graceMs);
+        // The reason start failed is what the user must hear: a failure while closing what had
+        // started (a slow office process, say) is logged, and never answered in its place.
+        await runtime!.close(graceMs).catch((closeErr: unknown) => {
+          logger.warn({ err: closeErr }, 'closing after the failed start failed too');
+        });
         throw err;
       });
     }
