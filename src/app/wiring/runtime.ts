@@ -132,15 +132,27 @@ export async function startRuntime(
       preparer,
       converter: started,
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
-        await sweeper?.close();
-        await worker.close(graceMs, now);
-        await started.close();
-        await preparer.close();
+        // Every part is closed whatever another's close threw: an office process that fails to
+        // end must not leave the embedded Redis and PostgreSQL running. The first failure is
+        // thrown once all are closed.
+        const failures: unknown[] = [];
+        const step = async (close: () => Promise<unknown> | undefined) => {
+          try {
+            await close();
+          } catch (err) {
+            failures.push(err);
+          }
+        };
+        await step(() => sweeper?.close());
+        await step(() => worker.close(graceMs, now));
+        await step(() => started.close());
+        await step(() => preparer.close());
         if (embedded) {
-          await redisUrlFile(config.dataDir).remove();
-          await embedded.stop();
+          await step(() => redisUrlFile(config.dataDir).remove());
+          await step(() => embedded.stop());
         }
-        await database?.close();
+        await step(() => database?.close());
+        if (failures.length > 0) throw failures[0];
       },
     };
   } catch (err) {
