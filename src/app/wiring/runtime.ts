@@ -132,34 +132,44 @@ export async function startRuntime(
       preparer,
       converter: started,
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
-        // Every part is closed whatever another's close threw: an office process that fails to
-        // end must not leave the embedded Redis and PostgreSQL running. The first failure is
-        // thrown once all are closed.
-        const failures: unknown[] = [];
-        const step = async (close: () => Promise<unknown> | undefined) => {
-          try {
-            await close();
-          } catch (err) {
-            failures.push(err);
-          }
-        };
-        await step(() => sweeper?.close());
-        await step(() => worker.close(graceMs, now));
-        await step(() => started.close());
-        await step(() => preparer.close());
-        if (embedded) {
-          await step(() => redisUrlFile(config.dataDir).remove());
-          await step(() => embedded.stop());
-        }
-        await step(() => database?.close());
-        if (failures.length > 0) throw failures[0];
+        await closeEvery([
+          () => sweeper?.close(),
+          () => worker.close(graceMs, now),
+          () => started.close(),
+          () => preparer.close(),
+          () => (embedded ? redisUrlFile(config.dataDir).remove() : undefined),
+          () => embedded?.stop(),
+          () => database?.close(),
+        ]);
       },
     };
   } catch (err) {
-    await converter?.close();
-    await preparer.close();
-    await embedded?.stop();
-    await database?.close();
+    // The reason start failed is what is thrown; a part that fails to close is logged.
+    await closeEvery([
+      () => converter?.close(),
+      () => preparer.close(),
+      () => embedded?.stop(),
+      () => database?.close(),
+    ]).catch((closeErr: unknown) =>
+      logger.warn({ err: closeErr }, 'closing after the failed start failed too'),
+    );
     throw err;
   }
+}
+
+/**
+ * Closes every part in order, whatever another's close threw: an office process that fails to
+ * end must not leave the embedded Redis and PostgreSQL running. The first failure is thrown once
+ * all are closed.
+ */
+async function closeEvery(closes: (() => Promise<unknown> | undefined)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const close of closes) {
+    try {
+      await close();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }
