@@ -13,7 +13,10 @@ import ts from 'typescript';
 export const GROUPS: readonly { group: string; folders: readonly string[] }[] = [
   { group: 'surfaces', folders: ['cli', 'http'] },
   { group: 'app', folders: ['config', 'env', 'wiring'] },
-  { group: 'service', folders: ['cases', 'companies', 'cpr', 'db', 'forms', 'keys', 'tenancy'] },
+  {
+    group: 'service',
+    folders: ['cases', 'companies', 'cpr', 'db', 'forms', 'keys', 'signing', 'tenancy'],
+  },
   { group: 'jobs', folders: ['batch', 'queue', 'retention'] },
   { group: 'authoring', folders: ['check', 'lint', 'preview'] },
   { group: 'render', folders: ['convert', 'pipeline', 'prepare', 'storage'] },

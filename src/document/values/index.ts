@@ -32,3 +32,4 @@ export {
 export { ListRow, type ResolvedCell } from './list-row.js';
 export { tagLabel, withoutInvisible } from './value-preview.js';
 export { columnPath } from './list-value.js';
+export { bidiControlProblem } from './bidi.js';

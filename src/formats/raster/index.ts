@@ -26,3 +26,4 @@ export {
   requirePoppler,
   type PopplerTool,
 } from './poppler.js';
+export { reencodePng, type PngLimits } from './reencode-png.js';

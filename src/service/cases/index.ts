@@ -50,6 +50,7 @@ export {
 } from './case-body.js';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
 export { readSigningView, type SigningView } from './signing-view.js';
+export { hashSigningToken } from './signing-token.js';
 export {
   V2CaseBodySchema,
   V2CaseSettingsSchema,

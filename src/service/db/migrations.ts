@@ -3,6 +3,7 @@ import { tenancy } from './migrations/0001-tenancy.js';
 import { apiKeysFromRedis } from './migrations/0002-api-keys-from-redis.js';
 import { cases } from './migrations/0003-cases.js';
 import { forms } from './migrations/0004-forms.js';
+import { signing } from './migrations/0005-signing.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -15,4 +16,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-api-keys-from-redis': apiKeysFromRedis,
   '0003-cases': cases,
   '0004-forms': forms,
+  '0005-signing': signing,
 };

@@ -20,6 +20,8 @@ export interface Database {
   case_documents: CaseDocumentsTable;
   case_events: CaseEventsTable;
   forms: FormsTable;
+  signatures: SignaturesTable;
+  signing_logins: SigningLoginsTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -121,6 +123,10 @@ export interface CasesTable {
   expires_at: Date;
   /** The lowest group with pending signers; null when nobody has to sign. */
   active_group: number | null;
+  /** Every signer has signed (migration 0005): sealing is due. */
+  completed_at: Moment;
+  /** Its documents are sealed; the case is `signed` from then. */
+  sealed_at: Moment;
   /** Null when the member was removed since; their name and e-mail stay below. */
   sender_id: string | null;
   sender_name: string;
@@ -156,6 +162,9 @@ export interface RecipientsTable {
    * key id, nonce, AES-256-GCM ciphertext and tag); null when none was given. Never the number.
    */
   cpr_encrypted: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** When they signed or denied (migration 0005). */
+  acted_at: Moment;
+  denial_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -175,6 +184,15 @@ export interface CaseDocumentsTable {
   pages: number | null;
   library_document_id: string | null;
   library_version_id: string | null;
+  /** Signature places (migration 0005): SignaturePlace[] in PDF points. */
+  places: ColumnType<unknown, string | undefined, string>;
+  /** v2 `documentMustBeRead`: the signer must page through it before signing. */
+  must_be_read: Generated<boolean>;
+  sealed_storage_key: ColumnType<string | null, string | null | undefined, string | null>;
+  sealed_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  sealed_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The document's evidence (hashes, fonts, page count, versions), written when it is sealed. */
+  evidence: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -215,4 +233,35 @@ export interface FormsTable {
   documents: Json;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/**
+ * A recipient's signature (migration 0005): at most one per recipient. `image` is the drawn
+ * signature re-encoded as PNG; `identity` the eID broker's claims (never a CPR number).
+ */
+export interface SignaturesTable {
+  recipient_id: string;
+  company_id: string;
+  case_id: string;
+  /** `draw`, `typed`, or the eID scheme (`urn:grn:authn:dk:mitid:substantial`, ...). */
+  method: string;
+  typed_name: string | null;
+  image: Buffer | null;
+  identity: ColumnType<unknown, string | null | undefined, string | null>;
+  /** null: no CPR number was asked for. */
+  cpr_matched: boolean | null;
+  ip: string;
+  user_agent: string;
+  signed_at: CreatedAt;
+}
+
+/** An eID login under way (migration 0005), found by the SHA-256 of its OAuth state. */
+export interface SigningLoginsTable {
+  state_hash: Buffer;
+  company_id: string;
+  case_id: string;
+  recipient_id: string;
+  /** What the broker's answer is checked against: nonce, PKCE verifier, scheme. */
+  pending: ColumnType<unknown, string, string>;
+  expires_at: Date;
 }

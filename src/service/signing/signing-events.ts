@@ -1,0 +1,49 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/index.js';
+
+export const RECIPIENT_SIGNED = 'recipient.signed';
+export const CASE_DENIED = 'case.denied';
+export const CASE_SIGNED = 'case.signed';
+
+/** What every signing event says of its case (spec 6: `_id` and `updatedAt` key deduplication). */
+export interface EventCase {
+  _id: string;
+  title: string;
+  state: string;
+  activeGroup: number | null;
+  updatedAt: string;
+}
+
+/** What it says of the recipient who acted. */
+export interface EventRecipient {
+  id: string;
+  uid: string;
+  name: string;
+  status: 'signed' | 'denied';
+  method?: string;
+  at: string;
+}
+
+/**
+ * Writes an event in the transaction that makes its change (the outbox the relay publishes
+ * from), its payload fixed now, so that every delivery carries the same body.
+ */
+export async function writeSigningEvent(
+  trx: Transaction<Database>,
+  company: string,
+  caseId: string,
+  trigger: string,
+  payload: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await trx
+    .insertInto('case_events')
+    .values({
+      company_id: company,
+      case_id: caseId,
+      trigger,
+      payload: JSON.stringify({ trigger, ...payload }),
+      created_at: at,
+    })
+    .execute();
+}
