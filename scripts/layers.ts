@@ -20,8 +20,14 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   { group: 'jobs', folders: ['batch', 'queue', 'retention'] },
   { group: 'authoring', folders: ['check', 'lint', 'preview'] },
   { group: 'render', folders: ['convert', 'pipeline', 'prepare', 'storage'] },
-  { group: 'document', folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'values'] },
-  { group: 'formats', folders: ['fonts', 'opc', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'] },
+  {
+    group: 'document',
+    folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'stamp', 'values'],
+  },
+  {
+    group: 'formats',
+    folders: ['fonts', 'opc', 'pades', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'],
+  },
   { group: 'platform', folders: ['embedded', 'postgres', 'redis'] },
   {
     group: 'base',

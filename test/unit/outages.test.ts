@@ -11,6 +11,7 @@ import { CompanyQueueFullError } from '../../src/jobs/queue/index.js';
 import { QueueUnavailableError } from '../../src/platform/redis/index.js';
 import { DatabaseUnavailableError } from '../../src/platform/postgres/index.js';
 import { StorageUnavailableError } from '../../src/render/storage/index.js';
+import { EidBrokerUnavailableError } from '../../src/service/eid/index.js';
 import { EXIT, outageExit } from '../../src/surfaces/cli/exit-codes.js';
 import { createHttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { fileErrorHandler } from '../../src/surfaces/http/common/files-errors.js';
@@ -45,6 +46,8 @@ const RAISED: Record<OutageKind, () => Error> = {
   'company-queue-full': () => new CompanyQueueFullError('acme', 10, 2, 10),
   deadline: () => new ConvertTimeoutError(60_000),
   'caller-gone': () => new CallerGoneError(),
+  'eid-broker-unavailable': () =>
+    new EidBrokerUnavailableError('mitid', 'https://secret.10.0.0.5.example', 'fetch failed'),
 };
 
 const KINDS = Object.keys(OUTAGES) as OutageKind[];
@@ -71,13 +74,14 @@ async function answer(handler: Handler, err: Error) {
 }
 
 describe('the outage table', () => {
-  it('lists the five outages the issue names, and the database not answering', () => {
+  it('lists the five outages the issue names, the database not answering, and the eID broker', () => {
     expect(KINDS.sort()).toEqual(
       [
         'caller-gone',
         'company-queue-full',
         'database-unavailable',
         'deadline',
+        'eid-broker-unavailable',
         'queue-unavailable',
         'storage-unavailable',
       ].sort(),

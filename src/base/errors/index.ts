@@ -12,6 +12,7 @@ export { detailText } from './detail-text.js';
 export { fieldPathOf, joinField } from './field-path.js';
 export {
   DATABASE_RETRY_AFTER_S,
+  EID_BROKER_RETRY_AFTER_S,
   EXIT_INTERRUPTED,
   EXIT_UNAVAILABLE,
   OUTAGES,

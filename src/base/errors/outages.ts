@@ -3,7 +3,7 @@
  * slug of the failure registry fits, and the same request may well succeed later, unchanged),
  * so each is an error class of its own where it is raised, marked with its kind in `outage`:
  * QueueUnavailableError (platform), DatabaseUnavailableError (platform), CompanyQueueFullError
- * (the queue), StorageUnavailableError (storage), and the HTTP convert's deadline and caller gone. This table is how every surface
+ * (the queue), StorageUnavailableError (storage), EidBrokerUnavailableError (service/eid), and the HTTP convert's deadline and caller gone. This table is how every surface
  * answers each one: the HTTP status, how long a caller is told to wait (`Retry-After`), and the
  * docpipe command's exit status. test/unit/outages.test.ts holds the surfaces to it.
  */
@@ -25,6 +25,11 @@ export const QUEUE_RETRY_AFTER_S = 30;
 export const DATABASE_RETRY_AFTER_S = 30;
 /** How long a caller is told to wait when the document store does not answer. */
 export const STORAGE_RETRY_AFTER_S = 30;
+/**
+ * How long a signer is told to wait when the eID broker does not answer: a broker's own outage
+ * lasts minutes, and each try costs the signer a round trip to it.
+ */
+export const EID_BROKER_RETRY_AFTER_S = 60;
 /** How long a refused producer is told to wait: by then some of its company's jobs have started. */
 export const QUEUE_FULL_RETRY_AFTER_S = 10;
 
@@ -74,6 +79,13 @@ export const OUTAGES = {
     exit: EXIT_UNAVAILABLE,
     description:
       "No answer within the request's time: the queue is busier than its workers can take.",
+  },
+  'eid-broker-unavailable': {
+    status: 503,
+    retryAfterSeconds: EID_BROKER_RETRY_AFTER_S,
+    exit: EXIT_UNAVAILABLE,
+    description:
+      'The eID broker (OpenID Connect) does not answer: only eID signing waits; cases and draw signatures go on.',
   },
   'caller-gone': {
     // Nobody reads this answer; the status is for the access log and the metrics.

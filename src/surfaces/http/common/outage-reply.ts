@@ -62,6 +62,9 @@ function callerMessage(kind: OutageKind, err: Error): string {
       return isCompanyQueueFullError(err)
         ? `your company may have at most ${err.cap} documents waiting to be converted; it has ${err.queued}, and this request's ${err.asked} would pass that, so none of them was queued. Send it again in ${err.retryAfterSeconds} s, or in smaller requests.`
         : err.message;
+    case 'eid-broker-unavailable':
+      // The broker's name and issuer are the operator's to read in the log.
+      return 'the eID service does not answer right now; try again in a few minutes';
     case 'deadline':
     case 'caller-gone':
       // Their own messages are written for the caller.
