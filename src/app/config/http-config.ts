@@ -32,9 +32,19 @@ export interface HttpConfig {
    * off. @defaultValue 10
    */
   adminAttemptsPerMinute: number;
+  /**
+   * `DOCPIPE_SIGNING_MISSES_PER_MINUTE`: signing-page requests a minute per client address with a
+   * token that opens nothing; past them the address gets 429 on every signing page for the rest
+   * of its minute, so that tokens cannot be guessed at the speed of the network; 0 is off.
+   * @defaultValue 20
+   */
+  signingMissesPerMinute: number;
   /** `DOCPIPE_HTTP_*_TIMEOUT`, `DOCPIPE_HTTP_MAX_CONNECTIONS`: time and connections a caller may hold. */
   connections: HttpConnectionLimits;
 }
+
+/** A person mistypes a link a few times; a guesser needs millions of tries. */
+export const DEFAULT_SIGNING_MISSES_PER_MINUTE = 20;
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 8080;
@@ -82,6 +92,10 @@ export function httpConfigFrom(
     adminAttemptsPerMinute: count(
       'DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE',
       DEFAULT_ADMIN_ATTEMPTS_PER_MINUTE,
+    ),
+    signingMissesPerMinute: count(
+      'DOCPIPE_SIGNING_MISSES_PER_MINUTE',
+      DEFAULT_SIGNING_MISSES_PER_MINUTE,
     ),
     connections: httpConnectionLimitsFrom(env, int, problems),
   };

@@ -28,6 +28,11 @@ export interface RedisAdminAttemptsOptions {
   perMinute: number;
   /** Told once each time Redis stops answering and the count falls back to this process. */
   onRedisError?: (err: unknown) => void;
+  /**
+   * What is counted, the Redis key's middle part: the admin credential's wrong tries, or the
+   * signing pages' tokens that open nothing. @defaultValue 'admin-attempts'
+   */
+  counter?: string;
 }
 
 const WINDOW_MS = 60_000;
@@ -60,6 +65,7 @@ export class RedisAdminAttempts implements AdminAttempts {
   private readonly local: LocalAdminAttempts;
   private readonly onRedisError: (err: unknown) => void;
   private redisFailing = false;
+  private readonly counter: string;
 
   constructor(options: RedisAdminAttemptsOptions) {
     if (!Number.isSafeInteger(options.perMinute) || options.perMinute < 1)
@@ -71,6 +77,7 @@ export class RedisAdminAttempts implements AdminAttempts {
     this.prefix = options.prefix;
     this.local = new LocalAdminAttempts(options.perMinute);
     this.onRedisError = options.onRedisError ?? (() => undefined);
+    this.counter = options.counter ?? 'admin-attempts';
   }
 
   async waitFor(address: string): Promise<number | undefined> {
@@ -93,7 +100,7 @@ export class RedisAdminAttempts implements AdminAttempts {
     address: string,
     ...args: number[]
   ): Promise<[number, number] | undefined> {
-    const key = `${this.prefix}:admin-attempts:${addressBucket(address)}`;
+    const key = `${this.prefix}:${this.counter}:${addressBucket(address)}`;
     try {
       const [count, ttlMs] = (await this.redis.eval(script, 1, key, ...args)) as [number, number];
       this.redisFailing = false;
