@@ -22,7 +22,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   { group: 'render', folders: ['convert', 'pipeline', 'prepare', 'storage'] },
   {
     group: 'document',
-    folders: ['fields', 'fill', 'harden', 'inspect', 'library', 'stamp', 'values'],
+    folders: ['anchors', 'fields', 'fill', 'harden', 'inspect', 'library', 'stamp', 'values'],
   },
   {
     group: 'formats',

@@ -8,12 +8,19 @@ import { declareFields } from '../fields/index.js';
 import { templateValueProblems, unshownColumns } from './scope-check.js';
 import type { TemplateField } from '../fields/index.js';
 import { tagLabel } from '../values/index.js';
+import type { PlacedAnchor } from '../anchors/index.js';
+import { anchorProblemDetails } from './anchor-problems.js';
 
 export interface FillResult {
   /** The filled .docx. */
   docx: Buffer;
   /** The fields the template has, as `fields()` reports them. */
   fields: TemplateField[];
+  /**
+   * The anchors replaced by their markers, in document order (serial 1, 2, ...): each marker's
+   * text is in the filled .docx once, and in the PDF once on each page that shows it.
+   */
+  anchors: PlacedAnchor[];
 }
 
 /**
@@ -75,6 +82,13 @@ function fill(
     }
     throw err;
   }
+  // An anchor that cannot be placed is the template's fault, as a broken tag is: refused with
+  // every value problem beside it, before any value is checked against the template.
+  if (compiled.anchorProblems.length > 0)
+    throw new DocpipeError('document-production-failed', [
+      ...anchorProblemDetails([...compiled.anchorProblems], resolved.field),
+      ...early,
+    ]);
   const problems = [
     ...early,
     ...templateValueProblems({
@@ -92,6 +106,7 @@ function fill(
   return {
     docx: compiled.render(values, resolved.templateField, compress),
     fields: declareFields(compiled.fields, resolved.fields),
+    anchors: compiled.anchors.map((a) => ({ ...a })),
   };
 }
 

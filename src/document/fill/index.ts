@@ -15,3 +15,6 @@ export {
   type Delimiters,
 } from './template.js';
 export { type TemplateProblem } from './template-errors.js';
+export { mayHoldAnchors } from './anchor-scan.js';
+export { ANCHOR_PART } from './anchor-module.js';
+export { type AnchorProblem } from './anchor-problems.js';

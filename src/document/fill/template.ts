@@ -17,9 +17,18 @@ import {
   templateProblems,
   type TemplateProblem,
 } from './template-errors.js';
-import { CURRENT_SCOPE_TAG, collectFields, walkTags, type TemplateField } from '../fields/index.js';
+import {
+  CURRENT_SCOPE_TAG,
+  collectFields,
+  filesInOrder,
+  walkTags,
+  type TemplateField,
+} from '../fields/index.js';
 import type { Delimiters } from './delimiters.js';
 import { ListRow, type ResolvedCell } from '../values/index.js';
+import type { PlacedAnchor } from '../anchors/index.js';
+import { anchorModule, placeAnchors } from './anchor-module.js';
+import { anchorProblems, type AnchorProblem } from './anchor-problems.js';
 import { normalizeTagName, type ResolvedTag } from '../values/index.js';
 
 export type { Delimiters };
@@ -33,6 +42,13 @@ export interface CompiledTemplate {
   readonly pkg: DocxPackage;
   readonly fields: TemplateField[];
   readonly compiled: CompiledFiles;
+  /**
+   * The anchors every render places, in document order: the same markers each time. Empty when
+   * any anchor cannot be placed (`anchorProblems` says why).
+   */
+  readonly anchors: readonly PlacedAnchor[];
+  /** Anchors the template holds that fill cannot place; fill refuses the template for them. */
+  readonly anchorProblems: readonly AnchorProblem[];
   /**
    * What keeping this template costs, in bytes: the XML docxtemplater holds plus the archive it
    * copies binary parts from.
@@ -91,7 +107,7 @@ export function compileTemplate(
       // that starts with '=' (such as `{=姓名}`) as such a switch.
       syntax: { changeDelimiterPrefix: null },
       parser: (tag: string) => valueParser(normalizeTagName(tag), state),
-      modules: [endnotesModule()],
+      modules: [endnotesModule(), anchorModule()],
       nullGetter: () => '',
     });
   } catch (err) {
@@ -105,12 +121,16 @@ export function compileTemplate(
   const empty = emptyTags(compiled, pkg, originals, delimiters);
   if (empty.length > 0) throw new TemplateBrokenError(empty, field);
   const fields = collectFields(compiled, pkg);
+  const placed = placeAnchors(compiled, filesInOrder(compiled, pkg));
+  const unplaced = anchorProblems(placed.unplaced, pkg, (f) => originals.get(f), delimiters);
   let rendered = false;
   let reusable = true;
   return {
     pkg,
     fields,
     compiled,
+    anchors: unplaced.length > 0 ? [] : placed.anchors,
+    anchorProblems: unplaced,
     retainedBytes,
     get reusable() {
       return reusable;

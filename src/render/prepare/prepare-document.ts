@@ -1,5 +1,11 @@
 import { DocpipeError } from '../../base/errors/index.js';
-import { fillPackage, type FillOptions } from '../../document/fill/index.js';
+import {
+  DEFAULT_DELIMITERS,
+  fillPackage,
+  mayHoldAnchors,
+  type FillOptions,
+} from '../../document/fill/index.js';
+import type { PlacedAnchor } from '../../document/anchors/index.js';
 import {
   embeddedFamilies,
   hardenedTemplate,
@@ -24,6 +30,8 @@ export type Prepared =
       embeddedFonts: EmbeddedFont[];
       /** The families it uses for Latin text, read from the template (kept with its package). */
       fonts: string[];
+      /** The anchors fill replaced by markers, to be found in the PDF; empty when none. */
+      anchors: PlacedAnchor[];
       timings: { sniff: number; fill?: number; harden: number };
     };
 
@@ -75,24 +83,28 @@ function prepareAt(
   const hardened = hardenedTemplate(pkg, options.limits, field);
   const harden = performance.now() - t;
   const cut = { neutralized: hardened.neutralized, embeddedFonts: hardened.embeddedFonts };
-  if (!hasTagValues(tags) && !options.strict) {
+  // A document's anchors become markers even when it has no values to fill.
+  const anchored = () => mayHoldAnchors(pkg, options.delimiters ?? DEFAULT_DELIMITERS);
+  if (!hasTagValues(tags) && !options.strict && !anchored()) {
     return {
       input: 'docx',
       docx: hardened.docx ?? bytes,
       ...cut,
       fonts: latinFamilies(pkg),
+      anchors: [],
       timings: { sniff, harden },
     };
   }
   t = performance.now();
   // Only LibreOffice reads it, once: deflating it would cost both sides time for nothing.
-  const filled = fillPackage(hardened.pkg, tags ?? [], options, { compress: false }).docx;
+  const filled = fillPackage(hardened.pkg, tags ?? [], options, { compress: false });
   const fill = performance.now() - t;
   return {
     input: 'docx',
-    docx: filled,
+    docx: filled.docx,
     ...cut,
     fonts: latinFamilies(pkg),
+    anchors: filled.anchors,
     timings: { sniff, fill, harden },
   };
 }

@@ -33,8 +33,8 @@ export async function runPrepareTask(task: PrepareTask): Promise<PrepareReply> {
       case 'sniff':
         return { ok: true, value: await sniff(task.bytes, task.limits) };
       case 'fill': {
-        const { docx, fields } = fillTemplate(task.bytes, task.tags, task.options);
-        return { ok: true, value: { docx, fields } };
+        const { docx, fields, anchors } = fillTemplate(task.bytes, task.tags, task.options);
+        return { ok: true, value: { docx, fields, anchors } };
       }
       case 'fields':
         return { ok: true, value: templateFields(task.bytes, task.options) };

@@ -50,8 +50,8 @@ export abstract class TaskPreparer implements Preparer {
       bytes,
       tags,
       options: { limits: this.limits, values: this.values, ...options },
-    })) as { docx: Uint8Array; fields: TemplateField[] };
-    return { docx: asBuffer(value.docx), fields: value.fields };
+    })) as Omit<FillResult, 'docx'> & { docx: Uint8Array };
+    return { ...value, docx: asBuffer(value.docx) };
   }
 
   async fields(bytes: Uint8Array, options: FieldsOptions = {}): Promise<TemplateField[]> {
