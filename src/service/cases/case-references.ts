@@ -266,7 +266,7 @@ function schemeChoice(
       problems.push({
         slug: 'validation-failed',
         field,
-        message: `${scheme} needs an eID broker, and this installation has none configured: use ${[...served].join(', ')}`,
+        message: `${scheme} needs an eID broker, and this installation has none configured for it: use ${[...served].join(', ')}`,
       });
   };
   for (const [i, r] of (body.recipients ?? []).entries())
@@ -276,7 +276,9 @@ function schemeChoice(
       check(s, `settings.signingSchemas[${i}]`);
     return [...settings.signingSchemas];
   }
-  const using = context.eidSchemes.length > 0 ? [...context.eidSchemes] : [DRAW_SCHEME];
+  // The standard schemes that have a broker, in the spec's order, whatever order they came in.
+  const standard = SIGNING_SCHEMAS.filter((s) => s !== DRAW_SCHEME && served.has(s));
+  const using = standard.length > 0 ? [...standard] : [DRAW_SCHEME];
   notices.push({
     code: 'default-signing-schemas',
     message: `no settings.signingSchemas were given: the case uses ${using.join(', ')}`,
