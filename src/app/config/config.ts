@@ -27,6 +27,8 @@ import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 import { cprKeyFrom } from './cpr-config.js';
+import { eidConfigFrom } from './eid-config.js';
+import type { EidConfig } from '../../service/eid/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {
@@ -89,6 +91,11 @@ export interface DocpipeConfig {
    * submit that carries a CPR number is refused (docs/forms.md)
    */
   cprKey: Buffer | undefined;
+  /**
+   * `DOCPIPE_EID_*` (one broker) or `DOCPIPE_EID_BROKERS_FILE` (several): the OpenID Connect
+   * brokers of eID signing. @defaultValue no broker: cases sign with `draw`
+   */
+  eid: EidConfig;
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
   /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   if (signingSecret !== undefined && signingSecret.length < 16)
     problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
   const cprKey = cprKeyFrom(env, problems);
+  const eid = eidConfigFrom(env, problems);
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
@@ -275,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     office,
     signingSecret,
     cprKey,
+    eid,
     http,
     storage,
     retention,

@@ -28,3 +28,15 @@ export {
 export { DEFAULT_FAIRNESS, fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 export { CPR_KEY_BYTES, CPR_KEY_VARIABLE, parseCprKey } from './cpr-config.js';
 export { CPR_KEY_FILE, cprKeyPath, ensureCprKeyFile, readCprKeyFile } from './cpr-key-file.js';
+export { EID_BROKERS_FILE_VARIABLE, EID_VARIABLES, eidConfigFrom } from './eid-config.js';
+export {
+  SEAL_P12_PASSWORD_VARIABLE,
+  SEAL_P12_VARIABLE,
+  SELF_SIGNED_COMMON_NAME,
+  SELF_SIGNED_P12_FILE,
+  SELF_SIGNED_PASSWORD_FILE,
+  TSA_URL_VARIABLE,
+  ensureSelfSignedP12,
+  loadSealingConfig,
+  type SealingConfig,
+} from './sealing-config.js';

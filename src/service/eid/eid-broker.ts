@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { normalizeCpr } from '../cpr/index.js';
 import type { EidBrokerConfig } from './broker-config.js';
 import { boundedClaims, takeClaim, type ClaimValue } from './eid-claims.js';
@@ -55,6 +55,13 @@ export interface EidBrokerOptions {
   now?: () => number;
 }
 
+/** openid-client (and jose beneath it), loaded on the first login: no command pays for it before. */
+let oidcModule: Promise<typeof Oidc> | undefined;
+function loadOidc(): Promise<typeof Oidc> {
+  oidcModule ??= import('openid-client');
+  return oidcModule;
+}
+
 /**
  * One OpenID Connect broker: discovery (cached, with a timeout), the authorization URL of a
  * login, and the checks of its callback. State and PKCE are compared before the broker is asked
@@ -63,7 +70,7 @@ export interface EidBrokerOptions {
  * keeps what is kept. Nothing here logs: the claims and tokens are the signer's.
  */
 export class EidBroker {
-  private discovered: { at: number; config: Promise<oidc.Configuration> } | undefined;
+  private discovered: { at: number; config: Promise<Oidc.Configuration> } | undefined;
   private failed: { at: number; error: EidBrokerUnavailableError } | undefined;
   private readonly now: () => number;
 
@@ -82,7 +89,7 @@ export class EidBroker {
   }
 
   /** The broker's metadata and client, discovered once and kept for DISCOVERY_TTL_MS. */
-  async configuration(): Promise<oidc.Configuration> {
+  async configuration(): Promise<Oidc.Configuration> {
     const now = this.now();
     if (this.failed && now - this.failed.at < DISCOVERY_RETRY_MS) throw this.failed.error;
     if (this.discovered && now - this.discovered.at < DISCOVERY_TTL_MS)
@@ -105,7 +112,8 @@ export class EidBroker {
     }
   }
 
-  private async discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<Oidc.Configuration> {
+    const oidc = await loadOidc();
     const { issuer, clientId, clientSecret, clientAuth, timeoutMs } = this.config;
     const auth =
       clientAuth === 'none'
@@ -125,6 +133,7 @@ export class EidBroker {
     const acr = this.config.schemes[scheme];
     if (acr === undefined) throw unserved(scheme);
     const config = await this.configuration();
+    const oidc = await loadOidc();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
@@ -185,12 +194,13 @@ export class EidBroker {
       );
 
     const config = await this.configuration();
+    const oidc = await loadOidc();
     // The callback's own URL may differ (a proxy, another host name): the token request must
     // name the redirect URI the login was started with, so the parameters go onto that one.
     const current = new URL(pending.redirectUri);
     current.search = '';
     for (const [k, v] of callback) current.searchParams.append(k, v);
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>;
     try {
       tokens = await oidc.authorizationCodeGrant(config, current, {
         expectedState: pending.state,
@@ -200,7 +210,7 @@ export class EidBroker {
         idTokenExpected: true,
       });
     } catch (err) {
-      throw this.grantFailure(err);
+      throw this.grantFailure(oidc, err);
     }
     const idClaims = tokens.claims();
     if (!idClaims) throw invalid('the eID broker returned no ID token');
@@ -228,7 +238,7 @@ export class EidBroker {
       try {
         userinfo = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
       } catch (err) {
-        throw this.grantFailure(err);
+        throw this.grantFailure(oidc, err);
       }
     // The ID token is signed by the broker: its claims win over the user info's.
     const merged: Record<string, unknown> = { ...userinfo, ...idClaims };
@@ -253,7 +263,7 @@ export class EidBroker {
   }
 
   /** What an error of the code grant or the user info request means for the signer. */
-  private grantFailure(err: unknown): Error {
+  private grantFailure(oidc: typeof Oidc, err: unknown): Error {
     if (err instanceof oidc.AuthorizationResponseError) return brokerSaid(err.error);
     if (err instanceof oidc.ResponseBodyError) {
       if (err.status >= 500) return this.unavailable(`it answered ${err.status}`, err);

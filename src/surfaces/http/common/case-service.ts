@@ -1,6 +1,7 @@
 import { readCprKeyFile } from '../../../app/config/index.js';
 import { CaseService } from '../../../service/cases/index.js';
 import { CprCipher } from '../../../service/cpr/index.js';
+import { servedSchemes } from '../../../service/eid/index.js';
 import { renderUrlSigner } from '../convert/document-urls.js';
 import type { HttpServerDeps } from './server-deps.js';
 import type { SurfaceContext } from './surface.js';
@@ -33,6 +34,9 @@ export async function caseServiceOf({ deps, signingSecret }: SurfaceContext): Pr
       signingSecret,
       signedUrlTtlSeconds: deps.config.http.signedUrlTtlSeconds,
     }),
+    // The configured brokers' schemes: known without asking a broker, so one that is down
+    // never stops a case from being created.
+    eidSchemes: servedSchemes(deps.config.eid),
     ...(cprCipher ? { cprCipher } : {}),
   });
 }
