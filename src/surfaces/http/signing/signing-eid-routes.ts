@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { CprCipher } from '../../../service/cpr/index.js';
+import type { Database } from '../../../service/db/index.js';
+import {
+  EID_PENDING_TTL_MS,
+  cprMatches,
+  isEidBrokerUnavailableError,
+  isEidError,
+  pendingOf,
+  type EidBrokers,
+} from '../../../service/eid/index.js';
+import {
+  readSigningSession,
+  signRecipient,
+  SigningFailure,
+  type SignOutcome,
+} from '../../../service/signing/index.js';
+import type { HttpApp } from '../common/create-app.js';
+import { PAGE_HEADERS, messagePage } from './signing-page.js';
+import { SigningToken } from './signing-api-schema.js';
+import type { SigningMisses } from './signing-misses.js';
+
+export interface SigningEidOptions {
+  db: Kysely<Database>;
+  brokers: EidBrokers;
+  /** The installation's public URL: the broker sends signers back under it. */
+  publicUrl: string;
+  misses: SigningMisses;
+  /** Decrypts a recipient's stored CPR number to compare with the broker's; none: no CPR check possible. */
+  cprCipher?: CprCipher;
+  onCompleted?: (outcome: SignOutcome) => Promise<void>;
+  now?: () => Date;
+}
+
+/** The callback every broker is registered with: one fixed URI, the state finds the login. */
+export const EID_CALLBACK_PATH = '/sign/eid/callback';
+/**
+ * A cookie that brings the signer back to their page when the login ends in anything but a
+ * signature (cancelled, someone else's eID). Scoped to the callback's path, HttpOnly, and only
+ * for the login's minutes; it holds the signing token, which the link itself holds anyway.
+ */
+const RETURN_COOKIE = 'docpipe_sign_return';
+
+const stateHash = (state: string) => createHash('sha256').update(state).digest();
+
+/**
+ * eID signing from the signing page: `GET /sign/{token}/eid?scheme=...` starts a login at the
+ * scheme's broker (openid-client, through service/eid) and keeps what the callback is checked
+ * against in `signing_logins`, found by the SHA-256 of the OAuth state; `GET /sign/eid/callback`
+ * finishes it once (the row is taken as it is read, so a replayed callback finds nothing),
+ * compares the CPR number when the case asked for one, and records the signature with the
+ * broker's claims.
+ */
+export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  const { db, brokers, misses } = options;
+  const callbackUrl = new URL(EID_CALLBACK_PATH.slice(1), withSlash(options.publicUrl)).href;
+  const secure = options.publicUrl.startsWith('https:');
+
+  const page = (reply: FastifyReply, code: number, kind: 'notFound' | 'failed', lang?: string) =>
+    reply
+      .code(code)
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(messagePage(kind, lang));
+
+  app.get(
+    '/sign/:token/eid',
+    {
+      schema: {
+        tags: ['signing'],
+        operationId: 'signingEidStart',
+        summary: 'Start signing with an eID: a redirect to the scheme’s broker',
+        security: [],
+        params: Type.Object({ token: SigningToken }),
+        querystring: Type.Object({ scheme: Type.String({ maxLength: 200 }) }),
+        response: {
+          302: { description: 'To the broker’s login' },
+          404: { description: 'The link opens nothing, or the scheme is not this recipient’s' },
+          503: { description: 'The broker does not answer' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const { scheme } = request.query;
+      if (await misses.refused(request, reply)) return reply;
+      const session = await readSigningSession(db, token, now());
+      if (!session) {
+        if (!(await misses.missed(request, reply))) return page(reply, 404, 'notFound');
+        return reply;
+      }
+      if (!session.mayAct || !session.recipient.methods.includes(scheme) || !brokers.serves(scheme))
+        return page(reply, 404, 'notFound', session.language);
+      let started;
+      try {
+        started = await brokers.start(scheme, { redirectUri: callbackUrl });
+      } catch (err) {
+        if (!isEidBrokerUnavailableError(err)) throw err;
+        request.log.warn({ err }, 'signing: the eID broker does not answer');
+        return page(reply, 503, 'failed', session.language);
+      }
+      const at = now();
+      await db
+        .insertInto('signing_logins')
+        .values({
+          state_hash: stateHash(started.pending.state),
+          company_id: session.company,
+          case_id: session.caseId,
+          recipient_id: session.recipient.id,
+          pending: JSON.stringify(started.pending),
+          expires_at: new Date(at.getTime() + EID_PENDING_TTL_MS),
+        })
+        .execute();
+      // Logins that were never finished go as new ones start: the table holds minutes of them.
+      await db.deleteFrom('signing_logins').where('expires_at', '<', at).execute();
+      return reply
+        .header(
+          'set-cookie',
+          `${RETURN_COOKIE}=${token}; Path=${EID_CALLBACK_PATH}; Max-Age=${EID_PENDING_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+        )
+        .headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+        .redirect(started.url, 302);
+    },
+  );
+
+  app.get(
+    EID_CALLBACK_PATH,
+    {
+      schema: {
+        tags: ['signing'],
+        operationId: 'signingEidCallback',
+        summary: 'Where the eID broker sends the signer back',
+        security: [],
+        querystring: Type.Object({
+          state: Type.Optional(Type.String({ maxLength: 512 })),
+          code: Type.Optional(Type.String({ maxLength: 4096 })),
+          error: Type.Optional(Type.String({ maxLength: 256 })),
+          error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+          iss: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+        response: {
+          302: {
+            description:
+              'Signed: to the recipient’s redirectUrl or the thank-you page; else back to the signing page',
+          },
+          404: { description: 'No login under way has this state' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const back = returnPath(request);
+      const state = request.query.state;
+      if (!state) return page(reply, 404, 'notFound');
+      const login = await db
+        .deleteFrom('signing_logins')
+        .where('state_hash', '=', stateHash(state))
+        .returningAll()
+        .executeTakeFirst();
+      if (!login || login.expires_at.getTime() < now().getTime()) {
+        if (!(await misses.missed(request, reply))) return page(reply, 404, 'notFound');
+        return reply;
+      }
+      const query = new URL(request.url, 'http://callback').searchParams;
+      let outcome: SignOutcome;
+      try {
+        const identity = await brokers.finish(query, pendingOf(login.pending));
+        const { cpr, claims, ...about } = identity;
+        outcome = await signRecipient(
+          db,
+          { company: login.company_id, caseId: login.case_id, recipientId: login.recipient_id },
+          {
+            method: 'eid',
+            identity: {
+              scheme: identity.scheme,
+              subject: identity.subject,
+              claims: {
+                ...claims,
+                broker: about.broker,
+                issuer: about.issuer,
+                acr: about.acr,
+                authTime: about.authTime,
+              },
+              ...(cpr !== undefined ? { cpr } : {}),
+            },
+          },
+          {
+            ip: request.ip,
+            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+            now: now(),
+            ...(options.cprCipher ? { cprMatches: cprCheck(options.cprCipher) } : {}),
+          },
+        );
+      } catch (err) {
+        const reason = eidOutcomeOf(err);
+        request.log.warn({ reason }, 'signing: an eID login did not sign');
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(back ? `${back}?eid=${reason}` : `/sign/done?eid=${reason}`, 302);
+      }
+      request.log.info(
+        { case: outcome.caseId, recipient: outcome.recipientId, completed: outcome.completed },
+        'signing: a recipient signed with an eID',
+      );
+      if (outcome.completed && options.onCompleted) await options.onCompleted(outcome);
+      const redirect = await redirectUrlOf(db, outcome.recipientId);
+      return reply
+        .header(
+          'set-cookie',
+          `${RETURN_COOKIE}=; Path=${EID_CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax`,
+        )
+        .header('cache-control', 'no-store')
+        .redirect(redirect ?? '/sign/done?eid=signed', 302);
+    },
+  );
+  return Promise.resolve();
+}
+
+/** The signing page to go back to, from the return cookie, when it holds a token. */
+function returnPath(request: FastifyRequest): string | undefined {
+  const cookie = request.headers.cookie ?? '';
+  const found = new RegExp(`(?:^|;\\s*)${RETURN_COOKIE}=([A-Za-z0-9_-]{20,128})(?:;|$)`).exec(
+    cookie,
+  );
+  return found ? `/sign/${found[1]}` : undefined;
+}
+
+/** A word the page shows for a login that did not sign (its `?eid=` parameter). */
+function eidOutcomeOf(
+  err: unknown,
+): 'cancelled' | 'mismatch' | 'unavailable' | 'failed' | 'closed' {
+  if (err instanceof SigningFailure)
+    return err.kind === 'identity-mismatch'
+      ? 'mismatch'
+      : err.kind === 'link-not-found'
+        ? 'closed'
+        : 'failed';
+  if (isEidBrokerUnavailableError(err)) return 'unavailable';
+  if (isEidError(err)) return err.reason === 'cancelled' ? 'cancelled' : 'failed';
+  throw err;
+}
+
+function cprCheck(cipher: CprCipher) {
+  return (encrypted: Buffer, company: string, claimed: string): boolean => {
+    try {
+      return cprMatches(cipher.decrypt(encrypted, company), claimed);
+    } catch {
+      return false;
+    }
+  };
+}
+
+async function redirectUrlOf(
+  db: Kysely<Database>,
+  recipientId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('recipients')
+    .select('details')
+    .where('id', '=', recipientId)
+    .executeTakeFirst();
+  const url = (row?.details as { redirectUrl?: unknown } | undefined)?.redirectUrl;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
