@@ -26,7 +26,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   },
   {
     group: 'formats',
-    folders: ['fonts', 'opc', 'pades', 'pdf', 'pdf-bytes', 'raster', 'sniff', 'zip'],
+    folders: ['fonts', 'opc', 'pades', 'pdf', 'pdf-bytes', 'pdf-text', 'raster', 'sniff', 'zip'],
   },
   { group: 'platform', folders: ['embedded', 'postgres', 'redis'] },
   {
