@@ -1,0 +1,92 @@
+/** The audit trail's fixed wording, in the languages a case can have. */
+export type AuditLanguage = 'da' | 'en';
+
+export interface AuditWording {
+  title: string;
+  caseHeading: string;
+  caseTitle: string;
+  caseId: string;
+  sender: string;
+  created: string;
+  recipientsHeading: string;
+  method: string;
+  methods: { draw: string; typed: string; eid: string };
+  identity: string;
+  status: string;
+  statuses: { signed: string; denied: string; pending: string };
+  time: string;
+  ip: string;
+  userAgent: string;
+  denialReason: string;
+  documentsHeading: string;
+  sha256Shown: string;
+  coveredBySeal: string;
+  continued: string;
+  page: (n: number, of: number) => string;
+  signaturesTitle: string;
+  signer: (n: number) => string;
+  name: string;
+  date: string;
+  signature: string;
+}
+
+export const AUDIT_WORDING: Record<AuditLanguage, AuditWording> = {
+  en: {
+    title: 'Audit trail',
+    caseHeading: 'Case',
+    caseTitle: 'Title',
+    caseId: 'Case id',
+    sender: 'Sender',
+    created: 'Created',
+    recipientsHeading: 'Recipients',
+    method: 'Method',
+    methods: { draw: 'Drawn signature', typed: 'Typed name', eid: 'Electronic ID' },
+    identity: 'Identity',
+    status: 'Status',
+    statuses: { signed: 'Signed', denied: 'Denied', pending: 'Not signed' },
+    time: 'Time (UTC)',
+    ip: 'IP address',
+    userAgent: 'User agent',
+    denialReason: 'Reason given',
+    documentsHeading: 'Documents',
+    sha256Shown: 'SHA-256 as shown to the signers',
+    coveredBySeal:
+      "This file's digital seal (PAdES) covers the document and this audit trail: any change after sealing breaks the seal.",
+    continued: 'continued',
+    page: (n, of) => `Audit trail page ${n} of ${of}`,
+    signaturesTitle: 'Signatures',
+    signer: (n) => `Signer ${n}`,
+    name: 'Name',
+    date: 'Date',
+    signature: 'Signature',
+  },
+  da: {
+    title: 'Revisionsspor',
+    caseHeading: 'Sag',
+    caseTitle: 'Titel',
+    caseId: 'Sags-id',
+    sender: 'Afsender',
+    created: 'Oprettet',
+    recipientsHeading: 'Modtagere',
+    method: 'Metode',
+    methods: { draw: 'Tegnet underskrift', typed: 'Skrevet navn', eid: 'Elektronisk ID' },
+    identity: 'Identitet',
+    status: 'Status',
+    statuses: { signed: 'Underskrevet', denied: 'Afvist', pending: 'Ikke underskrevet' },
+    time: 'Tidspunkt (UTC)',
+    ip: 'IP-adresse',
+    userAgent: 'Browser (user agent)',
+    denialReason: 'Angivet begrundelse',
+    documentsHeading: 'Dokumenter',
+    sha256Shown: 'SHA-256 som vist for underskriverne',
+    coveredBySeal:
+      'Filens digitale segl (PAdES) dækker dokumentet og dette revisionsspor: enhver ændring efter forseglingen bryder seglet.',
+    continued: 'fortsat',
+    page: (n, of) => `Revisionsspor side ${n} af ${of}`,
+    signaturesTitle: 'Underskrifter',
+    signer: (n) => `Underskriver ${n}`,
+    name: 'Navn',
+    date: 'Dato',
+    signature: 'Underskrift',
+  },
+};
