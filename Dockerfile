@@ -47,6 +47,8 @@ COPY --from=build /app/dist ./dist
 COPY workers/uno-bridge.py workers/soffice-hardened.sh ./workers/
 # The document library (DOCPIPE_TEMPLATES_DIR points elsewhere, such as a mounted folder).
 COPY templates ./templates
+# The signing page's script and stylesheet, served as they are (no build step).
+COPY assets ./assets
 # Listening on every interface: inside a container, 127.0.0.1 is reachable from nowhere else.
 ENV DOCPIPE_DATA_DIR=/data \
     DOCPIPE_HTTP_HOST=0.0.0.0 \

@@ -32,4 +32,9 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', 'vitest.config.ts'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The signing page's script runs in the recipient's browser, not in Node.
+    files: ['assets/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
 );

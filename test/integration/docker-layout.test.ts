@@ -216,6 +216,7 @@ describe("the image's runtime stage, laid out from the Dockerfile", () => {
   it('holds what its COPY lines say: production packages only, the workers as they are', () => {
     const app = join(rootfs, workdirOf(layoutOfRuntime));
     expect(readdirSync(app).sort()).toEqual([
+      'assets',
       'dist',
       'node_modules',
       'package.json',
@@ -252,6 +253,8 @@ describe("the image's runtime stage, laid out from the Dockerfile", () => {
         named.add(`dist/workers/${m[1]}.js`);
     }
     expect([...named].sort()).toEqual([
+      'assets/signing/signing.css',
+      'assets/signing/signing.js',
       'dist/workers/prepare-task.js',
       'package.json',
       'workers/soffice-hardened.sh',

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config/index.js';
@@ -96,7 +97,13 @@ beforeAll(async () => {
  */
 let created: Promise<{ path: string; token: string }> | undefined;
 function signingCase(): Promise<{ path: string; token: string }> {
-  created ??= (async () => {
+  created ??= newCase();
+  return created;
+}
+
+/** A case of its own (made inside the test that asks), with `logo` as its settings.logo. */
+async function newCase(logo?: string): Promise<{ path: string; token: string }> {
+  {
     const lane = await stack.lane();
     const cases = new CaseService({
       db: t.db,
@@ -112,13 +119,13 @@ function signingCase(): Promise<{ path: string; token: string }> {
         title: 'Lejekontrakt <Nørrebro> & co',
         recipients: [{ name: 'Tenant "T" <b>', email: 'tenant@example.com' }],
         documents: [{ name: 'lease.pdf', content: await twoPagePdf() }],
+        ...(logo === undefined ? {} : { settings: { logo } }),
       },
       { publicUrl: PUBLIC },
     );
     const url = new URL(created.recipients[0]!.signingUrl);
     return { path: url.pathname, token: url.pathname.split('/')[2]! };
-  })();
-  return created;
+  }
 }
 
 afterAll(async () => {
@@ -129,31 +136,73 @@ afterAll(async () => {
 });
 
 describe('a signing link', () => {
-  it('opens a page with the case title, the recipient, their status and one image per page', async () => {
-    const { path, token } = await signingCase();
+  it('opens a page in the case language that loads its script, stylesheet and pad from this service', async () => {
+    const { path } = await signingCase();
     expect(path).toMatch(/^\/sign\/[A-Za-z0-9_-]{43}$/);
     const res = await app.inject({ method: 'GET', url: path });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("img-src 'self'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     const html = res.body;
     // Escaped, never the raw markup the case was given.
+    expect(html).toContain('<title>Lejekontrakt &lt;Nørrebro&gt; &amp; co</title>');
     expect(html).toContain('<h1>Lejekontrakt &lt;Nørrebro&gt; &amp; co</h1>');
-    expect(html).toContain('Tenant &quot;T&quot; &lt;b&gt;');
-    expect(html).not.toContain('<b>');
-    // The company's language, Danish: the status in its words.
+    // The company's language, Danish.
     expect(html).toContain('<html lang="da">');
-    expect(html).toContain('<dd class="status">Afventer</dd>');
-    const images = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
-    expect(images).toEqual([
-      `${token}/documents/0/pages/1.png`,
-      `${token}/documents/0/pages/2.png`,
+    expect(html).toContain('Siden kræver JavaScript');
+    expect([...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1])).toEqual([
+      '/sign/assets/signature_pad.js',
+      '/sign/assets/signing.js',
     ]);
+    expect(html).toContain('<link rel="stylesheet" href="/sign/assets/signing.css">');
+    // No inline script or style for the policy to refuse, and nothing about the recipient: the
+    // script asks the API for that.
+    expect(html).not.toMatch(/<script>|<style|style="|\son[a-z]+=/);
+    expect(html).not.toContain('Tenant');
     expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it('serves the page assets with their types, nosniff and a validator', async () => {
+    const types: Record<string, string> = {
+      'signing.js': 'text/javascript; charset=utf-8',
+      'signature_pad.js': 'text/javascript; charset=utf-8',
+      'signing.css': 'text/css; charset=utf-8',
+    };
+    for (const [name, type] of Object.entries(types)) {
+      const res = await app.inject({ method: 'GET', url: `/sign/assets/${name}` });
+      expect([name, res.statusCode, res.headers['content-type']]).toEqual([name, 200, type]);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.body.length).toBeGreaterThan(1000);
+      const again = await app.inject({
+        method: 'GET',
+        url: `/sign/assets/${name}`,
+        headers: { 'if-none-match': String(res.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+    }
+    const pad = await app.inject({ method: 'GET', url: '/sign/assets/signature_pad.js' });
+    expect(pad.body).toContain('SignaturePad');
+    // Its source map is not served, so the script names none.
+    expect(pad.body).not.toContain('sourceMappingURL');
+    const unknown = await app.inject({ method: 'GET', url: '/sign/assets/../package.json' });
+    expect(unknown.statusCode).toBe(404);
+    const other = await app.inject({ method: 'GET', url: '/sign/assets/signing.ts' });
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('shows the thank-you page an eID login comes back to, in Danish or English', async () => {
+    const da = await app.inject({ method: 'GET', url: '/sign/done?lang=da' });
+    expect(da.statusCode).toBe(200);
+    expect(da.body).toContain('<html lang="da">');
+    expect(da.body).toContain('Tak for din underskrift');
+    const en = await app.inject({ method: 'GET', url: '/sign/done?lang=en' });
+    expect(en.body).toContain('Thank you for signing');
+    expect(en.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
   it('serves each page as a PNG image', async () => {
@@ -191,6 +240,35 @@ describe('a signing link', () => {
     expect(image.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
+  it('serves the logo by the type its bytes show, follows a URL of the service by path only, and has none to show without one', async () => {
+    const png = new PNG({ width: 4, height: 2 });
+    png.data.fill(200);
+    const pngBytes = PNG.sync.write(png);
+    // A JPEG's first bytes are enough: the route looks at nothing else.
+    const jpegBytes = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0]);
+    const [withPng, withJpeg, withUrl, without] = await Promise.all([
+      newCase(pngBytes.toString('base64')),
+      newCase(jpegBytes.toString('base64')),
+      newCase(`${PUBLIC}/files/logos/acme.png?expires=1&signature=ab`),
+      signingCase(),
+    ]);
+    const a = await app.inject({ method: 'GET', url: `${withPng.path}/logo` });
+    expect([a.statusCode, a.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(a.headers['x-content-type-options']).toBe('nosniff');
+    expect(a.rawPayload.equals(pngBytes)).toBe(true);
+    const b = await app.inject({ method: 'GET', url: `${withJpeg.path}/logo` });
+    expect([b.statusCode, b.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    const c = await app.inject({ method: 'GET', url: `${withUrl.path}/logo` });
+    expect(c.statusCode).toBe(302);
+    // The path on whichever of the service's names the page was opened on.
+    expect(c.headers.location).toBe('/files/logos/acme.png?expires=1&signature=ab');
+    const d = await app.inject({ method: 'GET', url: `${without.path}/logo` });
+    expect([d.statusCode, d.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    const dead = await app.inject({ method: 'GET', url: `/sign/${'A'.repeat(43)}/logo` });
+    expect(dead.statusCode).toBe(404);
+    expect(dead.body).toContain('<h1>This link does not work</h1>');
+  });
+
   it('keeps the token out of the log', async () => {
     const { path, token } = await signingCase();
     await app.inject({ method: 'GET', url: path });
@@ -210,5 +288,9 @@ describe('a signing link', () => {
     expect(doc.paths['/sign/{token}/documents/{index}/pages/{page}']?.get?.operationId).toBe(
       'signingPageImage',
     );
+    expect(doc.paths['/sign/{token}/logo']?.get?.operationId).toBe('signingLogo');
+    // The page's own files are not part of the API a caller embeds.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sign/assets'))).toEqual([]);
+    expect(doc.paths['/sign/done']).toBeUndefined();
   });
 });

@@ -1,42 +1,40 @@
-import type { SigningView } from '../../../service/cases/index.js';
+import type { SigningSession } from '../../../service/signing/index.js';
 
-/** The page's words; a case in another language gets English until it has its own. */
+/**
+ * The server's words on the signing pages: the shell before its script has run, and the pages
+ * that need no script (a dead link, a failure, the eID's thank-you). The words of the page itself
+ * are in assets/signing/signing.js. A case in another language gets English.
+ */
 const WORDS = {
   da: {
-    heading: 'Dokumenter til underskrift',
-    recipient: 'Modtager',
-    status: 'Status',
-    pending: 'Afventer',
-    signed: 'Underskrevet',
-    denied: 'Afvist',
-    page: 'Side',
-    of: 'af',
-    notShown: 'Dokumentet kan ikke vises her.',
-    morePages: 'Flere sider end vist her.',
-    soon: 'Underskrift på denne side kommer snart.',
+    loading: 'Indlæser dokumenterne …',
+    noScript:
+      'Siden kræver JavaScript for at vise dokumenterne og tage imod din underskrift. Slå JavaScript til, eller åbn linket i en anden browser.',
     notFoundTitle: 'Linket virker ikke',
     notFound:
       'Dette link til underskrift findes ikke. Tjek at hele linket er kopieret, eller bed afsenderen om et nyt.',
     failedTitle: 'Siden kan ikke vises lige nu',
     failed: 'Prøv igen om lidt.',
+    tooManyTitle: 'For mange forsøg',
+    tooMany:
+      'Der er prøvet for mange links, der ikke virker, fra din forbindelse. Vent et minut, og prøv igen.',
+    doneTitle: 'Tak for din underskrift',
+    done: 'Din underskrift er modtaget. Du kan lukke siden.',
   },
   en: {
-    heading: 'Documents to sign',
-    recipient: 'Recipient',
-    status: 'Status',
-    pending: 'Pending',
-    signed: 'Signed',
-    denied: 'Declined',
-    page: 'Page',
-    of: 'of',
-    notShown: 'This document cannot be shown here.',
-    morePages: 'More pages than shown here.',
-    soon: 'Signing on this page is coming soon.',
+    loading: 'Loading the documents …',
+    noScript:
+      'This page needs JavaScript to show the documents and take your signature. Turn JavaScript on, or open the link in another browser.',
     notFoundTitle: 'This link does not work',
     notFound:
       'No signing link like this exists. Check that the whole link was copied, or ask the sender for a new one.',
     failedTitle: 'The page cannot be shown right now',
     failed: 'Please try again in a moment.',
+    tooManyTitle: 'Too many tries',
+    tooMany:
+      'Too many signing links that do not work were tried from your connection. Wait a minute and try again.',
+    doneTitle: 'Thank you for signing',
+    done: 'Your signature has been received. You can close this page.',
   },
 } as const;
 
@@ -45,10 +43,19 @@ type Words = (typeof WORDS)[keyof typeof WORDS];
 /** Pages shown per document: a page image each, drawn on request; past this, a note. */
 export const MAX_SHOWN_PAGES = 100;
 
-/** The answer headers of every signing page and image: no third party, no referrer, no cache. */
+/** Where the page's script, the signature pad and the stylesheet are served (signing-assets.ts). */
+export const ASSETS_PATH = '/sign/assets';
+
+/**
+ * The answer headers of every signing page, image and asset: no third party, no inline script or
+ * style (the page's script sets positions through CSSOM, which style-src does not govern), no
+ * referrer, no cache. `img-src 'self'` only: the page shows its own page images and logo, and the
+ * signature pad draws on a canvas and exports it without loading an image (no `data:`, no
+ * `blob:`). `form-action 'self'`: an eID login starts by navigating to this service.
+ */
 export const PAGE_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
@@ -67,49 +74,41 @@ export function escapeHtml(value: string | number): string {
 }
 
 /**
- * The recipient's page: the case title, their name and status, and each document's pages as
- * images. The image URLs are relative to the page's own (`<token>/documents/...`, the page being
- * `/sign/<token>`), so they follow whichever host the link named. Every value is escaped.
+ * The recipient's page: a shell in the case's language with the case's title, which loads the
+ * page's script; the script asks the page's JSON API (`/sign/{token}/api`, the page's own path
+ * plus `/api`) for everything else. Nothing of the case but its title and language is in it.
  */
-export function signingPage(view: SigningView, token: string): string {
-  const w = wordsFor(view.language);
-  const documents = view.documents.map((d) => {
-    const name = `<h2>${escapeHtml(d.name)}</h2>`;
-    if (!d.storageKey || !d.pages)
-      return `<section>${name}<p>${escapeHtml(w.notShown)}</p></section>`;
-    const shown = Math.min(d.pages, MAX_SHOWN_PAGES);
-    const images = Array.from({ length: shown }, (_, i) => {
-      const alt = `${d.name}, ${w.page} ${i + 1} ${w.of} ${d.pages}`;
-      return `<img src="${escapeHtml(encodeURIComponent(token))}/documents/${d.index}/pages/${i + 1}.png" alt="${escapeHtml(alt)}" loading="lazy">`;
-    });
-    const more = d.pages > shown ? `<p>${escapeHtml(w.morePages)}</p>` : '';
-    return `<section>${name}${images.join('')}${more}</section>`;
-  });
+export function signingPage(session: Pick<SigningSession, 'title' | 'language'>): string {
+  const w = wordsFor(session.language);
   return layout(
-    view.language,
-    view.title,
-    `<h1>${escapeHtml(view.title)}</h1>
-<p class="meta">${escapeHtml(w.heading)}</p>
-<dl><dt>${escapeHtml(w.recipient)}</dt><dd class="recipient">${escapeHtml(view.recipient.name)}</dd>
-<dt>${escapeHtml(w.status)}</dt><dd class="status">${escapeHtml(w[view.recipient.status])}</dd></dl>
-${documents.join('\n')}
-<p class="meta">${escapeHtml(w.soon)}</p>`,
+    session.language,
+    session.title,
+    `<h1>${escapeHtml(session.title)}</h1>
+<p class="meta" id="loading">${escapeHtml(w.loading)}</p>
+<noscript><p class="problem">${escapeHtml(w.noScript)}</p></noscript>`,
+    [`${ASSETS_PATH}/signature_pad.js`, `${ASSETS_PATH}/signing.js`],
   );
 }
 
-/** The page for a token no recipient has, or one that failed: the same look, no details. */
-export function messagePage(kind: 'notFound' | 'failed', language?: string): string {
+/** The page for a token that opens nothing, a failure, too many misses, or the eID's thank-you. */
+export function messagePage(
+  kind: 'notFound' | 'failed' | 'tooMany' | 'done',
+  language?: string,
+): string {
   const w = wordsFor(language);
-  const title = kind === 'notFound' ? w.notFoundTitle : w.failedTitle;
+  const title = w[`${kind}Title`];
   return layout(
     language ?? 'en',
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(w[kind])}</p>`,
+    [],
   );
 }
 
-function layout(language: string, title: string, body: string): string {
+function layout(language: string, title: string, body: string, scripts: string[]): string {
   const lang = /^[A-Za-z-]{2,12}$/.test(language) ? language : 'en';
+  // defer: in order, after the document is parsed; signature_pad first, as signing.js uses it.
+  const scriptTags = scripts.map((src) => `<script src="${escapeHtml(src)}" defer></script>\n`);
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -117,18 +116,9 @@ function layout(language: string, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>
-body{margin:0;background:#f4f4f5;color:#18181b;font:16px/1.5 system-ui,sans-serif}
-main{max-width:52rem;margin:0 auto;padding:1.5rem}
-h1{font-size:1.6rem;margin:.5rem 0}
-h2{font-size:1.1rem;margin:2rem 0 .5rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{color:#52525b}dd{margin:0}
-.meta{color:#52525b}
-img{display:block;width:100%;height:auto;margin:0 0 1rem;background:#fff;box-shadow:0 1px 3px #0003}
-</style>
-</head>
-<body><main>
+<link rel="stylesheet" href="${ASSETS_PATH}/signing.css">
+${scriptTags.join('')}</head>
+<body><main id="app">
 ${body}
 </main></body>
 </html>

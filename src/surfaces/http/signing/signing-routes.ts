@@ -1,18 +1,29 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { rasterizePdf, type RasterOptions } from '../../../formats/raster/index.js';
 import type { Storage } from '../../../render/storage/index.js';
-import { readSigningView } from '../../../service/cases/index.js';
 import type { Database } from '../../../service/db/index.js';
+import { readSigningSession } from '../../../service/signing/index.js';
 import type { HttpApp } from '../common/create-app.js';
+import { signingAssetRoutes } from './signing-assets-routes.js';
+import { signingLogoRoute } from './signing-logo-route.js';
+import type { SigningMisses } from './signing-misses.js';
 import { MAX_SHOWN_PAGES, PAGE_HEADERS, messagePage, signingPage } from './signing-page.js';
 
 export interface SigningRoutesOptions {
   db: Kysely<Database>;
   storage: Storage;
+  /**
+   * Counts the requests whose token opens nothing per address, and refuses an address past its
+   * allowance (the API's counter: a guesser gains nothing by asking the page instead).
+   * @defaultValue undefined: nothing counted
+   */
+  misses?: SigningMisses;
   /** @defaultValue rasterizePdf (pdftoppm) */
   rasterize?: (pdf: Uint8Array, options: RasterOptions) => Promise<Buffer[]>;
+  /** @defaultValue () => new Date() */
+  now?: () => Date;
 }
 
 /** Screen resolution: a page is about 800 pixels wide, readable and a few hundred KB at most. */
@@ -30,19 +41,36 @@ const html = (description: string) => ({
 });
 
 /**
- * `GET /sign/{token}`: the recipient's signing page, and `GET /sign/{token}/documents/{index}/
- * pages/{page}`: its page images. The token is the capability, so no key is asked for; a wrong
- * token and one of no recipient get the same 404 page. Signing itself comes with the signing
- * issue; this page shows what is to be signed.
+ * `GET /sign/{token}`: the recipient's signing page (a shell whose script asks the page's JSON
+ * API, signing-api-routes.ts), `GET /sign/{token}/documents/{index}/pages/{page}`: its page
+ * images, `GET /sign/{token}/logo`, and the page's assets and eID thank-you page. The token is
+ * the capability, so no key is asked for; every token that opens nothing (wrong, used, of a
+ * denied or expired case) gets the same 404 page.
  */
 export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Promise<void> {
   const rasterize = options.rasterize ?? rasterizePdf;
+  const now = options.now ?? (() => new Date());
+  const { misses } = options;
   const notFound = (reply: FastifyReply, language?: string) =>
     reply
       .code(404)
       .headers(PAGE_HEADERS)
       .type('text/html; charset=utf-8')
       .send(messagePage('notFound', language));
+  /** The session, or undefined after answering 404 or 429 (a miss counted). */
+  const sessionOr = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    if (misses && (await misses.refused(request, reply))) return undefined;
+    const session = await readSigningSession(options.db, token, now());
+    if (session) return session;
+    if (!misses || !(await misses.missed(request, reply))) await notFound(reply);
+    return undefined;
+  };
+  // The counter answers 429 in the API's JSON; a person opening a page gets it as a page.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode !== 429) return payload;
+    void reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
+    return messagePage('tooMany');
+  });
   // Whatever fails (the database, storage, poppler) is the same page with no details: the log
   // has them, without the token (the request serializer redacts /sign/ URLs).
   app.setErrorHandler((err, request, reply) => {
@@ -64,23 +92,24 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
         operationId: 'signingPage',
         summary: 'The recipient’s signing page',
         description:
-          'The page a recipient’s signingUrl opens: the case title, the recipient’s name and status, and the documents as page images. An unknown token is a 404 page.',
+          'The page a recipient’s signingUrl opens: a page whose script shows the case, the documents page by page with the recipient’s places, and the ways to sign or deny, through the signing API (`/sign/{token}/api`). A token that opens nothing (wrong, used, of a denied or expired case) is a 404 page.',
         security: [],
         params: Type.Object({ token: Token }),
         response: {
           200: html('The signing page'),
-          404: html('No recipient has this token'),
+          404: html('The link opens nothing'),
+          429: html('Too many links that open nothing from this address'),
           500: html('The page could not be made'),
         },
       },
     },
     async (request, reply) => {
-      const view = await readSigningView(options.db, request.params.token);
-      if (!view) return notFound(reply);
+      const session = await sessionOr(request, reply, request.params.token);
+      if (!session) return reply;
       return reply
         .headers(PAGE_HEADERS)
         .type('text/html; charset=utf-8')
-        .send(signingPage(view, request.params.token));
+        .send(signingPage(session));
     },
   );
 
@@ -116,14 +145,15 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
             description: 'The page',
             content: { 'image/png': { schema: PngBytes } },
           },
-          404: html('No such recipient, document or page'),
+          404: html('The link opens nothing, or no such document or page'),
+          429: html('Too many links that open nothing from this address'),
           500: html('The page could not be drawn'),
         },
       },
     },
     async (request, reply) => {
-      const view = await readSigningView(options.db, request.params.token);
-      if (!view) return notFound(reply);
+      const view = await sessionOr(request, reply, request.params.token);
+      if (!view) return reply;
       const index = Number(request.params.index);
       const page = Number.parseInt(request.params.page, 10);
       const document = view.documents.find((d) => d.index === index);
@@ -146,5 +176,8 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
       return reply.headers(PAGE_HEADERS).type('image/png').send(png);
     },
   );
+
+  signingLogoRoute(app, { db: options.db, misses, now, notFound });
+  signingAssetRoutes(app);
   return Promise.resolve();
 }
