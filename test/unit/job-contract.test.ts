@@ -40,6 +40,13 @@ describe('job contract v1', () => {
     ]);
   });
 
+  it('carries places: true for a PDF, and says what places must be', () => {
+    expect(jobDataProblems({ ...good, options: { places: true } })).toEqual([]);
+    expect(jobDataProblems({ ...good, options: { places: 'yes' } })).toEqual([
+      { field: 'documents[2].options.places', message: 'must be a boolean' },
+    ]);
+  });
+
   it('counts inline bytes exactly, padding included', () => {
     const exactly = Buffer.alloc(1000).toString('base64');
     expect(

@@ -63,7 +63,11 @@ describe('classifyKey', () => {
 
   it('a group names every key it may have, the named object first', () => {
     expect(groupKeys('uploads', UPLOAD)).toEqual([UPLOAD, `${UPLOAD}.meta.json`]);
-    expect(groupKeys('renders', RENDER)).toEqual([RENDER, `renders/ab/${HASH}.kept`]);
+    expect(groupKeys('renders', RENDER)).toEqual([
+      RENDER,
+      `renders/ab/${HASH}.kept`,
+      `renders/ab/${HASH}.places.json`,
+    ]);
     expect(groupKeys('job-inputs', JOB_INPUT)).toEqual([JOB_INPUT]);
   });
 });

@@ -6,6 +6,7 @@ import {
   parseStorageKey,
   renderKey,
   renderMarkerKey,
+  renderPlacesKey,
   storedDocumentKey,
 } from '../../src/render/storage/index.js';
 import { classifyKey, groupKeys } from '../../src/jobs/retention/object-kinds.js';
@@ -91,7 +92,12 @@ describe('storage keys: one module builds and reads every kind', () => {
     expect(classifyKey(documentMetaKey(upload))).toEqual({ kind: 'uploads', group: upload });
     expect(groupKeys('uploads', upload)).toEqual([upload, documentMetaKey(upload)]);
     expect(classifyKey(renderMarkerKey(HASH))).toEqual({ kind: 'renders', group: renderKey(HASH) });
-    expect(groupKeys('renders', renderKey(HASH))).toEqual([renderKey(HASH), renderMarkerKey(HASH)]);
+    expect(groupKeys('renders', renderKey(HASH))).toEqual([
+      renderKey(HASH),
+      renderMarkerKey(HASH),
+      renderPlacesKey(HASH),
+    ]);
+    expect(classifyKey(renderPlacesKey(HASH))).toEqual({ kind: 'renders', group: renderKey(HASH) });
     expect(classifyKey(jobInputKey(SHA))).toEqual({ kind: 'job-inputs', group: jobInputKey(SHA) });
     expect(classifyKey(`renders/cd/${SHA}.pdf`)).toEqual({
       kind: 'other',

@@ -35,6 +35,7 @@ export {
   MARKER_WIDTH_TOLERANCE,
   placesFromMarkers,
   placesFromTextTags,
+  spreadMarkerPattern,
   type FoundText,
   type PageSize,
   type PlacesFound,

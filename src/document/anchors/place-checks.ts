@@ -46,16 +46,19 @@ export interface PlacesFound<T extends FoundText> {
  * come in page order, and in document order on a page.
  *
  * `field` is the document's path (`documents[0]`, or '' for a render outside a request).
+ * `broken` names the serials of anchors whose marker the caller found spread over lines (its
+ * characters in order with line breaks between: see {@link spreadMarkerPattern}).
  */
 export function placesFromMarkers<T extends FoundText>(
   anchors: readonly PlacedAnchor[],
   found: readonly T[],
   pages: readonly PageSize[],
   field: string,
+  broken: ReadonlySet<number> = new Set(),
 ): PlacesFound<T> {
   const bySerial = new Map(anchors.map((a) => [a.serial, a]));
   const hits: (Hit<T> & { anchor: PlacedAnchor })[] = [];
-  const pieces = new Set<number>();
+  const pieces = new Set<number>(broken);
   for (const text of found) {
     const read = readMarker(text.text);
     const anchor = read && bySerial.get(read.serial);
@@ -152,6 +155,14 @@ function layoutProblems(
         });
     }
   return problems;
+}
+
+/**
+ * A marker's characters in order with any white space between them: how a marker LibreOffice
+ * broke over several lines (a cell narrower than the marker) reads in the text layer.
+ */
+export function spreadMarkerPattern(marker: string): RegExp {
+  return new RegExp([...marker].join('\\s*'), 'g');
 }
 
 function isMarkerSized(anchor: PlacedAnchor, rect: PlaceRect): boolean {

@@ -93,6 +93,12 @@ export const JobRenderOptionsSchema = Type.Object(
           "report (notices only) or strict: refuse a font of other widths or an empty page; the worker's DOCPIPE_STRICT_FIDELITY when absent",
       }),
     ),
+    places: Type.Optional(
+      Type.Boolean({
+        description:
+          "for a PDF: find its text tags ({{sign:1}}), take them off and answer their places; a .docx's anchors are placed always",
+      }),
+    ),
     delimiters: Type.Optional(
       Type.Object(
         { start: Type.String(), end: Type.String() },

@@ -160,6 +160,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'options.strict': 'must be a boolean',
   'options.pdfa': 'must be a boolean',
   'options.fidelity': 'must be report or strict',
+  'options.places': 'must be a boolean',
   'options.delimiters': 'must be {start, end} strings',
   'options.fields': "must be an object of declared fields by tag (a document.json's `fields`)",
   'options.fields.*':

@@ -3,6 +3,7 @@ import {
   documentMetaKey,
   parseStorageKey,
   renderMarkerKey,
+  renderPlacesKey,
   type StorageKey,
 } from '../../render/storage/index.js';
 
@@ -12,7 +13,8 @@ import {
  *   its name sidecar `<same>.meta.json`;
  * - `job-inputs`: a document the queue's client stored for a job because it was too large to
  *   travel inline, `uploads/<sha256>.bin`;
- * - `renders`: a rendered PDF `renders/<xx>/<hash>.pdf` and its marker `<same>.kept`;
+ * - `renders`: a rendered PDF `renders/<xx>/<hash>.pdf`, its marker `<same>.kept` and its
+ *   signature places `<same>.places.json`;
  * - `other`: anything else (a readiness probe, a file someone put there): never removed.
  */
 export type ObjectKind = 'uploads' | 'job-inputs' | 'renders' | 'other';
@@ -59,6 +61,7 @@ function classified(key: StorageKey): ClassifiedKey {
     case 'render':
       return { kind: 'renders', group: key.key };
     case 'render-marker':
+    case 'render-places':
       return { kind: 'renders', group: key.of };
   }
 }
@@ -74,7 +77,9 @@ export function groupKeys(kind: ObjectKind, group: string): string[] {
       return [group, documentMetaKey(group)];
     case 'renders': {
       const render = parseStorageKey(group);
-      return render?.kind === 'render' ? [group, renderMarkerKey(render.hash)] : [group];
+      return render?.kind === 'render'
+        ? [group, renderMarkerKey(render.hash), renderPlacesKey(render.hash)]
+        : [group];
     }
     case 'job-inputs':
     case 'other':

@@ -1,4 +1,5 @@
 import type { FillOptions } from '../../document/fill/index.js';
+import type { SignaturePlace } from '../../document/anchors/index.js';
 
 export interface RenderInput {
   bytes: Uint8Array;
@@ -24,9 +25,16 @@ export interface RenderOptions extends Omit<FillOptions, 'limits'> {
   pdfa?: boolean;
   /** @defaultValue 'report' */
   fidelity?: Fidelity;
+  /**
+   * For a PDF: find its text tags (`{{sign:1}}`), take them off the page and answer their places.
+   * Off unless asked, since it reads the whole text layer. A .docx's anchors are always placed,
+   * whatever this says. @defaultValue false
+   */
+  places?: boolean;
 }
 
-export type RenderStep = 'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'store';
+export type RenderStep =
+  'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'places' | 'store';
 
 export interface RenderResult {
   /** Storage key of the PDF. */
@@ -41,6 +49,12 @@ export interface RenderResult {
   fonts: string[];
   /** What a reader of the PDF should know (spec 7.3 shape); empty when nothing. */
   notices: RenderNotice[];
+  /**
+   * Where each signer signs: one place per anchor of a .docx (an anchor in a header or footer,
+   * one on every page that shows it), or per text tag of a PDF rendered with `places: true`; in
+   * page order. Absent when there are none. A cached render answers the same places.
+   */
+  places?: SignaturePlace[];
   /** Answered from storage without converting. */
   cached: boolean;
   /** Milliseconds per step of this call. */

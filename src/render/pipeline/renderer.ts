@@ -7,7 +7,17 @@ import type { Preparer } from '../prepare/index.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import { startsAsPdf } from '../../formats/sniff/index.js';
 import { projectRoot } from '../../base/paths/index.js';
-import { parseStorageKey, renderKey, renderMarkerKey, type Storage } from '../storage/index.js';
+import {
+  parseStorageKey,
+  readRenderPlaces,
+  renderKey,
+  renderMarkerKey,
+  renderPlacesKey,
+  writeRenderPlaces,
+  type Storage,
+} from '../storage/index.js';
+import type { SignaturePlace } from '../../document/anchors/index.js';
+import { placeMarkers, placeTextTags } from './signature-places.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
 import type { DocumentFontFacts } from '../prepare/index.js';
@@ -30,6 +40,12 @@ export interface RendererDeps {
   producer?: string;
   /** Fidelity of renders whose options do not say (DOCPIPE_STRICT_FIDELITY). @defaultValue 'report' */
   fidelity?: Fidelity;
+  /**
+   * For tests only: leave the anchors' markers in the PDF, so that the places can be compared
+   * with another tool's boxes of the same PDF. Not in the cache key: give such a renderer its
+   * own storage. @defaultValue false
+   */
+  keepAnchorMarkers?: boolean;
 }
 
 type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
@@ -52,7 +68,10 @@ type Rendered = Omit<RenderResult, 'cached' | 'timings'>;
  * stored. It is part of the cache key, so a strict render never shares with a reporting one.
  */
 export class Renderer {
-  private readonly inFlight = new Map<string, { running: Promise<Rendered>; field: string }>();
+  private readonly inFlight = new Map<
+    string,
+    { running: Promise<{ meta: Rendered; cached: boolean }>; field: string }
+  >();
   /**
    * The fonts each render's document asked for, by render key: a hit on a render this process
    * made needs no preparer round trip to read them again.
@@ -73,32 +92,47 @@ export class Renderer {
     const timings: Partial<Record<RenderStep, number>> = {};
     const started = performance.now();
     const hash = renderCacheKey(input.bytes, tags, options, input.name, this.deps.converter.name);
-    const cached = await this.fromCache(hash, input);
-    timings.cache = performance.now() - started;
     const field = options.field || 'document';
-    if (cached) {
-      // Stored by a strict render that passed, or a reporting one: a reporting render's output
-      // is kept for it whatever this request thinks of it.
-      refuseIfStrict(cached.notices, options, field);
-      await this.keep(hash);
-      return { ...cached, cached: true, timings };
-    }
-    // Identical requests in flight share one conversion; the ones that join count as cached.
+    // Identical requests in flight share one cache lookup and one conversion; the ones that join
+    // count as cached. Joined before the lookup, so that a request whose lookup is slower than
+    // another's whole render still joins it rather than converting again.
     const shared = this.inFlight.get(hash);
     if (shared) {
       try {
-        const meta = await shared.running;
+        const { meta } = await shared.running;
         await this.keep(hash);
+        timings.cache = performance.now() - started;
         return { ...meta, cached: true, timings };
       } catch (err) {
         throw renamedField(err, shared.field, field);
       }
     }
-    const running = this.produce(hash, input, tags, options, timings).finally(() =>
+    const running = this.lookUpOrProduce(hash, input, tags, options, timings).finally(() =>
       this.inFlight.delete(hash),
     );
     this.inFlight.set(hash, { running, field });
-    return { ...(await running), cached: false, timings };
+    const { meta, cached } = await running;
+    return { ...meta, cached, timings };
+  }
+
+  private async lookUpOrProduce(
+    hash: string,
+    input: RenderInput,
+    tags: unknown,
+    options: RenderOptions,
+    timings: Partial<Record<RenderStep, number>>,
+  ): Promise<{ meta: Rendered; cached: boolean }> {
+    const started = performance.now();
+    const cached = await this.fromCache(hash, input, options);
+    timings.cache = performance.now() - started;
+    if (cached) {
+      // Stored by a strict render that passed, or a reporting one: a reporting render's output
+      // is kept for it whatever this request thinks of it.
+      refuseIfStrict(cached.notices, options, options.field || 'document');
+      await this.keep(hash);
+      return { meta: cached, cached: true };
+    }
+    return { meta: await this.produce(hash, input, tags, options, timings), cached: false };
   }
 
   /**
@@ -110,7 +144,9 @@ export class Renderer {
     const parsed = parseStorageKey(result.key);
     if (parsed?.kind !== 'render') throw new Error(`not a render key: ${result.key}`);
     if (await this.deps.storage.stat(renderMarkerKey(parsed.hash))) return;
+    // The PDF first: a render is there when its PDF is (see writeRenderPlaces).
     await this.deps.storage.delete(result.key);
+    await this.deps.storage.delete(renderPlacesKey(parsed.hash));
   }
 
   /**
@@ -122,12 +158,24 @@ export class Renderer {
     await this.deps.storage.put(renderMarkerKey(hash), Buffer.alloc(0), 'application/octet-stream');
   }
 
-  private async fromCache(hash: string, input: RenderInput): Promise<Rendered | undefined> {
+  private async fromCache(
+    hash: string,
+    input: RenderInput,
+    options: RenderOptions,
+  ): Promise<Rendered | undefined> {
     const key = renderKey(hash);
-    // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole.
-    const pdf = await this.deps.storage.get(key);
-    if (!pdf) return undefined;
     const docx = !startsAsPdf(input.bytes);
+    // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole. Its
+    // places were written before it; a PDF without tags to look for has none to read.
+    const [pdf, places] = await Promise.all([
+      this.deps.storage.get(key),
+      docx || options.places ? readRenderPlaces(this.deps.storage, hash) : NO_PLACES,
+    ]);
+    if (!pdf) return undefined;
+    if (!places) {
+      this.logger.warn({ key }, 'stored render places unreadable; rendering again');
+      return undefined;
+    }
     let pages: number;
     let report: FidelityReport;
     try {
@@ -157,6 +205,7 @@ export class Renderer {
       // The key hashes the input's bytes: a hit had the same input, PDF or .docx.
       input: docx ? 'docx' : 'pdf',
       ...report,
+      ...(places.length > 0 ? { places } : {}),
     };
   }
 
@@ -183,12 +232,19 @@ export class Renderer {
     let pdf: Uint8Array;
     let pages: number;
     let report: FidelityReport;
+    let places: SignaturePlace[] = [];
     if (prepared.input === 'pdf') {
-      // A given PDF keeps its exact bytes; tag values are for templates and do not apply.
+      // A given PDF keeps its exact bytes (tag values are for templates and do not apply), but
+      // for the text tags taken off it when its places are asked for.
       const checked = await step('check', () => preparer.checkPdf(input.bytes, field));
       pages = checked.pages;
       report = fidelityReport([], checked.fonts, checked.emptyPages);
       pdf = input.bytes;
+      if (options.places) {
+        const tagged = await step('places', () => placeTextTags(input.bytes, options.field ?? ''));
+        pdf = tagged.pdf;
+        places = tagged.places;
+      }
     } else {
       if (prepared.neutralized.length > 0) {
         const cut = prepared.neutralized.map((n) => ({
@@ -236,6 +292,14 @@ export class Renderer {
       pdf = finished.pdf;
       pages = finished.pages;
       report = finished.report;
+      const { anchors } = prepared;
+      if (anchors.length > 0) {
+        const placed = await step('places', () =>
+          placeMarkers(finished.pdf, anchors, options.field ?? '', this.deps.keepAnchorMarkers),
+        );
+        pdf = placed.pdf;
+        places = placed.places;
+      }
       this.askedFonts.set(hash, facts, askedBytes(facts));
     }
     // Before storing: a refused render leaves nothing behind.
@@ -249,8 +313,13 @@ export class Renderer {
       pages,
       input: prepared.input,
       ...report,
+      ...(places.length > 0 ? { places } : {}),
     };
-    await step('store', () => storage.put(key, pdf, 'application/pdf'));
+    await step('store', async () => {
+      // Before the PDF: a stored PDF always has its places beside it.
+      if (places.length > 0) await writeRenderPlaces(storage, hash, places);
+      await storage.put(key, pdf, 'application/pdf');
+    });
     this.logger.debug(
       { key, pages, input: prepared.input, notices: report.notices.map((n) => n.code) },
       'rendered',
@@ -269,6 +338,8 @@ function defaultProducer(): string {
 const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
 
 const NO_DOCUMENT_FONTS: DocumentFontFacts = { asked: [], embedded: [] };
+
+const NO_PLACES: SignaturePlace[] = [];
 
 function askedBytes(facts: DocumentFontFacts): number {
   return [...facts.asked, ...facts.embedded].reduce((sum, f) => sum + 2 * f.length + 16, 64);

@@ -1,5 +1,6 @@
+import type { SignaturePlace } from '../../document/anchors/index.js';
 import type { Storage } from './storage.js';
-import { documentMetaKey } from './storage-keys.js';
+import { documentMetaKey, renderPlacesKey } from './storage-keys.js';
 
 /**
  * What a download says about a stored object beside its bytes: the document's name, for
@@ -50,4 +51,54 @@ export async function readDocumentMeta(
     // A damaged sidecar loses only the name; the document itself is still served.
     return undefined;
   }
+}
+
+/**
+ * A render's signature places, kept beside its PDF (`<hash>.places.json`) because they cannot be
+ * read from it again: the markers they were measured from are gone. Written before the PDF, and
+ * only when there are places, so that a render whose PDF is stored has its places stored too; a
+ * cache hit reads them with the PDF. Retention ages and removes it with its PDF.
+ */
+export async function writeRenderPlaces(
+  storage: Storage,
+  hash: string,
+  places: readonly SignaturePlace[],
+): Promise<void> {
+  await storage.put(
+    renderPlacesKey(hash),
+    Buffer.from(JSON.stringify({ places })),
+    'application/json',
+  );
+}
+
+/**
+ * A render's places: an empty list when none were written, undefined when the sidecar is not
+ * readable as places (a damaged file: the render is made again, as for a damaged PDF).
+ */
+export async function readRenderPlaces(
+  storage: Storage,
+  hash: string,
+): Promise<SignaturePlace[] | undefined> {
+  const bytes = await storage.get(renderPlacesKey(hash));
+  if (!bytes) return [];
+  try {
+    const places = (JSON.parse(bytes.toString('utf8')) as { places?: unknown } | null)?.places;
+    return Array.isArray(places) && places.every(isPlace) ? places : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlace(value: unknown): value is SignaturePlace {
+  const p = value as Partial<SignaturePlace> | null;
+  const r = p?.rect;
+  return (
+    typeof p?.kind === 'string' &&
+    typeof p.recipient === 'number' &&
+    typeof p.page === 'number' &&
+    typeof r?.x === 'number' &&
+    typeof r.y === 'number' &&
+    typeof r.width === 'number' &&
+    typeof r.height === 'number'
+  );
 }

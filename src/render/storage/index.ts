@@ -9,6 +9,7 @@ export {
   parseStoredDocumentKey,
   renderKey,
   renderMarkerKey,
+  renderPlacesKey,
   storedDocumentKey,
   type StorageKey,
   type StorageKeyKind,
@@ -23,8 +24,10 @@ export {
 } from './stored-document.js';
 export {
   readDocumentMeta,
+  readRenderPlaces,
   writeDocumentMeta,
   writeDocumentMetaOnce,
+  writeRenderPlaces,
   type DocumentMeta,
 } from './document-meta.js';
 export { readObjectStream, type ByteRange } from './object-stream.js';

@@ -9,6 +9,7 @@ import { companyIdProblem, isCompanyId } from '../../base/tenancy/index.js';
  *   job input      uploads/<sha256>.bin
  *   render         renders/<first two hex of the hash>/<hash>.pdf
  *   render marker  renders/<first two hex of the hash>/<hash>.kept
+ *   render places  renders/<first two hex of the hash>/<hash>.places.json
  *
  * Hashes are SHA-256 in lower-case hex. The company is hex-encoded because storage keys are
  * lower-case [a-z0-9._-] and company ids are not; the key holds the company, so an upload of one
@@ -36,7 +37,9 @@ export type StorageKey =
   | { kind: 'job-input'; key: string; sha256: string }
   | { kind: 'render'; key: string; hash: string }
   /** The marker of the render at `of`: another request relies on it (see the renderer). */
-  | { kind: 'render-marker'; key: string; hash: string; of: string };
+  | { kind: 'render-marker'; key: string; hash: string; of: string }
+  /** The signature places of the render at `of` (see document-meta.ts). */
+  | { kind: 'render-places'; key: string; hash: string; of: string };
 
 export type StorageKeyKind = StorageKey['kind'];
 
@@ -54,7 +57,7 @@ const UPLOAD_ID = /^([0-9a-f]{64})\.(pdf|docx)$/;
 const UPLOAD = /^companies\/((?:[0-9a-f]{2})+)\/uploads\/([0-9a-f]{64}\.(?:pdf|docx))$/;
 const NAME_SUFFIX = '.meta.json';
 const JOB_INPUT = /^uploads\/([0-9a-f]{64})\.bin$/;
-const RENDER = /^renders\/([0-9a-f]{2})\/(([0-9a-f]{2})[0-9a-f]{62})\.(pdf|kept)$/;
+const RENDER = /^renders\/([0-9a-f]{2})\/(([0-9a-f]{2})[0-9a-f]{62})\.(pdf|kept|places\.json)$/;
 
 /** The storage key of a company's uploaded document. */
 export function storedDocumentKey(
@@ -87,6 +90,11 @@ export function renderMarkerKey(hash: string): string {
   return `${STORAGE_KEY_FOLDERS.renders}${sha(hash).slice(0, 2)}/${hash}.kept`;
 }
 
+/** The key of a render's signature places, written only for a render that has some. */
+export function renderPlacesKey(hash: string): string {
+  return `${STORAGE_KEY_FOLDERS.renders}${sha(hash).slice(0, 2)}/${hash}.places.json`;
+}
+
 /**
  * What a key stands for, when docpipe made it; undefined for any other key (a readiness probe, a
  * file someone put there, a forged company that is not UTF-8).
@@ -104,9 +112,10 @@ export function parseStorageKey(key: string): StorageKey | undefined {
   // The folder is the hash's first two characters: anything else is not a key docpipe made.
   if (!render || render[1] !== render[3]) return undefined;
   const hash = render[2]!;
-  return render[4] === 'pdf'
-    ? { kind: 'render', key, hash }
-    : { kind: 'render-marker', key, hash, of: renderKey(hash) };
+  if (render[4] === 'pdf') return { kind: 'render', key, hash };
+  return render[4] === 'kept'
+    ? { kind: 'render-marker', key, hash, of: renderKey(hash) }
+    : { kind: 'render-places', key, hash, of: renderKey(hash) };
 }
 
 /** The company, id and type of an upload's key; undefined for any other key (renders...). */
