@@ -1,6 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { prepareThreadsBeside, workerConcurrency, type DocpipeConfig } from '../config/index.js';
+import {
+  loadSealingConfig,
+  prepareThreadsBeside,
+  workerConcurrency,
+  type DocpipeConfig,
+} from '../config/index.js';
+import { projectRoot } from '../../base/paths/index.js';
+import type { Storage } from '../../render/storage/index.js';
+import { SealWorker } from '../../service/sealing/index.js';
 import {
   DEFAULT_OFFICE_POOL_OPTIONS,
   createConverter,
@@ -83,6 +92,7 @@ export async function startRuntime(
   const processes = config.office.processes ?? availableParallelism();
   const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
   let converter: Converter | undefined;
+  let sealWorker: SealWorker | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
@@ -116,6 +126,9 @@ export async function startRuntime(
     if (embedded) await redisUrlFile(config.dataDir).write(redisUrl);
     await database?.publish();
     const started = converter;
+    sealWorker = database
+      ? await startSealing(config, logger, storage, database, redisUrl)
+      : undefined;
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
       storage,
@@ -134,6 +147,7 @@ export async function startRuntime(
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
           () => sweeper?.close(),
+          () => sealWorker?.close(),
           () => worker.close(graceMs, now),
           () => started.close(),
           () => preparer.close(),
@@ -146,6 +160,7 @@ export async function startRuntime(
   } catch (err) {
     // The reason start failed is what is thrown; a part that fails to close is logged.
     await closeEvery([
+      () => sealWorker?.close(),
       () => converter?.close(),
       () => preparer.close(),
       () => embedded?.stop(),
@@ -155,6 +170,40 @@ export async function startRuntime(
     );
     throw err;
   }
+}
+
+/**
+ * The seal worker of a worker with a database: its certificate (DOCPIPE_SEAL_P12, else the
+ * self-signed one kept in the data folder, made on first start) and timestamp authority.
+ */
+async function startSealing(
+  config: DocpipeConfig,
+  logger: Logger,
+  storage: Storage,
+  database: ServiceDatabase,
+  redisUrl: string,
+): Promise<SealWorker> {
+  const sealing = await loadSealingConfig(process.env, config.dataDir, { logger });
+  return SealWorker.start({
+    redisUrl,
+    prefix: config.queue.prefix,
+    deps: {
+      db: database.db,
+      storage,
+      sealer: sealing.sealer,
+      ...(sealing.tsaUrl ? { tsaUrl: sealing.tsaUrl } : {}),
+      version: packageVersion(),
+      logger,
+    },
+  });
+}
+
+/** docpipe's version (package.json), for the evidence of what sealed a document. */
+function packageVersion(): string {
+  const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return version;
 }
 
 /**

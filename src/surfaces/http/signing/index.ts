@@ -1,6 +1,11 @@
+import { EidBrokers } from '../../../service/eid/index.js';
+import { SealQueue } from '../../../service/sealing/index.js';
+import type { SignOutcome } from '../../../service/signing/index.js';
 import { RedisAdminAttempts } from '../common/admin-attempts.js';
+import { cprCipherOf } from '../common/case-service.js';
 import type { HttpSurface } from '../common/surface.js';
 import { signingApiRoutes } from './signing-api-routes.js';
+import { signingEidRoutes } from './signing-eid-routes.js';
 import { signingMisses } from './signing-misses.js';
 import { signingRoutes } from './signing-routes.js';
 
@@ -8,6 +13,11 @@ export { signingRoutes, PAGE_IMAGE_DPI, type SigningRoutesOptions } from './sign
 export { signingApiRoutes, type SigningApiOptions } from './signing-api-routes.js';
 export { csrfTokenFor, csrfTokenMatches } from './csrf-token.js';
 export { signingMisses, type SigningMisses } from './signing-misses.js';
+export {
+  EID_CALLBACK_PATH,
+  signingEidRoutes,
+  type SigningEidOptions,
+} from './signing-eid-routes.js';
 export {
   escapeHtml,
   messagePage,
@@ -40,7 +50,34 @@ export const signingSurface: HttpSurface = {
               ),
           }),
     );
+    // The last signature adds the case's seal job; a job that could not be added (Redis down)
+    // is added by the seal worker's sweep, so the signer's answer does not wait on it.
+    const seals = SealQueue.open(deps.redisUrl, deps.config.queue.prefix);
+    scope.addHook('onClose', () => seals.close());
+    const onCompleted = async (outcome: SignOutcome) => {
+      await seals
+        .add({ company: outcome.company, caseId: outcome.caseId })
+        .catch((err: unknown) =>
+          deps.logger?.warn({ err, case: outcome.caseId }, 'the seal job waits for the sweep'),
+        );
+    };
     await scope.register(signingRoutes, { db: deps.db, storage: deps.storage });
-    await scope.register(signingApiRoutes, { db: deps.db, secret: signingSecret, misses });
+    await scope.register(signingApiRoutes, {
+      db: deps.db,
+      secret: signingSecret,
+      misses,
+      onCompleted,
+    });
+    if (deps.config.eid.brokers.length > 0) {
+      const cprCipher = await cprCipherOf(deps);
+      await scope.register(signingEidRoutes, {
+        db: deps.db,
+        brokers: new EidBrokers(deps.config.eid, { publicUrl: deps.publicUrl }),
+        publicUrl: deps.publicUrl,
+        misses,
+        onCompleted,
+        ...(cprCipher ? { cprCipher } : {}),
+      });
+    }
   },
 };

@@ -1,0 +1,221 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QueueEvents } from 'bullmq';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { loadSealer, makeSelfSignedP12, type Sealer } from '../../src/formats/pades/index.js';
+import { CaseService } from '../../src/service/cases/index.js';
+import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
+import {
+  SEAL_QUEUE,
+  SealWorker,
+  sealCase,
+  sealedDocumentKey,
+  type SealDeps,
+} from '../../src/service/sealing/index.js';
+import { signRecipient } from '../../src/service/signing/index.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { testDir } from '../helpers/test-dir.js';
+
+/**
+ * Sealing a case as the worker does, on the real stack: a case made by the case service, signed
+ * by two recipients in two groups through the signing service, then sealed; checked with
+ * poppler's pdfsig and pdftotext, and for the idempotence a retried job needs.
+ */
+
+const PUBLIC = 'http://127.0.0.1:9';
+const library = new FolderLibrary(join(projectRoot(), 'templates'));
+let t: TestDatabase;
+let stack: QueueStack;
+let userId = '';
+let sealer: Sealer;
+let deps: SealDeps;
+
+async function twoPages(): Promise<string> {
+  const doc = await PDFDocument.create();
+  doc.addPage([595, 842]).drawText('The lease, page one', { x: 50, y: 780 });
+  doc.addPage([595, 842]).drawText('The lease, page two', { x: 50, y: 780 });
+  return Buffer.from(await doc.save()).toString('base64');
+}
+
+beforeAll(async () => {
+  [t, stack] = await Promise.all([testDatabase(), startQueueStack()]);
+  await new CompanyRepository(t.db).create({ id: 'acme', name: 'Acme', defaultLanguage: 'en' });
+  userId = (await new UserRepository(t.db).add('acme', { email: 'ann@acme.example', name: 'Ann' }))
+    .id;
+  const { p12, password } = await makeSelfSignedP12({ commonName: 'docpipe case seal test' });
+  sealer = await loadSealer(p12, password);
+  deps = { db: t.db, storage: stack.storage, sealer, version: '0.0.0-test' };
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([t?.close(), stack?.close()]);
+});
+
+/** A case whose two signers (two groups) have both signed: its id. */
+async function signedCase(title = 'Lease'): Promise<string> {
+  // A lane belongs to the test that opens it.
+  const lane = await stack.lane();
+  const cases = new CaseService({
+    db: t.db,
+    client: lane.client,
+    storage: stack.storage,
+    library,
+    documentUrl: (key) => `${PUBLIC}/files/${key}`,
+  });
+  const { case: made } = await cases.createCase(
+    'acme',
+    { id: 'k1', userId },
+    {
+      title,
+      recipients: [
+        { name: 'Første Lejer', email: 'a@example.com', group: 1 },
+        { name: 'Second Tenant', email: 'b@example.com', group: 2 },
+        { name: 'Copy Only', email: 'c@example.com', signing: false },
+      ],
+      documents: [{ name: 'lease.pdf', content: await twoPages() }],
+    },
+    { publicUrl: PUBLIC },
+  );
+  const tokens = made.recipients.map((r) => new URL(r.signingUrl).pathname.split('/')[2]!);
+  const context = { ip: '192.0.2.7', userAgent: 'case-sealing test', now: new Date() };
+  await signRecipient(
+    t.db,
+    { token: tokens[0]! },
+    { method: 'typed', name: 'Første Lejer' },
+    context,
+  );
+  const last = await signRecipient(
+    t.db,
+    { token: tokens[1]! },
+    { method: 'typed', name: 'Second Tenant' },
+    { ...context, now: new Date(Date.now() + 1000) },
+  );
+  expect(last.completed).toBe(true);
+  return made.id;
+}
+
+function poppler(tool: string, pdf: Uint8Array, ...args: string[]): string {
+  const file = join(testDir('docpipe-case-seal-'), 'sealed.pdf');
+  writeFileSync(file, pdf);
+  const result = spawnSync(tool, [...args, file, ...(tool === 'pdftotext' ? ['-'] : [])], {
+    encoding: 'utf8',
+  });
+  return `${result.stdout}${result.stderr}`;
+}
+
+async function sealedBytes(caseId: string): Promise<Buffer> {
+  const doc = await t.db
+    .selectFrom('case_documents')
+    .select(['sealed_storage_key', 'storage_key', 'sealed_sha256'])
+    .where('case_id', '=', caseId)
+    .executeTakeFirstOrThrow();
+  expect(doc.sealed_storage_key).toBe(sealedDocumentKey('acme', caseId, 0));
+  const bytes = await stack.storage.get(doc.sealed_storage_key!);
+  expect(bytes).toBeDefined();
+  return bytes!;
+}
+
+describe('sealing a signed case', () => {
+  it('stamps a signature page, appends the audit trail, signs, and marks the case signed', async () => {
+    const id = await signedCase();
+    expect(await sealCase(deps, 'acme', id)).toEqual({ kind: 'sealed', documents: 1 });
+    const sealed = await sealedBytes(id);
+    const report = poppler('pdfsig', sealed);
+    expect(report).toContain('Signature is Valid.');
+    expect(report).toContain('Total document signed');
+    const text = poppler('pdftotext', sealed);
+    expect(text).toContain('The lease, page one');
+    // No anchors: a signature page with both signers' typed names, then the audit trail.
+    expect(text).toContain('Første Lejer');
+    expect(text).toContain('Second Tenant');
+    expect(text).toContain('192.0.2.7');
+    const kase = await t.db
+      .selectFrom('cases')
+      .select(['state', 'sealed_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(kase.state).toBe('signed');
+    expect(kase.sealed_at).toBeInstanceOf(Date);
+    const doc = await t.db
+      .selectFrom('case_documents')
+      .select(['evidence', 'sha256', 'storage_key'])
+      .where('case_id', '=', id)
+      .executeTakeFirstOrThrow();
+    // The original is kept as evidence, and the evidence names both.
+    expect(await stack.storage.get(doc.storage_key!)).toBeDefined();
+    expect(doc.evidence).toMatchObject({
+      shownSha256: doc.sha256,
+      places: 'signature-page',
+      level: 'B-B',
+      pages: 2,
+      docpipeVersion: '0.0.0-test',
+    });
+    expect((doc.evidence as { sealedPages: number }).sealedPages).toBeGreaterThanOrEqual(4);
+    const events = await t.db
+      .selectFrom('case_events')
+      .select('trigger')
+      .where('case_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    expect(events.map((e) => e.trigger)).toEqual([
+      'case.created',
+      'recipient.signed',
+      'recipient.signed',
+      'case.signed',
+    ]);
+    expect(await sealCase(deps, 'acme', id)).toEqual({ kind: 'skipped', reason: 'already sealed' });
+  });
+
+  it('makes the same sealed bytes when a crashed seal runs again', async () => {
+    const id = await signedCase('Crashed');
+    await sealCase(deps, 'acme', id);
+    const first = await sealedBytes(id);
+    // As if the first run had crashed before its commit, and its file had not been written.
+    await t.db
+      .updateTable('cases')
+      .set({ state: 'open', sealed_at: null })
+      .where('id', '=', id)
+      .execute();
+    await stack.storage.delete(sealedDocumentKey('acme', id, 0));
+    expect(await sealCase(deps, 'acme', id)).toMatchObject({ kind: 'sealed' });
+    const second = await sealedBytes(id);
+    expect(second.equals(first)).toBe(true);
+  });
+
+  it('is done by the seal worker, whose sweep finds a complete case nobody queued', async () => {
+    const id = await signedCase('Swept');
+    const prefix = `case-sealing-${randomUUID()}`;
+    const events = new QueueEvents(SEAL_QUEUE, {
+      connection: { host: new URL(stack.url).hostname, port: Number(new URL(stack.url).port) },
+      prefix,
+    });
+    await events.waitUntilReady();
+    const done = new Promise<void>((resolve, reject) => {
+      events.on('completed', ({ jobId }) => {
+        if (jobId === `seal-${id}`) resolve();
+      });
+      events.on('failed', ({ jobId, failedReason }) => {
+        if (jobId === `seal-${id}`) reject(new Error(failedReason));
+      });
+    });
+    const worker = await SealWorker.start({ redisUrl: stack.url, prefix, deps });
+    try {
+      await done;
+    } finally {
+      await worker.close();
+      await events.close();
+    }
+    const kase = await t.db
+      .selectFrom('cases')
+      .select('state')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(kase.state).toBe('signed');
+  });
+});
