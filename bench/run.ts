@@ -26,6 +26,7 @@ import { scaleOut } from './scale-out.js';
 import { fairness } from './fairness.js';
 import { cliStartup } from './cli-startup.js';
 import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './cases.js';
+import { sealingRows } from './sealing.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -71,6 +72,15 @@ if (process.argv[2] === 'cases') {
     `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, ...report.results }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults: ${join(out, 'cases.json')}\n`);
+  process.exit(0);
+}
+
+// `node dist/bench/run.js sealing`: issue 23's sealing CPU alone (bench/sealing.ts), printed.
+if (process.argv[2] === 'sealing') {
+  for (const r of await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60)))
+    process.stdout.write(
+      `${r.name}: docpipe p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)} ms; ${r.baseline!.name} p50 ${r.baseline!.stats.p50.toFixed(1)} ms; ratio ${(r.docpipe.p50 / r.baseline!.stats.p50).toFixed(2)} x; target ${r.target}\n`,
+    );
   process.exit(0);
 }
 
@@ -134,6 +144,10 @@ rows.push({
   },
 });
 await pool.close();
+
+// Sealing: CPU to stamp, append the audit trail and sign a 2-page document (bench/sealing.ts).
+if (process.env.BENCH_SEALING !== '0')
+  rows.push(...(await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60))));
 
 // Conversion: docpipe's whole render of W1 (fill, harden, convert, check, store; each round a
 // cache miss) against raw warm loops that only load and save the same filled document, with the
