@@ -768,6 +768,9 @@
       reason.focus();
     });
     dialog.addEventListener('close', () => open.focus());
+    reason.addEventListener('input', () => {
+      alert.textContent = '';
+    });
     confirm.addEventListener('click', async () => {
       alert.textContent = '';
       const text = reason.value.trim();
