@@ -141,6 +141,7 @@ function brokersOfFile(
       problems.push(`${at} brokers[${i}] must be an object`);
       continue;
     }
+    const before = problems.length;
     const raw = { ...(item as Record<string, unknown>) };
     for (const member of Object.keys(raw))
       if (!FILE_MEMBERS.has(member)) problems.push(`${name(member)}: unknown member`);
@@ -156,7 +157,8 @@ function brokersOfFile(
     if (raw.name === undefined && list.length > 1)
       problems.push(`${name('name')} is needed: the file has several brokers`);
     const broker = checkBroker(raw, name, problems);
-    if (broker) brokers.push(broker);
+    // A broker with any problem is left out whole: half a broker is no broker.
+    if (broker && problems.length === before) brokers.push(broker);
   }
   const seen = new Map<string, string>();
   const names = new Set<string>();
@@ -310,7 +312,7 @@ function scopesOf(value: unknown, name: string, problems: string[]): string[] {
     typeof value === 'string'
       ? value.split(/[\s,]+/).filter((s) => s !== '')
       : Array.isArray(value) && value.every((s) => typeof s === 'string')
-        ? (value)
+        ? value
         : undefined;
   if (!scopes || scopes.some((s) => !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) {
     problems.push(`${name} must be scopes separated by spaces or commas`);
