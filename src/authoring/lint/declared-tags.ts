@@ -5,6 +5,7 @@ import { excerptOf } from './excerpt.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, type LintFinding } from './lint-rules.js';
 import { tagsOf } from './tags.js';
+import { anchorReading } from './anchor-findings.js';
 
 /**
  * Tags that name no field `document.json` declares, where it declares them: a misspelt tag
@@ -32,6 +33,8 @@ export function undeclaredTagFindings(
       const known = namesInScope(fields, open);
       if (tag.kind === 'open' || tag.kind === 'inverted') open.push(tag.name);
       if (tag.name === CURRENT_SCOPE_TAG || known.has(tag.name) || reported.has(tag.name)) continue;
+      // An anchor is no field (anchor-findings.ts reports a malformed one).
+      if (anchorReading(tag, lint.delimiters).status !== 'other') continue;
       reported.add(tag.name);
       found.push(
         finding(

@@ -136,6 +136,19 @@ export const LINT_RULES = {
     severity: 'warning',
     fix: 'Put {#name} and {/name} in paragraphs of their own (then whole paragraphs come and go), or open and close the section within one paragraph.',
   },
+  // Anchors: where each signer signs.
+  malformed_anchor: {
+    severity: 'error',
+    fix: 'Write the anchor as its kind, a colon and the recipient, with no spaces: {sign:1}, {initials:2}, {name:1} or {date:1}, the recipient from 1 to 99.',
+  },
+  misspelt_anchor: {
+    severity: 'warning',
+    fix: "Spell the kind sign, initials, name or date (such as {sign:1}); if it is a value's tag, give it a name that does not look like an anchor.",
+  },
+  anchor_in_section: {
+    severity: 'error',
+    fix: 'Move the anchor out of the section: each anchor is one place, shown once.',
+  },
   // What a signer would see that the author may not.
   tracked_changes: {
     severity: 'error',

@@ -8,6 +8,7 @@ import {
   type UnsupportedSniff,
 } from '../../formats/sniff/index.js';
 import { ZipError } from '../../formats/zip/index.js';
+import { anchorFindings } from './anchor-findings.js';
 import { commentFindings } from './comments.js';
 import type { FieldDeclarations } from '../../document/values/index.js';
 import { undeclaredTagFindings } from './declared-tags.js';
@@ -98,6 +99,7 @@ function tagFindings(lint: LintPackage, fields: FieldDeclarations | undefined): 
     ...sectionsOfSoundParts(sectionFindings(lint), template),
     ...tagVariantFindings(lint),
     ...undeclaredTagFindings(lint, fields),
+    ...anchorFindings(lint),
   ];
 }
 

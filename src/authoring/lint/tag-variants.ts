@@ -2,6 +2,7 @@ import { excerptOf } from './excerpt.js';
 import type { LintPackage } from './lint-package.js';
 import { finding, type LintFinding } from './lint-rules.js';
 import { tagsOf, type Tag } from './tags.js';
+import { anchorReading } from './anchor-findings.js';
 
 /** Every kind of space, visible or not: two names that differ only in these are one to a reader. */
 const SPACES = /[\s\u00A0\u2007\u202F\u200B-\u200D\u2060\uFEFF]+/gu;
@@ -18,6 +19,8 @@ export function tagVariantFindings(lint: LintPackage): LintFinding[] {
     for (const tag of tagsOf(part, lint.delimiters)) {
       if (tag.kind === 'close' || tag.paragraph.inFallback) continue;
       if (tag.name === '' || tag.name === '.') continue;
+      // Anchors have one spelling; a variant of one is a malformed anchor (anchor-findings.ts).
+      if (anchorReading(tag, lint.delimiters).status !== 'other') continue;
       const key = tag.name.toLowerCase().replace(SPACES, '');
       const spellings = byKey.get(key) ?? new Map<string, Tag[]>();
       byKey.set(key, spellings);
