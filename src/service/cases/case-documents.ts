@@ -1,4 +1,5 @@
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
+import { anchorField, anchorName, type SignaturePlace } from '../../document/anchors/index.js';
 import { companyLibrary, type DocumentLibrary } from '../../document/library/index.js';
 import type { TagInput } from '../../document/values/index.js';
 import type {
@@ -23,6 +24,8 @@ export interface ProducedDocument {
   pages: number | null;
   libraryDocumentId: string | null;
   libraryVersionId: string | null;
+  /** Where the signers sign: the anchors of a template, the text tags of a PDF; empty: none. */
+  places: SignaturePlace[];
 }
 
 export interface ProduceContext {
@@ -76,7 +79,10 @@ export async function produceDocuments(
         continue;
       }
       const content = Buffer.from(text, 'base64');
-      inputs.push({ index, input: { name: doc.name, content, ...(tags ? { tags } : {}) } });
+      inputs.push({
+        index,
+        input: { name: doc.name, content, ...(tags ? { tags } : {}), options: FIND_PLACES },
+      });
       continue;
     }
     if (doc.documentId !== undefined) {
@@ -94,6 +100,7 @@ export async function produceDocuments(
             documentId: doc.documentId,
             versionId: version.versionId,
             ...(tags ? { tags } : {}),
+            options: FIND_PLACES,
           },
         });
       } catch (err) {
@@ -134,6 +141,21 @@ export async function produceDocuments(
       ...renders.map((k) => discardRender(context.storage, k).catch(() => undefined)),
     ]);
   };
+  for (const [i, r] of results.entries())
+    if (r.kind === 'rendered') {
+      const problems = placeProblems(r.result.places ?? [], body.recipients ?? []);
+      if (problems.length > 0)
+        failures.push({
+          index: inputs[i]!.index,
+          failure: {
+            error: 'document-production-failed',
+            details: problems.map((p) => ({
+              field: anchorField(`documents[${inputs[i]!.index}]`, p.anchor),
+              message: p.message,
+            })),
+          },
+        });
+    }
   if (failures.length > 0) {
     await discard();
     throw joined(failures);
@@ -148,6 +170,7 @@ export async function produceDocuments(
         name: doc.name,
         libraryDocumentId: null,
         libraryVersionId: null,
+        places: [] as SignaturePlace[],
       };
       if (doc.url !== undefined) {
         documents.push({
@@ -178,6 +201,7 @@ export async function produceDocuments(
         sha256: result.result.sha256,
         bytes: result.result.bytes,
         pages: result.result.pages,
+        places: result.result.places ?? [],
         ...(input.documentId !== undefined
           ? { libraryDocumentId: input.documentId, libraryVersionId: input.versionId ?? null }
           : {}),
@@ -188,6 +212,36 @@ export async function produceDocuments(
     await discard();
     throw err;
   }
+}
+
+/** Every document of a case is searched for its signature places (text tags of a PDF too). */
+const FIND_PLACES = { places: true } as const;
+
+/**
+ * Places that name no signer of the case: an anchor for the 3rd recipient of a case of two, or
+ * for a recipient who only receives a copy. Each anchor once, however many pages show it.
+ */
+function placeProblems(
+  places: readonly SignaturePlace[],
+  recipients: readonly { name: string; signing?: boolean }[],
+): { anchor: string; message: string }[] {
+  const problems = new Map<string, string>();
+  for (const place of places) {
+    const anchor = anchorName(place);
+    if (problems.has(anchor)) continue;
+    const recipient = recipients[place.recipient - 1];
+    if (!recipient)
+      problems.set(
+        anchor,
+        `names recipient ${place.recipient}, but the case has ${recipients.length}; add the recipient or change the anchor`,
+      );
+    else if (recipient.signing === false)
+      problems.set(
+        anchor,
+        `names recipient ${place.recipient} (${recipient.name}), who receives a copy and does not sign; set signing or change the anchor`,
+      );
+  }
+  return [...problems].map(([anchor, message]) => ({ anchor, message }));
 }
 
 /** A set's failure split by document, each detail moved from `documents[j]` to its case index. */

@@ -116,6 +116,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
             pages: d.pages,
             library_document_id: d.libraryDocumentId,
             library_version_id: d.libraryVersionId,
+            places: JSON.stringify(d.places),
             created_at: c.now,
           })),
         )

@@ -1,0 +1,406 @@
+import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { PDFDocument } from 'pdf-lib';
+import { pino } from 'pino';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config/index.js';
+import { DocpipeMetrics } from '../../src/base/metrics/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { DocpipeClient } from '../../src/jobs/queue/index.js';
+import { InlinePreparer } from '../../src/render/prepare/index.js';
+import { CaseService, type RecipientInput } from '../../src/service/cases/index.js';
+import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
+import { KeyStore } from '../../src/service/keys/index.js';
+import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { buildHttpServer } from '../../src/surfaces/http/server.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+
+/**
+ * The signing page's JSON API (load, sign, deny) as `docpipe serve` composes it, over cases made
+ * by the real case service on PostgreSQL: the order of groups, one signature per recipient under
+ * concurrency, denial, expiry, CSRF, the misses' rate limit, the image checks, and the log.
+ */
+
+const PUBLIC = 'http://127.0.0.1:9';
+const library = new FolderLibrary(join(projectRoot(), 'templates'));
+const MISSES_PER_MINUTE = 5;
+
+let t: TestDatabase;
+let stack: QueueStack;
+let app: HttpApp;
+let connection: Redis;
+let client: DocpipeClient;
+let userId = '';
+const logLines: string[] = [];
+
+async function pdf(): Promise<string> {
+  const doc = await PDFDocument.create();
+  doc.addPage([595, 842]).drawText('the lease');
+  return Buffer.from(await doc.save()).toString('base64');
+}
+
+function drawing(width = 300, height = 100): string {
+  const png = new PNG({ width, height });
+  for (let x = 20; x < width - 20; x++) {
+    const y = Math.round(height / 2 + Math.sin(x / 15) * 20);
+    const at = (y * width + x) * 4;
+    png.data[at + 3] = 255;
+  }
+  return PNG.sync.write(png).toString('base64');
+}
+
+/** The PNG with a text chunk after its header: something a sender could hide in an image. */
+function withTextChunk(base64: string): string {
+  const png = Buffer.from(base64, 'base64');
+  const data = Buffer.from('Comment\0hidden payload', 'latin1');
+  const typeAndData = Buffer.concat([Buffer.from('tEXt', 'latin1'), data]);
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  typeAndData.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(typeAndData), 8 + data.length);
+  // Signature (8) and IHDR (4 + 4 + 13 + 4) come first.
+  return Buffer.concat([png.subarray(0, 33), chunk, png.subarray(33)]).toString('base64');
+}
+
+beforeAll(async () => {
+  [t, stack] = await Promise.all([testDatabase(), startQueueStack()]);
+  await new CompanyRepository(t.db).create({ id: 'acme', name: 'Acme', defaultLanguage: 'en' });
+  userId = (await new UserRepository(t.db).add('acme', { email: 'ann@acme.example', name: 'Ann' }))
+    .id;
+  const config = loadConfig({
+    DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
+    DOCPIPE_QUEUE_PREFIX: `signing-api-${randomUUID()}`,
+    DOCPIPE_SIGNING_MISSES_PER_MINUTE: String(MISSES_PER_MINUTE),
+  });
+  connection = new Redis(stack.url);
+  client = await DocpipeClient.connect({
+    redisUrl: stack.url,
+    prefix: `signing-api-${randomUUID()}`,
+    storage: stack.storage,
+    noWorkerMs: 100,
+  });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  app = await buildHttpServer({
+    config,
+    publicUrl: PUBLIC,
+    redis: connection,
+    redisUrl: stack.url,
+    db: t.db,
+    keys: new KeyStore({ db: t.db, databaseUrl: t.url }),
+    client,
+    storage: stack.storage,
+    library,
+    preparer: new InlinePreparer(),
+    metrics: new DocpipeMetrics({ queues: [], processMetrics: false }),
+    checks: {},
+    queues: [],
+    logger: pino({ level: 'info' }, sink),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await client?.close();
+  connection?.disconnect();
+  await Promise.all([t?.close(), stack?.close()]);
+});
+
+/** A case of these recipients: its id and each recipient's token, in order. */
+async function makeCase(recipients: RecipientInput[]): Promise<{ id: string; tokens: string[] }> {
+  // A lane belongs to the test that opens it.
+  const lane = await stack.lane();
+  const cases = new CaseService({
+    db: t.db,
+    client: lane.client,
+    storage: stack.storage,
+    library,
+    documentUrl: (key) => `${PUBLIC}/files/${key}`,
+  });
+  const { case: made } = await cases.createCase(
+    'acme',
+    { id: 'k1', userId },
+    { title: 'Lease', recipients, documents: [{ name: 'lease.pdf', content: await pdf() }] },
+    { publicUrl: PUBLIC },
+  );
+  return {
+    id: made.id,
+    tokens: made.recipients.map((r) => new URL(r.signingUrl).pathname.split('/')[2]!),
+  };
+}
+
+let address = 0;
+/** Each test its own client address, so that one test's misses never limit another's. */
+function nextAddress(): string {
+  address += 1;
+  return `10.0.${Math.floor(address / 250)}.${address % 250}`;
+}
+
+async function load(token: string, remoteAddress: string) {
+  return app.inject({ method: 'GET', url: `/sign/${token}/api`, remoteAddress });
+}
+
+async function post(
+  token: string,
+  action: 'sign' | 'deny',
+  body: unknown,
+  remoteAddress: string,
+  csrf?: string,
+) {
+  let csrfToken = csrf;
+  if (csrfToken === undefined) {
+    const loaded = await load(token, remoteAddress);
+    csrfToken = loaded.statusCode === 200 ? loaded.json<{ csrfToken: string }>().csrfToken : '';
+  }
+  return app.inject({
+    method: 'POST',
+    url: `/sign/${token}/api/${action}`,
+    remoteAddress,
+    headers: { 'x-csrf-token': csrfToken, 'user-agent': 'signing-api test' },
+    payload: body as Record<string, unknown>,
+  });
+}
+
+async function eventsOf(caseId: string): Promise<string[]> {
+  const rows = await t.db
+    .selectFrom('case_events')
+    .select('trigger')
+    .where('case_id', '=', caseId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.trigger);
+}
+
+describe('the signing API', () => {
+  it('signs group by group: the second group waits, then signs, and the case is complete', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([
+      { name: 'First Signer', email: 'a@example.com', group: 1 },
+      { name: 'Second Signer', email: 'b@example.com', group: 2 },
+      { name: 'Copy Only', email: 'c@example.com', signing: false },
+    ]);
+    const [first, second] = tokens as [string, string];
+
+    const early = await load(second, ip);
+    expect(early.statusCode).toBe(200);
+    const earlyBody = early.json<{ mayAct: boolean; waitingFor: string[]; eidStart: unknown }>();
+    expect(earlyBody.mayAct).toBe(false);
+    expect(earlyBody.waitingFor).toEqual(['First Signer']);
+
+    const refused = await post(second, 'sign', { method: 'typed', name: 'Second Signer' }, ip);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: 'not-your-turn', waitingFor: ['First Signer'] });
+
+    const loaded = await load(first, ip);
+    const session = loaded.json<{
+      mayAct: boolean;
+      recipient: { number: number; methods: string[] };
+      documents: { pageImages: string[] }[];
+    }>();
+    expect(session.mayAct).toBe(true);
+    expect(session.recipient).toMatchObject({ number: 1, methods: ['draw'] });
+    expect(session.documents[0]!.pageImages).toEqual([`/sign/${first}/documents/0/pages/1.png`]);
+
+    const signed = await post(
+      first,
+      'sign',
+      { method: 'draw', image: withTextChunk(drawing()) },
+      ip,
+    );
+    expect(signed.statusCode).toBe(200);
+    expect(signed.json()).toEqual({ status: 'signed', completed: false, redirectUrl: null });
+
+    // The first link is used: it opens nothing now, like a wrong one.
+    const used = await load(first, ip);
+    expect(used.statusCode).toBe(404);
+    const nowActive = await load(second, ip);
+    expect(nowActive.json<{ mayAct: boolean }>().mayAct).toBe(true);
+
+    const last = await post(second, 'sign', { method: 'typed', name: 'Second  Signer ' }, ip);
+    expect(last.json()).toMatchObject({ status: 'signed', completed: true });
+
+    const row = await t.db
+      .selectFrom('cases')
+      .select(['state', 'active_group', 'completed_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.active_group).toBeNull();
+    expect(row.completed_at).toBeInstanceOf(Date);
+    expect(row.state).toBe('open');
+    const signatures = await t.db
+      .selectFrom('signatures')
+      .select(['method', 'typed_name', 'image', 'ip', 'user_agent'])
+      .where('case_id', '=', id)
+      .orderBy('signed_at')
+      .execute();
+    expect(signatures.map((s) => [s.method, s.typed_name])).toEqual([
+      ['draw', null],
+      ['typed', 'Second  Signer'],
+    ]);
+    // The drawn image was drawn anew by the server: a PNG, not the bytes sent.
+    expect(signatures[0]!.image!.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(signatures[0]!.image!.includes('hidden payload')).toBe(false);
+    expect(signatures[0]).toMatchObject({ ip, user_agent: 'signing-api test' });
+    expect(await eventsOf(id)).toEqual(['case.created', 'recipient.signed', 'recipient.signed']);
+  });
+
+  it('records one signature when the same recipient signs twice at once', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Twice', email: 'a@example.com' }]);
+    const token = tokens[0]!;
+    const csrf = (await load(token, ip)).json<{ csrfToken: string }>().csrfToken;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post(token, 'sign', { method: 'typed', name: 'Twice' }, ip, csrf),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 404, 404, 404]);
+    const count = await t.db
+      .selectFrom('signatures')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('case_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+    expect(await eventsOf(id)).toEqual(['case.created', 'recipient.signed']);
+  });
+
+  it('ends the case as denied, with the reason, and every link of it opens nothing after', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([
+      { name: 'Denier', email: 'a@example.com', group: 1 },
+      { name: 'Other', email: 'b@example.com', group: 2 },
+    ]);
+    // A later group may deny before its turn.
+    const denied = await post(tokens[1]!, 'deny', { reason: 'The rent is <wrong>' }, ip);
+    expect(denied.statusCode).toBe(200);
+    expect(denied.json()).toEqual({ status: 'denied' });
+    const kase = await t.db
+      .selectFrom('cases')
+      .select(['state', 'active_group'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(kase).toEqual({ state: 'denied', active_group: null });
+    const recipient = await t.db
+      .selectFrom('recipients')
+      .select(['status', 'denial_reason'])
+      .where('case_id', '=', id)
+      .where('name', '=', 'Other')
+      .executeTakeFirstOrThrow();
+    expect(recipient).toEqual({ status: 'denied', denial_reason: 'The rent is <wrong>' });
+    expect(await eventsOf(id)).toEqual(['case.created', 'case.denied']);
+    for (const token of tokens) expect((await load(token, ip)).statusCode).toBe(404);
+  });
+
+  it('answers a wrong, a used, an expired and a denied case’s token alike, changing nothing', async () => {
+    const ip = nextAddress();
+    const expired = await makeCase([{ name: 'Late', email: 'a@example.com' }]);
+    await t.db
+      .updateTable('cases')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.id)
+      .execute();
+    const answers = [
+      await load('A'.repeat(43), ip),
+      await load(expired.tokens[0]!, ip),
+      await post(expired.tokens[0]!, 'sign', { method: 'typed', name: 'Late' }, ip, 'x'),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 404, 403]);
+    expect(answers[0]!.body).toBe(answers[1]!.body);
+    expect(answers[0]!.json()).toMatchObject({ error: 'signing-link-not-found' });
+    expect(await eventsOf(expired.id)).toEqual(['case.created']);
+  });
+
+  it('refuses sign and deny without the page’s CSRF token', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Victim', email: 'a@example.com' }]);
+    const none = await app.inject({
+      method: 'POST',
+      url: `/sign/${tokens[0]}/api/sign`,
+      remoteAddress: ip,
+      payload: { method: 'typed', name: 'Victim' },
+    });
+    expect(none.statusCode).toBe(403);
+    expect(none.json()).toMatchObject({ error: 'csrf-token-invalid' });
+    const wrong = await post(tokens[0]!, 'deny', { reason: 'no' }, ip, 'not-the-token');
+    expect(wrong.statusCode).toBe(403);
+    expect(await eventsOf(id)).toEqual(['case.created']);
+  });
+
+  it('refuses an image that is not a PNG, one too large, and a name with a bidi control', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Careful', email: 'a@example.com' }]);
+    const token = tokens[0]!;
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Array<number>(64).fill(0)]);
+    const notPng = await post(
+      token,
+      'sign',
+      { method: 'draw', image: jpeg.toString('base64') },
+      ip,
+    );
+    expect(notPng.statusCode).toBe(400);
+    expect(notPng.json()).toMatchObject({
+      error: 'validation-failed',
+      details: [{ field: 'image', message: expect.stringContaining('not a PNG') }],
+    });
+    const huge = await post(token, 'sign', { method: 'draw', image: drawing(2000, 100) }, ip);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json<{ details: { message: string }[] }>().details[0]!.message).toContain(
+      '2000x100',
+    );
+    const bidi = await post(token, 'sign', { method: 'typed', name: 'Ann\u202Egpj.exe' }, ip);
+    expect(bidi.statusCode).toBe(400);
+    expect(bidi.json<{ details: { field: string }[] }>().details[0]!.field).toBe('name');
+    const unknown = await post(token, 'sign', { method: 'stamp' }, ip);
+    expect(unknown.statusCode).toBe(400);
+    expect(await eventsOf(id)).toEqual(['case.created']);
+  });
+
+  it('needs every must-be-read document in documentsRead', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Reader', email: 'a@example.com' }]);
+    await t.db
+      .updateTable('case_documents')
+      .set({ must_be_read: true })
+      .where('case_id', '=', id)
+      .execute();
+    const unread = await post(tokens[0]!, 'sign', { method: 'typed', name: 'Reader' }, ip);
+    expect(unread.statusCode).toBe(400);
+    expect(unread.json()).toMatchObject({ details: [{ field: 'documentsRead' }] });
+    const read = await post(
+      tokens[0]!,
+      'sign',
+      { method: 'typed', name: 'Reader', documentsRead: [0] },
+      ip,
+    );
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('limits the links that open nothing per address, then refuses even a right one', async () => {
+    const ip = nextAddress();
+    const { tokens } = await makeCase([{ name: 'Guessed', email: 'a@example.com' }]);
+    for (let i = 0; i < MISSES_PER_MINUTE; i++)
+      expect((await load(`${'B'.repeat(42)}${i}`, ip)).statusCode).toBe(404);
+    const limited = await load('C'.repeat(43), ip);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await load(tokens[0]!, ip)).statusCode).toBe(429);
+    // Another address is not limited.
+    expect((await load(tokens[0]!, nextAddress())).statusCode).toBe(200);
+  });
+
+  it('keeps tokens out of the log', () => {
+    const lines = logLines.filter((l) => l.includes('/sign/'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.some((l) => /\/sign\/[A-Za-z0-9_-]{43}/.test(l))).toBe(false);
+  });
+});
