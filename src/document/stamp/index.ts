@@ -1,4 +1,5 @@
-export type { SignaturePlace } from './signature-place.js';
+// The shared place shape, re-exported for the sealing job's convenience.
+export type { SignaturePlace } from '../anchors/index.js';
 export { MIN_STAMP_TEXT_PT, stampPlaces, type Stamp } from './stamp-places.js';
 export {
   appendAuditTrail,

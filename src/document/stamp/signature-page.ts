@@ -2,7 +2,7 @@ import { rgb, type PDFPage } from '@libpdf/core';
 import { finalizeFontsStably, openPdf } from '../../formats/pades/index.js';
 import { AUDIT_WORDING, type AuditLanguage } from './audit-wording.js';
 import { drawableText } from './drawable-text.js';
-import type { SignaturePlace } from './signature-place.js';
+import type { SignaturePlace } from '../anchors/index.js';
 import { stampFont } from './stamp-fonts.js';
 
 const PAGE = { width: 595.28, height: 841.89 };

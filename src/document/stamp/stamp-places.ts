@@ -1,6 +1,6 @@
 import { ops, rgb, type PDF, type PDFPage } from '@libpdf/core';
 import { drawableText } from './drawable-text.js';
-import type { SignaturePlace } from './signature-place.js';
+import type { SignaturePlace } from '../anchors/index.js';
 import { stampFont } from './stamp-fonts.js';
 import { fittingSize } from './text-layout.js';
 
