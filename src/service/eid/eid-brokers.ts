@@ -64,7 +64,8 @@ export class EidBrokers {
   }
 
   /**
-   * Finishes the login `pending` started, from the callback's URL or its query parameters.
+   * Finishes the login `pending` started, from the callback: its URL, its path and query as the
+   * request has them, or its query parameters.
    * EidError with its reason, or EidBrokerUnavailableError.
    */
   async finish(
@@ -98,7 +99,8 @@ export class EidBrokers {
 function paramsOf(callback: URL | string | URLSearchParams): URLSearchParams {
   if (callback instanceof URLSearchParams) return callback;
   if (callback instanceof URL) return callback.searchParams;
-  // A whole URL, or its query alone (`?code=...` or `code=...`).
-  const query = /^[a-z][a-z0-9+.-]*:/i.test(callback) ? new URL(callback).search : callback;
-  return new URLSearchParams(query);
+  // A whole URL, the request's path and query (`/sign/eid/callback?code=...`), or the query.
+  const text = callback.split('#')[0]!;
+  const q = text.indexOf('?');
+  return new URLSearchParams(q >= 0 ? text.slice(q + 1) : text);
 }
