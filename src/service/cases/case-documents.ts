@@ -26,6 +26,8 @@ export interface ProducedDocument {
   libraryVersionId: string | null;
   /** Where the signers sign: the anchors of a template, the text tags of a PDF; empty: none. */
   places: SignaturePlace[];
+  /** v2 `documentMustBeRead`. */
+  mustBeRead: boolean;
 }
 
 export interface ProduceContext {
@@ -171,6 +173,7 @@ export async function produceDocuments(
         libraryDocumentId: null,
         libraryVersionId: null,
         places: [] as SignaturePlace[],
+        mustBeRead: doc.mustBeRead === true,
       };
       if (doc.url !== undefined) {
         documents.push({

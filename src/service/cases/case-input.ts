@@ -73,4 +73,9 @@ export interface CaseDocumentInput {
   versionId?: string;
   /** This document's own tag values; absent: the case's `tags`. */
   tags?: TagInput[];
+  /**
+   * v2 `documentMustBeRead`: the signer pages through it before signing. Not a v3 member (its
+   * schema is closed); v2 cases and forms set it.
+   */
+  mustBeRead?: boolean;
 }

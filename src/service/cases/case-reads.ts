@@ -51,7 +51,16 @@ export async function readCase(
       .execute(),
     db
       .selectFrom('case_documents')
-      .select(['name', 'source', 'storage_key', 'url', 'pages', 'sha256'])
+      .select([
+        'name',
+        'source',
+        'storage_key',
+        'url',
+        'pages',
+        'sha256',
+        'sealed_storage_key',
+        'sealed_sha256',
+      ])
       .where('company_id', '=', company)
       .where('case_id', '=', id)
       .orderBy('index')
@@ -72,13 +81,18 @@ export async function readCase(
     settings: row.settings as Record<string, unknown>,
     recipients: recipients.map(recipientView),
     documents: await Promise.all(
-      documents.map(async (d): Promise<DocumentView> => ({
-        name: d.name,
-        url: d.storage_key ? await documentUrl(d.storage_key, pdfName(d.name)) : d.url!,
-        source: d.source,
-        pages: d.pages,
-        sha256: d.sha256,
-      })),
+      // A sealed case downloads its sealed PDFs; the copies shown to the signers stay stored
+      // as evidence, their hashes in each document's evidence.
+      documents.map(async (d): Promise<DocumentView> => {
+        const key = d.sealed_storage_key ?? d.storage_key;
+        return {
+          name: d.name,
+          url: key ? await documentUrl(key, pdfName(d.name)) : d.url!,
+          source: d.source,
+          pages: d.pages,
+          sha256: d.sealed_sha256 ?? d.sha256,
+        };
+      }),
     ),
   };
 }

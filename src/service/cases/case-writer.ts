@@ -117,6 +117,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
             library_document_id: d.libraryDocumentId,
             library_version_id: d.libraryVersionId,
             places: JSON.stringify(d.places),
+            must_be_read: d.mustBeRead,
             created_at: c.now,
           })),
         )

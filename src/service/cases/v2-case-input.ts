@@ -109,7 +109,10 @@ export function v2CaseInput(body: V2CaseBody, wrapped = false): V2CaseMapping {
 /** `file` as its v3 source: base64 bytes, or a URL kept by reference. */
 function v2DocumentInput(d: V2Document & { name: string }): CaseDocumentInput {
   const file = d.file ?? '';
-  return fileIsBlob(d) ? { name: d.name, content: file } : { name: d.name, url: file };
+  const mustBeRead = d.documentMustBeRead === true ? { mustBeRead: true } : {};
+  return fileIsBlob(d)
+    ? { name: d.name, content: file, ...mustBeRead }
+    : { name: d.name, url: file, ...mustBeRead };
 }
 
 /** `fileIsBlob` as given; absent, an http(s) URL is a URL and anything else base64 bytes. */
