@@ -15,6 +15,7 @@ import { buildDocx } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { DocpipeError } from '../../src/base/errors/index.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import { previewTemplate } from '../../src/authoring/preview/index.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -302,5 +303,46 @@ describe('text tags in a given PDF', () => {
     });
     expect(again.cached).toBe(true);
     expect(again.places).toEqual(result.places);
+  });
+});
+
+/** The pixel at a point of a page image drawn at `dpi` (PDF points, y up). */
+function pixel(png: PNG, dpi: number, pageHeight: number, x: number, y: number): number[] {
+  const s = dpi / 72;
+  const px = Math.round(x * s);
+  const py = Math.round((pageHeight - y) * s);
+  const i = (py * png.width + px) * 4;
+  return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+}
+
+const bluish = ([r, , b]: number[]) => b! > 150 && b! > r! + 60;
+
+describe('docpipe preview draws the places', () => {
+  it('frames each anchor, unfilled and filled, and shows no marker', async () => {
+    const { renderer: plain, storage } = renderer();
+    const bytes = buildDocx({ body: para('Dear {client},') + para('Sign here {sign:1} please') });
+    const renderPdf = async (docx: Uint8Array, tags: unknown) => {
+      const r = await plain.render({ bytes: docx, name: 'preview' }, tags, {});
+      return { pdf: (await storage.get(r.key))!, notices: r.notices, places: r.places };
+    };
+    const dpi = 96;
+    for (const tags of [undefined, [{ tag: 'client', value: 'Ada', type: 'text' }]]) {
+      const preview = await previewTemplate(bytes, { tags, fill: {}, dpi }, { renderPdf });
+      expect(preview.places.map(label)).toEqual(['1 sign:1']);
+      const { rect } = preview.places[0]!;
+      const png = PNG.sync.read(preview.pages[0]!);
+      const height = (png.height * 72) / dpi;
+      // The frame's left edge is blue half-way up (within a pixel either way: it is 0.75 pt
+      // wide); the middle is pale, with no marker text on it.
+      const edge = [-1, -0.5, 0, 0.5, 1].map((d) =>
+        pixel(png, dpi, height, rect.x + d, rect.y + rect.height / 2),
+      );
+      expect(edge.some(bluish)).toBe(true);
+      const middle = pixel(png, dpi, height, rect.x + rect.width / 2, rect.y + rect.height / 2);
+      expect(Math.min(...middle)).toBeGreaterThan(180);
+      // Below the place, the page is white.
+      const away = pixel(png, dpi, height, rect.x + rect.width / 2, rect.y - 20);
+      expect(away).toEqual([255, 255, 255]);
+    }
   });
 });

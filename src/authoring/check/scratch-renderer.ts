@@ -6,6 +6,7 @@ import type { Logger } from '../../base/log/index.js';
 import { Renderer, type RenderNotice, type RenderOptions } from '../../render/pipeline/index.js';
 import type { Preparer } from '../../render/prepare/index.js';
 import { LocalStorage } from '../../render/storage/index.js';
+import type { SignaturePlace } from '../../document/anchors/index.js';
 
 /** A PDF rendered for a look (check, preview): never kept. */
 export interface ScratchRender {
@@ -13,6 +14,8 @@ export interface ScratchRender {
   pages: number;
   /** What the renderer noticed: a font substituted, an empty page. */
   notices: RenderNotice[];
+  /** Where each signer signs (the anchors' places); absent when none. */
+  places?: SignaturePlace[];
 }
 
 export interface ScratchRendererDeps {
@@ -55,7 +58,12 @@ export class ScratchRenderer {
     const pdf = await this.storage.get(result.key);
     if (!pdf) throw new Error(`the rendered PDF ${result.key} vanished from ${this.storage.root}`);
     await this.renderer.discard(result);
-    return { pdf, pages: result.pages, notices: result.notices };
+    return {
+      pdf,
+      pages: result.pages,
+      notices: result.notices,
+      ...(result.places ? { places: result.places } : {}),
+    };
   }
 
   /** Removes the temporary storage; the preparer and converter are the caller's to close. */

@@ -1,4 +1,5 @@
 import type { Delimiters } from '../../document/fill/index.js';
+import { markerRunProperties, type AnchorKind } from '../../document/anchors/index.js';
 import { escapeXml, unescapeXml } from '../../formats/opc/index.js';
 import { followsShading, replacedByMark, shadingElement } from './mark-style.js';
 import { findTagSpans, type TagMark, type TagSpan } from './tag-spans.js';
@@ -31,6 +32,14 @@ interface TextNode {
 interface Segment {
   text: string;
   mark: TagMark | undefined;
+  /** Part of an anchor, replaced by its marker: the marker's text in the first piece only. */
+  anchor?: AnchorMarker & { first: boolean };
+}
+
+/** What an anchor becomes in a preview: its marker, sized as fill sizes it. */
+export interface AnchorMarker {
+  kind: AnchorKind;
+  marker: string;
 }
 
 /**
@@ -39,13 +48,26 @@ interface Segment {
  * split over several runs (as Word splits text it spell-checks or that was edited in pieces) is
  * shaded in each of them. Throws {@link XmlTreeError} for a part that is not well-formed.
  */
-export function markTagsInPart(xml: string, delimiters: Delimiters): MarkedPart {
+export function markTagsInPart(
+  xml: string,
+  delimiters: Delimiters,
+  /**
+   * The marker a tag's content (`sign:1`) stands for, when it is an anchor: such a tag is
+   * replaced by its marker run, as fill replaces it, instead of being shaded.
+   */
+  anchorOf: (inner: string) => AnchorMarker | undefined = () => undefined,
+): MarkedPart {
   const tree = parseXmlTree(xml);
   const nodes: TextNode[] = [];
   collectText(tree, undefined, nodes);
   const text = nodes.map((n) => n.text).join('');
   const spans = findTagSpans(text, delimiters);
   if (spans.length === 0) return { xml, tags: 0, unmarked: 0 };
+  const anchors = new Map<TagSpan, AnchorMarker>();
+  for (const span of spans) {
+    const anchor = span.mark === 'value' ? anchorOf(span.inner) : undefined;
+    if (anchor) anchors.set(span, anchor);
+  }
   const missed = new Set<number>();
   const splits = new Map<XmlElement, Map<XmlElement, Segment[]>>();
   let first = 0;
@@ -65,6 +87,7 @@ export function markTagsInPart(xml: string, delimiters: Delimiters): MarkedPart 
       segmentsOf(
         node,
         overlapping.map((i) => spans[i]!),
+        anchors,
       ),
     );
   }
@@ -108,14 +131,23 @@ function overlaps(spans: TagSpan[], first: number, node: TextNode): number[] {
 }
 
 /** A text node cut where tags start and end, each piece with its mark or none. */
-function segmentsOf(node: TextNode, spans: TagSpan[]): Segment[] {
+function segmentsOf(
+  node: TextNode,
+  spans: TagSpan[],
+  anchors: Map<TagSpan, AnchorMarker>,
+): Segment[] {
   const segments: Segment[] = [];
   let at = 0;
   for (const span of spans) {
     const from = Math.max(0, span.start - node.start);
     const to = Math.min(node.text.length, span.end - node.start);
     if (from > at) segments.push({ text: node.text.slice(at, from), mark: undefined });
-    segments.push({ text: node.text.slice(from, to), mark: span.mark });
+    const anchor = anchors.get(span);
+    segments.push({
+      text: node.text.slice(from, to),
+      mark: span.mark,
+      ...(anchor ? { anchor: { ...anchor, first: span.start >= node.start } } : {}),
+    });
     at = to;
   }
   if (at < node.text.length) segments.push({ text: node.text.slice(at), mark: undefined });
@@ -138,6 +170,7 @@ function rewriteRuns(
 interface Piece {
   mark: TagMark | undefined;
   nodes: XmlNode[];
+  anchor?: AnchorKind;
 }
 
 /**
@@ -151,14 +184,23 @@ function splitRun(run: XmlElement, segmentsByText: Map<XmlElement, Segment[]>): 
   const pieces: Piece[] = [];
   const add = (mark: TagMark | undefined, node: XmlNode): void => {
     const last = pieces[pieces.length - 1];
-    if (last && last.mark === mark) last.nodes.push(node);
+    if (last && last.mark === mark && !last.anchor) last.nodes.push(node);
     else pieces.push({ mark, nodes: [node] });
   };
   for (const child of run.children) {
     if (child === props) continue;
     const segments = child.type === 'element' ? segmentsByText.get(child) : undefined;
     if (segments) {
-      for (const s of segments) add(s.mark, textElement(s.text));
+      for (const s of segments) {
+        if (!s.anchor) add(s.mark, textElement(s.text));
+        // A run of its own, as fill writes it; the anchor's other pieces are emptied.
+        else
+          pieces.push({
+            mark: undefined,
+            anchor: s.anchor.kind,
+            nodes: [textElement(s.anchor.first ? s.anchor.marker : '')],
+          });
+      }
     } else if (child.type === 'text' && pieces.length > 0) {
       // White space between a run's elements means nothing; it stays with what precedes it.
       pieces[pieces.length - 1]!.nodes.push(child);
@@ -171,7 +213,12 @@ function splitRun(run: XmlElement, segmentsByText: Map<XmlElement, Segment[]>): 
     name: run.name,
     open: run.open,
     close: run.close,
-    children: [...runProperties(props, piece.mark), ...piece.nodes],
+    children: [
+      ...(piece.anchor
+        ? [{ type: 'markup', raw: markerRunProperties(piece.anchor) } as XmlNode]
+        : runProperties(props, piece.mark)),
+      ...piece.nodes,
+    ],
   }));
 }
 

@@ -4,7 +4,8 @@ export {
   type MarkedTemplate,
   type UnmarkedTags,
 } from './mark-template.js';
-export { markTagsInPart, type MarkedPart } from './highlight-part.js';
+export { markTagsInPart, type AnchorMarker, type MarkedPart } from './highlight-part.js';
+export { drawPlaces } from './draw-places.js';
 export { findTagSpans, type TagMark, type TagSpan } from './tag-spans.js';
 export { MARK_FILL } from './mark-style.js';
 export {

@@ -13,6 +13,8 @@ export interface TagSpan {
   start: number;
   end: number;
   mark: TagMark;
+  /** What is between the delimiters, as written. */
+  inner: string;
 }
 
 /**
@@ -33,7 +35,8 @@ export function findTagSpans(text: string, delimiters: Delimiters): TagSpan[] {
     if (close === -1) break;
     const end = close + delimiters.end.length;
     const first = text.charAt(start + delimiters.start.length);
-    spans.push({ start, end, mark: markOf(first, open) });
+    const inner = text.slice(start + delimiters.start.length, close);
+    spans.push({ start, end, mark: markOf(first, open), inner });
     at = end;
   }
   return spans;

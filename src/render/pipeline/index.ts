@@ -11,3 +11,4 @@ export type {
   RenderStep,
 } from './render-types.js';
 export { fidelityReport, fidelityRefusal, type FidelityReport } from './fidelity-notices.js';
+export { placeMarkers, placeTextTags, type Placed } from './signature-places.js';
