@@ -85,6 +85,13 @@
       failed: 'Something went wrong on our side. Try again in a moment.',
       retry: 'Try again',
       list: { and: 'and' },
+      eid: {
+        cancelled: 'The eID login was cancelled. You can try again.',
+        mismatch:
+          'The eID login does not match you: the CPR number is not the one the sender gave.',
+        unavailable: 'The eID service does not answer right now. Try again in a few minutes.',
+        failed: 'The eID login could not be used. Try again.',
+      },
     },
     da: {
       loading: 'Indlæser dokumenterne …',
@@ -160,6 +167,13 @@
       failed: 'Noget gik galt hos os. Prøv igen om lidt.',
       retry: 'Prøv igen',
       list: { and: 'og' },
+      eid: {
+        cancelled: 'Login med eID blev afbrudt. Du kan prøve igen.',
+        mismatch:
+          'Login med eID passer ikke til dig: CPR-nummeret er ikke det, afsenderen har angivet.',
+        unavailable: 'eID-tjenesten svarer ikke lige nu. Prøv igen om et par minutter.',
+        failed: 'Login med eID kunne ikke bruges. Prøv igen.',
+      },
     },
   };
 
@@ -169,6 +183,9 @@
   const POINTS_PER_PIXEL = 72 / 96;
 
   const main = document.getElementById('app');
+  /** Why an eID login sent the signer back here (signing-eid-routes.ts), shown once. */
+  const eidOutcome = new URLSearchParams(location.search).get('eid');
+  if (eidOutcome !== null) history.replaceState(null, '', location.pathname);
   const pagePath = location.pathname.replace(/\/+$/, '');
   const api = pagePath + '/api';
   let lang = document.documentElement.lang === 'da' ? 'da' : 'en';
@@ -371,7 +388,10 @@
     docs.append(el('h2', { id: 'documents-heading' }, w.documents));
     for (const d of documents) docs.append(documentView(d, reading));
 
-    main.replaceChildren(header, todo, docs);
+    main.replaceChildren(header);
+    if (eidOutcome && Object.hasOwn(w.eid, eidOutcome))
+      main.append(el('p', { class: 'problem eid-outcome', role: 'alert' }, w.eid[eidOutcome]));
+    main.append(todo, docs);
     if (r.signing && session.mayAct) main.append(signingView(session, reading));
     main.removeAttribute('aria-busy');
     reading.start();

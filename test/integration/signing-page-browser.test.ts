@@ -512,6 +512,17 @@ describe('a signing page in headless Chromium', () => {
     expectClean(w);
   });
 
+  it('says once why an eID login came back without a signature', async () => {
+    const { page, w } = await openPage();
+    await opened(page, `${links.jonas}?eid=unavailable`);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'eID-tjenesten svarer ikke lige nu. Prøv igen om et par minutter.',
+    );
+    // Gone from the address, so that a reload does not say it again.
+    expect(page.url()).toBe(links.jonas);
+    expectClean(w);
+  });
+
   it('signs a drawing made with the mouse; then the second group may sign and the used link opens nothing', async () => {
     const { page, w } = await openPage();
     await opened(page, links.mette);

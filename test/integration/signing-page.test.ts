@@ -203,6 +203,20 @@ describe('a signing link', () => {
     const en = await app.inject({ method: 'GET', url: '/sign/done?lang=en' });
     expect(en.body).toContain('Thank you for signing');
     expect(en.headers['content-security-policy']).toContain("script-src 'self'");
+    // Without lang, the browser's first language if the page speaks it.
+    const browser = await app.inject({
+      method: 'GET',
+      url: '/sign/done?eid=signed',
+      headers: { 'accept-language': 'da-DK,da;q=0.9,en;q=0.8' },
+    });
+    expect(browser.body).toContain('Tak for din underskrift');
+    const cancelled = await app.inject({ method: 'GET', url: '/sign/done?lang=en&eid=cancelled' });
+    expect(cancelled.body).toContain('<h1>Signing with eID did not finish</h1>');
+    expect(cancelled.body).toContain('The eID login was cancelled.');
+    // A word it does not know is no text of its own: the plain thanks.
+    const odd = await app.inject({ method: 'GET', url: '/sign/done?lang=en&eid=%3Cb%3E' });
+    expect(odd.body).toContain('Thank you for signing');
+    expect(odd.body).not.toContain('<b>');
   });
 
   it('serves each page as a PNG image', async () => {

@@ -1,11 +1,19 @@
 import { Type } from 'typebox';
 import type { HttpApp } from '../common/create-app.js';
 import { signingAssets } from './signing-assets.js';
-import { ASSETS_PATH, PAGE_HEADERS, messagePage } from './signing-page.js';
+import { ASSETS_PATH, PAGE_HEADERS, donePage, messagePage } from './signing-page.js';
+
+/** `lang` when it is one the page speaks, else the browser's first choice of them, else English. */
+function doneLanguage(lang: string | undefined, accept: string | undefined): 'da' | 'en' {
+  if (lang === 'da' || lang === 'en') return lang;
+  const first = /^\s*([A-Za-z]{2})/.exec(accept ?? '')?.[1]?.toLowerCase();
+  return first === 'da' ? 'da' : 'en';
+}
 
 /**
  * `GET /sign/assets/{name}`: the signing page's script, stylesheet and signature pad, and
- * `GET /sign/done`: the page an eID login comes back to after signing. Neither is part of the
+ * `GET /sign/done?lang=da|en&eid=...`: the page an eID login comes back to when it has no
+ * signing page to go back to (signing-page.ts donePage). Neither is part of the
  * API a caller embeds, so neither is in the OpenAPI document. The assets are revalidated on each
  * visit (ETag), so that a new version reaches a recipient whose browser kept the old one.
  */
@@ -34,13 +42,21 @@ export function signingAssetRoutes(app: HttpApp): void {
     {
       schema: {
         hide: true,
-        querystring: Type.Object({ lang: Type.Optional(Type.String({ maxLength: 12 })) }),
+        querystring: Type.Object({
+          lang: Type.Optional(Type.String({ maxLength: 12 })),
+          eid: Type.Optional(Type.String({ maxLength: 32 })),
+        }),
       },
     },
     async (request, reply) =>
       reply
         .headers(PAGE_HEADERS)
         .type('text/html; charset=utf-8')
-        .send(messagePage('done', request.query.lang === 'da' ? 'da' : 'en')),
+        .send(
+          donePage(
+            doneLanguage(request.query.lang, request.headers['accept-language']),
+            request.query.eid,
+          ),
+        ),
   );
 }

@@ -20,6 +20,16 @@ const WORDS = {
       'Der er prøvet for mange links, der ikke virker, fra din forbindelse. Vent et minut, og prøv igen.',
     doneTitle: 'Tak for din underskrift',
     done: 'Din underskrift er modtaget. Du kan lukke siden.',
+    eidTitle: 'Underskriften med eID blev ikke gennemført',
+    eidAgain: 'Åbn dit link til underskrift igen for at prøve igen.',
+    eid: {
+      cancelled: 'Login med eID blev afbrudt.',
+      mismatch:
+        'Login med eID passer ikke til modtageren: CPR-nummeret er ikke det, afsenderen har angivet.',
+      unavailable: 'eID-tjenesten svarer ikke lige nu. Prøv igen om et par minutter.',
+      failed: 'Login med eID kunne ikke bruges.',
+      closed: 'Sagen er ikke længere åben for underskrift.',
+    },
   },
   en: {
     loading: 'Loading the documents …',
@@ -35,6 +45,16 @@ const WORDS = {
       'Too many signing links that do not work were tried from your connection. Wait a minute and try again.',
     doneTitle: 'Thank you for signing',
     done: 'Your signature has been received. You can close this page.',
+    eidTitle: 'Signing with eID did not finish',
+    eidAgain: 'Open your signing link again to try again.',
+    eid: {
+      cancelled: 'The eID login was cancelled.',
+      mismatch:
+        'The eID login does not match the recipient: the CPR number is not the one the sender gave.',
+      unavailable: 'The eID service does not answer right now. Try again in a few minutes.',
+      failed: 'The eID login could not be used.',
+      closed: 'The case is no longer open for signing.',
+    },
   },
 } as const;
 
@@ -101,6 +121,25 @@ export function messagePage(
     language ?? 'en',
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(w[kind])}</p>`,
+    [],
+  );
+}
+
+/** What an eID login that did not sign comes back with (`/sign/done?eid=...`). */
+export type EidOutcome = keyof Words['eid'];
+
+/**
+ * The page an eID login comes back to when it has no signing page to go back to: thanks after a
+ * signature (`eid` absent or `signed`), else why it did not sign.
+ */
+export function donePage(language: string, eid?: string): string {
+  const w = wordsFor(language);
+  if (eid === undefined || eid === 'signed' || !Object.hasOwn(w.eid, eid))
+    return messagePage('done', language);
+  return layout(
+    language,
+    w.eidTitle,
+    `<h1>${escapeHtml(w.eidTitle)}</h1><p>${escapeHtml(w.eid[eid as EidOutcome])}</p><p>${escapeHtml(w.eidAgain)}</p>`,
     [],
   );
 }
