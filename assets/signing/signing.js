@@ -188,7 +188,7 @@
   if (eidOutcome !== null) history.replaceState(null, '', location.pathname);
   const pagePath = location.pathname.replace(/\/+$/, '');
   const api = pagePath + '/api';
-  let lang = document.documentElement.lang === 'da' ? 'da' : 'en';
+  let lang = document.documentElement.lang.toLowerCase().startsWith('da') ? 'da' : 'en';
   let w = WORDS[lang];
 
   /** An element with attributes (never markup) and children (nodes or strings, as text). */
