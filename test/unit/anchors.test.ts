@@ -178,6 +178,12 @@ describe('places from markers', () => {
     expect(out.problems).toHaveLength(1);
     expect(out.problems[0]!.field).toBe('documents[0].anchors.sign:1');
     expect(out.problems[0]!.message).toContain('overlaps date:2 on page 1');
+    // Lines set solid: the boxes share a fraction of a point.
+    const solid = [
+      at(1, sign.marker, 72, 500, w),
+      at(1, date.marker, 72, 480.4, markerWidth('date')),
+    ];
+    expect(placesFromMarkers([sign, date], solid, [A4], '').problems).toEqual([]);
     const touching = [
       at(1, sign.marker, 72, 500, w),
       at(1, date.marker, 72 + w, 500, markerWidth('date')),

@@ -33,6 +33,7 @@ export { TEXT_TAG_PATTERN, readTextTag } from './text-tags.js';
 export { anchorField, anchorName, type PlaceRect, type SignaturePlace } from './signature-place.js';
 export {
   MARKER_WIDTH_TOLERANCE,
+  OVERLAP_TOLERANCE,
   placesFromMarkers,
   placesFromTextTags,
   spreadMarkerPattern,

@@ -27,8 +27,14 @@ export interface PageSize {
  */
 export const MARKER_WIDTH_TOLERANCE = 1;
 
-/** Rectangles that share less than this (in points, each way) only touch: not an overlap. */
-const TOUCH = 0.01;
+/**
+ * How much of the lower place's height two places may share and still be apart: a quarter. A
+ * place's box runs from the font's descent to its ascent as the PDF declares them (1.3 em for
+ * Liberation Mono), taller than the line LibreOffice sets it on (1.13 em), so the places of two
+ * lines set solid share about a sixth of their height. Two anchors on one spot (a text box over
+ * text, a negative line spacing) share far more.
+ */
+export const OVERLAP_TOLERANCE = 0.25;
 
 export interface PlacesFound<T extends FoundText> {
   places: SignaturePlace[];
@@ -170,7 +176,7 @@ function isMarkerSized(anchor: PlacedAnchor, rect: PlaceRect): boolean {
 }
 
 function inside(r: PlaceRect, page: PageSize): boolean {
-  const e = TOUCH;
+  const e = 0.01;
   return (
     r.x >= -e && r.y >= -e && r.x + r.width <= page.width + e && r.y + r.height <= page.height + e
   );
@@ -179,7 +185,7 @@ function inside(r: PlaceRect, page: PageSize): boolean {
 function overlap(a: PlaceRect, b: PlaceRect): boolean {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > TOUCH && h > TOUCH;
+  return w > 1 && h > OVERLAP_TOLERANCE * Math.min(a.height, b.height);
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
