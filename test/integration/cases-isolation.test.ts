@@ -147,6 +147,10 @@ const COVERED: Record<string, string> = {
   'GET /sign/{token}': 'signing pages: a token opens its own case only',
   'GET /sign/{token}/documents/{index}/pages/{page}':
     'signing pages: a token opens its own case only',
+  'GET /sign/{token}/logo': 'signing pages: a token opens its own case only',
+  'GET /sign/{token}/api': 'signing pages: a token opens its own case only',
+  'POST /sign/{token}/api/sign': 'signing pages: a token opens its own case only',
+  'POST /sign/{token}/api/deny': 'signing pages: a token opens its own case only',
 };
 
 /**
@@ -451,6 +455,31 @@ describe('signing pages', () => {
       (await app.inject({ method: 'GET', url: `/sign/${b.token}/documents/1/pages/1.png` }))
         .statusCode,
     ).toBe(404);
+    // The page's API: B's token loads B's case only, and A's CSRF token signs and denies
+    // nothing of B's.
+    const load = async (token: string) =>
+      (await app.inject({ method: 'GET', url: `/sign/${token}/api` })).json<{
+        case: { title: string };
+        csrfToken: string;
+      }>();
+    const [aSession, bSession] = [await load(a.token), await load(b.token)];
+    expect(bSession.case.title).toBe(b.title);
+    expect(aSession.case.title).toBe(a.title);
+    for (const action of ['sign', 'deny'])
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: `/sign/${b.token}/api/${action}`,
+            headers: { 'x-csrf-token': aSession.csrfToken },
+            payload: action === 'sign' ? { method: 'typed', name: 'A' } : { reason: 'A says no' },
+          })
+        ).statusCode,
+      ).toBe(403);
+    // Neither case has a logo: each token's logo route answers its own case's absence.
+    expect((await app.inject({ method: 'GET', url: `/sign/${b.token}/logo` })).statusCode).toBe(
+      404,
+    );
     // No key opens a page either: the token is the only credential.
     const keyed = await app.inject({
       method: 'GET',

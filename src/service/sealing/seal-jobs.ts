@@ -31,25 +31,29 @@ const jobOptions = (caseId: string) => ({
   removeOnFail: { age: 7 * 24 * 3600 },
 });
 
-/** Adds seal jobs: the HTTP server, when a case's last signer signs. */
+/**
+ * Adds seal jobs: the HTTP server, when a case's last signer signs, and the seal worker's sweep.
+ * On a connection the caller owns and closes (the server's producer connection), and opened on
+ * the first job, so that a server nobody signs on holds no queue.
+ */
 export class SealQueue {
-  private constructor(
-    private readonly queue: Queue<SealJob>,
+  private queue: Queue<SealJob> | undefined;
+
+  constructor(
     private readonly connection: Redis,
+    private readonly prefix: string,
   ) {}
 
-  static open(redisUrl: string, prefix: string): SealQueue {
-    const connection = createRedis(redisUrl, 'producer');
-    return new SealQueue(new Queue<SealJob>(SEAL_QUEUE, { connection, prefix }), connection);
-  }
-
   async add(job: SealJob): Promise<void> {
+    this.queue ??= new Queue<SealJob>(SEAL_QUEUE, {
+      connection: this.connection,
+      prefix: this.prefix,
+    });
     await this.queue.add('seal', job, jobOptions(job.caseId));
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
-    this.connection.disconnect();
+    await this.queue?.close();
   }
 }
 
@@ -104,7 +108,7 @@ export class SealWorker {
     );
     const sealer = new SealWorker(
       worker,
-      SealQueue.open(options.redisUrl, options.prefix),
+      new SealQueue(connection, options.prefix),
       connection,
       deps.db,
       deps.logger,

@@ -52,7 +52,7 @@ export const signingSurface: HttpSurface = {
     );
     // The last signature adds the case's seal job; a job that could not be added (Redis down)
     // is added by the seal worker's sweep, so the signer's answer does not wait on it.
-    const seals = SealQueue.open(deps.redisUrl, deps.config.queue.prefix);
+    const seals = new SealQueue(deps.redis, deps.config.queue.prefix);
     scope.addHook('onClose', () => seals.close());
     const onCompleted = async (outcome: SignOutcome) => {
       await seals
