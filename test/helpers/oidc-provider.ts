@@ -17,6 +17,11 @@ export interface TestOidcProviderOptions {
   redirectUris: string[];
   /** The users, by account id (`sub`), with their claims beside `sub`. */
   accounts: Record<string, Record<string, unknown>>;
+  /**
+   * The client's public keys: it authenticates with private_key_jwt (and has no secret).
+   * @defaultValue none: client_secret_basic
+   */
+  clientJwks?: { keys: object[] };
   /** Claims each scope releases beside openid's `sub` (on the user info endpoint). */
   scopes?: Record<string, string[]>;
 }
@@ -84,11 +89,12 @@ export async function startOidcProvider(
     clients: [
       {
         client_id: clientId,
-        client_secret: clientSecret,
         redirect_uris: options.redirectUris,
         grant_types: ['authorization_code'],
         response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        ...(options.clientJwks
+          ? { token_endpoint_auth_method: 'private_key_jwt', jwks: options.clientJwks }
+          : { token_endpoint_auth_method: 'client_secret_basic', client_secret: clientSecret }),
       },
     ],
     jwks: { keys: [jwk] },

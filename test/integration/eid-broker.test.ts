@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { outageOf } from '../../src/base/errors/index.js';
@@ -271,6 +272,54 @@ async function silentBroker(): Promise<{ issuer: string; connections: () => numb
   const { port } = server.address() as AddressInfo;
   return { issuer: `http://127.0.0.1:${port}`, connections: () => connections };
 }
+
+describe('a client that proves itself with its own key (private_key_jwt)', () => {
+  it('logs a signer in, and the broker refuses a client with another key', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = {
+      ...publicKey.export({ format: 'jwk' }),
+      kid: 'docpipe-1',
+      use: 'sig',
+      alg: 'ES256',
+    };
+    const keyed = await startOidcProvider({
+      redirectUris: [CALLBACK],
+      accounts: { 'mitid-anna': { name: 'Anna Hansen' } },
+      clientJwks: { keys: [jwk] },
+    });
+    onTestFinished(() => keyed.close());
+    const config = (pem: string): EidConfig => ({
+      brokers: [
+        {
+          ...brokerConfig(keyed.issuer).brokers[0]!,
+          clientId: keyed.clientId,
+          clientSecret: undefined,
+          clientAuth: 'private_key_jwt',
+          privateKey: pem,
+          privateKeyId: 'docpipe-1',
+        },
+      ],
+    });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const eid = brokers(config(pem));
+    const { url, pending } = await eid.start(LOW, { redirectUri: CALLBACK });
+    const identity = await eid.finish(await keyed.login(url, { account: 'mitid-anna' }), pending);
+    expect(identity).toMatchObject({
+      subject: 'mitid-anna',
+      acr: LOW,
+      claims: { name: 'Anna Hansen' },
+    });
+
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const impostor = brokers(config(other.export({ format: 'pem', type: 'pkcs8' }).toString()));
+    const second = await impostor.start(LOW, { redirectUri: CALLBACK });
+    const err = await refused(
+      impostor.finish(await keyed.login(second.url, { account: 'mitid-anna' }), second.pending),
+      'broker-refused',
+    );
+    expect(err.details[0]!.message).toContain('invalid_client');
+  });
+});
 
 describe('a broker that is down', () => {
   it('fails the eID start as the outage eid-broker-unavailable, and names no secret', async () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, eidConfigFrom, loadConfig } from '../../src/app/config/index.js';
 
@@ -84,14 +85,14 @@ describe('the eID configuration from the environment', () => {
       DOCPIPE_EID_SCHEMES: `draw,urn:grn:authn:dk:nemid,${MITID_LOW}=two words`,
       DOCPIPE_EID_SCOPES: 'profile',
       DOCPIPE_EID_TIMEOUT_MS: '0',
-      DOCPIPE_EID_CLIENT_AUTH: 'private_key_jwt',
+      DOCPIPE_EID_CLIENT_AUTH: 'tls_client_auth',
       DOCPIPE_EID_AUTH_PARAMS: 'acr_values=weak',
     });
     expect(config.brokers).toEqual([]);
     expect(problems).toEqual([
       'DOCPIPE_EID_ISSUER must be an https:// URL (http:// only on a loopback address such as 127.0.0.1) (got "http://broker.example")',
       'DOCPIPE_EID_CLIENT_ID must be a non-empty string',
-      'DOCPIPE_EID_CLIENT_AUTH must be one of client_secret_basic, client_secret_post, none (got "private_key_jwt")',
+      'DOCPIPE_EID_CLIENT_AUTH must be one of client_secret_basic, client_secret_post, private_key_jwt, none (got "tls_client_auth")',
       expect.stringMatching(
         /^DOCPIPE_EID_SCHEMES: "draw" is no eID scheme \(known: urn:grn:authn:dk:mitid:low, /,
       ),
@@ -121,6 +122,48 @@ describe('the eID configuration from the environment', () => {
     ]);
     const { DOCPIPE_EID_CLIENT_SECRET: _, ...publicClient } = ONE;
     expect(parse(publicClient).config.brokers[0]!.clientAuth).toBe('none');
+  });
+
+  it('takes a private key for private_key_jwt, and refuses a weak or unreadable one', () => {
+    const pem = (key: KeyObject) => key.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const rsa = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    const weak = pem(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey);
+    const ed = pem(generateKeyPairSync('ed25519').privateKey);
+    const { DOCPIPE_EID_CLIENT_SECRET: _, ...keyed } = ONE;
+    const files = { '/k/rsa.pem': rsa, '/k/weak.pem': weak, '/k/ed.pem': ed, '/k/text': 'hello' };
+    const withKey = (file: string, more: Record<string, string> = {}) =>
+      parse({ ...keyed, DOCPIPE_EID_PRIVATE_KEY_FILE: file, ...more }, files);
+
+    const good = withKey('/k/rsa.pem', { DOCPIPE_EID_PRIVATE_KEY_ID: 'k1' });
+    expect(good.problems).toEqual([]);
+    expect(good.config.brokers[0]).toMatchObject({
+      clientAuth: 'private_key_jwt',
+      privateKey: rsa,
+      privateKeyId: 'k1',
+    });
+    expect(withKey('/k/weak.pem').problems).toEqual([
+      'DOCPIPE_EID_PRIVATE_KEY_FILE: /k/weak.pem is an RSA key of 1024 bits: 2048 at least',
+    ]);
+    expect(withKey('/k/ed.pem').problems).toEqual([
+      'DOCPIPE_EID_PRIVATE_KEY_FILE: /k/ed.pem must be an RSA key or an EC P-256 key',
+    ]);
+    expect(withKey('/k/text').problems).toEqual([
+      'DOCPIPE_EID_PRIVATE_KEY_FILE: /k/text is no PEM private key (unencrypted PKCS#8, PKCS#1 or SEC1)',
+    ]);
+    expect(withKey('/k/none').problems).toEqual([
+      'DOCPIPE_EID_PRIVATE_KEY_FILE: /k/none cannot be read',
+    ]);
+    expect(parse({ ...keyed, DOCPIPE_EID_CLIENT_AUTH: 'private_key_jwt' }).problems).toEqual([
+      'DOCPIPE_EID_CLIENT_AUTH private_key_jwt needs DOCPIPE_EID_PRIVATE_KEY_FILE',
+    ]);
+    expect(
+      withKey('/k/rsa.pem', {
+        DOCPIPE_EID_CLIENT_AUTH: 'client_secret_post',
+        DOCPIPE_EID_CLIENT_SECRET: 's',
+      }).problems,
+    ).toEqual([
+      'DOCPIPE_EID_PRIVATE_KEY_FILE is given, and DOCPIPE_EID_CLIENT_AUTH is client_secret_post: set it to private_key_jwt, or leave the key out',
+    ]);
   });
 
   it('makes loadConfig throw a ConfigError', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  clientKeyProblem,
   DEFAULT_EID_BROKER,
   EID_CLIENT_AUTHS,
   EID_SCHEMES,
@@ -24,6 +25,8 @@ export const EID_VARIABLES = {
   clientId: 'DOCPIPE_EID_CLIENT_ID',
   clientSecret: 'DOCPIPE_EID_CLIENT_SECRET',
   clientAuth: 'DOCPIPE_EID_CLIENT_AUTH',
+  privateKeyFile: 'DOCPIPE_EID_PRIVATE_KEY_FILE',
+  privateKeyId: 'DOCPIPE_EID_PRIVATE_KEY_ID',
   schemes: 'DOCPIPE_EID_SCHEMES',
   cprClaim: 'DOCPIPE_EID_CPR_CLAIM',
   scopes: 'DOCPIPE_EID_SCOPES',
@@ -42,6 +45,8 @@ const FILE_MEMBERS = new Set([
   'clientSecret',
   'clientSecretEnv',
   'clientAuth',
+  'privateKeyFile',
+  'privateKeyId',
   'schemes',
   'cprClaim',
   'scopes',
@@ -57,6 +62,8 @@ interface RawBroker {
   clientId?: unknown;
   clientSecret?: unknown;
   clientAuth?: unknown;
+  privateKeyFile?: unknown;
+  privateKeyId?: unknown;
   schemes?: unknown;
   cprClaim?: unknown;
   scopes?: unknown;
@@ -93,6 +100,8 @@ export function eidConfigFrom(
     clientId: env[v.clientId],
     clientSecret: env[v.clientSecret] || undefined,
     clientAuth: env[v.clientAuth] || undefined,
+    privateKeyFile: env[v.privateKeyFile] || undefined,
+    privateKeyId: env[v.privateKeyId] || undefined,
     schemes: env[v.schemes],
     cprClaim: env[v.cprClaim] || undefined,
     scopes: env[v.scopes] || undefined,
@@ -104,6 +113,7 @@ export function eidConfigFrom(
     raw,
     (member) => (v as Record<string, string | undefined>)[member] ?? member,
     problems,
+    readFile,
   );
   return { brokers: broker ? [broker] : [] };
 }
@@ -156,7 +166,7 @@ function brokersOfFile(
     }
     if (raw.name === undefined && list.length > 1)
       problems.push(`${name('name')} is needed: the file has several brokers`);
-    const broker = checkBroker(raw, name, problems);
+    const broker = checkBroker(raw, name, problems, readFile);
     // A broker with any problem is left out whole: half a broker is no broker.
     if (broker && problems.length === before) brokers.push(broker);
   }
@@ -182,6 +192,7 @@ function checkBroker(
   raw: RawBroker,
   nameOf: (member: string) => string,
   problems: string[],
+  readFile: (path: string) => string,
 ): EidBrokerConfig | undefined {
   const before = problems.length;
   const text = (member: keyof RawBroker, required: boolean): string | undefined => {
@@ -204,18 +215,45 @@ function checkBroker(
   const clientId = text('clientId', true);
   // Never echoed: it is a secret.
   const clientSecret = text('clientSecret', false);
+  const keyFile = text('privateKeyFile', false);
+  const privateKeyId = text('privateKeyId', false);
+  let privateKey: string | undefined;
+  if (keyFile !== undefined) {
+    try {
+      privateKey = readFile(keyFile);
+    } catch {
+      problems.push(`${nameOf('privateKeyFile')}: ${keyFile} cannot be read`);
+    }
+    // The problem says what kind of key it is, never a byte of it.
+    const keyWhy = privateKey === undefined ? undefined : clientKeyProblem(privateKey);
+    if (keyWhy) problems.push(`${nameOf('privateKeyFile')}: ${keyFile} ${keyWhy}`);
+  }
   const authText = text('clientAuth', false);
-  const clientAuth = (authText ?? (clientSecret ? 'client_secret_basic' : 'none')) as EidClientAuth;
+  const clientAuth = (authText ??
+    (clientSecret ? 'client_secret_basic' : keyFile ? 'private_key_jwt' : 'none')) as EidClientAuth;
   if (!EID_CLIENT_AUTHS.includes(clientAuth))
     problems.push(
       `${nameOf('clientAuth')} must be one of ${EID_CLIENT_AUTHS.join(', ')} (got "${authText}")`,
     );
-  else if (clientAuth !== 'none' && !clientSecret)
-    problems.push(`${nameOf('clientAuth')} ${clientAuth} needs ${nameOf('clientSecret')}`);
-  else if (clientAuth === 'none' && clientSecret)
-    problems.push(
-      `${nameOf('clientSecret')} is given, and ${nameOf('clientAuth')} is none: leave one out`,
-    );
+  else if (clientAuth === 'private_key_jwt') {
+    if (keyFile === undefined)
+      problems.push(`${nameOf('clientAuth')} private_key_jwt needs ${nameOf('privateKeyFile')}`);
+    if (clientSecret)
+      problems.push(
+        `${nameOf('clientSecret')} is given, and ${nameOf('clientAuth')} is private_key_jwt: leave one out`,
+      );
+  } else {
+    if (clientAuth !== 'none' && !clientSecret)
+      problems.push(`${nameOf('clientAuth')} ${clientAuth} needs ${nameOf('clientSecret')}`);
+    else if (clientAuth === 'none' && clientSecret)
+      problems.push(
+        `${nameOf('clientSecret')} is given, and ${nameOf('clientAuth')} is none: leave one out`,
+      );
+    if (keyFile !== undefined)
+      problems.push(
+        `${nameOf('privateKeyFile')} is given, and ${nameOf('clientAuth')} is ${clientAuth}: set it to private_key_jwt, or leave the key out`,
+      );
+  }
   const schemes = schemesOf(raw.schemes, nameOf('schemes'), problems);
   const cprClaim = text('cprClaim', false);
   const scopes = scopesOf(raw.scopes, nameOf('scopes'), problems);
@@ -242,6 +280,8 @@ function checkBroker(
     issuer,
     clientId,
     ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(privateKey !== undefined ? { privateKey } : {}),
+    ...(privateKeyId !== undefined ? { privateKeyId } : {}),
     clientAuth,
     schemes,
     scopes,

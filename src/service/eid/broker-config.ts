@@ -1,11 +1,13 @@
 import { EID_SCHEMES, type EidScheme } from './eid-schemes.js';
 
 /** How docpipe proves itself to the broker's token endpoint. */
-export type EidClientAuth = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type EidClientAuth =
+  'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
 export const EID_CLIENT_AUTHS: readonly EidClientAuth[] = [
   'client_secret_basic',
   'client_secret_post',
+  'private_key_jwt',
   'none',
 ];
 
@@ -21,7 +23,15 @@ export interface EidBrokerConfig {
   clientId: string;
   /** Absent with `clientAuth` `none` (a public client: PKCE alone). */
   clientSecret?: string;
-  /** @defaultValue 'client_secret_basic' (a secret given), 'none' (none given) */
+  /**
+   * With `private_key_jwt`: docpipe's private key (PEM; RSA 2048+ or EC P-256) whose public half
+   * the broker holds, and the key id (`kid`) the broker knows it by.
+   */
+  privateKey?: string;
+  privateKeyId?: string;
+  /**
+   * @defaultValue 'client_secret_basic' (a secret given), 'private_key_jwt' (a key given), 'none'
+   */
   clientAuth: EidClientAuth;
   /** The eID schemes this broker serves, each with the `acr_values` it is asked with. */
   schemes: Partial<Record<EidScheme, string>>;

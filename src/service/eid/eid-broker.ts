@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type * as Oidc from 'openid-client';
 import { normalizeCpr } from '../cpr/index.js';
 import type { EidBrokerConfig } from './broker-config.js';
+import { clientCryptoKey } from './client-key.js';
 import { boundedClaims, takeClaim, type ClaimValue } from './eid-claims.js';
 import { EidBrokerUnavailableError, EidError } from './eid-errors.js';
 import { EID_PENDING_TTL_MS, pendingOf, type EidPending } from './eid-pending.js';
@@ -114,18 +115,28 @@ export class EidBroker {
 
   private async discover(): Promise<Oidc.Configuration> {
     const oidc = await loadOidc();
-    const { issuer, clientId, clientSecret, clientAuth, timeoutMs } = this.config;
-    const auth =
-      clientAuth === 'none'
-        ? oidc.None()
-        : clientAuth === 'client_secret_post'
-          ? oidc.ClientSecretPost(clientSecret)
-          : oidc.ClientSecretBasic(clientSecret);
-    return oidc.discovery(new URL(issuer), clientId, undefined, auth, {
+    const { issuer, clientId, timeoutMs } = this.config;
+    return oidc.discovery(new URL(issuer), clientId, undefined, this.clientAuth(oidc), {
       // openid-client counts seconds; the same timeout then holds for every later request.
       timeout: Math.max(1, Math.ceil(timeoutMs / 1000)),
       ...(isPlainHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
+  }
+
+  private clientAuth(oidc: typeof Oidc): Oidc.ClientAuth {
+    const { clientAuth, clientSecret, privateKey, privateKeyId } = this.config;
+    switch (clientAuth) {
+      case 'none':
+        return oidc.None();
+      case 'client_secret_post':
+        return oidc.ClientSecretPost(clientSecret);
+      case 'client_secret_basic':
+        return oidc.ClientSecretBasic(clientSecret);
+      case 'private_key_jwt': {
+        const key = clientCryptoKey(privateKey ?? '');
+        return oidc.PrivateKeyJwt(privateKeyId === undefined ? key : { key, kid: privateKeyId });
+      }
+    }
   }
 
   /** Starts a login for `scheme` (served here), sending the signer back to `redirectUri`. */

@@ -12,6 +12,7 @@ export {
   type EidClientAuth,
   type EidConfig,
 } from './broker-config.js';
+export { clientKeyProblem } from './client-key.js';
 export { cprMatches } from './cpr-matches.js';
 export {
   DISCOVERY_RETRY_MS,
