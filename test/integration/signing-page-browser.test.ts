@@ -42,6 +42,8 @@ const SCREENSHOTS = join(projectRoot(), 'test', 'results', 'signing-page-browser
 /** The lease's signature line on its second page, in PDF points: where {sign:N} would be. */
 const SIGN_RECT = { x: 72, y: 120, width: 173, height: 24 };
 const JONAS_RECT = { x: 320, y: 120, width: 173, height: 24 };
+const DRAW = 'draw';
+const MITID = 'urn:grn:authn:dk:mitid:substantial';
 
 let s: ConformanceStack;
 let browser: Browser;
@@ -165,6 +167,13 @@ beforeAll(async () => {
     .updateTable('case_documents')
     .set({ must_be_read: true })
     .where('case_id', 'in', [typed.id, deny.id])
+    .execute();
+  // The case to decline may also be signed with MitID (as a case names it when a broker serves
+  // it; this stack has none, so the case could not be made with it).
+  await s.t.db
+    .updateTable('cases')
+    .set({ signing_schemas: JSON.stringify([DRAW, MITID]) })
+    .where('id', '=', deny.id)
     .execute();
 }, 180_000);
 
@@ -647,6 +656,12 @@ describe('a signing page in headless Chromium', () => {
   it('declines with a reason given in the dialog; the case is then closed to the link', async () => {
     const { page, w } = await openPage({ viewport: { width: 360, height: 740 }, isMobile: true });
     await opened(page, links.deny);
+    // Its eID button starts the login by navigating to the API's eidStart; not before reading.
+    const mitid = page.getByRole('link', { name: 'Sign with MitID' });
+    await expect(mitid.getAttribute('href')).resolves.toBe(
+      `${links.deny}/eid?scheme=${encodeURIComponent(MITID)}`,
+    );
+    await expect(mitid.getAttribute('aria-disabled')).resolves.toBe('true');
     await page.getByRole('button', { name: 'Decline to sign' }).click();
     const dialog = page.getByRole('dialog', { name: 'Decline to sign' });
     await dialog.waitFor();
@@ -655,6 +670,8 @@ describe('a signing page in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Decline' }).click();
     await expect(dialog.getByRole('alert').textContent()).resolves.toBe('Write a reason first.');
     await page.keyboard.type('The fee in § 4 is not what we agreed <b>.');
+    // Clicking the opener scrolled past the document: read, so the eID button is open too.
+    await expect(mitid.getAttribute('aria-disabled')).resolves.toBe('false');
     await screenshot(page, 'phone-decline');
     await dialog.getByRole('button', { name: 'Decline' }).click();
     await page.getByRole('heading', { name: 'You have declined to sign.' }).waitFor();
