@@ -646,7 +646,11 @@
         { type: 'button', class: 'primary', 'aria-describedby': 'read-hint' },
         w.signButton,
       );
+      // One request at a time: a second Enter while the first is on its way would be answered
+      // as a used link, and say so over the thanks.
+      let sending = false;
       const submit = async () => {
+        if (sending) return;
         alert.textContent = '';
         if (!reading.done()) return;
         let body;
@@ -665,9 +669,11 @@
           }
           body = { method: 'draw', image: signatureImage(canvas), documentsRead: reading.all() };
         }
+        sending = true;
         signButton.disabled = true;
         status.textContent = w.signing;
         const { answer, problem } = await send('/sign', session.csrfToken, body);
+        sending = false;
         status.textContent = '';
         if (problem) {
           signButton.disabled = false;
