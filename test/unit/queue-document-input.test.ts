@@ -25,6 +25,12 @@ describe('the client’s document input', () => {
     expect(out.options).toEqual({ delimiters: { start: '{{', end: '}}' } });
   });
 
+  it('carries places: true, as the case service asks for a PDF’s text tags', () => {
+    const out = input({ name: 'a.pdf', content: Buffer.from('x'), options: { places: true } });
+    expect(out.problems).toEqual([]);
+    expect(out.options).toEqual({ places: true });
+  });
+
   it('names delimiters it cannot read', () => {
     const out = input({ name: 'a', content: Buffer.from('x'), options: { delimiters: '{{' } });
     expect(out.problems).toEqual([

@@ -37,6 +37,21 @@ function worker() {
 }
 
 describe('a document job’s settings', () => {
+  it('pass places: true on to the renderer, for a PDF’s text tags', async () => {
+    const { asked, deps } = worker();
+    await processDocumentJob(
+      {
+        v: JOB_SCHEMA_VERSION,
+        field: 'documents[1]',
+        name: 'Offer',
+        source: { inline: Buffer.from('%PDF-1.7').toString('base64') },
+        options: { places: true },
+      },
+      deps,
+    );
+    expect(asked).toEqual([{ places: true, field: 'documents[1]' }]);
+  });
+
   it('fill a template sent by content: delimiters, locale, time zone, declared fields', async () => {
     const { asked, deps } = worker();
     const template = await resolveTemplate({ path: join(templates, 'nda') });
