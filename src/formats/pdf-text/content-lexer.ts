@@ -147,12 +147,44 @@ export class ContentLexer {
     if (b === Char.LBracket) return this.array(depth);
     if (CLASS[b] === 0) {
       const from = this.at;
+      const fast = this.number();
+      if (fast !== undefined) return fast;
+      this.at = from;
       while (this.at < data.length && CLASS[data[this.at]!] === 0) this.at++;
       const text = latin1(data, from, this.at);
       return literal(text) ?? toNumber(text);
     }
     this.at++;
     return null;
+  }
+
+  /** A well-formed number (`-12.5`, `.5`, `3.`) read in place, or undefined for anything else. */
+  private number(): number | undefined {
+    const { data } = this;
+    let i = this.at;
+    let negative = false;
+    if (data[i] === 0x2d || data[i] === 0x2b) negative = data[i++] === 0x2d;
+    let value = 0;
+    let digits = 0;
+    let b = data[i];
+    while (b !== undefined && b >= 0x30 && b <= 0x39) {
+      value = value * 10 + b - 0x30;
+      digits++;
+      b = data[++i];
+    }
+    if (b === 0x2e) {
+      let scale = 1;
+      b = data[++i];
+      while (b !== undefined && b >= 0x30 && b <= 0x39) {
+        scale /= 10;
+        value += (b - 0x30) * scale;
+        digits++;
+        b = data[++i];
+      }
+    }
+    if (digits === 0 || digits > 15 || (b !== undefined && CLASS[b] === 0)) return undefined;
+    this.at = i;
+    return negative ? -value : value;
   }
 
   /** The items of an array up to `]`; a keyword inside one ends it (a missing `]`). */
@@ -241,22 +273,24 @@ export class ContentLexer {
 
   private hexString(): Uint8Array {
     const { data } = this;
-    this.at++;
-    const out: number[] = [];
+    const from = ++this.at;
+    let close = data.indexOf(Char.Greater, from);
+    if (close < 0) close = data.length;
+    this.at = Math.min(data.length, close + 1);
+    const out = new Uint8Array((close - from + 1) >> 1);
+    let n = 0;
     let high = -1;
-    while (this.at < data.length) {
-      const b = data[this.at++]!;
-      if (b === Char.Greater) break;
-      const v = HEX[b]!;
+    for (let i = from; i < close; i++) {
+      const v = HEX[data[i]!]!;
       if (v < 0) continue;
       if (high < 0) high = v;
       else {
-        out.push((high << 4) | v);
+        out[n++] = (high << 4) | v;
         high = -1;
       }
     }
-    if (high >= 0) out.push(high << 4);
-    return Uint8Array.from(out);
+    if (high >= 0) out[n++] = high << 4;
+    return n === out.length ? out : out.subarray(0, n);
   }
 
   private literalString(): Uint8Array {

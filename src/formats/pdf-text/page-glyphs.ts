@@ -1,29 +1,11 @@
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFStream, type PDFObject } from 'pdf-lib';
 import { MAX_PAGE_CONTENT_BYTES } from '../pdf/index.js';
+import { GlyphList } from './glyph-list.js';
 import { ContentLexer, NameToken, type Operand } from './content-lexer.js';
 import { IDENTITY, multiply, type Matrix } from './matrix.js';
 import { PdfTextError } from './pdf-text-error.js';
 import { inheritedOf, streamData, type PdfSource, type SourcePage } from './pdf-source.js';
 import { textFontOf, type ShownCode, type TextFont } from './text-font.js';
-
-/** One shown code, placed in the page's default user space. */
-export interface Glyph {
-  text: string;
-  /** Its box: advance by ascent to descent, transformed (an axis-aligned bound). */
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  /** Its origin and the end of its advance on the baseline: where the next glyph would start. */
-  ox: number;
-  oy: number;
-  ex: number;
-  ey: number;
-  /** Font size in user space, for telling words and lines apart. */
-  size: number;
-  /** The text-showing operator of the page's content that drew it; -1 inside a form. */
-  op: number;
-}
 
 /** A text-showing operator of the page's own content. */
 export interface ShowOp {
@@ -46,7 +28,7 @@ export interface ShowOp {
 }
 
 export interface PageGlyphs {
-  glyphs: Glyph[];
+  glyphs: GlyphList;
   ops: ShowOp[];
   /** The page's content streams, decoded and joined by a newline, as the spans count. */
   content: Uint8Array;
@@ -86,7 +68,8 @@ interface GraphicsState {
 export function pageGlyphs(source: PdfSource, page: SourcePage): PageGlyphs {
   const content = pageContent(source, page.dict);
   const resources = source.lookup(inheritedOf(source, page.dict, RESOURCES));
-  const run = new Interpreter(source);
+  // LibreOffice writes about 5 bytes of content per glyph (hex codes and TJ offsets).
+  const run = new Interpreter(source, Math.min(1 << 16, content.length >> 2));
   run.interpret(
     content,
     resources instanceof PDFDict ? resources : undefined,
@@ -127,13 +110,18 @@ function pageContent(source: PdfSource, page: PDFDict): Uint8Array {
 }
 
 class Interpreter {
-  readonly glyphs: Glyph[] = [];
+  readonly glyphs: GlyphList;
   readonly ops: ShowOp[] = [];
   private operators = 0;
   private readonly forms = new Map<PDFObject, Uint8Array>();
   private readonly codes: ShownCode[] = [];
 
-  constructor(private readonly source: PdfSource) {}
+  constructor(
+    private readonly source: PdfSource,
+    capacity: number,
+  ) {
+    this.glyphs = new GlyphList(capacity);
+  }
 
   interpret(
     content: Uint8Array,
@@ -299,34 +287,55 @@ class Interpreter {
     const low = t.rise + font.descent * t.size;
     const high = t.rise + font.ascent * t.size;
     const size = Math.abs(t.size) * Math.hypot(m[2], m[3]);
-    for (const code of codes) {
-      const w = (code.width * t.size + t.charSpace + (code.wordSpace ? t.wordSpace : 0)) * t.scale;
+    const g = this.glyphs;
+    g.reserve(codes.length);
+    const { text, x0: gx0, y0: gy0, x1: gx1, y1: gy1, ox, oy, ex, ey, op: gop } = g;
+    const gsize = g.size;
+    // Upright text (no turn, no skew) is nearly all text: its box needs no corners.
+    const upright = m[1] === 0 && m[2] === 0;
+    const lowY = m[3] * low + m[5];
+    const highY = m[3] * high + m[5];
+    const riseX = m[2] * t.rise;
+    const riseY = m[3] * t.rise;
+    const { size: fontSize, charSpace, wordSpace, scale } = t;
+    const [ma, mb, mc, md, me, mf] = m;
+    let i = g.length;
+    for (let k = 0; k < codes.length; k++) {
+      const code = codes[k]!;
+      const w = (code.width * fontSize + charSpace + (code.wordSpace ? wordSpace : 0)) * scale;
       const x0 = advance;
       const x1 = advance + w;
-      // The four corners of the box in user space, bounded.
-      const ax = m[0] * x0 + m[4];
-      const ay = m[1] * x0 + m[5];
-      const bx = m[0] * x1 + m[4];
-      const by = m[1] * x1 + m[5];
-      const lx = m[2] * low;
-      const ly = m[3] * low;
-      const hx = m[2] * high;
-      const hy = m[3] * high;
-      this.glyphs.push({
-        text: code.text,
-        x0: Math.min(ax + lx, ax + hx, bx + lx, bx + hx),
-        x1: Math.max(ax + lx, ax + hx, bx + lx, bx + hx),
-        y0: Math.min(ay + ly, ay + hy, by + ly, by + hy),
-        y1: Math.max(ay + ly, ay + hy, by + ly, by + hy),
-        ox: ax + m[2] * t.rise,
-        oy: ay + m[3] * t.rise,
-        ex: bx + m[2] * t.rise,
-        ey: by + m[3] * t.rise,
-        size,
-        op,
-      });
+      text[i] = code.text;
+      gop[i] = op;
+      const ax = ma * x0 + me;
+      const ay = mb * x0 + mf;
+      const bx = ma * x1 + me;
+      const by = mb * x1 + mf;
+      if (upright) {
+        gx0[i] = ax < bx ? ax : bx;
+        gx1[i] = ax < bx ? bx : ax;
+        gy0[i] = lowY < highY ? lowY : highY;
+        gy1[i] = lowY < highY ? highY : lowY;
+      } else {
+        // The four corners of the box in user space, bounded.
+        const lx = mc * low;
+        const ly = md * low;
+        const hx = mc * high;
+        const hy = md * high;
+        gx0[i] = Math.min(ax + lx, ax + hx, bx + lx, bx + hx);
+        gx1[i] = Math.max(ax + lx, ax + hx, bx + lx, bx + hx);
+        gy0[i] = Math.min(ay + ly, ay + hy, by + ly, by + hy);
+        gy1[i] = Math.max(ay + ly, ay + hy, by + ly, by + hy);
+      }
+      ox[i] = ax + riseX;
+      oy[i] = ay + riseY;
+      ex[i] = bx + riseX;
+      ey[i] = by + riseY;
+      gsize[i] = size;
       advance = x1;
+      i++;
     }
+    g.length = i;
     return advance;
   }
 

@@ -1,4 +1,4 @@
-import type { Glyph } from './page-glyphs.js';
+import type { GlyphList } from './glyph-list.js';
 
 /**
  * A page's text as one string, glyphs in content order, with a newline where the baseline moves
@@ -15,40 +15,52 @@ const NEW_LINE = 0.5;
 /** A gap along the baseline of more than this (in font sizes) parts two words (poppler: 0.1). */
 const WORD_GAP = 0.15;
 
-export function layoutOf(glyphs: readonly Glyph[]): PageLayout {
+export function layoutOf(glyphs: GlyphList): PageLayout {
   const parts: string[] = [];
-  const owners: number[] = [];
-  let prev: Glyph | undefined;
+  let owner = new Int32Array(glyphs.length * 2 + 16);
+  let length = 0;
+  let prev = -1;
   let dx = 1;
   let dy = 0;
-  const emit = (text: string, owner: number) => {
-    parts.push(text);
-    for (let k = 0; k < text.length; k++) owners.push(owner);
-  };
+  let endsInSpace = true;
+  const { text, ox, oy, ex, ey, size } = glyphs;
   for (let i = 0; i < glyphs.length; i++) {
-    const g = glyphs[i]!;
-    if (prev && g.text !== '') {
-      const vx = prev.ex - prev.ox;
-      const vy = prev.ey - prev.oy;
-      const len = Math.hypot(vx, vy);
-      if (len > 1e-9) {
+    const t = text[i]!;
+    if (t === '') continue;
+    if (prev >= 0) {
+      const vx = ex[prev]! - ox[prev]!;
+      const vy = ey[prev]! - oy[prev]!;
+      if (vx !== 0 || vy !== 0) {
+        const len = Math.hypot(vx, vy);
         dx = vx / len;
         dy = vy / len;
       }
-      const mx = g.ox - prev.ex;
-      const my = g.oy - prev.ey;
+      const mx = ox[i]! - ex[prev]!;
+      const my = oy[i]! - ey[prev]!;
       const along = mx * dx + my * dy;
       const across = dx * my - dy * mx;
-      const size = Math.max(prev.size, g.size, 1e-6);
-      const last = parts.length > 0 ? parts[parts.length - 1]! : '';
-      const spaced = /\s$/.test(last) || /^\s/.test(g.text);
-      if (Math.abs(across) > NEW_LINE * size || along < -size) emit('\n', -1);
-      else if (along > WORD_GAP * size && !spaced) emit(' ', -1);
+      const em = Math.max(size[prev]!, size[i]!, 1e-6);
+      let separator = '';
+      if (Math.abs(across) > NEW_LINE * em || along < -em) separator = '\n';
+      else if (along > WORD_GAP * em && !endsInSpace && !isSpace(t.charCodeAt(0))) separator = ' ';
+      if (separator !== '') {
+        parts.push(separator);
+        owner[length++] = -1;
+      }
     }
-    if (g.text !== '') {
-      emit(g.text, i);
-      prev = g;
+    parts.push(t);
+    if (length + t.length + 1 > owner.length) {
+      const grown = new Int32Array(owner.length * 2 + t.length);
+      grown.set(owner);
+      owner = grown;
     }
+    for (let k = 0; k < t.length; k++) owner[length++] = i;
+    endsInSpace = isSpace(t.charCodeAt(t.length - 1));
+    prev = i;
   }
-  return { text: parts.join(''), owner: Int32Array.from(owners) };
+  return { text: parts.join(''), owner: owner.subarray(0, length) };
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xa0 || c === 0x3000;
 }

@@ -87,7 +87,7 @@ function opsOf(page: ReadPage, match: TextMatch): ShowOp[] | 'partial' | undefin
       continue;
     }
     const ops = new Set<ShowOp>();
-    for (let g = span.first; g <= span.last; g++) ops.add(page.ops[page.glyphs[g]!.op]!);
+    for (let g = span.first; g <= span.last; g++) ops.add(page.ops[page.glyphs.op[g]!]!);
     return [...ops];
   }
   return partial ? 'partial' : undefined;

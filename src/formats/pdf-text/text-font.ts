@@ -152,7 +152,8 @@ function simpleFont(source: PdfSource, dict: PDFDict): TextFont {
       const i = code - firstChar;
       w = i >= 0 && i < given.size() ? num(source, given.get(i)) : undefined;
     } else if (standard)
-      w = standard.width(encoding.names[code] || glyphNameOf(encoding.text[code]!));
+      w =
+        standard.width(encoding.names[code]!) ?? standard.width(glyphNameOf(encoding.text[code]!));
     widths[code] = (w ?? missing) * scale;
   }
   const texts = encoding.text.slice();

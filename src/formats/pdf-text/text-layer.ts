@@ -1,6 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
 import { layoutOf, type PageLayout } from './page-layout.js';
-import { pageGlyphs, type Glyph, type PageGlyphs } from './page-glyphs.js';
+import { pageGlyphs, type PageGlyphs } from './page-glyphs.js';
 import { sourceOf, type PdfSource } from './pdf-source.js';
 import type { PdfRect, TextMatch } from './text-match.js';
 
@@ -98,12 +98,12 @@ export function spanOf(page: ReadPage, at: number, length: number): GlyphSpan | 
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
+  const g = page.glyphs;
   for (let i = first; i <= last; i++) {
-    const g: Glyph = page.glyphs[i]!;
-    x0 = Math.min(x0, g.x0);
-    y0 = Math.min(y0, g.y0);
-    x1 = Math.max(x1, g.x1);
-    y1 = Math.max(y1, g.y1);
+    x0 = Math.min(x0, g.x0[i]!);
+    y0 = Math.min(y0, g.y0[i]!);
+    x1 = Math.max(x1, g.x1[i]!);
+    y1 = Math.max(y1, g.y1[i]!);
   }
   return {
     first,
@@ -116,7 +116,7 @@ export function spanOf(page: ReadPage, at: number, length: number): GlyphSpan | 
 /** Whether glyphs [first, last] are exactly the glyphs of some operators of the page's content. */
 function removable(page: ReadPage, first: number, last: number): boolean {
   for (let i = first; i <= last; i++) {
-    const index = page.glyphs[i]!.op;
+    const index = page.glyphs.op[i]!;
     if (index < 0) return false; // inside a form, which other pages may draw too
     const op = page.ops[index]!;
     if (op.firstGlyph < first || op.glyphEnd - 1 > last) return false;
