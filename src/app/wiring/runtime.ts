@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
   loadSealingConfig,
   prepareThreadsBeside,
+  SEAL_P12_VARIABLE,
+  SELF_SIGNED_P12_FILE,
   workerConcurrency,
   type DocpipeConfig,
 } from '../config/index.js';
@@ -92,7 +94,7 @@ export async function startRuntime(
   const processes = config.office.processes ?? availableParallelism();
   const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
   let converter: Converter | undefined;
-  let sealWorker: SealWorker | undefined;
+  let sealWorker: Promise<SealWorker | undefined> | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
@@ -126,9 +128,19 @@ export async function startRuntime(
     if (embedded) await redisUrlFile(config.dataDir).write(redisUrl);
     await database?.publish();
     const started = converter;
-    sealWorker = database
-      ? await startSealing(config, logger, storage, database, redisUrl)
-      : undefined;
+    if (database) {
+      const starting = startSealing(config, logger, storage, database, redisUrl);
+      // A certificate to load is loaded now, so that a wrong one fails the start. Making the
+      // self-signed one (first start only: an RSA key takes seconds) goes on while the
+      // worker already converts; a failure then is logged, and no case is sealed until the
+      // next start.
+      if (sealingReady(config)) sealWorker = Promise.resolve(await starting);
+      else
+        sealWorker = starting.catch((err: unknown) => {
+          logger.error({ err }, 'sealing could not start: no case is sealed until the next start');
+          return undefined;
+        });
+    }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
       storage,
@@ -147,7 +159,7 @@ export async function startRuntime(
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
           () => sweeper?.close(),
-          () => sealWorker?.close(),
+          async () => (await sealWorker)?.close(),
           () => worker.close(graceMs, now),
           () => started.close(),
           () => preparer.close(),
@@ -160,7 +172,7 @@ export async function startRuntime(
   } catch (err) {
     // The reason start failed is what is thrown; a part that fails to close is logged.
     await closeEvery([
-      () => sealWorker?.close(),
+      async () => (await sealWorker)?.close(),
       () => converter?.close(),
       () => preparer.close(),
       () => embedded?.stop(),
@@ -170,6 +182,14 @@ export async function startRuntime(
     );
     throw err;
   }
+}
+
+/** Whether sealing has its certificate already: configured, or made by an earlier start. */
+function sealingReady(config: DocpipeConfig): boolean {
+  return (
+    Boolean(process.env[SEAL_P12_VARIABLE]) ||
+    existsSync(join(config.dataDir, SELF_SIGNED_P12_FILE))
+  );
 }
 
 /**

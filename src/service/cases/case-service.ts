@@ -69,8 +69,8 @@ export interface CaseServiceDeps {
    */
   documentUrl: (key: string, name: string) => string | Promise<string>;
   /**
-   * The eID schemes this installation serves (through an OIDC broker). None yet: a case that
-   * names no scheme uses `draw`, and one that names an eID scheme is refused.
+   * The eID schemes this installation serves (its configured OIDC brokers, service/eid): a case
+   * may name only these and `draw`, and one that names none uses them (or `draw` without any).
    * @defaultValue []
    */
   eidSchemes?: readonly string[];

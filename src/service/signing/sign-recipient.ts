@@ -45,6 +45,8 @@ export interface SignOutcome {
   /** Every signer has signed: sealing is due. */
   completed: boolean;
   signedAt: Date;
+  /** The case's language, for the page that follows. */
+  language: string;
 }
 
 /** Who is signing: the token of the link, or the recipient an eID login came back for. */
@@ -170,7 +172,15 @@ export async function signRecipient(
       },
       now,
     );
-    return { company, caseId, recipientId, activeGroup, completed, signedAt: now };
+    return {
+      company,
+      caseId,
+      recipientId,
+      activeGroup,
+      completed,
+      signedAt: now,
+      language: session.language,
+    };
   });
 }
 

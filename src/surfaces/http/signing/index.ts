@@ -61,7 +61,7 @@ export const signingSurface: HttpSurface = {
           deps.logger?.warn({ err, case: outcome.caseId }, 'the seal job waits for the sweep'),
         );
     };
-    await scope.register(signingRoutes, { db: deps.db, storage: deps.storage });
+    await scope.register(signingRoutes, { db: deps.db, storage: deps.storage, misses });
     await scope.register(signingApiRoutes, {
       db: deps.db,
       secret: signingSecret,

@@ -213,7 +213,10 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
           `${RETURN_COOKIE}=; Path=${EID_CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax`,
         )
         .header('cache-control', 'no-store')
-        .redirect(redirect ?? '/sign/done?eid=signed', 302);
+        .redirect(
+          redirect ?? `/sign/done?eid=signed&lang=${encodeURIComponent(outcome.language)}`,
+          302,
+        );
     },
   );
   return Promise.resolve();
