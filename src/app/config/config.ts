@@ -96,6 +96,13 @@ export interface DocpipeConfig {
    * brokers of eID signing. @defaultValue no broker: cases sign with `draw`
    */
   eid: EidConfig;
+  /**
+   * `DOCPIPE_SEAL_P12`, `DOCPIPE_SEAL_P12_PASSWORD`, `DOCPIPE_TSA_URL` as given: who seals signed
+   * documents and the timestamp authority. Checked, and the certificate loaded, by
+   * loadSealingConfig when a worker starts sealing. @defaultValue a self-signed certificate
+   * kept in the data folder, no timestamp authority (PAdES B-B)
+   */
+  seal: { p12?: string; password?: string; tsaUrl?: string };
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
   /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
@@ -222,6 +229,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     problems.push('DOCPIPE_SIGNING_SECRET must have at least 16 characters');
   const cprKey = cprKeyFrom(env, problems);
   const eid = eidConfigFrom(env, problems);
+  const seal = {
+    ...(env.DOCPIPE_SEAL_P12 ? { p12: env.DOCPIPE_SEAL_P12 } : {}),
+    ...(env.DOCPIPE_SEAL_P12_PASSWORD !== undefined
+      ? { password: env.DOCPIPE_SEAL_P12_PASSWORD }
+      : {}),
+    ...(env.DOCPIPE_TSA_URL ? { tsaUrl: env.DOCPIPE_TSA_URL } : {}),
+  };
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
@@ -284,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     signingSecret,
     cprKey,
     eid,
+    seal,
     http,
     storage,
     retention,

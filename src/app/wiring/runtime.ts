@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import {
   loadSealingConfig,
   prepareThreadsBeside,
+  SEAL_P12_PASSWORD_VARIABLE,
   SEAL_P12_VARIABLE,
   SELF_SIGNED_P12_FILE,
+  TSA_URL_VARIABLE,
   workerConcurrency,
   type DocpipeConfig,
 } from '../config/index.js';
@@ -186,10 +188,7 @@ export async function startRuntime(
 
 /** Whether sealing has its certificate already: configured, or made by an earlier start. */
 function sealingReady(config: DocpipeConfig): boolean {
-  return (
-    Boolean(process.env[SEAL_P12_VARIABLE]) ||
-    existsSync(join(config.dataDir, SELF_SIGNED_P12_FILE))
-  );
+  return config.seal.p12 !== undefined || existsSync(join(config.dataDir, SELF_SIGNED_P12_FILE));
 }
 
 /**
@@ -203,7 +202,16 @@ async function startSealing(
   database: ServiceDatabase,
   redisUrl: string,
 ): Promise<SealWorker> {
-  const sealing = await loadSealingConfig(process.env, config.dataDir, { logger });
+  const { p12, password, tsaUrl } = config.seal;
+  const sealing = await loadSealingConfig(
+    {
+      ...(p12 !== undefined ? { [SEAL_P12_VARIABLE]: p12 } : {}),
+      ...(password !== undefined ? { [SEAL_P12_PASSWORD_VARIABLE]: password } : {}),
+      ...(tsaUrl !== undefined ? { [TSA_URL_VARIABLE]: tsaUrl } : {}),
+    },
+    config.dataDir,
+    { logger },
+  );
   return SealWorker.start({
     redisUrl,
     prefix: config.queue.prefix,
