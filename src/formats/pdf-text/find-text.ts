@@ -1,5 +1,5 @@
 import type { PDFDocument } from 'pdf-lib';
-import { TextLayer } from './text-layer.js';
+import { textLayerOf } from './text-layer.js';
 import type { TextMatch } from './text-match.js';
 
 /**
@@ -8,7 +8,7 @@ import type { TextMatch } from './text-match.js';
  * baseline moves and a space where a gap parts two glyphs without a space glyph between.
  */
 export function findText(pdf: Uint8Array | PDFDocument, pattern: RegExp): TextMatch[] {
-  return new TextLayer(pdf).find(pattern);
+  return textLayerOf(pdf).find(pattern);
 }
 
 /**
@@ -17,5 +17,5 @@ export function findText(pdf: Uint8Array | PDFDocument, pattern: RegExp): TextMa
  * normalizeText first).
  */
 export function pageTexts(pdf: Uint8Array | PDFDocument): string[] {
-  return new TextLayer(pdf).texts();
+  return textLayerOf(pdf).texts();
 }

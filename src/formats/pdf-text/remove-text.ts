@@ -3,7 +3,7 @@ import { PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { asBuffer } from '../../base/util/index.js';
 import { PdfTextError } from './pdf-text-error.js';
 import type { ShowOp } from './page-glyphs.js';
-import { TextLayer, spanOf, type ReadPage } from './text-layer.js';
+import { textLayerOf, spanOf, type ReadPage, type TextLayer } from './text-layer.js';
 import type { TextMatch } from './text-match.js';
 
 const CONTENTS = PDFName.of('Contents');
@@ -30,7 +30,7 @@ export function removeText(
   matches: readonly TextMatch[],
   loaded?: PDFDocument,
 ): Promise<Uint8Array> | Uint8Array {
-  const layer = new TextLayer(loaded ?? pdf);
+  const layer = textLayerOf(loaded ?? pdf);
   const edits = new Map<number, Set<ShowOp>>();
   matches.forEach((match, i) => {
     const index = match.page - 1;

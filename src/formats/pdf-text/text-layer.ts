@@ -69,6 +69,23 @@ export class TextLayer {
 }
 
 /**
+ * Layers read, by the bytes or document they were read from: the pipeline finds markers and then
+ * checks values on the same PDF, and reading it twice cost 2.5 times one read (bench/pdf-text.ts).
+ * Kept only as long as the caller keeps the PDF; bytes are taken as never changed in place.
+ */
+const layers = new WeakMap<Uint8Array | PDFDocument, TextLayer>();
+
+/** The layer of a PDF, read once while the caller holds the PDF (see {@link layers}). */
+export function textLayerOf(pdf: Uint8Array | PDFDocument): TextLayer {
+  let layer = layers.get(pdf);
+  if (!layer) {
+    layer = new TextLayer(pdf);
+    layers.set(pdf, layer);
+  }
+  return layer;
+}
+
+/**
  * Text as pageTexts gives it: soft hyphens dropped, a word hyphenated at a line's end joined
  * (`agree-\nment` is `agreement`), ligatures as their letters, white space collapsed to one space.
  * Values checked against pageTexts go through it too.
