@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPdf } from '../../src/formats/pdf/index.js';
 import {
@@ -97,6 +98,41 @@ function expectAgrees(match: TextMatch, words: Word[]): void {
 const sorted = (words: Word[]) =>
   words.sort((a, b) => a.page - b.page || a.yMin - b.yMin || a.xMin - b.xMin);
 
+/** Each page rendered by poppler at 72 dpi in grey: one pixel a point. */
+function renders(pdf: Uint8Array, pages: number): PNG[] {
+  const dir = testDir('docpipe-pdftoppm-');
+  writeFileSync(join(dir, 'in.pdf'), pdf);
+  execFileSync('pdftoppm', ['-r', '72', '-gray', '-png', join(dir, 'in.pdf'), join(dir, 'p')]);
+  return Array.from({ length: pages }, (_, i) =>
+    PNG.sync.read(readFileSync(join(dir, `p-${i + 1}.png`))),
+  );
+}
+
+/** Pixels that differ between two renders, inside and outside the given rects (grown by 2 pt). */
+function differences(
+  a: PNG,
+  b: PNG,
+  rects: TextMatch['rect'][],
+): { inside: number; outside: number } {
+  let inside = 0;
+  let outside = 0;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const i = (y * a.width + x) * 4;
+      if (a.data[i] === b.data[i]) continue;
+      // The pixel's centre in PDF points, y up from the bottom of the page.
+      const px = x + 0.5;
+      const py = a.height - y - 0.5;
+      const hit = rects.some(
+        (r) =>
+          px >= r.x - 2 && px <= r.x + r.width + 2 && py >= r.y - 2 && py <= r.y + r.height + 2,
+      );
+      if (hit) inside++;
+      else outside++;
+    }
+  return { inside, outside };
+}
+
 let pool: OfficePool;
 let pdf: Uint8Array;
 
@@ -145,6 +181,14 @@ describe('the text layer of LibreOffice output', () => {
     expect(before.length).toBeGreaterThan(20);
     expect(after).toEqual(before);
     expect(findText(out, MARKERS)).toEqual([]);
+    // Rendered, the pages differ only where the markers were, and there they do.
+    const [a, b] = [renders(pdf, 3), renders(out, 3)];
+    for (let page = 1; page <= 3; page++) {
+      const rects = matches.filter((m) => m.page === page).map((m) => m.rect);
+      const diff = differences(a[page - 1]!, b[page - 1]!, rects);
+      expect(diff.outside, `page ${page}`).toBe(0);
+      expect(diff.inside, `page ${page}`).toBeGreaterThan(rects.length * 20);
+    }
     // The original bytes are kept: the removal is an incremental update.
     expect(Buffer.from(out.subarray(0, pdf.length)).equals(Buffer.from(pdf))).toBe(true);
   });
