@@ -165,6 +165,15 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
         return reply;
       }
       const query = new URL(request.url, 'http://callback').searchParams;
+      // The page starts an eID login only once every must-be-read document is read (its eID
+      // links do nothing before), as it sends documentsRead with a drawn signature: the login
+      // having started stands for that, and without it such a case could never sign by eID.
+      const shown = await db
+        .selectFrom('case_documents')
+        .select('index')
+        .where('company_id', '=', login.company_id)
+        .where('case_id', '=', login.case_id)
+        .execute();
       let outcome: SignOutcome;
       try {
         const identity = await brokers.finish(query, pendingOf(login.pending));
@@ -191,6 +200,7 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
             ip: request.ip,
             userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
             now: now(),
+            documentsRead: shown.map((d) => d.index),
             ...(options.cprCipher ? { cprMatches: cprCheck(options.cprCipher) } : {}),
           },
         );
