@@ -8,6 +8,19 @@ describe('redactedUrl', () => {
     );
   });
 
+  it("hides the eID callback's code and state, and takes no part of its path for a token", () => {
+    expect(redactedUrl('/sign/eid/callback?code=Xy_1-z&state=abc&iss=https%3A%2F%2Fb')).toBe(
+      '/sign/eid/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fb',
+    );
+    expect(redactedUrl('/sign/eid/callback?error=access_denied&state=abc')).toBe(
+      '/sign/eid/callback?error=access_denied&state=[redacted]',
+    );
+    // A link's own eID start keeps its token out, as every /sign/<token> path.
+    expect(redactedUrl('/sign/abcDEF_123-x/eid?scheme=urn%3Agrn')).toBe(
+      '/sign/[token]/eid?scheme=urn%3Agrn',
+    );
+  });
+
   it("hides a signed download URL's signature, keeping its key, expiry and name", () => {
     expect(
       redactedUrl('/files/renders/ab/cd.pdf?expires=1790000000&name=Lease.pdf&signature=9f8e7d'),

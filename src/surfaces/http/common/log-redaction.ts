@@ -9,8 +9,19 @@ const SIGNING_TOKEN = /^(\/sign\/)[^/?#]+/;
  */
 const URL_SIGNATURE = /([?&](?:signature|x-amz-signature)=)[^&#]*/gi;
 
-/** The URL as logged: a signing link's token and a download URL's signature replaced. */
+/**
+ * The eID callback (signing-eid-routes.ts): no token in its path, and in its query the broker's
+ * one-time `code` and the login's `state`, which find and finish a login under way.
+ */
+const EID_CALLBACK = /^\/sign\/eid\/callback(?=[?#]|$)/;
+const EID_CALLBACK_PARAMS = /([?&](?:code|state)=)[^&#]*/g;
+
+/**
+ * The URL as logged: a signing link's token, the eID callback's code and state, and a download
+ * URL's signature replaced.
+ */
 export function redactedUrl(url: string): string {
+  if (EID_CALLBACK.test(url)) return url.replace(EID_CALLBACK_PARAMS, '$1[redacted]');
   return url.replace(SIGNING_TOKEN, '$1[token]').replace(URL_SIGNATURE, '$1[redacted]');
 }
 
