@@ -38,6 +38,11 @@ export interface PageGlyphs {
 export const MAX_FORM_DEPTH = 8;
 /** Operators read for one page, forms included: bounds a form drawn a million times. */
 export const MAX_PAGE_OPERATORS = 4_000_000;
+/**
+ * Operators read for one document: pages may all share one content stream, so the page limit
+ * alone would let 100,000 pages of 4,000,000 operators through.
+ */
+export const MAX_DOCUMENT_OPERATORS = 50_000_000;
 /** q without Q: readers cap the graphics state stack too. */
 const MAX_STATE_DEPTH = 1024;
 
@@ -65,18 +70,28 @@ interface GraphicsState {
 }
 
 /** The glyphs of a page in content order, and its text-showing operators. */
-export function pageGlyphs(source: PdfSource, page: SourcePage): PageGlyphs {
+export function pageGlyphs(
+  source: PdfSource,
+  page: SourcePage,
+  budget: { operators: number } = { operators: MAX_DOCUMENT_OPERATORS },
+): PageGlyphs {
   const content = pageContent(source, page.dict);
   const resources = source.lookup(inheritedOf(source, page.dict, RESOURCES));
   // LibreOffice writes about 5 bytes of content per glyph (hex codes and TJ offsets).
   const run = new Interpreter(source, Math.min(1 << 16, content.length >> 2));
-  run.interpret(
-    content,
-    resources instanceof PDFDict ? resources : undefined,
-    [...IDENTITY],
-    0,
-    true,
-  );
+  try {
+    run.interpret(
+      content,
+      resources instanceof PDFDict ? resources : undefined,
+      [...IDENTITY],
+      0,
+      true,
+    );
+  } finally {
+    budget.operators -= run.operators;
+  }
+  if (budget.operators < 0)
+    throw new PdfTextError('too-large', `has more than ${MAX_DOCUMENT_OPERATORS} operators in all`);
   return { glyphs: run.glyphs, ops: run.ops, content };
 }
 
@@ -112,7 +127,8 @@ function pageContent(source: PdfSource, page: PDFDict): Uint8Array {
 class Interpreter {
   readonly glyphs: GlyphList;
   readonly ops: ShowOp[] = [];
-  private operators = 0;
+  /** Operators read so far, forms included. */
+  operators = 0;
   private readonly forms = new Map<PDFObject, Uint8Array>();
   private readonly codes: ShownCode[] = [];
 

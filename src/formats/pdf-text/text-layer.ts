@@ -1,6 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
 import { layoutOf, type PageLayout } from './page-layout.js';
-import { pageGlyphs, type PageGlyphs } from './page-glyphs.js';
+import { MAX_DOCUMENT_OPERATORS, pageGlyphs, type PageGlyphs } from './page-glyphs.js';
 import { sourceOf, type PdfSource } from './pdf-source.js';
 import type { PdfRect, TextMatch } from './text-match.js';
 
@@ -24,6 +24,8 @@ export interface GlyphSpan {
 export class TextLayer {
   readonly source: PdfSource;
   private readonly read = new Map<number, ReadPage>();
+  /** What is left of the document's operator budget (MAX_DOCUMENT_OPERATORS). */
+  private readonly budget = { operators: MAX_DOCUMENT_OPERATORS };
 
   constructor(pdf: Uint8Array | PDFDocument) {
     this.source = sourceOf(pdf);
@@ -37,7 +39,7 @@ export class TextLayer {
   page(index: number): ReadPage {
     let page = this.read.get(index);
     if (!page) {
-      const glyphs = pageGlyphs(this.source, this.source.pages[index]!);
+      const glyphs = pageGlyphs(this.source, this.source.pages[index]!, this.budget);
       page = { ...glyphs, layout: layoutOf(glyphs.glyphs) };
       this.read.set(index, page);
     }
