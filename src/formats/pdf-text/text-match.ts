@@ -1,6 +1,7 @@
 /**
- * A rectangle in PDF points in the page's default user space: origin at the lower-left corner of
- * the MediaBox's coordinate system, y upwards, before the page's /Rotate is applied.
+ * A rectangle in PDF points in the page's default user space (as its content draws in it), y
+ * upwards, before the page's /Rotate is applied. For a MediaBox [0 0 w h], the usual one, the
+ * origin is the page's lower-left corner; for one that starts elsewhere, subtract its corner.
  */
 export interface PdfRect {
   x: number;
