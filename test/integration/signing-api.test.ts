@@ -250,6 +250,9 @@ describe('the signing API', () => {
     // The drawn image was drawn anew by the server: a PNG, not the bytes sent.
     expect(signatures[0]!.image!.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(signatures[0]!.image!.includes('hidden payload')).toBe(false);
+    // Cut to the ink (x 20..279, y 30..70 of 300 x 100) and a 2-pixel margin.
+    const kept = PNG.sync.read(signatures[0]!.image!);
+    expect([kept.width, kept.height]).toEqual([264, 45]);
     expect(signatures[0]).toMatchObject({ ip, user_agent: 'signing-api test' });
     expect(await eventsOf(id)).toEqual(['case.created', 'recipient.signed', 'recipient.signed']);
   });
@@ -360,6 +363,12 @@ describe('the signing API', () => {
     const bidi = await post(token, 'sign', { method: 'typed', name: 'Ann\u202Egpj.exe' }, ip);
     expect(bidi.statusCode).toBe(400);
     expect(bidi.json<{ details: { field: string }[] }>().details[0]!.field).toBe('name');
+    const blank = PNG.sync.write(new PNG({ width: 200, height: 80 })).toString('base64');
+    const empty = await post(token, 'sign', { method: 'draw', image: blank }, ip);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ details: { message: string }[] }>().details[0]!.message).toContain(
+      'nothing is drawn',
+    );
     const unknown = await post(token, 'sign', { method: 'stamp' }, ip);
     expect(unknown.statusCode).toBe(400);
     expect(await eventsOf(id)).toEqual(['case.created']);

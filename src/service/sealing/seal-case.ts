@@ -270,7 +270,7 @@ async function sealDocument(
   const stamps = places.flatMap((place): Stamp[] => {
     const signer = byPosition.get(place.recipient);
     if (!signer?.signed_at) return [];
-    return [{ place, ...stampContent(place.kind, signer, language) }];
+    return [{ place: markArea(place), ...stampContent(place.kind, signer, language) }];
   });
   stampPlaces(pdf, stamps);
   appendAuditTrail(pdf, audit, language);
@@ -279,6 +279,16 @@ async function sealDocument(
     reason: language === 'da' ? 'Underskrevet af alle underskrivere' : 'Signed by every signer',
     signingTime,
   });
+}
+
+/**
+ * Where in a place the mark is drawn. An anchor's place is its marker's glyph box, whose top
+ * fifth is room the line above may use for its descenders; a signature drawn to the full height
+ * would touch that line. So a `sign` mark keeps to the lower four fifths, standing on the line.
+ */
+function markArea(place: SignaturePlace): SignaturePlace {
+  if (place.kind !== 'sign') return place;
+  return { ...place, rect: { ...place.rect, height: place.rect.height * 0.8 } };
 }
 
 /** What is drawn at a place of `kind` for a signer who has signed. */

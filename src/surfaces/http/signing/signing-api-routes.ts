@@ -206,6 +206,7 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
           maxWidth: MAX_SIGNATURE_WIDTH,
           maxHeight: MAX_SIGNATURE_HEIGHT,
           maxPixels: MAX_SIGNATURE_PIXELS,
+          trimToInk: true,
         });
         if ('problem' in image)
           return reply.code(400).send({
