@@ -374,19 +374,53 @@ describe('the signing API', () => {
     expect(await eventsOf(id)).toEqual(['case.created']);
   });
 
-  it('needs every must-be-read document in documentsRead', async () => {
+  it('needs every must-be-read document (v2 documentMustBeRead) in documentsRead', async () => {
     const ip = nextAddress();
-    const { id, tokens } = await makeCase([{ name: 'Reader', email: 'a@example.com' }]);
-    await t.db
-      .updateTable('case_documents')
-      .set({ must_be_read: true })
-      .where('case_id', '=', id)
+    const lane = await stack.lane();
+    const v2 = new CaseService({
+      db: t.db,
+      client: lane.client,
+      storage: stack.storage,
+      library,
+      documentUrl: (key) => `${PUBLIC}/files/${key}`,
+    });
+    const made = await v2.createV2Case(
+      'acme',
+      { id: 'k1', userId },
+      {
+        title: 'Read first',
+        settings: {},
+        recipients: [{ name: 'Reader', email: 'a@example.com', signing: true }],
+        documents: [
+          { name: 'terms.pdf', file: await pdf(), fileIsBlob: true, documentMustBeRead: true },
+          { name: 'annex.pdf', file: await pdf(), fileIsBlob: true },
+        ],
+      },
+      { publicUrl: PUBLIC },
+    );
+    const token = made.data.recipients[0]!.signingToken!;
+    const stored = await t.db
+      .selectFrom('case_documents')
+      .select(['index', 'must_be_read'])
+      .where('case_id', '=', made.data._id)
+      .orderBy('index')
       .execute();
-    const unread = await post(tokens[0]!, 'sign', { method: 'typed', name: 'Reader' }, ip);
+    expect(stored).toEqual([
+      { index: 0, must_be_read: true },
+      { index: 1, must_be_read: false },
+    ]);
+    const loaded = (await load(token, ip)).json<{ documents: { mustBeRead: boolean }[] }>();
+    expect(loaded.documents.map((d) => d.mustBeRead)).toEqual([true, false]);
+    const unread = await post(
+      token,
+      'sign',
+      { method: 'typed', name: 'Reader', documentsRead: [1] },
+      ip,
+    );
     expect(unread.statusCode).toBe(400);
     expect(unread.json()).toMatchObject({ details: [{ field: 'documentsRead' }] });
     const read = await post(
-      tokens[0]!,
+      token,
       'sign',
       { method: 'typed', name: 'Reader', documentsRead: [0] },
       ip,

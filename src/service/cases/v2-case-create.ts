@@ -61,7 +61,16 @@ export async function createV2Case(
     }
   }
   const input = { ...mapping.input, ...(state !== undefined ? { state } : {}) };
-  checkMappedInput(input, mapping.fieldOf);
+  // `mustBeRead` (v2 documentMustBeRead) is no v3 member: the closed v3 schema checks the rest.
+  checkMappedInput(
+    {
+      ...input,
+      ...(input.documents
+        ? { documents: input.documents.map(({ mustBeRead, ...d }) => (void mustBeRead, d)) }
+        : {}),
+    },
+    mapping.fieldOf,
+  );
   let created;
   try {
     created = await cases.createCase(company, creator, input, {
