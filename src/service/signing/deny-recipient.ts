@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import { CASE_DENIED, writeSigningEvent } from './signing-events.js';
+import { CASE_DENIED, eventCase, writeSigningEvent } from './signing-events.js';
 import { linkNotFound, SigningFailure } from './signing-failure.js';
 import { readSigningSession } from './signing-session.js';
 
@@ -55,13 +55,7 @@ export async function denyRecipient(
       caseId,
       CASE_DENIED,
       {
-        case: {
-          _id: caseId,
-          title: session.title,
-          state: 'denied',
-          activeGroup: null,
-          updatedAt: now.toISOString(),
-        },
+        case: eventCase(caseId, session.title, 'denied', null, now),
         recipient: {
           id: session.recipient.id,
           uid: recipient.uid,

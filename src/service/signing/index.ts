@@ -13,7 +13,15 @@ export {
   type Signer,
   type SignOutcome,
 } from './sign-recipient.js';
-export { CASE_DENIED, CASE_SIGNED, RECIPIENT_SIGNED, writeSigningEvent } from './signing-events.js';
+export {
+  CASE_DENIED,
+  CASE_SIGNED,
+  RECIPIENT_SIGNED,
+  eventCase,
+  writeSigningEvent,
+  type EventCase,
+  type EventRecipient,
+} from './signing-events.js';
 export { linkNotFound, SigningFailure, type SigningFailureKind } from './signing-failure.js';
 export { DRAW, isEidScheme, signingMethodsOf } from './signing-methods.js';
 export {

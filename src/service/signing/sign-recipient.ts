@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
 import { activeGroupOf } from './active-group.js';
-import { RECIPIENT_SIGNED, writeSigningEvent } from './signing-events.js';
+import { eventCase, RECIPIENT_SIGNED, writeSigningEvent } from './signing-events.js';
 import { linkNotFound, SigningFailure } from './signing-failure.js';
 import { DRAW } from './signing-methods.js';
 import { readSessionOf, readSigningSession, type SigningSession } from './signing-session.js';
@@ -47,6 +47,8 @@ export interface SignOutcome {
   signedAt: Date;
   /** The case's language, for the page that follows. */
   language: string;
+  /** The recipient's http(s) `redirectUrl`: the page goes there after signing. */
+  redirectUrl: string | null;
 }
 
 /** Who is signing: the token of the link, or the recipient an eID login came back for. */
@@ -153,14 +155,7 @@ export async function signRecipient(
       caseId,
       RECIPIENT_SIGNED,
       {
-        case: {
-          _id: caseId,
-          title: session.title,
-          state: 'open',
-          activeGroup,
-          completed,
-          updatedAt: now.toISOString(),
-        },
+        case: { ...eventCase(caseId, session.title, 'open', activeGroup, now), completed },
         recipient: {
           id: recipientId,
           uid: recipient.uid,
@@ -180,6 +175,7 @@ export async function signRecipient(
       completed,
       signedAt: now,
       language: session.language,
+      redirectUrl: session.recipient.redirectUrl,
     };
   });
 }

@@ -14,6 +14,17 @@ export interface EventCase {
   updatedAt: string;
 }
 
+/** The case as an event says it, at the moment of the change. */
+export function eventCase(
+  id: string,
+  title: string,
+  state: string,
+  activeGroup: number | null,
+  at: Date,
+): EventCase {
+  return { _id: id, title, state, activeGroup, updatedAt: at.toISOString() };
+}
+
 /** What it says of the recipient who acted. */
 export interface EventRecipient {
   id: string;

@@ -35,6 +35,7 @@ export interface SigningSession {
     /** The methods this recipient may sign with: `draw` and/or eID schemes. */
     methods: string[];
     needsCpr: boolean;
+    /** Where the page goes after signing: the recipient's `redirectUrl` when it is http(s). */
     redirectUrl: string | null;
   };
   /** The active group's recipients who have not signed yet, when it is not this recipient's. */
@@ -159,7 +160,7 @@ export async function readSessionOf(
       signing: me.signing,
       methods: signingMethodsOf(details.signingSchema, kase.signing_schemas),
       needsCpr: details.needsCpr === true,
-      redirectUrl: typeof details.redirectUrl === 'string' ? details.redirectUrl : null,
+      redirectUrl: httpUrl(details.redirectUrl),
     },
     waitingFor: me.signing && active !== me.group ? waitingFor(members) : [],
     mayAct: me.signing && active === me.group,
@@ -177,4 +178,9 @@ export async function readSessionOf(
 
 function placesOf(stored: unknown): PlaceView[] {
   return Array.isArray(stored) ? (stored as PlaceView[]) : [];
+}
+
+/** An http(s) URL, or null: a page never sends a signer to `javascript:` or a file. */
+function httpUrl(value: unknown): string | null {
+  return typeof value === 'string' && /^https?:\/\//i.test(value) ? value : null;
 }

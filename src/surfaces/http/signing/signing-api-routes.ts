@@ -239,8 +239,11 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
         'signing: a recipient signed',
       );
       if (outcome.completed && options.onCompleted) await options.onCompleted(outcome);
-      const redirectUrl = await redirectOf(db, outcome.recipientId);
-      return reply.send({ status: 'signed', completed: outcome.completed, redirectUrl });
+      return reply.send({
+        status: 'signed',
+        completed: outcome.completed,
+        redirectUrl: outcome.redirectUrl,
+      });
     },
   );
 
@@ -332,14 +335,3 @@ function sessionAnswer(session: SigningSession, token: string, secret: string) {
 
 /** The page images route serves this many pages of a document (signing-page.ts MAX_SHOWN_PAGES). */
 const MAX_API_PAGES = 100;
-
-/** The recipient's `redirectUrl`, when it is http(s): the page goes there after signing. */
-async function redirectOf(db: Kysely<Database>, recipientId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('recipients')
-    .select('details')
-    .where('id', '=', recipientId)
-    .executeTakeFirst();
-  const url = (row?.details as { redirectUrl?: unknown } | undefined)?.redirectUrl;
-  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : null;
-}

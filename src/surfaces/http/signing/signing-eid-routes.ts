@@ -216,7 +216,7 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
         'signing: a recipient signed with an eID',
       );
       if (outcome.completed && options.onCompleted) await options.onCompleted(outcome);
-      const redirect = await redirectUrlOf(db, outcome.recipientId);
+      const redirect = outcome.redirectUrl;
       return reply
         .header(
           'set-cookie',
@@ -264,19 +264,6 @@ function cprCheck(cipher: CprCipher) {
       return false;
     }
   };
-}
-
-async function redirectUrlOf(
-  db: Kysely<Database>,
-  recipientId: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('recipients')
-    .select('details')
-    .where('id', '=', recipientId)
-    .executeTakeFirst();
-  const url = (row?.details as { redirectUrl?: unknown } | undefined)?.redirectUrl;
-  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
 function withSlash(url: string): string {
