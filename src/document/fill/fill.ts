@@ -21,7 +21,22 @@ export interface FillResult {
    * text is in the filled .docx once, and in the PDF once on each page that shows it.
    */
   anchors: PlacedAnchor[];
+  /**
+   * The text values written into parts a reader sees (body, headers, footers, notes), outside
+   * any section (which may hide them), formatted as written: what the PDF's text layer must show.
+   * Empty values, lists and booleans are left out.
+   */
+  shown: ShownValue[];
 }
+
+/** A value fill wrote where it shows: its tag, its position in the TagInput list, its text. */
+export interface ShownValue {
+  tag: string;
+  index: number;
+  text: string;
+}
+
+const SHOWING_PARTS = new Set(['body', 'header', 'footer', 'footnotes', 'endnotes']);
 
 /**
  * Fills TagInput values into a .docx template. Every problem comes back in one typed failure:
@@ -107,7 +122,22 @@ function fill(
     docx: compiled.render(values, resolved.templateField, compress),
     fields: declareFields(compiled.fields, resolved.fields),
     anchors: compiled.anchors.map((a) => ({ ...a })),
+    shown: shownValues(compiled.fields, values),
   };
+}
+
+function shownValues(fields: TemplateField[], values: Map<string, ResolvedTag>): ShownValue[] {
+  const out: ShownValue[] = [];
+  for (const f of fields) {
+    if (f.kind !== 'placeholder' || f.within.length > 0) continue;
+    if (!f.usedAs.some((u) => u === 'placeholder' || u === 'raw')) continue;
+    if (!f.parts.some((p) => SHOWING_PARTS.has(p.part))) continue;
+    const value = values.get(f.tag);
+    if (!value || value.rows || value.text.trim() === '') continue;
+    if (value.type !== 'text' && value.type !== 'number' && value.type !== 'date') continue;
+    out.push({ tag: value.tag, index: value.index, text: value.text });
+  }
+  return out;
 }
 
 /** Strict mode: each value the template has no field for, named by its TagInput. */

@@ -1,4 +1,10 @@
-export { fillTemplate, fillPackage, templateCache, type FillResult } from './fill.js';
+export {
+  fillTemplate,
+  fillPackage,
+  templateCache,
+  type FillResult,
+  type ShownValue,
+} from './fill.js';
 export { TemplateCache, type TemplateCacheLimits } from './template-cache.js';
 export {
   resolveFillOptions,

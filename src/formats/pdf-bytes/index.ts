@@ -6,3 +6,4 @@ export {
   namesIn,
 } from './pdf-names.js';
 export { hasEncryptionDictionary } from './encryption-scan.js';
+export { normalizedPdfHash } from './normalized-hash.js';

@@ -64,7 +64,8 @@ function substitutionMessage(font: string, replacement: string, compatible: bool
 
 /**
  * Strict fidelity's refusal of a render, or undefined when it passes: every font replaced by one
- * of other widths and every empty page, each a detail of the document's field.
+ * of other widths and every empty page, each a detail of the document's field, and every value
+ * not shown, a detail of the value's field.
  */
 export function fidelityRefusal(
   notices: readonly RenderNotice[],
@@ -72,8 +73,11 @@ export function fidelityRefusal(
 ): DocpipeError | undefined {
   const details: FailureDetail[] = notices
     .filter(
-      (n) => n.code === 'empty-page' || (n.code === 'font-substituted' && !n.metricCompatible),
+      (n) =>
+        n.code === 'empty-page' ||
+        n.code === 'value-not-shown' ||
+        (n.code === 'font-substituted' && !n.metricCompatible),
     )
-    .map((n) => ({ field, message: n.message }));
+    .map((n) => ({ field: n.code === 'value-not-shown' ? n.field : field, message: n.message }));
   return details.length > 0 ? new DocpipeError('document-production-failed', details) : undefined;
 }

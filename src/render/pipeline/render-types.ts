@@ -1,5 +1,6 @@
 import type { FillOptions } from '../../document/fill/index.js';
 import type { SignaturePlace } from '../../document/anchors/index.js';
+import type { RenderEvidence } from './render-evidence.js';
 
 export interface RenderInput {
   bytes: Uint8Array;
@@ -34,7 +35,7 @@ export interface RenderOptions extends Omit<FillOptions, 'limits'> {
 }
 
 export type RenderStep =
-  'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'places' | 'store';
+  'cache' | 'sniff' | 'fill' | 'harden' | 'convert' | 'check' | 'values' | 'places' | 'store';
 
 export interface RenderResult {
   /** Storage key of the PDF. */
@@ -55,6 +56,11 @@ export interface RenderResult {
    * page order. Absent when there are none. A cached render answers the same places.
    */
   places?: SignaturePlace[];
+  /**
+   * What the PDF is, for a signed document's evidence; a cached render answers the same. Every
+   * render has it; optional for results a worker older than evidence put on the queue.
+   */
+  evidence?: RenderEvidence;
   /** Answered from storage without converting. */
   cached: boolean;
   /** Milliseconds per step of this call. */
@@ -92,4 +98,16 @@ export interface EmbeddedFontsIgnoredNotice {
   fonts: string[];
 }
 
-export type RenderNotice = EmbeddedFontsIgnoredNotice | FontSubstitutedNotice | EmptyPageNotice;
+/**
+ * A text value filled into the document is not in the PDF's text layer (hidden, in a shape the
+ * converter dropped): a reader would not see it. Strict fidelity refuses the render.
+ */
+export interface ValueNotShownNotice {
+  code: 'value-not-shown';
+  message: string;
+  /** The value, as fill names values: `documents[0].tags.start_date`. */
+  field: string;
+}
+
+export type RenderNotice =
+  EmbeddedFontsIgnoredNotice | FontSubstitutedNotice | EmptyPageNotice | ValueNotShownNotice;

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { DocpipeError } from '../../base/errors/index.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Converter } from '../convert/index.js';
 import type { Preparer } from '../prepare/index.js';
 import { silentLogger, type Logger } from '../../base/log/index.js';
 import { startsAsPdf } from '../../formats/sniff/index.js';
-import { projectRoot } from '../../base/paths/index.js';
 import {
   parseStorageKey,
-  readRenderPlaces,
+  readRenderSidecar,
   renderKey,
   renderMarkerKey,
   renderPlacesKey,
@@ -17,7 +14,9 @@ import {
   type Storage,
 } from '../storage/index.js';
 import type { SignaturePlace } from '../../document/anchors/index.js';
-import { placeMarkers, placeTextTags } from './signature-places.js';
+import { placeMarkers, placeTextTags, readingText } from './signature-places.js';
+import { valueNotShown, valuesNotShown } from './shown-values.js';
+import { docpipeVersion, renderEvidence } from './render-evidence.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
 import type { DocumentFontFacts } from '../prepare/index.js';
@@ -102,7 +101,7 @@ export class Renderer {
         const { meta } = await shared.running;
         await this.keep(hash);
         timings.cache = performance.now() - started;
-        return { ...meta, cached: true, timings };
+        return { ...reRooted(meta, shared.field, field), cached: true, timings };
       } catch (err) {
         throw renamedField(err, shared.field, field);
       }
@@ -123,7 +122,7 @@ export class Renderer {
     timings: Partial<Record<RenderStep, number>>,
   ): Promise<{ meta: Rendered; cached: boolean }> {
     const started = performance.now();
-    const cached = await this.fromCache(hash, input, options);
+    const cached = await this.fromCache(hash, input, tags, options);
     timings.cache = performance.now() - started;
     if (cached) {
       // Stored by a strict render that passed, or a reporting one: a reporting render's output
@@ -161,18 +160,19 @@ export class Renderer {
   private async fromCache(
     hash: string,
     input: RenderInput,
+    tags: unknown,
     options: RenderOptions,
   ): Promise<Rendered | undefined> {
     const key = renderKey(hash);
     const docx = !startsAsPdf(input.bytes);
     // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole. Its
     // places were written before it; a PDF without tags to look for has none to read.
-    const [pdf, places] = await Promise.all([
+    const [pdf, sidecar] = await Promise.all([
       this.deps.storage.get(key),
-      docx || options.places ? readRenderPlaces(this.deps.storage, hash) : NO_PLACES,
+      docx || options.places ? readRenderSidecar(this.deps.storage, hash) : NO_SIDECAR,
     ]);
     if (!pdf) return undefined;
-    if (!places) {
+    if (!sidecar) {
       this.logger.warn({ key }, 'stored render places unreadable; rendering again');
       return undefined;
     }
@@ -196,16 +196,32 @@ export class Renderer {
       );
       return undefined;
     }
+    const { places, notShown } = sidecar;
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    const notices = [
+      ...report.notices,
+      ...notShown.map((tag) => valueNotShown(tag, options.field ?? '')),
+    ];
     return {
       key,
       type: 'pdf',
       bytes: pdf.byteLength,
-      sha256: createHash('sha256').update(pdf).digest('hex'),
+      sha256,
       pages,
       // The key hashes the input's bytes: a hit had the same input, PDF or .docx.
       input: docx ? 'docx' : 'pdf',
-      ...report,
+      fonts: report.fonts,
+      notices,
       ...(places.length > 0 ? { places } : {}),
+      evidence: renderEvidence({
+        pdf,
+        sha256,
+        input: input.bytes,
+        docx,
+        tags,
+        fonts: report.fonts,
+        pages,
+      }),
     };
   }
 
@@ -233,6 +249,7 @@ export class Renderer {
     let pages: number;
     let report: FidelityReport;
     let places: SignaturePlace[] = [];
+    let notShown: string[] = [];
     if (prepared.input === 'pdf') {
       // A given PDF keeps its exact bytes (tag values are for templates and do not apply), but
       // for the text tags taken off it when its places are asked for.
@@ -292,7 +309,18 @@ export class Renderer {
       pdf = finished.pdf;
       pages = finished.pages;
       report = finished.report;
-      const { anchors } = prepared;
+      const { anchors, shown } = prepared;
+      // Before the markers' removal, on the same text layer (textLayerOf the same bytes): the
+      // pages are read once for both. Nothing to check and no anchors: no text layer at all.
+      if (shown.length > 0) {
+        const missing = await step('values', () =>
+          readingText(finished.pdf, field, 'document-production-failed', (layer) =>
+            valuesNotShown(layer, shown, options.field ?? ''),
+          ),
+        );
+        notShown = missing.map((n) => n.field.slice(n.field.lastIndexOf('.tags.') + 6));
+        report = { ...report, notices: [...report.notices, ...missing] };
+      }
       if (anchors.length > 0) {
         const placed = await step('places', () =>
           placeMarkers(finished.pdf, anchors, options.field ?? '', this.deps.keepAnchorMarkers),
@@ -305,19 +333,30 @@ export class Renderer {
     // Before storing: a refused render leaves nothing behind.
     refuseIfStrict(report.notices, options, field);
     const key = renderKey(hash);
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
     const meta: Rendered = {
       key,
       type: 'pdf',
       bytes: pdf.byteLength,
-      sha256: createHash('sha256').update(pdf).digest('hex'),
+      sha256,
       pages,
       input: prepared.input,
       ...report,
       ...(places.length > 0 ? { places } : {}),
+      evidence: renderEvidence({
+        pdf,
+        sha256,
+        input: input.bytes,
+        docx: prepared.input === 'docx',
+        tags,
+        fonts: report.fonts,
+        pages,
+      }),
     };
     await step('store', async () => {
-      // Before the PDF: a stored PDF always has its places beside it.
-      if (places.length > 0) await writeRenderPlaces(storage, hash, places);
+      // Before the PDF: a stored PDF always has its sidecar beside it.
+      if (places.length > 0 || notShown.length > 0)
+        await writeRenderPlaces(storage, hash, places, notShown);
       await storage.put(key, pdf, 'application/pdf');
     });
     this.logger.debug(
@@ -328,10 +367,8 @@ export class Renderer {
   }
 }
 
-let producer: string | undefined;
 function defaultProducer(): string {
-  producer ??= `docpipe ${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version}`;
-  return producer;
+  return `docpipe ${docpipeVersion()}`;
 }
 
 /** Renders whose asked fonts are kept: a worker's working set of templates and values. */
@@ -339,7 +376,7 @@ const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
 
 const NO_DOCUMENT_FONTS: DocumentFontFacts = { asked: [], embedded: [] };
 
-const NO_PLACES: SignaturePlace[] = [];
+const NO_SIDECAR = { places: [] as SignaturePlace[], notShown: [] as string[] };
 
 function askedBytes(facts: DocumentFontFacts): number {
   return [...facts.asked, ...facts.embedded].reduce((sum, f) => sum + 2 * f.length + 16, 64);
@@ -353,6 +390,17 @@ function refuseIfStrict(
   if (options.fidelity !== 'strict') return;
   const refusal = fidelityRefusal(notices, field);
   if (refusal) throw refusal;
+}
+
+/** A shared render's notices name the first request's document; each joiner gets its own. */
+function reRooted(meta: Rendered, from: string, to: string): Rendered {
+  if (from === to) return meta;
+  const notices = meta.notices.map((n) =>
+    n.code === 'value-not-shown' && n.field.startsWith(`${from}.`)
+      ? { ...n, field: to + n.field.slice(from.length) }
+      : n,
+  );
+  return { ...meta, notices };
 }
 
 /** A failure of a shared render names the first request's document; each joiner gets its own. */

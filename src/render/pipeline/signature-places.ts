@@ -14,8 +14,9 @@ import {
 } from '../../document/anchors/index.js';
 import {
   PdfTextError,
-  TextLayer,
   removeText,
+  textLayerOf,
+  type TextLayer,
   type TextMatch,
 } from '../../formats/pdf-text/index.js';
 import { coverText } from './cover-text.js';
@@ -114,14 +115,15 @@ function stuckMarker(m: Found, field: string): FailureDetail {
  * Runs `work` over the PDF's text layer; a failure of the text layer (too large, damaged) names
  * the document, as `slug`: a PDF docpipe produced is its own failure, a given one the caller's.
  */
-async function readingText(
+export async function readingText<T>(
   pdf: Uint8Array,
   field: string,
   slug: 'document-production-failed' | 'unsupported-file-type',
-  work: (layer: TextLayer) => Promise<Placed>,
-): Promise<Placed> {
+  work: (layer: TextLayer) => Promise<T> | T,
+): Promise<T> {
   try {
-    return await work(new TextLayer(pdf));
+    // The one layer of these bytes: the values check and removeText read the same pages.
+    return await work(textLayerOf(pdf));
   } catch (err) {
     if (!(err instanceof PdfTextError)) throw err;
     const at = field || 'document';

@@ -4,6 +4,7 @@ import {
   fillPackage,
   mayHoldAnchors,
   type FillOptions,
+  type ShownValue,
 } from '../../document/fill/index.js';
 import type { PlacedAnchor } from '../../document/anchors/index.js';
 import {
@@ -32,6 +33,8 @@ export type Prepared =
       fonts: string[];
       /** The anchors fill replaced by markers, to be found in the PDF; empty when none. */
       anchors: PlacedAnchor[];
+      /** The text values fill wrote where they show: the PDF's text layer must have them. */
+      shown: ShownValue[];
       timings: { sniff: number; fill?: number; harden: number };
     };
 
@@ -92,6 +95,7 @@ function prepareAt(
       ...cut,
       fonts: latinFamilies(pkg),
       anchors: [],
+      shown: [],
       timings: { sniff, harden },
     };
   }
@@ -105,6 +109,7 @@ function prepareAt(
     ...cut,
     fonts: latinFamilies(pkg),
     anchors: filled.anchors,
+    shown: filled.shown,
     timings: { sniff, fill, harden },
   };
 }

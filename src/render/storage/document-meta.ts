@@ -53,20 +53,29 @@ export async function readDocumentMeta(
   }
 }
 
+/** What is kept beside a render's PDF because it cannot be read from the PDF again. */
+export interface RenderSidecar {
+  places: SignaturePlace[];
+  /** Tags whose filled values the PDF's text layer does not show (value-not-shown). */
+  notShown: string[];
+}
+
 /**
- * A render's signature places, kept beside its PDF (`<hash>.places.json`) because they cannot be
- * read from it again: the markers they were measured from are gone. Written before the PDF, and
- * only when there are places, so that a render whose PDF is stored has its places stored too; a
- * cache hit reads them with the PDF. Retention ages and removes it with its PDF.
+ * A render's signature places and the tags of its values not shown, kept beside its PDF
+ * (`<hash>.places.json`) because they cannot be read from it again: the markers they were
+ * measured from are gone, and which values were filled is fill's to know. Written before the PDF,
+ * and only when there is something to keep, so that a render whose PDF is stored has its sidecar
+ * stored too; a cache hit reads it with the PDF. Retention ages and removes it with its PDF.
  */
 export async function writeRenderPlaces(
   storage: Storage,
   hash: string,
   places: readonly SignaturePlace[],
+  notShown: readonly string[] = [],
 ): Promise<void> {
   await storage.put(
     renderPlacesKey(hash),
-    Buffer.from(JSON.stringify({ places })),
+    Buffer.from(JSON.stringify(notShown.length > 0 ? { places, notShown } : { places })),
     'application/json',
   );
 }
@@ -79,11 +88,29 @@ export async function readRenderPlaces(
   storage: Storage,
   hash: string,
 ): Promise<SignaturePlace[] | undefined> {
+  return (await readRenderSidecar(storage, hash))?.places;
+}
+
+/**
+ * A render's sidecar: empty when none was written, undefined when it is not readable (a damaged
+ * file: the render is made again). A sidecar written before `notShown` existed has none.
+ */
+export async function readRenderSidecar(
+  storage: Storage,
+  hash: string,
+): Promise<RenderSidecar | undefined> {
   const bytes = await storage.get(renderPlacesKey(hash));
-  if (!bytes) return [];
+  if (!bytes) return { places: [], notShown: [] };
   try {
-    const places = (JSON.parse(bytes.toString('utf8')) as { places?: unknown } | null)?.places;
-    return Array.isArray(places) && places.every(isPlace) ? places : undefined;
+    const parsed = JSON.parse(bytes.toString('utf8')) as {
+      places?: unknown;
+      notShown?: unknown;
+    } | null;
+    const places = parsed?.places;
+    const notShown = parsed?.notShown ?? [];
+    if (!Array.isArray(places) || !places.every(isPlace)) return undefined;
+    if (!Array.isArray(notShown) || !notShown.every((t) => typeof t === 'string')) return undefined;
+    return { places, notShown };
   } catch {
     return undefined;
   }

@@ -25,6 +25,8 @@ export {
 export {
   readDocumentMeta,
   readRenderPlaces,
+  readRenderSidecar,
+  type RenderSidecar,
   writeDocumentMeta,
   writeDocumentMetaOnce,
   writeRenderPlaces,

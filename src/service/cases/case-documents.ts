@@ -8,6 +8,7 @@ import type {
   DocumentJobResult,
   RequestOptions,
 } from '../../jobs/queue/index.js';
+import type { RenderEvidence } from '../../render/pipeline/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { CaseInput } from './case-input.js';
 import { caseDocumentKey, discardRender } from './case-storage.js';
@@ -28,6 +29,8 @@ export interface ProducedDocument {
   places: SignaturePlace[];
   /** v2 `documentMustBeRead`. */
   mustBeRead: boolean;
+  /** The render's evidence (hashes, fonts, pages, versions); null for a URL document. */
+  evidence: RenderEvidence | null;
 }
 
 export interface ProduceContext {
@@ -174,6 +177,7 @@ export async function produceDocuments(
         libraryVersionId: null,
         places: [] as SignaturePlace[],
         mustBeRead: doc.mustBeRead === true,
+        evidence: null,
       };
       if (doc.url !== undefined) {
         documents.push({
@@ -205,6 +209,7 @@ export async function produceDocuments(
         bytes: result.result.bytes,
         pages: result.result.pages,
         places: result.result.places ?? [],
+        evidence: result.result.evidence ?? null,
         ...(input.documentId !== undefined
           ? { libraryDocumentId: input.documentId, libraryVersionId: input.versionId ?? null }
           : {}),

@@ -118,6 +118,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
             library_version_id: d.libraryVersionId,
             places: JSON.stringify(d.places),
             must_be_read: d.mustBeRead,
+            evidence: d.evidence ? JSON.stringify(d.evidence) : null,
             created_at: c.now,
           })),
         )

@@ -3,7 +3,6 @@
  * places, appends the audit trail, signs each document as PAdES, and marks the case signed with
  * its `case.signed` event. docs/signing.md "Sealing" describes it.
  */
-export { normalizedPdfHash } from './normalized-hash.js';
 export { sealCase, type DocumentEvidence, type SealDeps, type SealOutcome } from './seal-case.js';
 export { sealedDocumentKey } from './sealed-key.js';
 export {

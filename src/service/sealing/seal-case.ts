@@ -13,7 +13,7 @@ import { openPdf, sealPdf, type Sealer } from '../../formats/pades/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { Database } from '../db/index.js';
 import { CASE_SIGNED, writeSigningEvent } from '../signing/index.js';
-import { normalizedPdfHash } from './normalized-hash.js';
+import { normalizedPdfHash } from '../../formats/pdf-bytes/index.js';
 import { sealedDocumentKey } from './sealed-key.js';
 
 export interface SealDeps {
@@ -38,7 +38,7 @@ export type SealOutcome =
 export interface DocumentEvidence {
   /** SHA-256 of the PDF as the signers were shown it (the case's own copy, kept). */
   shownSha256: string;
-  /** The same, ignoring what varies between conversions (normalized-hash.ts). */
+  /** The same, ignoring what varies between conversions (formats/pdf-bytes normalizedPdfHash). */
   shownNormalizedSha256: string;
   /** SHA-256 of the sealed PDF, as stored. */
   sealedSha256: string;
@@ -107,7 +107,16 @@ export async function sealCase(
     .execute();
   const documents = await db
     .selectFrom('case_documents')
-    .select(['index', 'name', 'storage_key', 'sha256', 'pages', 'places', 'sealed_storage_key'])
+    .select([
+      'index',
+      'name',
+      'storage_key',
+      'sha256',
+      'pages',
+      'places',
+      'sealed_storage_key',
+      'evidence',
+    ])
     .where('company_id', '=', company)
     .where('case_id', '=', caseId)
     .orderBy('index')
@@ -142,7 +151,8 @@ export async function sealCase(
     key: string;
     sha256: string;
     bytes: number;
-    evidence: DocumentEvidence;
+    /** The render's evidence kept at creation, with sealing's added (sealing's win). */
+    evidence: Record<string, unknown> & DocumentEvidence;
   }[] = [];
   for (const d of documents) {
     if (d.storage_key === null) continue;
@@ -165,6 +175,7 @@ export async function sealCase(
       sha256: sha256(bytes),
       bytes: bytes.byteLength,
       evidence: {
+        ...storedEvidence(d.evidence),
         shownSha256: sha256(shown),
         shownNormalizedSha256: normalizedPdfHash(shown),
         sealedSha256: sha256(bytes),
@@ -345,4 +356,20 @@ function placesOf(stored: unknown): SignaturePlace[] {
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The evidence the case service kept at creation (an object), or nothing to merge into. */
+function storedEvidence(value: unknown): Record<string, unknown> {
+  const parsed: unknown = typeof value === 'string' ? safeParse(value) : value;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {};
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
