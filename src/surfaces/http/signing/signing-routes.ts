@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { rasterizePdf, type RasterOptions } from '../../../formats/raster/index.js';
+import { PageImageCache } from './page-image-cache.js';
 import type { Storage } from '../../../render/storage/index.js';
 import type { Database } from '../../../service/db/index.js';
 import { readSigningSession } from '../../../service/signing/index.js';
@@ -49,6 +50,7 @@ const html = (description: string) => ({
  */
 export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Promise<void> {
   const rasterize = options.rasterize ?? rasterizePdf;
+  const pageImages = new PageImageCache();
   const now = options.now ?? (() => new Date());
   const { misses } = options;
   const notFound = (reply: FastifyReply, language?: string) =>
@@ -163,14 +165,18 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
         page > Math.min(document.pages, MAX_SHOWN_PAGES)
       )
         return notFound(reply, view.language);
-      const pdf = await options.storage.get(document.storageKey);
-      if (!pdf) return notFound(reply, view.language);
-      const [png] = await rasterize(pdf, {
-        dpi: PAGE_IMAGE_DPI,
-        firstPage: page,
-        lastPage: page,
-        maxPages: 1,
-        field: `documents[${index}]`,
+      const storageKey = document.storageKey;
+      const png = await pageImages.get(`${storageKey}#${page}`, async () => {
+        const pdf = await options.storage.get(storageKey);
+        if (!pdf) return undefined;
+        const [drawn] = await rasterize(pdf, {
+          dpi: PAGE_IMAGE_DPI,
+          firstPage: page,
+          lastPage: page,
+          maxPages: 1,
+          field: `documents[${index}]`,
+        });
+        return drawn;
       });
       if (!png) return notFound(reply, view.language);
       return reply.headers(PAGE_HEADERS).type('image/png').send(png);
