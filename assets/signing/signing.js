@@ -461,12 +461,29 @@
       decoding: 'async',
     });
     sheet.append(img);
+    // The boxes repeat the caption's words for the eye: a screen reader has them once there.
     const boxes = places.map((p) => {
       const kind = w.place[p.kind] ? p.kind : 'sign';
-      const box = el('div', { class: 'place place-' + kind }, el('span', {}, w.place[kind]));
+      const label = el('span', {}, w.place[kind]);
+      const box = el('div', { class: 'place place-' + kind, 'aria-hidden': 'true' }, label);
       sheet.append(box);
-      return { box, rect: p.rect };
+      return { box, label, rect: p.rect };
     });
+    // A label is shown only inside its box, and only where it fits whole; the boxes scale with
+    // the page, so each is measured again whenever its size changes (a phone turned, a zoom).
+    const fitLabels = () => {
+      for (const { box, label } of boxes) {
+        const fits =
+          box.clientWidth > 0 &&
+          label.offsetLeft + label.offsetWidth + 1 <= box.clientWidth &&
+          label.offsetHeight + 1 <= box.clientHeight;
+        box.classList.toggle('label-fits', fits);
+      }
+    };
+    if (typeof ResizeObserver === 'function') {
+      const watch = new ResizeObserver(fitLabels);
+      for (const { box } of boxes) watch.observe(box);
+    } else addEventListener('resize', fitLabels);
     // The page's size in points is its image's at 96 dpi; until it loads, A4 keeps the place.
     const placeBoxes = () => {
       if (!img.naturalWidth || !img.naturalHeight) return;
@@ -480,6 +497,7 @@
         box.style.height = (rect.height / heightPt) * 100 + '%';
         box.classList.add('placed');
       }
+      fitLabels();
     };
     if (img.complete) placeBoxes();
     else img.addEventListener('load', placeBoxes);

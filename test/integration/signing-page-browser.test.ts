@@ -42,6 +42,17 @@ const SCREENSHOTS = join(projectRoot(), 'test', 'results', 'signing-page-browser
 /** The lease's signature line on its second page, in PDF points: where {sign:N} would be. */
 const SIGN_RECT = { x: 72, y: 120, width: 173, height: 24 };
 const JONAS_RECT = { x: 320, y: 120, width: 173, height: 24 };
+/**
+ * A signer's places on consecutive lines, as the pipeline finds them for a template's
+ * `Signed for the client: {sign:1}` line followed by `Name: {name:1}` and `Date: {date:1}` (as
+ * in the e2e lease): a 24 pt marker's box, then two 10 pt ones a line apart, each top just under
+ * the box above; stackedPdf draws the words before them.
+ */
+const STACKED = [
+  { kind: 'sign', rect: { x: 180, y: 560, width: 173, height: 28 } },
+  { kind: 'name', rect: { x: 104, y: 547, width: 144, height: 11.5 } },
+  { kind: 'date', rect: { x: 100, y: 535, width: 84, height: 11.5 } },
+] as const;
 const DRAW = 'draw';
 const MITID = 'urn:grn:authn:dk:mitid:substantial';
 
@@ -62,6 +73,8 @@ const links = {
   typed: '',
   /** English, as above, to decline. */
   deny: '',
+  /** English, as above, its signer's places on consecutive lines of page 1. */
+  stacked: '',
 };
 /** The logo the lease case shows, 120 x 40 pixels. */
 let logoPng: Buffer;
@@ -123,7 +136,8 @@ beforeAll(async () => {
   for (let i = 0; i < logo.data.length; i += 4) logo.data.set([29, 78, 216, 255], i);
   logoPng = PNG.sync.write(logo);
   const pdf = await twoPagePdf();
-  const [lease, typed, deny] = await Promise.all([
+  const stackedPdfBase64 = await stackedPdf();
+  const [lease, typed, deny, stacked] = await Promise.all([
     makeCase({
       title: 'Lejekontrakt for Nørrebrogade 12',
       settings: { logo: logoPng.toString('base64') },
@@ -145,11 +159,18 @@ beforeAll(async () => {
       recipients: [{ name: 'Dana Declines', email: 'dana@example.com' }],
       documents: [{ name: 'Agreement', content: pdf }],
     }),
+    makeCase({
+      title: 'Consulting agreement, signed at the foot',
+      settings: { language: 'en' },
+      recipients: [{ name: 'Sam Stacked', email: 'sam@example.com' }],
+      documents: [{ name: 'Agreement', content: stackedPdfBase64 }],
+    }),
   ]);
   links.mette = lease.links[0]!;
   links.jonas = lease.links[1]!;
   links.typed = typed.links[0]!;
   links.deny = deny.links[0]!;
+  links.stacked = stacked.links[0]!;
   // What the pipeline and the case body store for a document with anchors and
   // documentMustBeRead: the places of both signers on the lease's last page, and reading first.
   await s.t.db
@@ -167,6 +188,13 @@ beforeAll(async () => {
     .updateTable('case_documents')
     .set({ must_be_read: true })
     .where('case_id', 'in', [typed.id, deny.id])
+    .execute();
+  await s.t.db
+    .updateTable('case_documents')
+    .set({
+      places: JSON.stringify(STACKED.map((p) => ({ ...p, recipient: 1, page: 1 }))),
+    })
+    .where('case_id', '=', stacked.id)
     .execute();
   // The case to decline may also be signed with MitID (as a case names it when a broker serves
   // it; this stack has none, so the case could not be made with it).
@@ -209,6 +237,29 @@ async function twoPagePdf(): Promise<string> {
         font,
       });
   }
+  return Buffer.from(await doc.save()).toString('base64');
+}
+
+/** Two pages, the first ending in a signature block whose places are STACKED's. */
+async function stackedPdf(): Promise<string> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  page.drawText('Agreement', { x: 72, y: 760, size: 20, font });
+  for (let line = 0; line < 9; line++)
+    page.drawText('The consultant delivers the work described in the annex.', {
+      x: 72,
+      y: 720 - line * 14,
+      size: 11,
+      font,
+    });
+  for (const [text, y] of [
+    ['Signed for the client:', 566],
+    ['Name:', 549.5],
+    ['Date:', 537.5],
+  ] as const)
+    page.drawText(text, { x: 72, y, size: 10, font });
+  doc.addPage([595, 842]).drawText('Annex', { x: 72, y: 760, size: 20, font });
   return Buffer.from(await doc.save()).toString('base64');
 }
 
@@ -503,6 +554,71 @@ describe('a signing page in headless Chromium', () => {
     await screenshot(page, 'phone');
     expectClean(w);
   });
+
+  for (const [device, options] of [
+    ['phone', { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true }],
+    ['desktop', { viewport: { width: 1280, height: 900 } }],
+  ] as const)
+    it(`marks places on consecutive lines on a ${device} without one label over another or over the line above`, async () => {
+      const { page, w } = await openPage(options);
+      await opened(page, links.stacked);
+      await imageWidths(page);
+      await frames(page);
+      const marks = await page
+        .locator('.page')
+        .first()
+        .evaluate((figure) => {
+          type Rect = { left: number; top: number; right: number; bottom: number };
+          type Node = { getBoundingClientRect(): Rect; querySelector(s: string): Node };
+          const g = globalThis as unknown as {
+            getComputedStyle(e: unknown): { display: string; visibility: string };
+          };
+          const boxes = Array.from(
+            (
+              figure as unknown as { querySelectorAll(s: string): ArrayLike<Node> }
+            ).querySelectorAll('.place'),
+          );
+          const rect = (n: Node) => {
+            const { left, top, right, bottom } = n.getBoundingClientRect();
+            return { left, top, right, bottom };
+          };
+          return boxes.map((box) => {
+            const label = box.querySelector('span');
+            const style = g.getComputedStyle(label);
+            return {
+              box: rect(box),
+              label: rect(label),
+              shown: style.display !== 'none' && style.visibility === 'visible',
+            };
+          });
+        });
+      expect(marks).toHaveLength(3);
+      for (const m of marks) expect(m.box.bottom - m.box.top).toBeGreaterThan(4);
+      const shown = marks.filter((m) => m.shown);
+      // A phone has room for the sign place's label; a desktop for every label.
+      expect(shown.length).toBeGreaterThanOrEqual(device === 'phone' ? 1 : 3);
+      expect(marks[0]!.shown).toBe(true);
+      for (const { box, label } of shown) {
+        // Not over the line above (nor beside or below its place): inside its box.
+        expect(label.top).toBeGreaterThanOrEqual(box.top - 0.5);
+        expect(label.bottom).toBeLessThanOrEqual(box.bottom + 0.5);
+        expect(label.left).toBeGreaterThanOrEqual(box.left - 0.5);
+        expect(label.right).toBeLessThanOrEqual(box.right + 0.5);
+      }
+      for (let i = 0; i < shown.length; i++)
+        for (let j = i + 1; j < shown.length; j++) {
+          const [a, b] = [shown[i]!.label, shown[j]!.label];
+          const apart =
+            a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+          expect(apart, `label ${i} and ${j} overlap: ${JSON.stringify([a, b])}`).toBe(true);
+        }
+      // Every place in words under the page, whether its label fits or not.
+      await expect(page.locator('.page figcaption').first().textContent()).resolves.toBe(
+        'Page 1 of 2 · Your places on this page: Sign here, Your name here, Date here',
+      );
+      await screenshot(page, `${device}-stacked`);
+      expectClean(w);
+    });
 
   it('shows a second-group signer who the case waits for, and no way to sign before it is his turn', async () => {
     const { page, w } = await openPage({ viewport: { width: 360, height: 740 } });
