@@ -27,6 +27,7 @@ import { fairness } from './fairness.js';
 import { cliStartup } from './cli-startup.js';
 import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './cases.js';
 import { sealingRows } from './sealing.js';
+import { placesEvidenceRows } from './places-evidence.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -80,6 +81,15 @@ if (process.argv[2] === 'sealing') {
   for (const r of await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60)))
     process.stdout.write(
       `${r.name}: docpipe p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)} ms; ${r.baseline!.name} p50 ${r.baseline!.stats.p50.toFixed(1)} ms; ratio ${(r.docpipe.p50 / r.baseline!.stats.p50).toFixed(2)} x; target ${r.target}\n`,
+    );
+  process.exit(0);
+}
+
+// `node dist/bench/run.js places`: issue 23's places + evidence CPU alone (bench/places-evidence.ts).
+if (process.argv[2] === 'places') {
+  for (const r of await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300)))
+    process.stdout.write(
+      `${r.name}: p50 ${r.docpipe.p50.toFixed(2)} / p95 ${r.docpipe.p95.toFixed(2)} ms CPU; ${r.baseline.name} p50 ${r.baseline.stats.p50.toFixed(2)} ms; target ${r.target}: ${r.meets ? 'met' : 'missed'}\n`,
     );
   process.exit(0);
 }
@@ -144,6 +154,10 @@ rows.push({
   },
 });
 await pool.close();
+
+// Places and evidence: CPU the pipeline adds after the PDF check on W1 (bench/places-evidence.ts).
+if (process.env.BENCH_PLACES !== '0')
+  rows.push(...(await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300))));
 
 // Sealing: CPU to stamp, append the audit trail and sign a 2-page document (bench/sealing.ts).
 if (process.env.BENCH_SEALING !== '0')

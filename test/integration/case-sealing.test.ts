@@ -162,6 +162,14 @@ describe('sealing a signed case', () => {
       docpipeVersion: '0.0.0-test',
     });
     expect((doc.evidence as { sealedPages: number }).sealedPages).toBeGreaterThanOrEqual(4);
+    // Merged into the render's evidence kept at creation, not over it.
+    expect(doc.evidence).toMatchObject({
+      sha256: doc.sha256,
+      normalizedSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      templateSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      valuesSha256: null,
+      officeVersion: null,
+    });
     const events = await t.db
       .selectFrom('case_events')
       .select('trigger')

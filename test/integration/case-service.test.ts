@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -233,6 +234,15 @@ describe('creating a case', () => {
     ]);
     expect(await stack.storage.stat(docs[1]!.storage_key!)).toMatchObject({
       type: 'application/pdf',
+    });
+    // Each document's render evidence is kept at creation: the template's and values' hashes.
+    const hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+    expect(docs[0]!.evidence).toMatchObject({
+      sha256: docs[0]!.sha256,
+      templateSha256: hex(Buffer.from(docx, 'base64')),
+      valuesSha256: hex('[{"tag":"name","type":"text","value":"Ann"}]'),
+      officeVersion: expect.stringMatching(/^LibreOffice /),
+      pages: docs[0]!.pages,
     });
   });
 });

@@ -16,7 +16,8 @@ export function valuesNotShown(
 ): ValueNotShownNotice[] {
   if (shown.length === 0) return [];
   const pages = layer.texts();
-  const whole = pages.join(' ');
+  // A value may run from one page onto the next, hyphenated at the page's end too.
+  const whole = normalizeText(pages.join('\n'));
   const missing: string[] = [];
   for (const value of shown) {
     const text = normalizeText(value.text);
