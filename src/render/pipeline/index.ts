@@ -9,15 +9,10 @@ export type {
   RenderOptions,
   RenderResult,
   RenderStep,
+  RenderEvidence,
   ValueNotShownNotice,
 } from './render-types.js';
-export {
-  docpipeVersion,
-  producersOf,
-  renderEvidence,
-  valuesSha256,
-  type RenderEvidence,
-} from './render-evidence.js';
+export { docpipeVersion, producersOf, renderEvidence, valuesSha256 } from './render-evidence.js';
 export { valuesNotShown } from './shown-values.js';
 export { fidelityReport, fidelityRefusal, type FidelityReport } from './fidelity-notices.js';
 export { placeMarkers, placeTextTags, type Placed } from './signature-places.js';

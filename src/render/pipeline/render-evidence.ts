@@ -4,29 +4,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../base/paths/index.js';
 import { normalizedPdfHash } from '../../formats/pdf-bytes/index.js';
 import { canonicalJson } from './cache-key.js';
-
-/**
- * What a render's PDF is, for a signed document's evidence (docs/signing.md "Evidence"). Every
- * field is read from the input, the values and the stored PDF, so that a cached render answers
- * the very same evidence as the render that stored it.
- */
-export interface RenderEvidence {
-  /** SHA-256 of the PDF, hex. */
-  sha256: string;
-  /** SHA-256 of the PDF with what varies between conversions blanked (normalizedPdfHash). */
-  normalizedSha256: string;
-  /** SHA-256 of the input bytes: the .docx template, or the PDF as given. */
-  templateSha256: string;
-  /** SHA-256 of the canonical JSON of the TagInput values used; null when none. */
-  valuesSha256: string | null;
-  /** As RenderResult.fonts. */
-  fonts: string[];
-  pages: number;
-  /** The producer LibreOffice wrote into the PDF (`LibreOffice 7.4`); null for a PDF input. */
-  officeVersion: string | null;
-  /** The docpipe version that produced the PDF (from its Producer stamp), else this one's. */
-  docpipeVersion: string;
-}
+import type { RenderEvidence } from './render-types.js';
 
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
