@@ -189,6 +189,13 @@ describe('places from markers', () => {
       at(1, date.marker, 72 + w, 500, markerWidth('date')),
     ];
     expect(placesFromMarkers([sign, date], touching, [A4], '').problems).toEqual([]);
+    // A date on the line above a signature reaches into the top of the signature's box, which
+    // its mark never uses (sealing stamps in the lower four fifths): not an overlap.
+    const stacked = [
+      at(1, sign.marker, 72, 500, w),
+      at(1, date.marker, 72, 525, markerWidth('date')),
+    ];
+    expect(placesFromMarkers([sign, date], stacked, [A4], '').problems).toEqual([]);
   });
 
   it('leaves a value that copies a marker in another size alone', () => {

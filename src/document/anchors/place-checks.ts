@@ -182,7 +182,16 @@ function inside(r: PlaceRect, page: PageSize): boolean {
   );
 }
 
-function overlap(a: PlaceRect, b: PlaceRect): boolean {
+/**
+ * A mark keeps to the lower four fifths of its place (the top of a marker's box is the font's
+ * ascent allowance, which the line above may use: sealing stamps below it), so two places
+ * overlap only where those parts do: a name on the line above a signature is not an overlap.
+ */
+const MARK_SHARE = 0.8;
+
+function overlap(whole: PlaceRect, other: PlaceRect): boolean {
+  const a = { ...whole, height: whole.height * MARK_SHARE };
+  const b = { ...other, height: other.height * MARK_SHARE };
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
   return w > 1 && h > OVERLAP_TOLERANCE * Math.min(a.height, b.height);
