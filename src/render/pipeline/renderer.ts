@@ -15,7 +15,7 @@ import {
 } from '../storage/index.js';
 import type { SignaturePlace } from '../../document/anchors/index.js';
 import { placeMarkers, placeTextTags, readingText } from './signature-places.js';
-import { valueNotShown, valuesNotShown } from './shown-values.js';
+import { tagsNotShown, valueNotShown } from './shown-values.js';
 import { docpipeVersion, renderEvidence } from './render-evidence.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
@@ -313,12 +313,12 @@ export class Renderer {
       // Before the markers' removal, on the same text layer (textLayerOf the same bytes): the
       // pages are read once for both. Nothing to check and no anchors: no text layer at all.
       if (shown.length > 0) {
-        const missing = await step('values', () =>
+        notShown = await step('values', () =>
           readingText(finished.pdf, field, 'document-production-failed', (layer) =>
-            valuesNotShown(layer, shown, options.field ?? ''),
+            tagsNotShown(layer, shown),
           ),
         );
-        notShown = missing.map((n) => n.field.slice(n.field.lastIndexOf('.tags.') + 6));
+        const missing = notShown.map((tag) => valueNotShown(tag, options.field ?? ''));
         report = { ...report, notices: [...report.notices, ...missing] };
       }
       if (anchors.length > 0) {

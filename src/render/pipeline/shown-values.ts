@@ -14,6 +14,11 @@ export function valuesNotShown(
   shown: readonly ShownValue[],
   field: string,
 ): ValueNotShownNotice[] {
+  return tagsNotShown(layer, shown).map((tag) => valueNotShown(tag, field));
+}
+
+/** The tags of {@link valuesNotShown}'s notices, in the order fill lists the values. */
+export function tagsNotShown(layer: TextLayer, shown: readonly ShownValue[]): string[] {
   if (shown.length === 0) return [];
   const pages = layer.texts();
   // A value may run from one page onto the next, hyphenated at the page's end too.
@@ -27,7 +32,7 @@ export function valuesNotShown(
     if ([text, joined].some((t) => pages.some((p) => p.includes(t)) || whole.includes(t))) continue;
     missing.push(value.tag);
   }
-  return missing.map((tag) => valueNotShown(tag, field));
+  return missing;
 }
 
 /** The notice of a value not in the text layer; kept by tag beside a render (renderer.ts). */
