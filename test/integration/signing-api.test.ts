@@ -369,6 +369,11 @@ describe('the signing API', () => {
     expect(empty.json<{ details: { message: string }[] }>().details[0]!.message).toContain(
       'nothing is drawn',
     );
+    const someoneElse = await post(token, 'sign', { method: 'typed', name: 'Mette Sørensen' }, ip);
+    expect(someoneElse.statusCode).toBe(400);
+    expect(someoneElse.json()).toMatchObject({
+      details: [{ field: 'name', message: expect.stringContaining('must be Careful') }],
+    });
     const unknown = await post(token, 'sign', { method: 'stamp' }, ip);
     expect(unknown.statusCode).toBe(400);
     expect(await eventsOf(id)).toEqual(['case.created']);

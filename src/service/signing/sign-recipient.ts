@@ -203,6 +203,18 @@ function checkMaySign(session: SigningSession, mark: SignatureMark, context: Sig
         },
       ],
     });
+  if (
+    mark.method === 'typed' &&
+    comparableName(mark.name) !== comparableName(session.recipient.name)
+  )
+    throw new SigningFailure('invalid', 'A typed signature must be your name as the case has it.', {
+      details: [
+        {
+          field: 'name',
+          message: `must be ${session.recipient.name} (the name the case has for you); to sign as someone else, ask the sender to change the case`,
+        },
+      ],
+    });
   const read = new Set(context.documentsRead ?? []);
   const unread = session.documents.filter(
     (d) => d.mustBeRead && d.storageKey !== null && !read.has(d.index),
@@ -218,4 +230,13 @@ function checkMaySign(session: SigningSession, mark: SignatureMark, context: Sig
         })),
       },
     );
+}
+
+/**
+ * A name as two spellings of it compare: case, accents' composition and runs of spaces aside.
+ * A typed signature is the recipient's own name: anything else would put one person's name above
+ * another's on the sealed page.
+ */
+function comparableName(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
 }
