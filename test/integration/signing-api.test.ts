@@ -300,6 +300,22 @@ describe('the signing API', () => {
       .where('name', '=', 'Other')
       .executeTakeFirstOrThrow();
     expect(recipient).toEqual({ status: 'denied', denial_reason: 'The rent is <wrong>' });
+    // The sender reads the reason and the moment in the case.
+    const lane = await stack.lane();
+    const reader = new CaseService({
+      db: t.db,
+      client: lane.client,
+      storage: stack.storage,
+      library,
+      documentUrl: (key) => `${PUBLIC}/files/${key}`,
+    });
+    const read = await reader.getCase('acme', id);
+    expect(read.recipients[1]).toMatchObject({
+      status: 'denied',
+      denialReason: 'The rent is <wrong>',
+      actedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(read.recipients[0]).not.toHaveProperty('actedAt');
     expect(await eventsOf(id)).toEqual(['case.created', 'case.denied']);
     for (const token of tokens) expect((await load(token, ip)).statusCode).toBe(404);
   });

@@ -78,6 +78,10 @@ export interface RecipientView {
   signing: boolean;
   group: number;
   status: RecipientStatus;
+  /** When they signed or denied (ISO 8601); absent while pending. */
+  actedAt?: string;
+  /** The reason a recipient who denied gave. */
+  denialReason?: string;
 }
 
 /**

@@ -44,7 +44,19 @@ export async function readCase(
   const [recipients, documents] = await Promise.all([
     db
       .selectFrom('recipients')
-      .select(['id', 'uid', 'name', 'email', 'phone', 'type', 'signing', 'group', 'status'])
+      .select([
+        'id',
+        'uid',
+        'name',
+        'email',
+        'phone',
+        'type',
+        'signing',
+        'group',
+        'status',
+        'acted_at',
+        'denial_reason',
+      ])
       .where('company_id', '=', company)
       .where('case_id', '=', id)
       .orderBy('position')
@@ -79,7 +91,11 @@ export async function readCase(
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     settings: row.settings as Record<string, unknown>,
-    recipients: recipients.map(recipientView),
+    recipients: recipients.map((r) => ({
+      ...recipientView(r),
+      ...(r.acted_at ? { actedAt: r.acted_at.toISOString() } : {}),
+      ...(r.denial_reason !== null ? { denialReason: r.denial_reason } : {}),
+    })),
     documents: await Promise.all(
       // A sealed case downloads its sealed PDFs; the copies shown to the signers stay stored
       // as evidence, their hashes in each document's evidence.

@@ -128,6 +128,12 @@ export const CaseOneSchema = Type.Object(
               signing: Type.Boolean(),
               group: Type.Integer(),
               status: RecipientStatus,
+              actedAt: Type.Optional(
+                Type.String({ format: 'date-time', description: 'when they signed or denied' }),
+              ),
+              denialReason: Type.Optional(
+                Type.String({ description: 'the reason given by a recipient who denied' }),
+              ),
             },
             { additionalProperties: false },
           ),
