@@ -128,14 +128,17 @@ describe('render evidence', () => {
 });
 
 describe('values the PDF does not show', () => {
-  it('are a notice naming the value, kept for a cached render', async () => {
+  it('are a notice naming the value in a case document, kept for a cached render', async () => {
     const { renderer: r } = renderer();
+    // A plain convert does not read the text layer for it.
+    const plain = await r.render({ bytes: hiddenTemplate, name: 'hidden' }, hiddenTags, {
+      field: 'documents[0]',
+    });
+    expect(plain.notices.filter((n) => n.code === 'value-not-shown')).toEqual([]);
     const out: RenderResult = await r.render(
       { bytes: hiddenTemplate, name: 'hidden' },
       hiddenTags,
-      {
-        field: 'documents[1]',
-      },
+      { field: 'documents[1]', places: true },
     );
     const notShown = out.notices.filter((n) => n.code === 'value-not-shown');
     expect(notShown).toEqual([
@@ -143,6 +146,7 @@ describe('values the PDF does not show', () => {
     ]);
     const hit = await r.render({ bytes: hiddenTemplate, name: 'hidden' }, hiddenTags, {
       field: 'documents[2]',
+      places: true,
     });
     expect(hit.cached).toBe(true);
     expect(hit.notices.filter((n) => n.code === 'value-not-shown')).toEqual([

@@ -312,7 +312,10 @@ export class Renderer {
       const { anchors, shown } = prepared;
       // Before the markers' removal, on the same text layer (textLayerOf the same bytes): the
       // pages are read once for both. Nothing to check and no anchors: no text layer at all.
-      if (shown.length > 0) {
+      // The values are checked where a signer will read the PDF (a case's documents ask for
+      // places) and where a caller asked for strict fidelity: the text layer costs about 5 ms of
+      // CPU, a fifth of a plain convert, which does not pay it. Both are in the cache key.
+      if (shown.length > 0 && (options.places === true || options.fidelity === 'strict')) {
         notShown = await step('values', () =>
           readingText(finished.pdf, field, 'document-production-failed', (layer) =>
             tagsNotShown(layer, shown),
