@@ -12,7 +12,7 @@ import {
 import { openPdf, sealPdf, type Sealer } from '../../formats/pades/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { Database } from '../db/index.js';
-import { CASE_SIGNED, writeSigningEvent } from '../signing/index.js';
+import { CASE_SIGNED, eventCase, writeSigningEvent } from '../signing/index.js';
 import { normalizedPdfHash } from '../../formats/pdf-bytes/index.js';
 import { sealedDocumentKey } from './sealed-key.js';
 
@@ -225,13 +225,7 @@ export async function sealCase(
       caseId,
       CASE_SIGNED,
       {
-        case: {
-          _id: caseId,
-          title: kase.title,
-          state: 'signed',
-          activeGroup: null,
-          updatedAt: now.toISOString(),
-        },
+        case: eventCase(caseId, kase.title, 'signed', null, now),
         documents: sealed.map((s) => ({ index: s.index, sha256: s.sha256 })),
       },
       now,
