@@ -246,6 +246,15 @@ describe('a signing link', () => {
     expect(wrong.body).toBe(malformed.body);
     expect(wrong.headers['content-security-policy']).toContain("default-src 'none'");
     expect(wrong.body).toContain('<h1>This link does not work</h1>');
+    expect(wrong.body).toContain('It may have been used to sign already');
+    // No case is known, so the browser's language chooses the words.
+    const danish = await app.inject({
+      method: 'GET',
+      url: `/sign/${'A'.repeat(43)}`,
+      headers: { 'accept-language': 'da-DK,da;q=0.9,en;q=0.8' },
+    });
+    expect(danish.statusCode).toBe(404);
+    expect(danish.body).toContain('<h1>Linket virker ikke</h1>');
     const image = await app.inject({
       method: 'GET',
       url: `/sign/${'A'.repeat(43)}/documents/0/pages/1.png`,

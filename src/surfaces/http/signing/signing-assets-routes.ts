@@ -1,15 +1,9 @@
 import { Type } from 'typebox';
 import type { HttpApp } from '../common/create-app.js';
 import { signingAssets } from './signing-assets.js';
-import { ASSETS_PATH, PAGE_HEADERS, donePage, messagePage } from './signing-page.js';
+import { ASSETS_PATH, PAGE_HEADERS, donePage, messagePage, pageLanguage } from './signing-page.js';
 
 /** `lang` when it is one the page speaks, else the browser's first choice of them, else English. */
-function doneLanguage(lang: string | undefined, accept: string | undefined): 'da' | 'en' {
-  if (lang === 'da' || lang === 'en') return lang;
-  const first = /^\s*([A-Za-z]{2})/.exec(accept ?? '')?.[1]?.toLowerCase();
-  return first === 'da' ? 'da' : 'en';
-}
-
 /**
  * `GET /sign/assets/{name}`: the signing page's script, stylesheet and signature pad, and
  * `GET /sign/done?lang=da|en&eid=...`: the page an eID login comes back to when it has no
@@ -54,7 +48,7 @@ export function signingAssetRoutes(app: HttpApp): void {
         .type('text/html; charset=utf-8')
         .send(
           donePage(
-            doneLanguage(request.query.lang, request.headers['accept-language']),
+            pageLanguage(request.query.lang, request.headers['accept-language']),
             request.query.eid,
           ),
         ),

@@ -12,7 +12,7 @@ const WORDS = {
       'Siden kræver JavaScript for at vise dokumenterne og tage imod din underskrift. Slå JavaScript til, eller åbn linket i en anden browser.',
     notFoundTitle: 'Linket virker ikke',
     notFound:
-      'Dette link til underskrift findes ikke. Tjek at hele linket er kopieret, eller bed afsenderen om et nyt.',
+      'Dette link åbner ikke noget. Det kan allerede være brugt til at underskrive, sagen kan være lukket, eller linket er ikke kopieret helt. Skal du stadig underskrive, så bed afsenderen om et nyt link.',
     failedTitle: 'Siden kan ikke vises lige nu',
     failed: 'Prøv igen om lidt.',
     tooManyTitle: 'For mange forsøg',
@@ -37,7 +37,7 @@ const WORDS = {
       'This page needs JavaScript to show the documents and take your signature. Turn JavaScript on, or open the link in another browser.',
     notFoundTitle: 'This link does not work',
     notFound:
-      'No signing link like this exists. Check that the whole link was copied, or ask the sender for a new one.',
+      'This link does not open anything. It may have been used to sign already, its case may be closed, or it was not copied whole. If you still need to sign, ask the sender for a new link.',
     failedTitle: 'The page cannot be shown right now',
     failed: 'Please try again in a moment.',
     tooManyTitle: 'Too many tries',
@@ -80,6 +80,16 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
 } as const;
+
+/**
+ * The language of a page that knows no case (a link that opens nothing, the thank-you page):
+ * `lang` when it is one the pages have, else the browser's first choice, else English.
+ */
+export function pageLanguage(lang: string | undefined, accept: string | undefined): 'da' | 'en' {
+  if (lang === 'da' || lang === 'en') return lang;
+  const first = /^\s*([A-Za-z]{2})/.exec(accept ?? '')?.[1]?.toLowerCase();
+  return first === 'da' ? 'da' : 'en';
+}
 
 export function wordsFor(language: string | undefined): Words {
   return language?.toLowerCase().startsWith('da') ? WORDS.da : WORDS.en;

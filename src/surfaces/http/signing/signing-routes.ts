@@ -10,7 +10,13 @@ import type { HttpApp } from '../common/create-app.js';
 import { signingAssetRoutes } from './signing-assets-routes.js';
 import { signingLogoRoute } from './signing-logo-route.js';
 import type { SigningMisses } from './signing-misses.js';
-import { MAX_SHOWN_PAGES, PAGE_HEADERS, messagePage, signingPage } from './signing-page.js';
+import {
+  MAX_SHOWN_PAGES,
+  PAGE_HEADERS,
+  messagePage,
+  pageLanguage,
+  signingPage,
+} from './signing-page.js';
 
 export interface SigningRoutesOptions {
   db: Kysely<Database>;
@@ -64,7 +70,8 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
     if (misses && (await misses.refused(request, reply))) return undefined;
     const session = await readSigningSession(options.db, token, now());
     if (session) return session;
-    if (!misses || !(await misses.missed(request, reply))) await notFound(reply);
+    if (!misses || !(await misses.missed(request, reply)))
+      await notFound(reply, pageLanguage(undefined, request.headers['accept-language']));
     return undefined;
   };
   // The counter answers 429 in the API's JSON; a person opening a page gets it as a page.
