@@ -217,7 +217,16 @@ describe('sealing a signed case', () => {
         if (jobId === `seal-${id}`) reject(new Error(failedReason));
       });
     });
-    const worker = await SealWorker.start({ redisUrl: stack.url, prefix, deps });
+    // A certificate made at the first seal (as a first start without DOCPIPE_SEAL_P12 does).
+    let asked = 0;
+    const lazy = {
+      ...deps,
+      sealer: () => {
+        asked += 1;
+        return Promise.resolve(sealer);
+      },
+    };
+    const worker = await SealWorker.start({ redisUrl: stack.url, prefix, deps: lazy });
     try {
       await done;
     } finally {
@@ -230,5 +239,6 @@ describe('sealing a signed case', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(kase.state).toBe('signed');
+    expect(asked).toBe(1);
   });
 });

@@ -13,7 +13,8 @@ import {
 } from '../config/index.js';
 import { projectRoot } from '../../base/paths/index.js';
 import type { Storage } from '../../render/storage/index.js';
-import { SealWorker } from '../../service/sealing/index.js';
+import { SealWorker, type SealDeps } from '../../service/sealing/index.js';
+import type { Sealer } from '../../formats/pades/index.js';
 import {
   DEFAULT_OFFICE_POOL_OPTIONS,
   createConverter,
@@ -96,7 +97,7 @@ export async function startRuntime(
   const processes = config.office.processes ?? availableParallelism();
   const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
   let converter: Converter | undefined;
-  let sealWorker: Promise<SealWorker | undefined> | undefined;
+  let sealWorker: SealWorker | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
@@ -131,17 +132,7 @@ export async function startRuntime(
     await database?.publish();
     const started = converter;
     if (database) {
-      const starting = startSealing(config, logger, storage, database, redisUrl);
-      // A certificate to load is loaded now, so that a wrong one fails the start. Making the
-      // self-signed one (first start only: an RSA key takes seconds) goes on while the
-      // worker already converts; a failure then is logged, and no case is sealed until the
-      // next start.
-      if (sealingReady(config)) sealWorker = Promise.resolve(await starting);
-      else
-        sealWorker = starting.catch((err: unknown) => {
-          logger.error({ err }, 'sealing could not start: no case is sealed until the next start');
-          return undefined;
-        });
+      sealWorker = await startSealing(config, logger, storage, database, redisUrl);
     }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
@@ -161,7 +152,7 @@ export async function startRuntime(
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
           () => sweeper?.close(),
-          async () => (await sealWorker)?.close(),
+          () => sealWorker?.close(),
           () => worker.close(graceMs, now),
           () => started.close(),
           () => preparer.close(),
@@ -174,7 +165,7 @@ export async function startRuntime(
   } catch (err) {
     // The reason start failed is what is thrown; a part that fails to close is logged.
     await closeEvery([
-      async () => (await sealWorker)?.close(),
+      () => sealWorker?.close(),
       () => converter?.close(),
       () => preparer.close(),
       () => embedded?.stop(),
@@ -203,23 +194,44 @@ async function startSealing(
   redisUrl: string,
 ): Promise<SealWorker> {
   const { p12, password, tsaUrl } = config.seal;
-  const sealing = await loadSealingConfig(
-    {
-      ...(p12 !== undefined ? { [SEAL_P12_VARIABLE]: p12 } : {}),
-      ...(password !== undefined ? { [SEAL_P12_PASSWORD_VARIABLE]: password } : {}),
-      ...(tsaUrl !== undefined ? { [TSA_URL_VARIABLE]: tsaUrl } : {}),
-    },
-    config.dataDir,
-    { logger },
-  );
+  const load = () =>
+    loadSealingConfig(
+      {
+        ...(p12 !== undefined ? { [SEAL_P12_VARIABLE]: p12 } : {}),
+        ...(password !== undefined ? { [SEAL_P12_PASSWORD_VARIABLE]: password } : {}),
+        ...(tsaUrl !== undefined ? { [TSA_URL_VARIABLE]: tsaUrl } : {}),
+      },
+      config.dataDir,
+      { logger },
+    );
+  let sealer: SealDeps['sealer'];
+  if (sealingReady(config)) {
+    // A certificate to load is loaded now, so that a wrong one fails the start.
+    sealer = (await load()).sealer;
+  } else {
+    // The first start of an installation without DOCPIPE_SEAL_P12: the self-signed certificate
+    // is made at the first seal (an RSA key takes seconds, which neither a start nor a stop
+    // should wait for), kept in the data folder, and its warning logged then.
+    logger.warn(
+      { path: join(config.dataDir, SELF_SIGNED_P12_FILE) },
+      'no DOCPIPE_SEAL_P12: signed documents will be sealed with a self-signed certificate, made at the first seal and kept; PDF readers show such a seal as untrusted',
+    );
+    let made: Promise<Sealer> | undefined;
+    sealer = () => {
+      made ??= load().then((c) => c.sealer);
+      // A failure is not kept: the job is retried, and so is the certificate.
+      made.catch(() => (made = undefined));
+      return made;
+    };
+  }
   return SealWorker.start({
     redisUrl,
     prefix: config.queue.prefix,
     deps: {
       db: database.db,
       storage,
-      sealer: sealing.sealer,
-      ...(sealing.tsaUrl ? { tsaUrl: sealing.tsaUrl } : {}),
+      sealer,
+      ...(tsaUrl ? { tsaUrl } : {}),
       version: packageVersion(),
       logger,
     },

@@ -19,7 +19,11 @@ import { sealedDocumentKey } from './sealed-key.js';
 export interface SealDeps {
   db: Kysely<Database>;
   storage: Storage;
-  sealer: Sealer;
+  /**
+   * Who seals: a loaded certificate, or how to get one at the first seal (a self-signed one
+   * made on demand: its RSA key takes seconds, which a start should not wait for).
+   */
+  sealer: Sealer | (() => Promise<Sealer>);
   /** DOCPIPE_TSA_URL: PAdES B-T with it. */
   tsaUrl?: string;
   /** The docpipe version, for the evidence. */
@@ -279,7 +283,8 @@ async function sealDocument(
   });
   stampPlaces(pdf, stamps);
   appendAuditTrail(pdf, audit, language);
-  return sealPdf(pdf, deps.sealer, {
+  const sealer = typeof deps.sealer === 'function' ? await deps.sealer() : deps.sealer;
+  return sealPdf(pdf, sealer, {
     ...(deps.tsaUrl ? { tsaUrl: deps.tsaUrl } : {}),
     reason: language === 'da' ? 'Underskrevet af alle underskrivere' : 'Signed by every signer',
     signingTime,
