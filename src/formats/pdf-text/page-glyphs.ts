@@ -45,6 +45,7 @@ export const MAX_PAGE_OPERATORS = 4_000_000;
 export const MAX_DOCUMENT_OPERATORS = 50_000_000;
 /** q without Q: readers cap the graphics state stack too. */
 const MAX_STATE_DEPTH = 1024;
+const NO_OPERANDS: readonly Operand[] = [];
 
 const CONTENTS = PDFName.of('Contents');
 const RESOURCES = PDFName.of('Resources');
@@ -163,22 +164,26 @@ class Interpreter {
       tm = [...tlm];
       pending = [];
     };
+    /** A text-showing operator: its operands list[from, to) are strings and TJ offsets. */
     const show = (
       kind: ShowOp['kind'],
-      items: readonly Operand[],
+      list: readonly Operand[],
+      from: number,
+      to: number,
       start: number,
       end: number,
       spacing?: ShowOp['spacing'],
     ) => {
       const t = gs.text;
-      const full = multiply(tm, gs.ctm);
       const firstGlyph = this.glyphs.length;
-      let advance = 0;
-      for (const item of items) {
-        if (typeof item === 'number') advance -= (item / 1000) * t.size * t.scale;
-        else if (item instanceof Uint8Array && t.font)
-          advance = this.place(t, full, item, advance, own ? this.ops.length : -1);
-      }
+      const advance = this.place(
+        t,
+        multiply(tm, gs.ctm),
+        list,
+        Math.max(0, from),
+        to,
+        own ? this.ops.length : -1,
+      );
       tm = [tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1]];
       if (!own) return;
       for (const p of pending) this.ops[p]!.needsMove = true;
@@ -267,22 +272,26 @@ class Interpreter {
           nextLine(0, -gs.text.leading);
           break;
         case 'Tj':
-          show('Tj', o.slice(-1), lexer.start, lexer.end);
+          show('Tj', o, o.length - 1, o.length, lexer.start, lexer.end);
           break;
         case 'TJ': {
           const items = o[o.length - 1];
-          show('TJ', Array.isArray(items) ? items : [], lexer.start, lexer.end);
+          const list = Array.isArray(items) ? items : NO_OPERANDS;
+          show('TJ', list, 0, list.length, lexer.start, lexer.end);
           break;
         }
         case "'":
           nextLine(0, -gs.text.leading);
-          show("'", o.slice(-1), lexer.start, lexer.end);
+          show("'", o, o.length - 1, o.length, lexer.start, lexer.end);
           break;
         case '"':
           gs.text.wordSpace = n(0);
           gs.text.charSpace = n(1);
           nextLine(0, -gs.text.leading);
-          show('"', o.slice(2, 3), lexer.start, lexer.end, { word: n(0), char: n(1) });
+          show('"', o, 2, Math.min(3, o.length), lexer.start, lexer.end, {
+            word: n(0),
+            char: n(1),
+          });
           break;
         case 'Do': {
           const name = o[0];
@@ -294,64 +303,105 @@ class Interpreter {
     }
   }
 
-  /** Places a string's glyphs from `advance` on; returns the advance after them. */
-  private place(t: TextState, m: Matrix, bytes: Uint8Array, advance: number, op: number): number {
-    const font = t.font!;
-    const codes = this.codes;
-    codes.length = 0;
-    font.decode(bytes, codes);
-    const low = t.rise + font.descent * t.size;
-    const high = t.rise + font.ascent * t.size;
-    const size = Math.abs(t.size) * Math.hypot(m[2], m[3]);
+  /**
+   * Places the glyphs of the strings among items[from, to) (numbers among them are TJ offsets)
+   * with the text rendering matrix `m`; returns how far they moved the text matrix. What depends
+   * on the operator alone (the box's baseline offsets, the glyphs' size) is worked out once.
+   */
+  private place(
+    t: TextState,
+    m: Matrix,
+    items: readonly Operand[],
+    from: number,
+    to: number,
+    op: number,
+  ): number {
+    const font = t.font;
+    const { size: fontSize, charSpace, wordSpace, scale } = t;
+    let advance = 0;
+    if (!font) {
+      for (let k = from; k < to; k++) {
+        const item = items[k];
+        if (typeof item === 'number') advance -= (item / 1000) * fontSize * scale;
+      }
+      return advance;
+    }
+    const low = t.rise + font.descent * fontSize;
+    const high = t.rise + font.ascent * fontSize;
+    const size = Math.abs(fontSize) * Math.hypot(m[2], m[3]);
     const g = this.glyphs;
-    g.reserve(codes.length);
-    const { text, x0: gx0, y0: gy0, x1: gx1, y1: gy1, ox, oy, ex, ey, op: gop } = g;
-    const gsize = g.size;
     // Upright text (no turn, no skew) is nearly all text: its box needs no corners.
     const upright = m[1] === 0 && m[2] === 0;
     const lowY = m[3] * low + m[5];
     const highY = m[3] * high + m[5];
+    const boxY0 = lowY < highY ? lowY : highY;
+    const boxY1 = lowY < highY ? highY : lowY;
     const riseX = m[2] * t.rise;
     const riseY = m[3] * t.rise;
-    const { size: fontSize, charSpace, wordSpace, scale } = t;
     const [ma, mb, mc, md, me, mf] = m;
-    let i = g.length;
-    for (let k = 0; k < codes.length; k++) {
-      const code = codes[k]!;
-      const w = (code.width * fontSize + charSpace + (code.wordSpace ? wordSpace : 0)) * scale;
-      const x0 = advance;
-      const x1 = advance + w;
-      text[i] = code.text;
-      gop[i] = op;
-      const ax = ma * x0 + me;
-      const ay = mb * x0 + mf;
-      const bx = ma * x1 + me;
-      const by = mb * x1 + mf;
-      if (upright) {
-        gx0[i] = ax < bx ? ax : bx;
-        gx1[i] = ax < bx ? bx : ax;
-        gy0[i] = lowY < highY ? lowY : highY;
-        gy1[i] = lowY < highY ? highY : lowY;
-      } else {
-        // The four corners of the box in user space, bounded.
-        const lx = mc * low;
-        const ly = md * low;
-        const hx = mc * high;
-        const hy = md * high;
-        gx0[i] = Math.min(ax + lx, ax + hx, bx + lx, bx + hx);
-        gx1[i] = Math.max(ax + lx, ax + hx, bx + lx, bx + hx);
-        gy0[i] = Math.min(ay + ly, ay + hy, by + ly, by + hy);
-        gy1[i] = Math.max(ay + ly, ay + hy, by + ly, by + hy);
+    const lx = mc * low;
+    const ly = md * low;
+    const hx = mc * high;
+    const hy = md * high;
+    const simple = font.simple;
+    const codes = this.codes;
+    for (let k = from; k < to; k++) {
+      const item = items[k];
+      if (typeof item === 'number') {
+        advance -= (item / 1000) * fontSize * scale;
+        continue;
       }
-      ox[i] = ax + riseX;
-      oy[i] = ay + riseY;
-      ex[i] = bx + riseX;
-      ey[i] = by + riseY;
-      gsize[i] = size;
-      advance = x1;
-      i++;
+      if (!(item instanceof Uint8Array)) continue;
+      let count = item.length;
+      if (!simple) {
+        codes.length = 0;
+        font.decode(item, codes);
+        count = codes.length;
+      }
+      g.reserve(count);
+      const { text, x0: gx0, y0: gy0, x1: gx1, y1: gy1, ox, oy, ex, ey, op: gop } = g;
+      const gsize = g.size;
+      let i = g.length;
+      for (let c = 0; c < count; c++) {
+        let w: number;
+        if (simple) {
+          const b = item[c]!;
+          w = (simple.widths[b]! * fontSize + charSpace + (b === 32 ? wordSpace : 0)) * scale;
+          text[i] = simple.texts[b]!;
+        } else {
+          const code = codes[c]!;
+          w = (code.width * fontSize + charSpace + (code.wordSpace ? wordSpace : 0)) * scale;
+          text[i] = code.text;
+        }
+        const x0 = advance;
+        const x1 = advance + w;
+        gop[i] = op;
+        const ax = ma * x0 + me;
+        const ay = mb * x0 + mf;
+        const bx = ma * x1 + me;
+        const by = mb * x1 + mf;
+        if (upright) {
+          gx0[i] = ax < bx ? ax : bx;
+          gx1[i] = ax < bx ? bx : ax;
+          gy0[i] = boxY0;
+          gy1[i] = boxY1;
+        } else {
+          // The four corners of the box in user space, bounded.
+          gx0[i] = Math.min(ax + lx, ax + hx, bx + lx, bx + hx);
+          gx1[i] = Math.max(ax + lx, ax + hx, bx + lx, bx + hx);
+          gy0[i] = Math.min(ay + ly, ay + hy, by + ly, by + hy);
+          gy1[i] = Math.max(ay + ly, ay + hy, by + ly, by + hy);
+        }
+        ox[i] = ax + riseX;
+        oy[i] = ay + riseY;
+        ex[i] = bx + riseX;
+        ey[i] = by + riseY;
+        gsize[i] = size;
+        advance = x1;
+        i++;
+      }
+      g.length = i;
     }
-    g.length = i;
     return advance;
   }
 

@@ -65,7 +65,18 @@ const FONT_FILES = ['FontFile', 'FontFile2', 'FontFile3'].map(name);
 export interface TextFont {
   ascent: number;
   descent: number;
+  /**
+   * A simple font's codes as tables by byte (code 32 takes word spacing): placing glyphs reads
+   * them straight from a string's bytes, with no code objects between.
+   */
+  simple?: SimpleCodes;
   decode(bytes: Uint8Array, out: ShownCode[]): void;
+}
+
+/** One-byte codes: each code's advance for a font size of 1 and its text. */
+export interface SimpleCodes {
+  widths: Float64Array;
+  texts: readonly string[];
 }
 
 /** Fonts already read, by their dictionary: findText and pageTexts on one document share them. */
@@ -170,6 +181,7 @@ function simpleFont(source: PdfSource, dict: PDFDict): TextFont {
   return {
     ascent,
     descent,
+    simple: { widths, texts },
     decode(bytes, out) {
       for (let i = 0; i < bytes.length; i++) out.push(shown[bytes[i]!]!);
     },
