@@ -143,7 +143,7 @@ describe('creating a case', () => {
       'sender-defaulted-to-key-creator',
       'default-signing-schemas',
     ]);
-    expect(notices[1]!.using).toEqual(['draw']);
+    expect(notices[1]).toMatchObject({ using: ['draw'] });
 
     const row = await t.db
       .selectFrom('cases')
@@ -244,6 +244,38 @@ describe('creating a case', () => {
       officeVersion: expect.stringMatching(/^LibreOffice /),
       pages: docs[0]!.pages,
     });
+  });
+
+  it("answers its documents' notices at their place in the case: a value not shown, characters no font draws", async () => {
+    const cases = await service();
+    // A hidden run (w:vanish) does not show; a private-use character has no glyph in any font.
+    const hidden = '<w:p><w:r><w:rPr><w:vanish/></w:rPr><w:t>Secret {clause}</w:t></w:r></w:p>';
+    const docx = buildDocx({ body: para(run('Dear {name}')) + hidden }).toString('base64');
+    const { case: answer, notices } = await cases.createCase(
+      'acme',
+      key(),
+      base({
+        tags: [
+          { tag: 'name', value: 'Ann \ue000', type: 'text' },
+          { tag: 'clause', value: 'keep a cat', type: 'text' },
+        ],
+        documents: [
+          { name: 'annex', url: 'https://files.example.com/annex.pdf' },
+          { name: 'letter.docx', content: docx },
+        ],
+      }),
+      { publicUrl: PUBLIC },
+    );
+    const own = notices.filter((n) => 'field' in n);
+    expect(own).toEqual([
+      expect.objectContaining({ code: 'value-not-shown', field: 'documents[1].tags.clause' }),
+      expect.objectContaining({
+        code: 'characters-not-drawn',
+        field: 'documents[1].tags.name',
+        characters: ['\ue000'],
+      }),
+    ]);
+    expect(answer.notices).toEqual(notices);
   });
 });
 

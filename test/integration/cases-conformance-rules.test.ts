@@ -492,6 +492,29 @@ describe('spec 7.3: the notices that apply', () => {
     expect((await read(s.acme, caseOf(res).id)).settings.signingSchemas).toEqual(['draw']);
   });
 
+  it("a document's notice over HTTP: characters no font draws, at the value's field", async () => {
+    const res = await create(s.acme, {
+      title: 'Boxes',
+      recipients: [ann],
+      settings: { signingSchemas: ['draw'] },
+      documents: [
+        byUrl,
+        { ...freshDocx(), tags: [{ tag: 'name', value: 'Ann \ue000', type: 'text' }] },
+      ],
+    });
+    expect(res.status, res.raw).toBe(201);
+    expect(
+      caseOf(res).notices?.filter((n) => n.code !== 'sender-defaulted-to-key-creator'),
+    ).toEqual([
+      {
+        code: 'characters-not-drawn',
+        message: expect.stringContaining('U+E000'),
+        field: 'documents[1].tags.name',
+        characters: ['\ue000'],
+      },
+    ]);
+  });
+
   it('names no default-signing-schemas when the body names its schemes', async () => {
     const res = await create(s.acme, {
       title: 'Schemes',

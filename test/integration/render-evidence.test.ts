@@ -7,6 +7,7 @@ import { OfficePool } from '../../src/render/convert/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { Renderer, type RenderResult } from '../../src/render/pipeline/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
+import { installedCoverage } from '../../src/formats/fonts/index.js';
 import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { testDir } from '../helpers/test-dir.js';
@@ -165,5 +166,52 @@ describe('values the PDF does not show', () => {
     );
     expect(err.slug).toBe('document-production-failed');
     expect(err.details.map((d) => d.field)).toEqual(['documents[0].tags.clause']);
+  });
+});
+
+describe('characters no installed font draws', () => {
+  // The first of these no installed font has: private-use code points, then CJK (no CJK font is
+  // installed by setup), so the test holds on a machine that adds one of them.
+  const missing = ['\ue000', '\u{f0041}', '中', '\u{100041}'].find(
+    (c) => !installedCoverage().has(c.codePointAt(0)!),
+  );
+  const boxTemplate = buildDocx({ body: para('Tenant: {tenant}. City: {city}.') });
+  const boxTags = () => [
+    { tag: 'tenant', value: `Li ${missing!}${missing!} Wei`, type: 'text' },
+    { tag: 'city', value: 'Århus Ø', type: 'text' },
+  ];
+
+  it('are a notice naming the value on every render, kept for a cached render', async () => {
+    expect(missing, 'every candidate character has a font here').toBeDefined();
+    const { renderer: r } = renderer();
+    const out = await r.render({ bytes: boxTemplate, name: 'boxes' }, boxTags(), {
+      field: 'documents[1]',
+    });
+    expect(out.notices.filter((n) => n.code === 'characters-not-drawn')).toEqual([
+      expect.objectContaining({ field: 'documents[1].tags.tenant', characters: [missing] }),
+    ]);
+    const hit = await r.render({ bytes: boxTemplate, name: 'boxes' }, boxTags(), {
+      field: 'documents[4]',
+    });
+    expect(hit.cached).toBe(true);
+    expect(hit.notices.filter((n) => n.code === 'characters-not-drawn')).toEqual([
+      expect.objectContaining({ field: 'documents[4].tags.tenant', characters: [missing] }),
+    ]);
+  });
+
+  it('are refused under strict fidelity, naming the value, and nothing is stored', async () => {
+    const { renderer: r, storage } = renderer();
+    const err = await rejectionOf(
+      r.render({ bytes: boxTemplate, name: 'boxes' }, boxTags(), {
+        field: 'documents[0]',
+        fidelity: 'strict',
+      }),
+      DocpipeError,
+    );
+    expect(err.slug).toBe('document-production-failed');
+    expect(err.details.map((d) => d.field)).toEqual(['documents[0].tags.tenant']);
+    const stored: string[] = [];
+    for await (const o of storage.list('')) stored.push(o.key);
+    expect(stored.filter((k) => k.endsWith('.pdf'))).toEqual([]);
   });
 });

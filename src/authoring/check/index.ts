@@ -25,7 +25,6 @@ export {
   type ScratchRender,
   type ScratchRendererDeps,
 } from './scratch-renderer.js';
-export { shownNotices } from './shown-notices.js';
 export type { CheckProblem, FixtureOutcome, ProblemKind } from './outcome.js';
 export { reportTable } from './report-table.js';
 export { SNAPSHOTS, pageSnapshot, textSnapshot } from './snapshot-files.js';

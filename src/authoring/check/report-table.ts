@@ -1,7 +1,7 @@
 import { detailText } from '../../base/errors/index.js';
 import { displayPath } from './display-path.js';
 import type { CheckProblem, FixtureOutcome } from './outcome.js';
-import { shownNotices } from './shown-notices.js';
+import { noteworthyNotices } from '../../render/pipeline/index.js';
 
 const HEADINGS = ['template', 'fixture', 'pages', 'ms', 'result'] as const;
 
@@ -36,7 +36,7 @@ export function reportTable(outcomes: FixtureOutcome[], options: TableOptions): 
   outcomes.forEach((o, i) => {
     out.push(line(rows[i]!));
     for (const p of o.problems) out.push(...problemLines(o, p, options.templateDirs));
-    for (const n of shownNotices(o.notices)) out.push(`    notice: ${n.message}`);
+    for (const n of noteworthyNotices(o.notices)) out.push(`    notice: ${n.message}`);
     for (const u of o.updated) out.push(`    wrote ${u}`);
     for (const r of o.removed) out.push(`    removed ${r}`);
   });

@@ -15,3 +15,10 @@ export {
 } from './resolve-font.js';
 export { installedFonts, forgetInstalledFonts, type InstalledFonts } from './installed-fonts.js';
 export { isMetricCompatible, metricCompatibleFamilies, isSymbolFont } from './metric-compatible.js';
+export {
+  charactersNotDrawn,
+  coverageOf,
+  installedCoverage,
+  forgetFontCoverage,
+  type FontCoverage,
+} from './font-coverage.js';

@@ -20,7 +20,8 @@ const MATCHES_KEPT = 1024;
 let installed: InstalledFonts | undefined;
 const matches = new BoundedLru<string>({ maxEntries: MATCHES_KEPT, maxBytes: MATCHES_KEPT * 512 });
 
-function fontconfig(tool: 'fc-list' | 'fc-match', args: string[]): string {
+/** The output of one of fontconfig's tools, or an error saying how to install them. */
+export function fontconfig(tool: 'fc-list' | 'fc-match', args: string[]): string {
   try {
     return execFileSync(tool, args, {
       encoding: 'utf8',

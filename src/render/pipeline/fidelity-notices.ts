@@ -76,8 +76,19 @@ export function fidelityRefusal(
       (n) =>
         n.code === 'empty-page' ||
         n.code === 'value-not-shown' ||
+        n.code === 'characters-not-drawn' ||
         (n.code === 'font-substituted' && !n.metricCompatible),
     )
-    .map((n) => ({ field: n.code === 'value-not-shown' ? n.field : field, message: n.message }));
+    .map((n) => ({ field: 'field' in n ? n.field : field, message: n.message }));
   return details.length > 0 ? new DocpipeError('document-production-failed', details) : undefined;
+}
+
+/**
+ * The notices worth a reader's attention: all but a metric-compatible substitution (Calibri drawn
+ * with Carlito, Arial with Liberation Sans), which is what every Linux render does and breaks
+ * lines as Word does. Left out of check's table, preview's stderr and a case's answer so that the
+ * rest stands out; `docpipe render`, the convert endpoint and `--json` keep every notice.
+ */
+export function noteworthyNotices<N extends RenderNotice>(notices: readonly N[]): N[] {
+  return notices.filter((n) => !(n.code === 'font-substituted' && n.metricCompatible));
 }

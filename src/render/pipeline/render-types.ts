@@ -108,8 +108,26 @@ export interface ValueNotShownNotice {
   field: string;
 }
 
+/**
+ * A value filled into the document has characters no installed font has a glyph for: the PDF
+ * draws each as an empty box (`.notdef`), which a reader cannot read. Strict fidelity refuses the
+ * render.
+ */
+export interface CharactersNotDrawnNotice {
+  code: 'characters-not-drawn';
+  message: string;
+  /** The value, as fill names values: `documents[0].tags.tenant_name`. */
+  field: string;
+  /** The characters without a glyph, each once, in the order the value has them. */
+  characters: string[];
+}
+
 export type RenderNotice =
-  EmbeddedFontsIgnoredNotice | FontSubstitutedNotice | EmptyPageNotice | ValueNotShownNotice;
+  | EmbeddedFontsIgnoredNotice
+  | FontSubstitutedNotice
+  | EmptyPageNotice
+  | ValueNotShownNotice
+  | CharactersNotDrawnNotice;
 
 /**
  * What a render's PDF is, for a signed document's evidence (docs/signing.md "Evidence"). Every

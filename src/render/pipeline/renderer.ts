@@ -10,12 +10,16 @@ import {
   renderKey,
   renderMarkerKey,
   renderPlacesKey,
-  writeRenderPlaces,
+  sidecarNeeded,
+  writeRenderSidecar,
+  type RenderSidecar,
+  type ValueNotDrawn,
   type Storage,
 } from '../storage/index.js';
 import type { SignaturePlace } from '../../document/anchors/index.js';
 import { placeMarkers, placeTextTags, readingText } from './signature-places.js';
 import { tagsNotShown, valueNotShown } from './shown-values.js';
+import { charactersNotDrawnNotice, valuesNotDrawn } from './drawn-values.js';
 import { docpipeVersion, renderEvidence } from './render-evidence.js';
 import { BoundedLru } from '../../base/cache/index.js';
 import { renderCacheKey } from './cache-key.js';
@@ -143,7 +147,7 @@ export class Renderer {
     const parsed = parseStorageKey(result.key);
     if (parsed?.kind !== 'render') throw new Error(`not a render key: ${result.key}`);
     if (await this.deps.storage.stat(renderMarkerKey(parsed.hash))) return;
-    // The PDF first: a render is there when its PDF is (see writeRenderPlaces).
+    // The PDF first: a render is there when its PDF is (see writeRenderSidecar).
     await this.deps.storage.delete(result.key);
     await this.deps.storage.delete(renderPlacesKey(parsed.hash));
   }
@@ -196,11 +200,12 @@ export class Renderer {
       );
       return undefined;
     }
-    const { places, notShown } = sidecar;
+    const { places, notShown, notDrawn } = sidecar;
     const sha256 = createHash('sha256').update(pdf).digest('hex');
     const notices = [
       ...report.notices,
       ...notShown.map((tag) => valueNotShown(tag, options.field ?? '')),
+      ...notDrawn.map((value) => charactersNotDrawnNotice(value, options.field ?? '')),
     ];
     return {
       key,
@@ -250,6 +255,7 @@ export class Renderer {
     let report: FidelityReport;
     let places: SignaturePlace[] = [];
     let notShown: string[] = [];
+    let notDrawn: ValueNotDrawn[] = [];
     if (prepared.input === 'pdf') {
       // A given PDF keeps its exact bytes (tag values are for templates and do not apply), but
       // for the text tags taken off it when its places are asked for.
@@ -324,6 +330,12 @@ export class Renderer {
         const missing = notShown.map((tag) => valueNotShown(tag, options.field ?? ''));
         report = { ...report, notices: [...report.notices, ...missing] };
       }
+      // Every render: a lookup per character of the values, no text layer.
+      notDrawn = valuesNotDrawn(shown);
+      if (notDrawn.length > 0) {
+        const boxes = notDrawn.map((v) => charactersNotDrawnNotice(v, options.field ?? ''));
+        report = { ...report, notices: [...report.notices, ...boxes] };
+      }
       if (anchors.length > 0) {
         const placed = await step('places', () =>
           placeMarkers(finished.pdf, anchors, options.field ?? '', this.deps.keepAnchorMarkers),
@@ -358,8 +370,8 @@ export class Renderer {
     };
     await step('store', async () => {
       // Before the PDF: a stored PDF always has its sidecar beside it.
-      if (places.length > 0 || notShown.length > 0)
-        await writeRenderPlaces(storage, hash, places, notShown);
+      const sidecar = { places, notShown, notDrawn };
+      if (sidecarNeeded(sidecar)) await writeRenderSidecar(storage, hash, sidecar);
       await storage.put(key, pdf, 'application/pdf');
     });
     this.logger.debug(
@@ -379,7 +391,7 @@ const ASKED_FONTS_KEPT = { maxEntries: 4096, maxBytes: 4 * 1024 * 1024 };
 
 const NO_DOCUMENT_FONTS: DocumentFontFacts = { asked: [], embedded: [] };
 
-const NO_SIDECAR = { places: [] as SignaturePlace[], notShown: [] as string[] };
+const NO_SIDECAR: RenderSidecar = { places: [], notShown: [], notDrawn: [] };
 
 function askedBytes(facts: DocumentFontFacts): number {
   return [...facts.asked, ...facts.embedded].reduce((sum, f) => sum + 2 * f.length + 16, 64);
@@ -399,7 +411,8 @@ function refuseIfStrict(
 function reRooted(meta: Rendered, from: string, to: string): Rendered {
   if (from === to) return meta;
   const notices = meta.notices.map((n) =>
-    n.code === 'value-not-shown' && n.field.startsWith(`${from}.`)
+    (n.code === 'value-not-shown' || n.code === 'characters-not-drawn') &&
+    n.field.startsWith(`${from}.`)
       ? { ...n, field: to + n.field.slice(from.length) }
       : n,
   );

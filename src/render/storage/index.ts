@@ -24,14 +24,17 @@ export {
 } from './stored-document.js';
 export {
   readDocumentMeta,
-  readRenderPlaces,
-  readRenderSidecar,
-  type RenderSidecar,
   writeDocumentMeta,
   writeDocumentMetaOnce,
-  writeRenderPlaces,
   type DocumentMeta,
 } from './document-meta.js';
+export {
+  readRenderSidecar,
+  sidecarNeeded,
+  writeRenderSidecar,
+  type RenderSidecar,
+  type ValueNotDrawn,
+} from './render-sidecar.js';
 export { readObjectStream, type ByteRange } from './object-stream.js';
 export { objectLocation } from './object-location.js';
 export {

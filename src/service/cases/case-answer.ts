@@ -4,8 +4,19 @@
  * CPR number (spec 2.2's removed members): they are not selected from the database at all.
  */
 
+import type { RenderNotice } from '../../render/pipeline/index.js';
+
 /** A notice of a successful answer (spec 7.3): `code`, `message`, maybe extra members. */
-export interface CaseNotice {
+export type CaseNotice = ServiceNotice | DocumentNotice;
+
+/**
+ * A render's notice about one of the case's documents, at its field (`documents[1]`, or the
+ * value's `documents[1].tags.tenant_name`).
+ */
+export type DocumentNotice = RenderNotice & { field: string };
+
+/** A notice about the case itself. */
+export interface ServiceNotice {
   code:
     | 'sender-defaulted-to-key-creator'
     | 'default-signing-schemas'

@@ -8,7 +8,8 @@ import type {
   DocumentJobResult,
   RequestOptions,
 } from '../../jobs/queue/index.js';
-import type { RenderEvidence } from '../../render/pipeline/index.js';
+import { noteworthyNotices, type RenderEvidence } from '../../render/pipeline/index.js';
+import type { DocumentNotice } from './case-answer.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { CaseInput } from './case-input.js';
 import { caseDocumentKey, discardRender } from './case-storage.js';
@@ -45,6 +46,11 @@ export interface ProduceContext {
 /** What rule 3 made, and how to take it back if the case is not written after all. */
 export interface ProducedDocuments {
   documents: ProducedDocument[];
+  /**
+   * What the renders said a reader should know (a value not shown, characters no font draws, a
+   * font replaced, an empty page), each at its document's place in the case.
+   */
+  notices: DocumentNotice[];
   /** Removes the case's copies and the renders this request made. Never throws. */
   discard(): Promise<void>;
 }
@@ -215,7 +221,16 @@ export async function produceDocuments(
           : {}),
       });
     }
-    return { documents, discard };
+    const places = inputs.map((i) => i.index);
+    const notices = results.flatMap((r, i) =>
+      r.kind === 'rendered'
+        ? noteworthyNotices(r.result.notices ?? []).map((n): DocumentNotice => {
+            const own = `documents[${places[i]!}]`;
+            return { ...n, field: 'field' in n ? (atCasePlace(n.field, places) ?? own) : own };
+          })
+        : [],
+    );
+    return { documents, notices, discard };
   } catch (err) {
     await discard();
     throw err;
@@ -257,13 +272,12 @@ function renumbered(failure: Failure, places: number[]): { index: number; failur
   const byIndex = new Map<number, FailureDetail[]>();
   const unplaced: FailureDetail[] = [];
   for (const d of failure.details) {
-    const m = /^documents\[(\d+)\]/.exec(d.field);
-    const place = m ? places[Number(m[1])] : undefined;
-    if (place === undefined) {
+    const field = atCasePlace(d.field, places);
+    if (field === undefined) {
       unplaced.push(d);
       continue;
     }
-    const field = `documents[${place}]${d.field.slice(m![0].length)}`;
+    const place = Number(/^documents\[(\d+)\]/.exec(field)![1]);
     byIndex.set(place, [...(byIndex.get(place) ?? []), { field, message: d.message }]);
   }
   const out = [...byIndex].map(([index, details]) => ({
@@ -273,6 +287,13 @@ function renumbered(failure: Failure, places: number[]): { index: number; failur
   if (unplaced.length > 0)
     out.push({ index: places[0] ?? 0, failure: { error: failure.error, details: unplaced } });
   return out;
+}
+
+/** A field of the document set (`documents[k]...`) at the set's k-th document's place in the case. */
+function atCasePlace(field: string, places: readonly number[]): string | undefined {
+  const m = /^documents\[(\d+)\]/.exec(field);
+  const place = m ? places[Number(m[1])] : undefined;
+  return place === undefined ? undefined : `documents[${place}]${field.slice(m![0].length)}`;
 }
 
 /** Every failing document in one answer: the first one's slug, every one's details, in order. */

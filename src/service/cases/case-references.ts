@@ -12,7 +12,7 @@ import {
   type User,
 } from '../companies/index.js';
 import type { Database } from '../db/index.js';
-import type { CaseNotice } from './case-answer.js';
+import type { ServiceNotice } from './case-answer.js';
 import type { CaseInput, CaseSettingsInput } from './case-input.js';
 import { DRAW_SCHEME } from './case-defaults.js';
 import { logoProblem } from './signing-logo.js';
@@ -32,7 +32,7 @@ export interface ResolvedReferences {
   /** The preset's settings beneath the body's. */
   settings: CaseSettingsInput;
   signingSchemas: string[];
-  notices: CaseNotice[];
+  notices: ServiceNotice[];
 }
 
 export interface ReferenceContext {
@@ -66,7 +66,7 @@ export async function resolveReferences(
   context: ReferenceContext,
 ): Promise<ResolvedReferences> {
   const problems: Problem[] = [];
-  const notices: CaseNotice[] = [];
+  const notices: ServiceNotice[] = [];
   const { company: companyId } = context;
   const open = body.state !== 'draft';
   if (open && (body.recipients ?? []).length === 0)
@@ -188,7 +188,7 @@ async function resolveSender(
   body: CaseInput,
   context: ReferenceContext,
   problems: Problem[],
-  notices: CaseNotice[],
+  notices: ServiceNotice[],
 ): Promise<User | undefined> {
   const users = new UserRepository(db);
   let sender: User | undefined;
@@ -252,7 +252,7 @@ function schemeChoice(
   settings: CaseSettingsInput,
   context: ReferenceContext,
   problems: Problem[],
-  notices: CaseNotice[],
+  notices: ServiceNotice[],
 ): string[] {
   const served = new Set([DRAW_SCHEME, ...context.eidSchemes]);
   const check = (scheme: string, field: string) => {

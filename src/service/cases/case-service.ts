@@ -125,6 +125,7 @@ export class CaseService {
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       },
     });
+    const notices = [...refs.notices, ...produced.notices];
     try {
       const state: CaseState = body.state === 'draft' ? 'draft' : 'open';
       const links: string[] = [];
@@ -200,9 +201,9 @@ export class CaseService {
         documents,
         activeGroup,
         delivery: deliveryReport(state),
-        ...(refs.notices.length > 0 ? { notices: refs.notices } : {}),
+        ...(notices.length > 0 ? { notices } : {}),
       };
-      return { case: answer, notices: refs.notices };
+      return { case: answer, notices };
     } catch (err) {
       // Nothing was written (one transaction), or the answer could not be built after it was:
       // then the case exists, and its documents stay with it.

@@ -23,6 +23,8 @@ export type {
 export type {
   CaseAnswer,
   CaseNotice,
+  DocumentNotice,
+  ServiceNotice,
   CasePage,
   CaseState,
   CaseSummary,

@@ -1,6 +1,7 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import { createPreparer } from '../../../app/wiring/index.js';
-import { ScratchRenderer, shownNotices } from '../../../authoring/check/index.js';
+import { ScratchRenderer } from '../../../authoring/check/index.js';
+import { noteworthyNotices } from '../../../render/pipeline/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { readInput, readJson, TooLargeInput } from '../../../base/files/index.js';
 import { LIBRARY_TEMPLATE } from '../../../document/library/index.js';
@@ -99,7 +100,7 @@ function report(preview: Preview, files: string[], json: boolean | undefined): v
       notices: preview.notices,
     });
   for (const f of files) process.stdout.write(`${f}\n`);
-  for (const notice of shownNotices(preview.notices))
+  for (const notice of noteworthyNotices(preview.notices))
     process.stderr.write(`notice ${notice.code}: ${notice.message}\n`);
   for (const u of preview.marked?.unmarked ?? [])
     process.stderr.write(

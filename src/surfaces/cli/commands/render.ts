@@ -25,7 +25,7 @@ export function registerRender(program: Command): void {
     .option('--strict', 'refuse values for tags the template does not have')
     .option(
       '--strict-fidelity',
-      'refuse the render when a font was replaced by one of other widths or a page is empty (default: DOCPIPE_STRICT_FIDELITY)',
+      'refuse the render when a font was replaced by one of other widths, a page is empty, or a value is hidden or has characters no font draws (default: DOCPIPE_STRICT_FIDELITY)',
     )
     .addHelpText(
       'after',

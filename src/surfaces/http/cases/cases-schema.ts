@@ -16,6 +16,26 @@ const Notice = Type.Object(
     using: Type.Optional(
       Type.Array(Type.String(), { description: 'default-signing-schemas: the schemes used' }),
     ),
+    field: Type.Optional(
+      Type.String({
+        description:
+          "a document's notice: the document or value it is about (documents[1], documents[1].tags.tenant_name)",
+      }),
+    ),
+    characters: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'characters-not-drawn: the characters no installed font has',
+      }),
+    ),
+    font: Type.Optional(Type.String({ description: 'font-substituted: the font asked for' })),
+    replacement: Type.Optional(Type.String({ description: 'font-substituted: the font used' })),
+    metricCompatible: Type.Optional(
+      Type.Boolean({ description: 'font-substituted: whether the widths are the same' }),
+    ),
+    fonts: Type.Optional(
+      Type.Array(Type.String(), { description: 'embedded-fonts-ignored: the families' }),
+    ),
+    page: Type.Optional(Type.Integer({ description: 'empty-page: the page, from 1' })),
   },
   { additionalProperties: false },
 );

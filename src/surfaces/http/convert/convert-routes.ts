@@ -139,7 +139,8 @@ function noticesOf(results: DocumentJobResult[]) {
   return results.flatMap((r) =>
     r.kind === 'rendered'
       ? // A worker from before notices answers none.
-        (r.result.notices ?? []).map((n) => ({ ...n, field: r.field }))
+        // A value's notice keeps its own field (documents[0].tags.name).
+        (r.result.notices ?? []).map((n) => ({ ...n, field: 'field' in n ? n.field : r.field }))
       : [],
   );
 }

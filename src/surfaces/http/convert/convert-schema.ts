@@ -58,10 +58,14 @@ export type ConvertBody = Static<ReturnType<typeof convertBodySchema>>;
 const ConvertNoticeSchema = Type.Object(
   {
     code: Type.String({
-      description: 'embedded-fonts-ignored, font-substituted or empty-page',
+      description:
+        'embedded-fonts-ignored, font-substituted, empty-page, characters-not-drawn or value-not-shown',
     }),
     message: Type.String(),
-    field: Type.String({ description: 'the document it is about, such as documents[0]' }),
+    field: Type.String({
+      description:
+        'the document it is about, such as documents[0], or its value (documents[0].tags.name)',
+    }),
   },
   { additionalProperties: true },
 );
