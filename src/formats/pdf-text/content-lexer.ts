@@ -43,6 +43,23 @@ const CLASS = new Uint8Array(256);
 for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[b] = 1;
 for (const b of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) CLASS[b] = 2;
 
+/**
+ * Operators and literals by their bytes (packed big-endian, regular bytes are never 0): a
+ * keyword is one of these constants, not a string built byte by byte, and comparing it with the
+ * interpreter's cases is comparing references.
+ */
+const KEY_BYTES = 5;
+const KEYWORDS = new Map<number, string>();
+for (const k of (
+  'b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K ' +
+  'k l m M MP n q Q re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w ' +
+  `W W* y ' " true false null`
+).split(' ')) {
+  let key = 0;
+  for (let i = 0; i < k.length; i++) key = key * 256 + k.charCodeAt(i);
+  KEYWORDS.set(key, k);
+}
+
 const HEX = new Int8Array(256).fill(-1);
 for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
 for (let i = 0; i < 6; i++) {
@@ -129,7 +146,15 @@ export class ContentLexer {
     const b = data[this.at]!;
     if ((b >= 0x30 && b <= 0x39) || b === 0x2b || b === 0x2d || b === 0x2e) return undefined;
     const from = this.at;
-    while (this.at < data.length && CLASS[data[this.at]!] === 0) this.at++;
+    let key = 0;
+    while (this.at < data.length && CLASS[data[this.at]!] === 0) {
+      if (this.at - from < KEY_BYTES) key = key * 256 + data[this.at]!;
+      this.at++;
+    }
+    if (this.at - from <= KEY_BYTES) {
+      const known = KEYWORDS.get(key);
+      if (known !== undefined) return known;
+    }
     return latin1(data, from, this.at);
   }
 
@@ -274,8 +299,9 @@ export class ContentLexer {
   private hexString(): Uint8Array {
     const { data } = this;
     const from = ++this.at;
-    let close = data.indexOf(Char.Greater, from);
-    if (close < 0) close = data.length;
+    // A loop, not indexOf: a Buffer's indexOf costs more than the few bytes a string has.
+    let close = from;
+    while (close < data.length && data[close] !== Char.Greater) close++;
     this.at = Math.min(data.length, close + 1);
     const out = new Uint8Array((close - from + 1) >> 1);
     let n = 0;

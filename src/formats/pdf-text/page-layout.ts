@@ -31,7 +31,8 @@ export function layoutOf(glyphs: GlyphList): PageLayout {
       const vx = ex[prev]! - ox[prev]!;
       const vy = ey[prev]! - oy[prev]!;
       if (vx !== 0 || vy !== 0) {
-        const len = Math.hypot(vx, vy);
+        // Math.hypot is slow, and along an axis it is exactly the other coordinate's size.
+        const len = vy === 0 ? Math.abs(vx) : vx === 0 ? Math.abs(vy) : Math.hypot(vx, vy);
         dx = vx / len;
         dy = vy / len;
       }

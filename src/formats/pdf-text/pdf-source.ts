@@ -19,6 +19,7 @@ import {
   readXrefChain,
   type XrefChain,
 } from '../pdf/index.js';
+import { afterObjectHeader, readObject } from './object-reader.js';
 import { PdfTextError } from './pdf-text-error.js';
 
 /** A page as the text layer reads it: its dictionary and, when it has one, its reference. */
@@ -203,17 +204,22 @@ class LazyPdf implements PdfSource {
     const entry = this.chain.entries.get(number);
     if (!entry || entry.kind === 'free') return undefined;
     if (entry.kind === 'offset') {
-      const head = /^\s*\d+\s+\d+\s+obj/.exec(
-        this.bytes.subarray(entry.offset, entry.offset + 48).toString('latin1'),
-      );
-      if (!head) return undefined;
-      const from = entry.offset + head[0].length;
-      return PDFObjectParser.forBytes(this.bytes.subarray(from), this.context).parseObject();
+      const from = afterObjectHeader(this.bytes, entry.offset);
+      if (from < 0) return undefined;
+      return this.parseAt(this.bytes, from);
     }
     const holder = this.objectStream(entry.stream);
     const at = holder?.offsets.get(number);
     if (!holder || at === undefined) return undefined;
-    return PDFObjectParser.forBytes(holder.data.subarray(at), this.context).parseObject();
+    return this.parseAt(holder.data, at);
+  }
+
+  /** The object at `at`: read fast when it is plain, else by pdf-lib's parser (streams). */
+  private parseAt(data: Uint8Array, at: number): PDFObject {
+    return (
+      readObject(data, at, this.context) ??
+      PDFObjectParser.forBytes(data.subarray(at), this.context).parseObject()
+    );
   }
 
   private objectStream(

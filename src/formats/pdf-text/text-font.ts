@@ -172,17 +172,19 @@ function simpleFont(source: PdfSource, dict: PDFDict): TextFont {
     const mapped = toUnicode?.unicode.get(code);
     if (mapped !== undefined) texts[code] = mapped;
   }
-  const shown: ShownCode[] = texts.map((text, code) => ({
-    text,
-    width: widths[code]!,
-    wordSpace: code === 32,
-  }));
   const { ascent, descent } = verticalMetrics(source, descriptor, baseFont);
+  /** Code objects for decode: made when first asked for (placing glyphs reads the tables). */
+  let shown: ShownCode[] | undefined;
   return {
     ascent,
     descent,
     simple: { widths, texts },
     decode(bytes, out) {
+      shown ??= texts.map((text, code) => ({
+        text,
+        width: widths[code]!,
+        wordSpace: code === 32,
+      }));
       for (let i = 0; i < bytes.length; i++) out.push(shown[bytes[i]!]!);
     },
   };
