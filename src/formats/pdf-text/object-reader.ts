@@ -59,8 +59,9 @@ export function afterObjectHeader(bytes: Uint8Array, offset: number): number {
   return i + 3;
 }
 
-/** Thrown inside the reader to hand the object to pdf-lib's parser. */
-const LEAVE = Symbol('leave to pdf-lib');
+/** Thrown inside the reader to hand the object to pdf-lib's parser (made once: no stack). */
+class Leave extends Error {}
+const LEAVE = new Leave('left to pdf-lib');
 /** Deeper nesting goes to pdf-lib's parser, which decides as it always did. */
 const MAX_DEPTH = 64;
 
