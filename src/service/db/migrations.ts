@@ -4,6 +4,7 @@ import { apiKeysFromRedis } from './migrations/0002-api-keys-from-redis.js';
 import { cases } from './migrations/0003-cases.js';
 import { forms } from './migrations/0004-forms.js';
 import { signing } from './migrations/0005-signing.js';
+import { delivery } from './migrations/0006-delivery.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -17,4 +18,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-cases': cases,
   '0004-forms': forms,
   '0005-signing': signing,
+  '0006-delivery': delivery,
 };

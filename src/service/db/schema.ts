@@ -22,6 +22,11 @@ export interface Database {
   forms: FormsTable;
   signatures: SignaturesTable;
   signing_logins: SigningLoginsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  messages: MessagesTable;
+  contacts: ContactsTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -127,6 +132,11 @@ export interface CasesTable {
   completed_at: Moment;
   /** Its documents are sealed; the case is `signed` from then. */
   sealed_at: Moment;
+  /** Reminders sent so far (migration 0006), and when the next is due (null: none due). */
+  reminders_sent: Generated<number>;
+  next_reminder_at: Moment;
+  /** When expiry ended the case. */
+  expired_at: Moment;
   /** Null when the member was removed since; their name and e-mail stay below. */
   sender_id: string | null;
   sender_name: string;
@@ -165,6 +175,8 @@ export interface RecipientsTable {
   /** When they signed or denied (migration 0005). */
   acted_at: Moment;
   denial_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its invitation was sent (migration 0006); null until then. */
+  invited_at: Moment;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -264,4 +276,85 @@ export interface SigningLoginsTable {
   /** What the broker's answer is checked against: nonce, PKCE verifier, scheme. */
   pending: ColumnType<unknown, string, string>;
   expires_at: Date;
+}
+
+/** A company's webhook (migration 0006). `secret` signs its deliveries (HMAC-SHA256). */
+export interface WebhooksTable {
+  company_id: string;
+  id: Generated<string>;
+  url: string;
+  method: Generated<'POST' | 'PUT' | 'PATCH'>;
+  active: Generated<boolean>;
+  /** Custom headers, name to value. */
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  /** The triggers it receives (`case.created`, ...). */
+  triggers: ColumnType<string[], string, string>;
+  secret: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One event to one webhook (migration 0006): its fixed body and its state. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  company_id: string;
+  webhook_id: string;
+  event_id: string;
+  case_id: string | null;
+  trigger: string;
+  /** The exact bytes sent on every try (JSON text). */
+  body: string;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Moment;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One try of a delivery (migration 0006). */
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  /** The HTTP status; null when no answer came (refused, timed out). */
+  status: number | null;
+  error: string | null;
+  /** The start of the answer's body, capped. */
+  response: string | null;
+}
+
+/** A message a case sent or tried to send (migration 0006), once per addressee, channel, kind and sequence. */
+export interface MessagesTable {
+  id: Generated<string>;
+  company_id: string;
+  case_id: string;
+  recipient_id: string | null;
+  /** The recipient's id, or `sender`. */
+  addressee: string;
+  channel: 'email' | 'sms' | 'eboks';
+  kind: 'invitation' | 'reminder' | 'signed-copy' | 'denial';
+  /** A reminder's number (from 1); 0 for the others. */
+  sequence: Generated<number>;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  to_address: string | null;
+  attempts: Generated<number>;
+  error: string | null;
+  /** Where it went: an .eml path, the SMTP Message-ID, the SMS gateway's id. */
+  location: string | null;
+  created_at: CreatedAt;
+  sent_at: Moment;
+}
+
+/** Someone a company has sent a case to (migration 0006), unique by e-mail in the company. */
+export interface ContactsTable {
+  company_id: string;
+  id: Generated<string>;
+  name: string;
+  email: string;
+  phone: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
