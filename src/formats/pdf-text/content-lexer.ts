@@ -60,6 +60,12 @@ for (const k of (
   KEYWORDS.set(key, k);
 }
 
+/**
+ * One-byte strings, shared: most strings of a PDF of a subset font show one or two glyphs
+ * (`[<01>2<02>-2<03>]TJ`), and a typed array each was most of what the lexer allocated.
+ */
+const ONE_BYTE = Array.from({ length: 256 }, (_, b) => Uint8Array.of(b));
+
 const HEX = new Int8Array(256).fill(-1);
 for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
 for (let i = 0; i < 6; i++) {
@@ -73,7 +79,8 @@ for (let i = 0; i < 6; i++) {
  * removing the operator takes out. Inline images (`BI ... ID data EI`) come as one operator `BI`
  * whose span covers the data, so that image bytes are never read as operators.
  *
- * The operand array is reused: read it before calling {@link next} again.
+ * The operand array is reused: read it before calling {@link next} again. Operands are read-only:
+ * one-byte strings are shared.
  */
 export class ContentLexer {
   private at = 0;
@@ -303,6 +310,12 @@ export class ContentLexer {
     let close = from;
     while (close < data.length && data[close] !== Char.Greater) close++;
     this.at = Math.min(data.length, close + 1);
+    // `<41>`, the common case, without an array of its own.
+    if (close - from === 2) {
+      const h = HEX[data[from]!]!;
+      const l = HEX[data[from + 1]!]!;
+      if (h >= 0 && l >= 0) return ONE_BYTE[(h << 4) | l]!;
+    }
     const out = new Uint8Array((close - from + 1) >> 1);
     let n = 0;
     let high = -1;

@@ -23,15 +23,17 @@ export class GlyphList {
   /** `capacity`: a guess of the glyph count, so that the arrays seldom grow. */
   constructor(capacity = 256) {
     const n = Math.max(16, capacity);
-    this.x0 = new Float64Array(n);
-    this.y0 = new Float64Array(n);
-    this.x1 = new Float64Array(n);
-    this.y1 = new Float64Array(n);
-    this.ox = new Float64Array(n);
-    this.oy = new Float64Array(n);
-    this.ex = new Float64Array(n);
-    this.ey = new Float64Array(n);
-    this.size = new Float64Array(n);
+    // One buffer for the nine float columns: one allocation (and one for the GC to track).
+    const f = new Float64Array(n * FLOAT_COLUMNS);
+    this.x0 = f.subarray(0, n);
+    this.y0 = f.subarray(n, 2 * n);
+    this.x1 = f.subarray(2 * n, 3 * n);
+    this.y1 = f.subarray(3 * n, 4 * n);
+    this.ox = f.subarray(4 * n, 5 * n);
+    this.oy = f.subarray(5 * n, 6 * n);
+    this.ex = f.subarray(6 * n, 7 * n);
+    this.ey = f.subarray(7 * n, 8 * n);
+    this.size = f.subarray(8 * n, 9 * n);
     this.op = new Int32Array(n);
   }
 
@@ -42,22 +44,26 @@ export class GlyphList {
 
   private grow(least: number): void {
     const n = Math.max(least, this.op.length * 2);
-    const f = (a: Float64Array) => {
-      const b = new Float64Array(n);
+    const f = new Float64Array(n * FLOAT_COLUMNS);
+    const column = (k: number, a: Float64Array) => {
+      const b = f.subarray(k * n, (k + 1) * n);
       b.set(a);
       return b;
     };
-    this.x0 = f(this.x0);
-    this.y0 = f(this.y0);
-    this.x1 = f(this.x1);
-    this.y1 = f(this.y1);
-    this.ox = f(this.ox);
-    this.oy = f(this.oy);
-    this.ex = f(this.ex);
-    this.ey = f(this.ey);
-    this.size = f(this.size);
+    this.x0 = column(0, this.x0);
+    this.y0 = column(1, this.y0);
+    this.x1 = column(2, this.x1);
+    this.y1 = column(3, this.y1);
+    this.ox = column(4, this.ox);
+    this.oy = column(5, this.oy);
+    this.ex = column(6, this.ex);
+    this.ey = column(7, this.ey);
+    this.size = column(8, this.size);
     const op = new Int32Array(n);
     op.set(this.op);
     this.op = op;
   }
 }
+
+/** x0, y0, x1, y1, ox, oy, ex, ey, size. */
+const FLOAT_COLUMNS = 9;

@@ -153,7 +153,8 @@ function appendUpdate(
     const { dict, ref } = pages[index]!;
     if (!ref) return undefined;
     const stream = next++;
-    const data = deflateSync(content);
+    // Level 3: about a third of the default's time for a page of text, and 10 % larger.
+    const data = deflateSync(content, { level: 3 });
     offsets.push([stream, 0, offset]);
     write(`${stream} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`);
     write(data);

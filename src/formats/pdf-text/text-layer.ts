@@ -93,12 +93,12 @@ export function textLayerOf(pdf: Uint8Array | PDFDocument): TextLayer {
  * Values checked against pageTexts go through it too.
  */
 export function normalizeText(text: string): string {
-  return text
-    .replace(/\u00ad/g, '')
-    .replace(/(\p{L})[-\u2010]\n(?=\p{L})/gu, '$1')
-    .replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC'))
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Each pass only where its characters occur: the letter classes cost a scan of every position.
+  if (text.includes('\u00ad')) text = text.replace(/\u00ad/g, '');
+  if (/[-\u2010]\n/.test(text)) text = text.replace(/(\p{L})[-\u2010]\n(?=\p{L})/gu, '$1');
+  if (/[\ufb00-\ufb06]/.test(text))
+    text = text.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC'));
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The glyphs behind [at, at + length) of a page's text, or undefined for separators alone. */
