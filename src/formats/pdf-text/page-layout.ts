@@ -16,8 +16,10 @@ const NEW_LINE = 0.5;
 const WORD_GAP = 0.15;
 
 export function layoutOf(glyphs: GlyphList): PageLayout {
-  const parts: string[] = [];
+  // The text's UTF-16 units are gathered in an array and decoded once: a string built glyph by
+  // glyph (or an array of them joined) cost more than placing the glyphs.
   let owner = new Int32Array(glyphs.length * 2 + 16);
+  let units = new Uint16Array(owner.length);
   let length = 0;
   let prev = -1;
   let dx = 1;
@@ -26,7 +28,17 @@ export function layoutOf(glyphs: GlyphList): PageLayout {
   const { text, ox, oy, ex, ey, size } = glyphs;
   for (let i = 0; i < glyphs.length; i++) {
     const t = text[i]!;
-    if (t === '') continue;
+    if (t.length === 0) continue;
+    if (length + t.length + 2 > owner.length) {
+      const n = owner.length * 2 + t.length;
+      const grownOwner = new Int32Array(n);
+      grownOwner.set(owner);
+      owner = grownOwner;
+      const grownUnits = new Uint16Array(n);
+      grownUnits.set(units);
+      units = grownUnits;
+    }
+    const first = t.charCodeAt(0);
     if (prev >= 0) {
       const vx = ex[prev]! - ox[prev]!;
       const vy = ey[prev]! - oy[prev]!;
@@ -41,26 +53,38 @@ export function layoutOf(glyphs: GlyphList): PageLayout {
       const along = mx * dx + my * dy;
       const across = dx * my - dy * mx;
       const em = Math.max(size[prev]!, size[i]!, 1e-6);
-      let separator = '';
-      if (Math.abs(across) > NEW_LINE * em || along < -em) separator = '\n';
-      else if (along > WORD_GAP * em && !endsInSpace && !isSpace(t.charCodeAt(0))) separator = ' ';
-      if (separator !== '') {
-        parts.push(separator);
+      let separator = 0;
+      if (Math.abs(across) > NEW_LINE * em || along < -em) separator = 0x0a;
+      else if (along > WORD_GAP * em && !endsInSpace && !isSpace(first)) separator = 0x20;
+      if (separator !== 0) {
+        units[length] = separator;
         owner[length++] = -1;
       }
     }
-    parts.push(t);
-    if (length + t.length + 1 > owner.length) {
-      const grown = new Int32Array(owner.length * 2 + t.length);
-      grown.set(owner);
-      owner = grown;
+    units[length] = first;
+    owner[length++] = i;
+    for (let k = 1; k < t.length; k++) {
+      units[length] = t.charCodeAt(k);
+      owner[length++] = i;
     }
-    for (let k = 0; k < t.length; k++) owner[length++] = i;
     endsInSpace = isSpace(t.charCodeAt(t.length - 1));
     prev = i;
   }
-  return { text: parts.join(''), owner: owner.subarray(0, length) };
+  return { text: decodeUnits(units, length), owner: owner.subarray(0, length) };
 }
+
+function decodeUnits(units: Uint16Array, length: number): string {
+  // In chunks: a call takes only so many arguments. Lone surrogates stay as they are. `apply`,
+  // not a spread: spreading a typed array walks its iterator, eight times slower.
+  let out = '';
+  for (let at = 0; at < length; at += DECODE_CHUNK) {
+    const chunk = units.subarray(at, Math.min(length, at + DECODE_CHUNK));
+    out += String.fromCharCode.apply(null, chunk as unknown as number[]);
+  }
+  return out;
+}
+
+const DECODE_CHUNK = 8192;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xa0 || c === 0x3000;
