@@ -1,0 +1,37 @@
+import type { Logger } from '../../base/log/index.js';
+import type { ChannelName, ChannelResult, OutgoingMessage } from './message.js';
+
+/**
+ * Logs what became of a message: its case, kind and channel and the result, never its body, its
+ * address or its signing link (a token). The error is the server's or gateway's answer with
+ * the message's signing link taken out, should the answer quote it back.
+ */
+export function reported(
+  logger: Logger,
+  channel: ChannelName,
+  m: OutgoingMessage,
+  result: ChannelResult,
+): ChannelResult {
+  const out: ChannelResult = result.error
+    ? { ...result, error: withoutSecrets(result.error, m) }
+    : result;
+  const fields = { caseId: m.case.id, kind: m.kind, channel, ok: out.ok };
+  if (out.ok) logger.info(fields, 'message sent');
+  else logger.warn({ ...fields, error: out.error }, 'message not sent');
+  return out;
+}
+
+/** An error as one line of at most 500 characters, without the message's signing link. */
+export function withoutSecrets(error: string, m: OutgoingMessage): string {
+  let text = error;
+  if (m.signingUrl) text = text.split(m.signingUrl).join('<signing link>');
+  // eslint-disable-next-line no-control-regex
+  text = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
+
+/** An exception as a channel's error: the message, never a stack. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,58 @@
+/** The four messages of a case. */
+export type MessageKind = 'invitation' | 'reminder' | 'signed-copy' | 'denial';
+
+/** The channels a message goes over (webhooks are events, not messages). */
+export type ChannelName = 'email' | 'sms' | 'eboks';
+
+/** One message to one person, with everything its text needs: the channel composes and sends it. */
+export interface OutgoingMessage {
+  kind: MessageKind;
+  /** The case's language: 'da' or 'en' texts; any other -> 'en'. */
+  language: string;
+  to: { name: string; email?: string | null; phone?: string | null };
+  company: { name: string; logoUrl?: string | null };
+  sender: { name: string; email: string };
+  case: {
+    id: string;
+    title: string;
+    referenceId?: string | null;
+    expiresAt: Date;
+    message?: string | null;
+  };
+  /** invitation and reminder: the recipient's signing link. */
+  signingUrl?: string;
+  /** A message template (the case's or the recipient's messageTemplateId), placeholders unfilled. */
+  template?: { subject: string; body: string } | null;
+  /** reminder: which one, of how many. */
+  reminder?: { number: number; of: number };
+  /** signed-copy: the sealed PDFs; each attached when the total is at most the attach limit, else linked. */
+  documents?: { name: string; bytes: number; url: string; content?: () => Promise<Buffer> }[];
+  /** denial (to the sender): who denied and why. */
+  denial?: { by: string; reason: string | null };
+  /** Message-ID seed: the same message retried gets the same Message-ID (idempotent at the receiver). */
+  id: string;
+}
+
+/** What became of one message on one channel. */
+export interface ChannelResult {
+  ok: boolean;
+  error?: string;
+  /** where it went: an .eml path, the SMTP Message-ID, the gateway's id */
+  location?: string;
+}
+
+/** One way of reaching a person. `configured: false` channels answer every send with ok: false. */
+export interface MessageChannel {
+  readonly name: ChannelName;
+  readonly configured: boolean;
+  send(m: OutgoingMessage): Promise<ChannelResult>;
+  close(): Promise<void>;
+}
+
+/** Every channel of an installation, made once by messageChannels. */
+export interface MessageChannels {
+  email: MessageChannel;
+  sms: MessageChannel;
+  eboks: MessageChannel;
+  close(): Promise<void>;
+}
