@@ -6,7 +6,7 @@
  * same thread's CPU for the rest of that render (fill and harden, the PDF check and stamp): the
  * render without places and evidence. LibreOffice's own CPU is another process's and in neither.
  * CPU is process.cpuUsage over each round; each round reads a fresh copy of the PDF's bytes,
- * so no text layer is reused between rounds.
+ * so no text layer is reused between rounds. The timed rounds follow a warm-up (see WARMUP).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,24 +29,48 @@ export interface PlacesEvidenceRow {
   meets: boolean;
 }
 
-/** CPU milliseconds of each round (user + system), after a warm-up. */
-async function cpu(rounds: number, work: () => unknown): Promise<Stats> {
-  for (let i = 0; i < Math.min(30, rounds); i++) await work();
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.cpuUsage();
-    await work();
-    const spent = process.cpuUsage(start);
-    samples.push((spent.user + spent.system) / 1000);
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
+/**
+ * Warm-up renders before the timed rounds (BENCH_PLACES_WARMUP). V8 optimizes a function called
+ * a few times per document only after some hundreds of documents: a worker thread's first
+ * renders cost more (W1: about 2.5 times the settled p50 over the first 100), and a long-running
+ * worker spends nearly all its renders settled, which the timed rounds measure. The first
+ * rounds' p50 is reported beside them.
+ */
+const WARMUP = Number(process.env.BENCH_PLACES_WARMUP ?? 500);
+/** The first rounds whose p50 is reported as a fresh worker's. */
+const FIRST_ROUNDS = 100;
+
+/** CPU milliseconds of one round (user + system). */
+async function cpuOf(work: () => unknown): Promise<number> {
+  const start = process.cpuUsage();
+  await work();
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / 1000;
+}
+
+function statsOf(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return {
-    n: rounds,
+    n: sorted.length,
     p50: at(0.5),
     p95: at(0.95),
-    mean: samples.reduce((a, b) => a + b, 0) / rounds,
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
   };
+}
+
+/** CPU of each round after `warmup` rounds, and the p50 of the first rounds of the warm-up. */
+async function cpu(
+  rounds: number,
+  work: () => unknown,
+  warmup = Math.min(30, rounds),
+): Promise<{ stats: Stats; first: number }> {
+  const early: number[] = [];
+  for (let i = 0; i < warmup; i++) early.push(await cpuOf(work));
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) samples.push(await cpuOf(work));
+  const first = early.length > 0 ? statsOf(early.slice(0, FIRST_ROUNDS)).p50 : NaN;
+  return { stats: statsOf(samples), first };
 }
 
 /** The lease template with a signing block: two signers' signature and date anchors. */
@@ -78,34 +102,43 @@ export async function placesEvidenceRows(rounds: number): Promise<PlacesEvidence
   const stamp = { title: 'W1', producer: 'docpipe bench' };
   const { pdf, pages, fonts } = await finishProducedPdf(converted, field, stamp, false);
 
-  const added = await cpu(rounds, async () => {
-    const bytes = pdf.slice();
-    const notShown = valuesNotShown(textLayerOf(bytes), filled.shown, field);
-    if (notShown.length > 0) throw new Error(`W1 values not shown: ${notShown[0]!.field}`);
-    const placed = await placeMarkers(bytes, filled.anchors, field);
-    const evidence = renderEvidence({
-      pdf: placed.pdf,
-      sha256: 'not part of this row: every render hashes its PDF',
-      input: template,
-      docx: true,
-      tags,
-      fonts,
-      pages,
-    });
-    if (placed.places.length !== 4 || !evidence.officeVersion)
-      throw new Error('W1: expected four places and an office version');
-  });
+  const added = await cpu(
+    rounds,
+    async () => {
+      const bytes = pdf.slice();
+      const notShown = valuesNotShown(textLayerOf(bytes), filled.shown, field);
+      if (notShown.length > 0) throw new Error(`W1 values not shown: ${notShown[0]!.field}`);
+      const placed = await placeMarkers(bytes, filled.anchors, field);
+      const evidence = renderEvidence({
+        pdf: placed.pdf,
+        sha256: 'not part of this row: every render hashes its PDF',
+        input: template,
+        docx: true,
+        tags,
+        fonts,
+        pages,
+      });
+      if (placed.places.length !== 4 || !evidence.officeVersion)
+        throw new Error('W1: expected four places and an office version');
+    },
+    WARMUP,
+  );
   const rest = await cpu(rounds, async () => {
     prepareDocument(template, tags, { field, limits: DEFAULT_SNIFF_LIMITS });
     await finishProducedPdf(converted.slice(), field, stamp, false);
   });
   return [
     {
-      name: `places + evidence, W1 with 4 anchors (${pages} pages, ${filled.shown.length} values checked)`,
-      docpipe: added,
-      baseline: { name: 'the rest of the render in-thread (prepare, PDF check)', stats: rest },
+      name:
+        `places + evidence, W1 with 4 anchors (${pages} pages, ${filled.shown.length} values checked; ` +
+        `after ${WARMUP} renders; the first ${FIRST_ROUNDS}: p50 ${added.first.toFixed(2)} ms)`,
+      docpipe: added.stats,
+      baseline: {
+        name: 'the rest of the render in-thread (prepare, PDF check)',
+        stats: rest.stats,
+      },
       target: 'CPU p50 <= 2 ms',
-      meets: added.p50 <= 2,
+      meets: added.stats.p50 <= 2,
     },
   ];
 }
