@@ -65,19 +65,13 @@ async function post(
       signal: AbortSignal.timeout(config.timeoutMs),
     });
   } catch (err) {
-    return {
-      ok: false,
-      error: `the SMS gateway could not be reached: ${fetchProblem(err, config)}`,
-    };
+    return { ok: false, error: fetchProblem(err, config) };
   }
   let answer: string;
   try {
     answer = await readCapped(response, MAX_SMS_ANSWER_BYTES);
   } catch (err) {
-    return {
-      ok: false,
-      error: `the SMS gateway's answer was cut off: ${fetchProblem(err, config)}`,
-    };
+    return { ok: false, error: `${fetchProblem(err, config)} (while its answer was read)` };
   }
   if (response.status < 200 || response.status > 299) {
     const why =
@@ -137,7 +131,7 @@ async function readCapped(response: Response, max: number): Promise<string> {
 function fetchProblem(err: unknown, config: DeliveryConfig): string {
   const e = err as { name?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError')
-    return `no answer within ${config.timeoutMs} ms`;
-  if (e.cause?.code) return `${e.cause.code}${e.cause.message ? ` (${e.cause.message})` : ''}`;
-  return errorText(err);
+    return `the SMS gateway did not answer within ${config.timeoutMs} ms`;
+  const why = e.cause?.message ?? e.cause?.code ?? errorText(err);
+  return `the SMS gateway could not be reached: ${why}`;
 }
