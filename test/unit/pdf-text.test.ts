@@ -113,6 +113,17 @@ function show(v: unknown): unknown {
 }
 
 describe('findText on hand-made pages', () => {
+  it('reads a page of more text than one decoding step takes (8192 units)', async () => {
+    const pdf = await pdfWith({
+      content: `BT /F1 1 Tf 10 700 Td (${'x'.repeat(9000)}{{sign:1}}) Tj [<41><42>-1000<41>] TJ ET`,
+    });
+    const [text] = pageTexts(pdf);
+    expect(text).toBe(`${'x'.repeat(9000)}{{sign:1}}AB A`);
+    const [m] = findText(pdf, /\{\{sign:\d+\}\}/g);
+    // 9000 glyphs of 0.6 pt before it.
+    expect(m!.rect.x).toBeCloseTo(10 + 9000 * 0.6, 3);
+  });
+
   it('places a simple font by its widths: origin, advance, ascent and descent', async () => {
     const pdf = await pdfWith({ content: 'BT /F1 10 Tf 100 700 Td (xx {{sign:1}} yy) Tj ET' });
     const [m] = findText(pdf, /\{\{sign:\d+\}\}/g);
