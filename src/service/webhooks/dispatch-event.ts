@@ -1,0 +1,144 @@
+import { attemptDelivery, type AttemptOutcome } from './attempt-delivery.js';
+import type { WebhookDeps } from './webhook-deps.js';
+import { shownUrl } from './webhook-records.js';
+import { receives } from './webhook-triggers.js';
+
+/** An event of the outbox (case_events), as its processing hands it over. */
+export interface WebhookEvent {
+  id: string;
+  company: string;
+  caseId: string | null;
+  trigger: string;
+  /** The JSON object as stored: sent as it is, on every try. */
+  payload: unknown;
+}
+
+/** What became of an event's webhooks: `result` is what a case's `delivery.webhook` reports. */
+export interface DispatchOutcome {
+  /** The deliveries made now (0 when this event was dispatched before). */
+  deliveries: number;
+  result: { ok: boolean; error?: string };
+}
+
+/** The summary of failures stays one readable line in the create answer. */
+const MAX_SUMMARY_CHARS = 1000;
+
+/**
+ * Fans an event out to its company's active webhooks that receive its trigger: one delivery each
+ * (the body fixed now, from the stored payload), made once per event and webhook (a second
+ * dispatch of the same event makes none), then the first try of each new delivery at once, a
+ * few at a time, its failure retried later (attemptDelivery). ok when every delivery succeeded.
+ */
+export async function dispatchEvent(
+  deps: WebhookDeps,
+  event: WebhookEvent,
+): Promise<DispatchOutcome> {
+  const { db } = deps;
+  const webhooks = (
+    await db
+      .selectFrom('webhooks')
+      .select(['id', 'url', 'triggers'])
+      .where('company_id', '=', event.company)
+      .where('active', '=', true)
+      .execute()
+  ).filter((w) => receives(w.triggers, event.trigger));
+  if (webhooks.length === 0)
+    return {
+      deliveries: 0,
+      result: { ok: false, error: `not sent: no active webhook receives ${event.trigger}` },
+    };
+  const now = (deps.now ?? (() => new Date()))();
+  const body = JSON.stringify(event.payload);
+  const made = await db
+    .insertInto('webhook_deliveries')
+    .values(
+      webhooks.map((w) => ({
+        company_id: event.company,
+        webhook_id: w.id,
+        event_id: event.id,
+        case_id: event.caseId,
+        trigger: event.trigger,
+        body,
+        // Due now: should the first try below never happen (a crash), the sweep makes it.
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+    .returning(['id', 'webhook_id'])
+    .execute();
+  const outcomes = await mapLimited(made, deps.settings.concurrency, (d) =>
+    // A try that could not be made or recorded (the database): the sweep makes it later.
+    attemptDelivery(deps, d.id, { attempt: 1 }).catch((err: unknown): AttemptOutcome => {
+      deps.logger?.warn({ err, delivery: d.id }, 'webhook: the first try failed to run');
+      return {
+        deliveryId: d.id,
+        attempted: false,
+        skipped: `not tried yet (${err instanceof Error ? err.message : String(err)})`,
+        attempt: 0,
+        ok: false,
+        status: null,
+        error: null,
+        durationMs: 0,
+        url: null,
+        deliveryStatus: 'pending',
+        nextAttemptAt: null,
+      };
+    }),
+  );
+  const urlOf = new Map(webhooks.map((w) => [w.id, shownUrl(w.url)]));
+  const failures = outcomes
+    .map((o, i) => ({ o, url: urlOf.get(made[i]!.webhook_id)! }))
+    .filter(({ o }) => !o.ok)
+    .map(({ o, url }) => `${url}: ${failureText(o)}`);
+  // Deliveries made by an earlier dispatch of this event: reported as they stand.
+  const earlier = webhooks.filter((w) => !made.some((d) => d.webhook_id === w.id));
+  if (earlier.length > 0) {
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select(['webhook_id', 'status', 'last_error'])
+      .where('event_id', '=', event.id)
+      .where(
+        'webhook_id',
+        'in',
+        earlier.map((w) => w.id),
+      )
+      .execute();
+    for (const r of rows)
+      if (r.status !== 'succeeded')
+        failures.push(
+          `${urlOf.get(r.webhook_id)!}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}`,
+        );
+  }
+  const result: DispatchOutcome['result'] =
+    failures.length === 0 ? { ok: true } : { ok: false, error: summary(failures) };
+  return { deliveries: made.length, result };
+}
+
+function failureText(o: AttemptOutcome): string {
+  return o.error ?? o.skipped ?? 'not delivered';
+}
+
+function summary(failures: string[]): string {
+  const text = failures.join('; ');
+  return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS - 3)}...` : text;
+}
+
+/** `work` over `items`, at most `limit` at once, the results in the items' order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
+  return results;
+}

@@ -1,0 +1,29 @@
+/**
+ * The events a webhook can receive (issue 24, spec 6): the spec names them in words ("case
+ * created, recipient signed, ..."); these are their identifiers, in the style of its one named
+ * trigger, `partner.customer.registered`. `*` receives every one, including triggers added later.
+ */
+export const WEBHOOK_TRIGGERS = [
+  'case.created',
+  'case.sent',
+  'recipient.signed',
+  'recipient.invited',
+  'recipient.reminded',
+  'case.signed',
+  'case.denied',
+  'case.expired',
+] as const;
+
+export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
+
+/** The trigger that stands for all of them. */
+export const ALL_TRIGGERS = '*';
+
+export function isWebhookTrigger(value: string): value is WebhookTrigger {
+  return (WEBHOOK_TRIGGERS as readonly string[]).includes(value);
+}
+
+/** Whether a webhook with these triggers receives `trigger`. */
+export function receives(triggers: readonly string[], trigger: string): boolean {
+  return triggers.includes(trigger) || triggers.includes(ALL_TRIGGERS);
+}
