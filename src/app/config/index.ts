@@ -40,3 +40,9 @@ export {
   loadSealingConfig,
   type SealingConfig,
 } from './sealing-config.js';
+export {
+  WEBHOOK_VARIABLES,
+  loadWebhookConfig,
+  webhookConfigFrom,
+  type WebhookConfig,
+} from './webhook-config.js';
