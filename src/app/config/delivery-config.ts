@@ -172,7 +172,7 @@ function dkimFrom(
       const key = createPrivateKey(privateKey);
       if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519')
         problems.push(
-          `${v.dkimKeyFile} (${path}) holds a ${key.asymmetricKeyType} key: DKIM signs with RSA or Ed25519`,
+          `${v.dkimKeyFile} (${path}) holds a key of type ${key.asymmetricKeyType}: DKIM signs with RSA or Ed25519`,
         );
     } catch {
       problems.push(`${v.dkimKeyFile} (${path}) holds no PEM private key`);
