@@ -107,7 +107,7 @@ describe('loadDeliveryConfig', () => {
       'DOCPIPE_DKIM_KEY_FILE (/k.pem) holds no PEM private key',
     ]);
     expect(problemsOf(dkim, { '/k.pem': EC_PEM })).toEqual([
-      'DOCPIPE_DKIM_KEY_FILE (/k.pem) holds a key of type ec: DKIM signs with RSA or Ed25519',
+      'DOCPIPE_DKIM_KEY_FILE (/k.pem) holds a key of type ec: DKIM signs with an RSA key',
     ]);
     expect(problemsOf({ DOCPIPE_DKIM_DOMAIN: 'acme.example' })).toEqual([
       'DOCPIPE_DKIM_DOMAIN is set without DOCPIPE_DKIM_SELECTOR and DOCPIPE_DKIM_KEY_FILE: DKIM needs all three (or none)',

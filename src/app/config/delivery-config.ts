@@ -170,9 +170,10 @@ function dkimFrom(
   if (privateKey) {
     try {
       const key = createPrivateKey(privateKey);
-      if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519')
+      // nodemailer's DKIM signer signs with RSA (rsa-sha256) only.
+      if (key.asymmetricKeyType !== 'rsa')
         problems.push(
-          `${v.dkimKeyFile} (${path}) holds a key of type ${key.asymmetricKeyType}: DKIM signs with RSA or Ed25519`,
+          `${v.dkimKeyFile} (${path}) holds a key of type ${key.asymmetricKeyType}: DKIM signs with an RSA key`,
         );
     } catch {
       problems.push(`${v.dkimKeyFile} (${path}) holds no PEM private key`);
