@@ -20,6 +20,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
       'companies',
       'cpr',
       'db',
+      'delivery',
       'eid',
       'forms',
       'keys',

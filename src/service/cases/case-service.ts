@@ -4,21 +4,30 @@ import type { DocumentLibrary } from '../../document/library/index.js';
 import type { DocpipeClient } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { Database } from '../db/index.js';
-import type { CaseAnswer, CasePage, CaseState, CaseView } from './case-answer.js';
+import type {
+  CaseAnswer,
+  CaseNotice,
+  CasePage,
+  CaseState,
+  CaseView,
+  Delivery,
+} from './case-answer.js';
 import {
   V3_POLICY,
   type CaseCreator,
   type CreateCaseOptions,
   type CreatedCase,
 } from './case-create-options.js';
-import { DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
+import { CASE_CREATED, DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
+import { saveContacts } from './case-contacts.js';
+import { firstReminderAt } from './reminder-schedule.js';
 import { produceDocuments } from './case-documents.js';
 import type { CaseInput, RecipientInput } from './case-input.js';
 import { listCases, pdfName, readCase } from './case-reads.js';
 import { resolveReferences } from './case-references.js';
 import { writeCase, type NewRecipient } from './case-writer.js';
 import { deliveryReport } from './delivery.js';
-import { newRecipientUid, newSigningToken, signingUrl } from './signing-token.js';
+import { newRecipientUid, newSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 import type { V2CaseOne, V2CaseSummary, V2CreatedCase } from './v2-case-answer.js';
 import { createV2Case, type CreateV2CaseOptions } from './v2-case-create.js';
 import type { CprCipher } from '../cpr/index.js';
@@ -79,6 +88,31 @@ export interface CaseServiceDeps {
    * CprKeyMissingError, and nothing is created.
    */
   cprCipher?: Pick<CprCipher, 'encrypt'>;
+  /**
+   * The installation's signing secret: each recipient's token is derived from it and the
+   * recipient's id (signingTokenFor), so that delivery can write the link into invitations and
+   * reminders. Absent (tests of creation alone): random tokens, whose links nothing can rebuild.
+   */
+  signingSecret?: string;
+  /**
+   * Delivery of a case's `case.created` event (service/delivery): its first attempt over each
+   * channel is the answer's `delivery`. Absent: nothing is sent, and `delivery` says so.
+   */
+  delivery?: CaseDelivery;
+}
+
+/** What case creation asks of delivery: the first delivery of a case's event. */
+export interface CaseDelivery {
+  /**
+   * Hands the event to delivery at once (the outbox relay would, a moment later) and answers
+   * its first attempt over each channel; a channel still at work when the wait ends says so.
+   */
+  firstDelivery(event: {
+    eventId: string;
+    company: string;
+    caseId: string;
+    trigger: string;
+  }): Promise<Delivery>;
 }
 
 /**
@@ -125,15 +159,18 @@ export class CaseService {
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       },
     });
-    const notices = [...refs.notices, ...produced.notices];
+    const notices: CaseNotice[] = [...refs.notices, ...produced.notices];
+    const eventId = randomUUID();
     try {
       const state: CaseState = body.state === 'draft' ? 'draft' : 'open';
       const links: string[] = [];
       const recipients: NewRecipient[] = (body.recipients ?? []).map((r, position) => {
-        const { token, hash } = newSigningToken();
+        const id = randomUUID();
+        const secret = this.deps.signingSecret;
+        const { token, hash } = secret ? signingTokenFor(secret, id) : newSigningToken();
         links.push(signingUrl(refs.company.signingDomain, options.publicUrl, token));
         return {
-          id: randomUUID(),
+          id,
           uid: newRecipientUid(),
           position,
           name: r.name,
@@ -174,6 +211,8 @@ export class CaseService {
         signingSchemas: refs.signingSchemas,
         messageTemplateId: body.messageTemplateId ?? null,
         expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
+        nextReminderAt: state === 'open' ? firstReminderAt(now, refs.settings.reminders) : null,
+        eventId,
         activeGroup,
         sender: {
           id: refs.sender.id,
@@ -190,6 +229,14 @@ export class CaseService {
           url: d.storageKey ? await this.deps.documentUrl(d.storageKey, pdfName(d.name)) : d.url!,
         })),
       );
+      // After the commit, apart from it: neither can fail the case (spec 4.4, rules 4 and 6).
+      const [delivery, contactNotices] = await Promise.all([
+        this.deps.delivery
+          ? this.deps.delivery.firstDelivery({ eventId, company, caseId, trigger: CASE_CREATED })
+          : deliveryReport(state),
+        saveContacts(this.deps.db, company, recipients, now),
+      ]);
+      notices.push(...contactNotices);
       const answer: CaseAnswer = {
         id: caseId,
         recipients: recipients.map((r, i) => ({
@@ -200,7 +247,7 @@ export class CaseService {
         })),
         documents,
         activeGroup,
-        delivery: deliveryReport(state),
+        delivery,
         ...(notices.length > 0 ? { notices } : {}),
       };
       return { case: answer, notices };

@@ -34,6 +34,10 @@ export interface NewCase {
   signingSchemas: string[];
   messageTemplateId: string | null;
   expiresAt: Date;
+  /** When its first reminder is due (an open case with reminders on); null for none. */
+  nextReminderAt: Date | null;
+  /** The id of its `case.created` event, so that its delivery can be awaited. */
+  eventId: string;
   activeGroup: number | null;
   sender: { id: string; name: string; email: string };
   createdByKey: string;
@@ -66,6 +70,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         signing_schemas: JSON.stringify(c.signingSchemas),
         message_template_id: c.messageTemplateId,
         expires_at: c.expiresAt,
+        next_reminder_at: c.nextReminderAt,
         active_group: c.activeGroup,
         sender_id: c.sender.id,
         sender_name: c.sender.name,
@@ -127,6 +132,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
       .insertInto('case_events')
       .values({
         ...ofCase,
+        id: c.eventId,
         trigger: CASE_CREATED,
         payload: JSON.stringify(createdPayload(c)),
         created_at: c.now,

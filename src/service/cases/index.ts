@@ -10,6 +10,7 @@ export {
   type CasePolicy,
   type CaseListFilters,
   type CasePageRequest,
+  type CaseDelivery,
   type CaseServiceDeps,
   type CreateCaseOptions,
   type CreatedCase,
@@ -52,7 +53,13 @@ export {
 } from './case-body.js';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
 export { readSigningView, type SigningView } from './signing-view.js';
-export { hashSigningToken } from './signing-token.js';
+export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
+export {
+  REMINDER_DEFAULTS,
+  firstReminderAt,
+  reminderSettings,
+  type ReminderSettings,
+} from './reminder-schedule.js';
 export {
   V2CaseBodySchema,
   V2CaseSettingsSchema,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** 32 random bytes: the signing link is the recipient's only credential. */
 const TOKEN_BYTES = 32;
@@ -6,6 +6,23 @@ const TOKEN_BYTES = 32;
 /** A new signing token (base64url, in the link) and its SHA-256 (the only thing stored). */
 export function newSigningToken(): { token: string; hash: Buffer } {
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  return { token, hash: hashSigningToken(token) };
+}
+
+/**
+ * The signing token of a recipient, derived from the installation's signing secret and the
+ * recipient's id: HMAC-SHA256 under a key of its own (the secret's HMAC of a label, so that a
+ * token is never a signed URL's signature). The database keeps only its SHA-256, as for a random
+ * token, and the link can still be written again where the secret is, which delivery needs: the
+ * invitation a worker sends, and a reminder weeks later, carry the link the creator was given.
+ * Without the secret, a stolen database gives no link.
+ */
+export function signingTokenFor(
+  secret: string,
+  recipientId: string,
+): { token: string; hash: Buffer } {
+  const key = createHmac('sha256', secret).update('docpipe signing token v1').digest();
+  const token = createHmac('sha256', key).update(recipientId, 'utf8').digest('base64url');
   return { token, hash: hashSigningToken(token) };
 }
 

@@ -341,6 +341,10 @@ export interface MessagesTable {
   status: Generated<'pending' | 'sent' | 'failed'>;
   to_address: string | null;
   attempts: Generated<number>;
+  /** Held by a sender until then. */
+  claimed_until: Moment;
+  /** When it is (tried) again: set while pending or failed with tries left; null otherwise. */
+  next_attempt_at: Moment;
   error: string | null;
   /** Where it went: an .eml path, the SMTP Message-ID, the SMS gateway's id. */
   location: string | null;

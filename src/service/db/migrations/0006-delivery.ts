@@ -119,6 +119,11 @@ export const delivery: Migration = {
       )
       .addColumn('to_address', 'text')
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      // A sender holds the row until then: two workers never send the same message at once,
+      // and one that died holding it lets it go when the time is past.
+      .addColumn('claimed_until', 'timestamptz')
+      // A failed message's next try; null when none is due (sent, or out of tries).
+      .addColumn('next_attempt_at', 'timestamptz')
       .addColumn('error', 'text')
       .addColumn('location', 'text')
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -131,6 +136,14 @@ export const delivery: Migration = {
         (fk) => fk.onDelete('cascade'),
       )
       .addUniqueConstraint('messages_once', ['case_id', 'addressee', 'channel', 'kind', 'sequence'])
+      .execute();
+
+    // The sweep: messages waiting to be sent or tried again.
+    await db.schema
+      .createIndex('messages_due')
+      .on('messages')
+      .column('next_attempt_at')
+      .where(sql.ref('next_attempt_at'), 'is not', null)
       .execute();
 
     await db.schema
@@ -169,9 +182,22 @@ export const delivery: Migration = {
       .execute();
 
     await db.schema.alterTable('recipients').addColumn('invited_at', 'timestamptz').execute();
+
+    // The outbox relay listens: an event's commit wakes it at once (the notification is sent at
+    // commit, and one per transaction however many rows it wrote), so an event reaches the
+    // queue in milliseconds without polling the table hard.
+    await sql`create function docpipe_case_event_notify() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('docpipe_case_events', '');
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger case_events_notify after insert on case_events
+      for each statement execute function docpipe_case_event_notify()`.execute(db);
   },
 
   async down(db: Kysely<unknown>) {
+    await sql`drop trigger case_events_notify on case_events`.execute(db);
+    await sql`drop function docpipe_case_event_notify()`.execute(db);
     await db.schema.alterTable('recipients').dropColumn('invited_at').execute();
     await db.schema.dropIndex('cases_expiry_due').execute();
     await db.schema.dropIndex('cases_reminders_due').execute();

@@ -38,5 +38,6 @@ export async function caseServiceOf({ deps, signingSecret }: SurfaceContext): Pr
     // never stops a case from being created.
     eidSchemes: servedSchemes(deps.config.eid),
     ...(cprCipher ? { cprCipher } : {}),
+    signingSecret,
   });
 }

@@ -1,0 +1,154 @@
+import { dirname } from 'node:path';
+import type { ChannelName, ChannelResult } from '../messages/index.js';
+import { readCaseContext, waitingSigners, type CaseContext } from './case-context.js';
+import type { EventJob, EventOutcome } from './event-queue.js';
+import {
+  CASE_CREATED,
+  CASE_DENIED,
+  CASE_SENT,
+  CASE_SIGNED,
+  RECIPIENT_SIGNED,
+} from './event-triggers.js';
+import { planMessages, type PlannedMessage } from './message-ledger.js';
+import { sendMessages, type MessageDeps } from './send-messages.js';
+
+/** A case event as the webhooks receive it: its row, its payload fixed when it was written. */
+export interface CaseEvent {
+  id: string;
+  company: string;
+  caseId: string;
+  trigger: string;
+  payload: unknown;
+}
+
+export interface EventDeps extends MessageDeps {
+  /** Fans the event out to the company's webhooks and makes each first attempt. */
+  webhooks: { dispatch(event: CaseEvent): Promise<ChannelResult> };
+}
+
+const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
+
+/**
+ * Handles one event from the outbox: its webhooks (every trigger), and the messages it is the
+ * moment for: the invitations of the signers the case now waits for (a case opened, a draft
+ * sent, a group done), the signed copy to everyone when the case is sealed, the denial notice
+ * to the sender. Every message is planned in the ledger before it is sent, so handling an event
+ * twice sends nothing twice. Answers the first delivery over each channel: spec 2.2's `delivery`
+ * of the case's creation.
+ */
+export async function handleEvent(deps: EventDeps, job: EventJob): Promise<EventOutcome> {
+  const row = await deps.db
+    .selectFrom('case_events')
+    .select(['id', 'company_id', 'case_id', 'trigger', 'payload'])
+    .where('id', '=', job.eventId)
+    .executeTakeFirst();
+  if (!row) return notSent('the case was deleted before its event was handled');
+  const event: CaseEvent = {
+    id: row.id,
+    company: row.company_id,
+    caseId: row.case_id,
+    trigger: row.trigger,
+    payload: row.payload,
+  };
+  const [webhook, messages] = await Promise.all([
+    deps.webhooks
+      .dispatch(event)
+      .catch((err: unknown): ChannelResult => ({ ok: false, error: (err as Error).message })),
+    messagesOf(deps, event),
+  ]);
+  return { attempted: true, ...messages, webhook };
+}
+
+async function messagesOf(
+  deps: EventDeps,
+  event: CaseEvent,
+): Promise<Record<ChannelName, ChannelResult>> {
+  const c = await readCaseContext(deps.db, event.company, event.caseId);
+  if (!c) return channelsNot('the case was deleted');
+  const planned = plan(c, event.trigger);
+  if (planned.why) return channelsNot(planned.why);
+  const ids = await planMessages(deps.db, planned.messages, deps.now());
+  const sent = await sendMessages(deps, ids);
+  const out = {} as Record<ChannelName, ChannelResult>;
+  for (const channel of CHANNELS) {
+    const mine = sent.filter((s) => s.row.channel === channel);
+    out[channel] = mine.length === 0 ? { ok: false, error: noneFor(channel) } : combined(mine);
+  }
+  return out;
+}
+
+/** The messages an event is the moment for, or why there are none. */
+function plan(c: CaseContext, trigger: string): { messages: PlannedMessage[]; why?: string } {
+  const of = (
+    recipient: CaseContext['recipients'][number] | null,
+    kind: PlannedMessage['kind'],
+  ): PlannedMessage => {
+    const channel: ChannelName = recipient ? recipient.type : 'email';
+    return {
+      company: c.company.id,
+      caseId: c.id,
+      recipientId: recipient?.id ?? null,
+      channel,
+      kind,
+      sequence: 0,
+      toAddress: recipient
+        ? channel === 'sms'
+          ? recipient.phone
+          : channel === 'email'
+            ? recipient.email
+            : null
+        : c.sender.email,
+    };
+  };
+  switch (trigger) {
+    case CASE_CREATED:
+    case CASE_SENT:
+    case RECIPIENT_SIGNED: {
+      if (c.state === 'draft') return { messages: [], why: 'not sent: the case is a draft' };
+      if (c.state !== 'open') return { messages: [], why: `not sent: the case is ${c.state}` };
+      if (!c.autoSend)
+        return { messages: [], why: 'not sent: the case was created with autoSend false' };
+      return { messages: waitingSigners(c).map((r) => of(r, 'invitation')) };
+    }
+    case CASE_SIGNED:
+      return { messages: c.recipients.map((r) => of(r, 'signed-copy')) };
+    case CASE_DENIED:
+      return { messages: [of(null, 'denial')] };
+    default:
+      return { messages: [], why: `nothing is sent on ${trigger}` };
+  }
+}
+
+/**
+ * One channel's report of several messages: ok when every one went; `location` says where (an
+ * .eml file, the SMTP Message-ID): the one message's, or the folder all of them were written to.
+ */
+function combined(sent: readonly { result: ChannelResult }[]): ChannelResult {
+  const failed = sent.filter((s) => !s.result.ok);
+  if (failed.length === 0) {
+    const places = sent.flatMap((s) => (s.result.location ? [s.result.location] : []));
+    if (places.length === 1) return { ok: true, location: places[0]! };
+    const folders = new Set(places.map((p) => (p.startsWith('/') ? dirname(p) : '')));
+    const [folder] = [...folders];
+    return folders.size === 1 && folder ? { ok: true, location: folder } : { ok: true };
+  }
+  const errors = [...new Set(failed.map((f) => f.result.error ?? 'not sent'))];
+  const of = failed.length === sent.length ? '' : ` (${failed.length} of ${sent.length})`;
+  return { ok: false, error: `${errors.join('; ')}${of}` };
+}
+
+function noneFor(channel: ChannelName): string {
+  return `not sent: no recipient the case waits for is reached by ${channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'e-Boks'}`;
+}
+
+function channelsNot(why: string): Record<ChannelName, ChannelResult> {
+  return {
+    email: { ok: false, error: why },
+    sms: { ok: false, error: why },
+    eboks: { ok: false, error: why },
+  };
+}
+
+function notSent(why: string): EventOutcome {
+  return { attempted: false, ...channelsNot(why), webhook: { ok: false, error: why } };
+}

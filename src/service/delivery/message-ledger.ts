@@ -1,0 +1,246 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/index.js';
+import type { ChannelName, MessageKind } from '../messages/index.js';
+
+/** A message a case is to send: the ledger's unique key and where it goes. */
+export interface PlannedMessage {
+  company: string;
+  caseId: string;
+  /** The recipient's id, or null for the sender (the denial notice). */
+  recipientId: string | null;
+  channel: ChannelName;
+  kind: MessageKind;
+  /** A reminder's number, from 1; 0 for the others. */
+  sequence: number;
+  toAddress: string | null;
+}
+
+/** A row of the ledger, as a sender claims it. */
+export interface LedgerRow {
+  id: string;
+  company: string;
+  caseId: string;
+  recipientId: string | null;
+  channel: ChannelName;
+  kind: MessageKind;
+  sequence: number;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  error: string | null;
+  location: string | null;
+}
+
+/** A claim outlives any one send (timeouts of 10 s per channel) many times over. */
+const CLAIM_MS = 2 * 60_000;
+/** Tries of a message that fails for a reason that may pass (a server down): then it stays failed. */
+export const MAX_MESSAGE_ATTEMPTS = 6;
+/** The waits after each failed try: 1 min, 5 min, 30 min, 2 h, 6 h. */
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+
+const addresseeOf = (m: Pick<PlannedMessage, 'recipientId'>) => m.recipientId ?? 'sender';
+
+/**
+ * Writes the messages not in the ledger yet, each pending and due now, and answers the ledger
+ * rows of all of them (new or there before): the unique key (case, addressee, channel, kind,
+ * sequence) makes planning the same message twice (an event handled again, two workers) one row.
+ * The rows are the durable to-do list: a worker that dies before sending leaves them due, and
+ * the sweep sends them.
+ */
+export async function planMessages(
+  db: Kysely<Database> | Transaction<Database>,
+  planned: readonly PlannedMessage[],
+  now: Date,
+): Promise<string[]> {
+  if (planned.length === 0) return [];
+  await db
+    .insertInto('messages')
+    .values(
+      planned.map((m) => ({
+        company_id: m.company,
+        case_id: m.caseId,
+        recipient_id: m.recipientId,
+        addressee: addresseeOf(m),
+        channel: m.channel,
+        kind: m.kind,
+        sequence: m.sequence,
+        to_address: m.toAddress,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['case_id', 'addressee', 'channel', 'kind', 'sequence']).doNothing(),
+    )
+    .execute();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['id', 'addressee', 'channel', 'kind', 'sequence'])
+    .where('case_id', '=', planned[0]!.caseId)
+    .where(
+      'addressee',
+      'in',
+      planned.map((m) => addresseeOf(m)),
+    )
+    .execute();
+  const wanted = new Set(
+    planned.map((m) => `${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`),
+  );
+  return rows
+    .filter((r) => wanted.has(`${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`))
+    .map((r) => r.id);
+}
+
+/**
+ * Takes a due message for sending: counts the try and holds the row for CLAIM_MS. Undefined
+ * when it is not due (sent, failed without tries left, waiting for its next try) or another
+ * sender holds it.
+ */
+export async function claimMessage(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+): Promise<LedgerRow | undefined> {
+  const row = await db
+    .updateTable('messages')
+    .set({
+      claimed_until: new Date(now.getTime() + CLAIM_MS),
+      attempts: sql<number>`attempts + 1`,
+    })
+    .where('id', '=', id)
+    .where('status', '<>', 'sent')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .returning([
+      'id',
+      'company_id',
+      'case_id',
+      'recipient_id',
+      'channel',
+      'kind',
+      'sequence',
+      'status',
+      'attempts',
+      'error',
+      'location',
+    ])
+    .executeTakeFirst();
+  return row ? ledgerRow(row) : undefined;
+}
+
+/** The rows as they are, for a report of messages another sender holds or sent before. */
+export async function readMessages(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<LedgerRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('messages')
+    .select([
+      'id',
+      'company_id',
+      'case_id',
+      'recipient_id',
+      'channel',
+      'kind',
+      'sequence',
+      'status',
+      'attempts',
+      'error',
+      'location',
+    ])
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map(ledgerRow);
+}
+
+/** The ids of messages due now that nobody holds: the sweep's work. */
+export async function dueMessages(
+  db: Kysely<Database>,
+  now: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('next_attempt_at', '<=', now)
+    .where('status', '<>', 'sent')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Records a sent message (in the caller's transaction, with the event that says so). */
+export async function markSent(
+  trx: Transaction<Database>,
+  id: string,
+  location: string | undefined,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('messages')
+    .set({
+      status: 'sent',
+      sent_at: now,
+      location: location ?? null,
+      error: null,
+      claimed_until: null,
+      next_attempt_at: null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Records a failed try: tried again after a wait while tries are left and the failure may pass,
+ * else failed for good (a channel not configured, no address, a permanent SMTP refusal).
+ */
+export async function markFailed(
+  db: Kysely<Database>,
+  row: Pick<LedgerRow, 'id' | 'attempts'>,
+  error: string,
+  permanent: boolean,
+  now: Date,
+): Promise<void> {
+  const retry = !permanent && row.attempts < MAX_MESSAGE_ATTEMPTS;
+  const wait = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? 60_000;
+  await db
+    .updateTable('messages')
+    .set({
+      status: 'failed',
+      error,
+      claimed_until: null,
+      next_attempt_at: retry ? new Date(now.getTime() + wait) : null,
+    })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+function ledgerRow(r: {
+  id: string;
+  company_id: string;
+  case_id: string;
+  recipient_id: string | null;
+  channel: ChannelName;
+  kind: MessageKind;
+  sequence: number;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  error: string | null;
+  location: string | null;
+}): LedgerRow {
+  return {
+    id: r.id,
+    company: r.company_id,
+    caseId: r.case_id,
+    recipientId: r.recipient_id,
+    channel: r.channel,
+    kind: r.kind,
+    sequence: r.sequence,
+    status: r.status,
+    attempts: r.attempts,
+    error: r.error,
+    location: r.location,
+  };
+}

@@ -1,0 +1,258 @@
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from '../../base/log/index.js';
+import { signingTokenFor, signingUrl } from '../cases/index.js';
+import type { Database } from '../db/index.js';
+import type { ChannelResult, MessageChannels, OutgoingMessage } from '../messages/index.js';
+import type { Storage } from '../../render/storage/index.js';
+import { readCaseContext, type CaseContext, type ContextRecipient } from './case-context.js';
+import { RECIPIENT_INVITED, RECIPIENT_REMINDED } from './event-triggers.js';
+import {
+  claimMessage,
+  markFailed,
+  markSent,
+  readMessages,
+  type LedgerRow,
+} from './message-ledger.js';
+
+export interface MessageDeps {
+  db: Kysely<Database>;
+  channels: Pick<MessageChannels, 'email' | 'sms' | 'eboks'>;
+  /** The installation's signing secret: the links are written again from it (signingTokenFor). */
+  signingSecret: string;
+  /** The public URL of the signing pages, when the company has no signing domain of its own. */
+  publicUrl: string;
+  /** A download URL of a stored case document (the signed copy's links). */
+  documentUrl: (key: string, name: string) => string | Promise<string>;
+  storage: Pick<Storage, 'get'>;
+  logger?: Logger;
+  now: () => Date;
+}
+
+/** What became of one ledger row. */
+export interface SentMessage {
+  row: LedgerRow;
+  result: ChannelResult;
+}
+
+/**
+ * Sends ledger rows (message-ledger.ts): each claimed first, so that no row goes out twice; a
+ * row another sender holds, or sent before, answers what the ledger says of it. A sent
+ * invitation or reminder is recorded with its event (`recipient.invited`,
+ * `recipient.reminded`) in one transaction, the case's `updatedAt` moved on so that the event's
+ * deduplication key is its own.
+ */
+export async function sendMessages(
+  deps: MessageDeps,
+  ids: readonly string[],
+): Promise<SentMessage[]> {
+  const out: SentMessage[] = [];
+  const contexts = new Map<string, Promise<CaseContext | undefined>>();
+  const contextOf = (row: LedgerRow) => {
+    let c = contexts.get(row.caseId);
+    if (!c) {
+      c = readCaseContext(deps.db, row.company, row.caseId);
+      contexts.set(row.caseId, c);
+    }
+    return c;
+  };
+  // One message at a time per call: a case has a handful; many cases are many calls at once.
+  for (const id of ids) {
+    const claimed = await claimMessage(deps.db, id, deps.now());
+    if (!claimed) {
+      const [row] = await readMessages(deps.db, [id]);
+      if (row) out.push({ row, result: reported(row) });
+      continue;
+    }
+    out.push({ row: claimed, result: await sendOne(deps, claimed, await contextOf(claimed)) });
+  }
+  return out;
+}
+
+/** What a row not sent by this call says: sent, failed with its error, or still on its way. */
+function reported(row: LedgerRow): ChannelResult {
+  if (row.status === 'sent')
+    return { ok: true, ...(row.location ? { location: row.location } : {}) };
+  if (row.status === 'failed') return { ok: false, error: row.error ?? 'not sent' };
+  return { ok: false, error: 'being sent by another worker' };
+}
+
+async function sendOne(
+  deps: MessageDeps,
+  row: LedgerRow,
+  c: CaseContext | undefined,
+): Promise<ChannelResult> {
+  const now = deps.now();
+  const fail = async (error: string, permanent: boolean): Promise<ChannelResult> => {
+    await markFailed(deps.db, row, error, permanent, now);
+    deps.logger?.warn(
+      { case: row.caseId, kind: row.kind, channel: row.channel, attempt: row.attempts, error },
+      'a message was not sent',
+    );
+    return { ok: false, error };
+  };
+  if (!c) return fail('the case is gone', true);
+  const recipient = row.recipientId
+    ? c.recipients.find((r) => r.id === row.recipientId)
+    : undefined;
+  if (row.recipientId && !recipient) return fail('the recipient is gone', true);
+  if ((row.kind === 'invitation' || row.kind === 'reminder') && c.state !== 'open')
+    return fail(`not sent: the case is ${c.state}`, true);
+  let message: OutgoingMessage;
+  try {
+    message = await outgoing(deps, row, c, recipient);
+  } catch (err) {
+    if (err instanceof LinkLost) return fail(err.message, true);
+    throw err;
+  }
+  const channel = deps.channels[row.channel];
+  let result: ChannelResult;
+  try {
+    result = await channel.send(message);
+  } catch (err) {
+    result = { ok: false, error: (err as Error).message };
+  }
+  if (!result.ok) {
+    const error = result.error ?? 'not sent';
+    const permanent = !channel.configured || NO_ADDRESS.test(error) || /^5\d\d\b/.test(error);
+    return fail(error, permanent);
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await markSent(trx, row.id, result.location, now);
+    if (row.kind !== 'invitation' && row.kind !== 'reminder') return;
+    if (row.kind === 'invitation' && recipient)
+      await trx
+        .updateTable('recipients')
+        .set({ invited_at: now })
+        .where('id', '=', recipient.id)
+        .execute();
+    // The case's updatedAt moves on, one millisecond at least, under the case's row lock: two
+    // invitations in one millisecond still give two deduplication keys.
+    const moved = await trx
+      .updateTable('cases')
+      .set({
+        updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at + interval '1 millisecond')`,
+      })
+      .where('company_id', '=', row.company)
+      .where('id', '=', row.caseId)
+      .returning(['updated_at', 'state', 'active_group', 'title'])
+      .executeTakeFirstOrThrow();
+    const trigger = row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED;
+    await trx
+      .insertInto('case_events')
+      .values({
+        company_id: row.company,
+        case_id: row.caseId,
+        trigger,
+        payload: JSON.stringify({
+          trigger,
+          case: {
+            _id: row.caseId,
+            title: moved.title,
+            state: moved.state,
+            activeGroup: moved.active_group,
+            updatedAt: moved.updated_at.toISOString(),
+          },
+          recipient: { id: recipient!.id, name: recipient!.name },
+          channel: row.channel,
+          ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
+        }),
+        created_at: now,
+      })
+      .execute();
+  });
+  deps.logger?.info(
+    { case: row.caseId, kind: row.kind, channel: row.channel, location: result.location },
+    'message sent',
+  );
+  return result;
+}
+
+/** A channel's answer for a person it cannot reach: not worth another try. */
+const NO_ADDRESS = /has no (e-mail address|phone)/i;
+
+/** The link cannot be written again: the token was not derived from this secret. */
+class LinkLost extends Error {}
+
+async function outgoing(
+  deps: MessageDeps,
+  row: LedgerRow,
+  c: CaseContext,
+  recipient: ContextRecipient | undefined,
+): Promise<OutgoingMessage> {
+  const templateId = recipient?.messageTemplateId ?? c.messageTemplateId;
+  const template =
+    templateId && (row.kind === 'invitation' || row.kind === 'reminder')
+      ? await deps.db
+          .selectFrom('message_templates')
+          .select(['subject', 'body'])
+          .where('company_id', '=', c.company.id)
+          .where('id', '=', templateId)
+          .executeTakeFirst()
+      : undefined;
+  const base: OutgoingMessage = {
+    id: row.id,
+    kind: row.kind,
+    language: c.language,
+    to: recipient
+      ? { name: recipient.name, email: recipient.email, phone: recipient.phone }
+      : { name: c.sender.name, email: c.sender.email },
+    company: { name: c.company.name },
+    sender: c.sender,
+    case: {
+      id: c.id,
+      title: c.title,
+      referenceId: c.referenceId,
+      expiresAt: c.expiresAt,
+      message: c.message,
+    },
+    template: template ?? null,
+  };
+  if (row.kind === 'invitation' || row.kind === 'reminder') {
+    const { token, hash } = signingTokenFor(deps.signingSecret, recipient!.id);
+    if (!hash.equals(recipient!.tokenHash))
+      throw new LinkLost(
+        'the signing link cannot be written again: the case was made with another signing secret (DOCPIPE_SIGNING_SECRET changed); the link the case was created with still works',
+      );
+    return {
+      ...base,
+      signingUrl: signingUrl(c.company.signingDomain, deps.publicUrl, token),
+      ...(row.kind === 'reminder'
+        ? { reminder: { number: row.sequence, of: c.reminders.amount } }
+        : {}),
+    };
+  }
+  if (row.kind === 'signed-copy') return { ...base, documents: await signedDocuments(deps, c) };
+  const denier = c.recipients.find((r) => r.status === 'denied');
+  return { ...base, denial: { by: denier?.name ?? '', reason: denier?.denialReason ?? null } };
+}
+
+/** The sealed PDFs of a signed case (a document given by URL is linked as given). */
+async function signedDocuments(
+  deps: MessageDeps,
+  c: CaseContext,
+): Promise<NonNullable<OutgoingMessage['documents']>> {
+  const rows = await deps.db
+    .selectFrom('case_documents')
+    .select(['name', 'url', 'storage_key', 'sealed_storage_key', 'sealed_bytes', 'bytes'])
+    .where('company_id', '=', c.company.id)
+    .where('case_id', '=', c.id)
+    .orderBy('index')
+    .execute();
+  return Promise.all(
+    rows.map(async (d) => {
+      const key = d.sealed_storage_key ?? d.storage_key;
+      const name = `${d.name.replace(/\.(docx|pdf)$/i, '')}.pdf`;
+      if (!key) return { name, bytes: 0, url: d.url ?? '' };
+      return {
+        name,
+        bytes: d.sealed_bytes ?? d.bytes ?? 0,
+        url: await deps.documentUrl(key, name),
+        content: async () => {
+          const bytes = await deps.storage.get(key);
+          if (!bytes) throw new Error(`the signed document ${name} is gone from storage`);
+          return bytes;
+        },
+      };
+    }),
+  );
+}

@@ -1,0 +1,424 @@
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startDelivery, type RunningDelivery } from '../../src/app/wiring/delivery.js';
+import { silentLogger } from '../../src/base/log/index.js';
+import { projectRoot } from '../../src/base/paths/index.js';
+import { FolderLibrary } from '../../src/document/library/index.js';
+import { LocalStorage, signUrl } from '../../src/render/storage/index.js';
+import { CaseService, type CaseInput } from '../../src/service/cases/index.js';
+import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
+import { EventQueue, QueueCaseDelivery } from '../../src/service/delivery/index.js';
+import { DEFAULT_MAIL_FROM } from '../../src/service/messages/index.js';
+import { readSigningSession, signRecipient } from '../../src/service/signing/index.js';
+import { DEFAULT_WEBHOOK_SETTINGS, WebhookRepository } from '../../src/service/webhooks/index.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
+import { startSmsGateway, type SmsGateway } from '../helpers/sms-gateway.js';
+import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../helpers/smtp-server.js';
+import { testDir } from '../helpers/test-dir.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Delivery end to end on real parts: PostgreSQL (the outbox, the ledger), Redis (the events and
+ * webhook queues), a real SMTP server, a local SMS gateway and a webhook receiver on loopback.
+ * Cases are made by CaseService with documents by URL (nothing to render); the schedule runs on
+ * a clock the test moves.
+ */
+
+const PUBLIC = 'http://docpipe.test';
+const SECRET = 'delivery-test-signing-secret';
+const DAY = 24 * 3_600_000;
+
+let t: TestDatabase;
+let redis: RedisOnly;
+let smtp: SmtpTestServer;
+let sms: SmsGateway;
+let receiver: WebhookReceiver;
+let annId: string;
+
+beforeAll(async () => {
+  [t, redis, smtp, sms, receiver] = await Promise.all([
+    testDatabase(),
+    startRedisOnly(),
+    startSmtpServer(),
+    startSmsGateway(),
+    startWebhookReceiver(),
+  ]);
+  await new CompanyRepository(t.db).create({ id: 'acme', name: 'Acme', defaultLanguage: 'en' });
+  annId = (await new UserRepository(t.db).add('acme', { email: 'ann@acme.example', name: 'Ann' }))
+    .id;
+});
+
+afterAll(async () => {
+  await Promise.all([t?.close(), redis?.close(), smtp?.close(), sms?.close(), receiver?.close()]);
+});
+
+/** A clock the test sets; the schedule and the ledger read it. */
+function clock(start = new Date()) {
+  let at = start.getTime();
+  return {
+    now: () => new Date(at),
+    set: (d: Date) => {
+      at = d.getTime();
+    },
+    add: (ms: number) => {
+      at += ms;
+    },
+  };
+}
+
+interface Stack {
+  cases: CaseService;
+  queue: EventQueue;
+  delivery: RunningDelivery;
+  time: ReturnType<typeof clock>;
+}
+
+/** Inside a test: a lane of Redis, the delivery worker and a case service that awaits delivery. */
+async function stack(options: { smtpUrl?: string; now?: Date } = {}): Promise<Stack> {
+  const lane = await redis.lane();
+  const time = clock(options.now);
+  const storage = new LocalStorage(testDir('delivery-storage-'));
+  const documentUrl = (key: string, name: string) =>
+    signUrl(PUBLIC, key, new Date(Date.now() + 3_600_000), SECRET, name);
+  const delivery = await startDelivery({
+    db: t.db,
+    databaseUrl: t.url,
+    redisUrl: redis.url,
+    prefix: lane.prefix,
+    storage,
+    signingSecret: SECRET,
+    publicUrl: PUBLIC,
+    documentUrl,
+    messages: {
+      email: { kind: 'smtp', url: options.smtpUrl ?? smtp.url },
+      from: DEFAULT_MAIL_FROM,
+      attachMaxBytes: 1024 * 1024,
+      sms: { url: sms.url, authorization: 'Bearer sms-key' },
+      timeZone: 'Europe/Copenhagen',
+      timeoutMs: 5_000,
+    },
+    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivate: true, backoffMs: 50 },
+    logger: silentLogger,
+    now: time.now,
+    scheduleEveryMs: 0,
+  });
+  const queue = new EventQueue(lane.connection, lane.prefix, redis.url);
+  onTestFinished(async () => {
+    await queue.close();
+    await delivery.close();
+  });
+  const cases = new CaseService({
+    db: t.db,
+    client: {
+      renderDocumentSet: () => Promise.reject(new Error('documents by URL render nothing')),
+    },
+    storage,
+    library: new FolderLibrary(join(projectRoot(), 'templates')),
+    documentUrl,
+    signingSecret: SECRET,
+    delivery: new QueueCaseDelivery(queue, 20_000),
+  });
+  return { cases, delivery, time, queue };
+}
+
+const base = (over: Partial<CaseInput> = {}): CaseInput => ({
+  title: 'Lease',
+  recipients: [{ name: 'Tenant', email: 'tenant@example.com' }],
+  documents: [{ name: 'lease', url: 'https://files.example.com/lease.pdf' }],
+  settings: { signingSchemas: ['draw'] },
+  ...over,
+});
+
+const create = (s: Stack, body: CaseInput) =>
+  s.cases.createCase('acme', { id: 'k1', userId: annId }, body, {
+    publicUrl: PUBLIC,
+    now: s.time.now(),
+  });
+
+/**
+ * The first message to `address` not taken before (matching `match`), awaited in arrival order:
+ * every test writes to addresses of its own.
+ */
+async function mailTo(
+  address: string,
+  match: (m: ReceivedMail) => boolean = () => true,
+): Promise<ReceivedMail> {
+  for (;;) {
+    const m = await smtp.nextMessage();
+    if (m.envelope.to.includes(address) && match(m)) return m;
+  }
+}
+
+/** The link inside a message's text part. */
+function linkIn(text: string | undefined): string {
+  const m = /https?:\/\/\S+\/sign\/[A-Za-z0-9_-]+/.exec(text ?? '');
+  expect(m, `no signing link in: ${text}`).not.toBeNull();
+  return m![0];
+}
+
+describe('invitations', () => {
+  it('go to the first group by e-mail and SMS, each with the link the creator was given; the answer reports them', async () => {
+    const s = await stack();
+    const before = smtp.messages.length;
+    const smsBefore = sms.requests.length;
+    const { case: made } = await create(
+      s,
+      base({
+        recipients: [
+          { name: 'Tenant', email: 'tenant@example.com', group: 1 },
+          { name: 'Guarantor', type: 'sms', phone: '+4512345678', group: 1 },
+          { name: 'Landlord', email: 'landlord@example.com', group: 2 },
+          { name: 'Copy', email: 'copy@example.com', signing: false, group: 1 },
+        ],
+      }),
+    );
+    expect(made.delivery).toMatchObject({
+      attempted: true,
+      email: { ok: true },
+      sms: { ok: true },
+      eboks: { ok: false, error: expect.stringContaining('e-Boks') },
+      webhook: { ok: false, error: 'not sent: no active webhook receives case.created' },
+    });
+    const mail = smtp.messages.slice(before);
+    expect(mail.map((m) => m.envelope.to)).toEqual([['tenant@example.com']]);
+    expect(linkIn(mail[0]!.parsed.text)).toBe(made.recipients[0]!.signingUrl);
+    // The link works: it opens the tenant's session.
+    const token = made.recipients[0]!.signingUrl.split('/').pop()!;
+    const session = await readSigningSession(t.db, token, s.time.now());
+    expect(session?.recipient.name).toBe('Tenant');
+    const texts = sms.requests.slice(smsBefore);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.headers.authorization).toBe('Bearer sms-key');
+    expect(texts[0]!.json).toMatchObject({ to: '+4512345678' });
+    expect(linkIn((texts[0]!.json as { text: string }).text)).toBe(made.recipients[1]!.signingUrl);
+    // Each sent invitation is an event of its own, written with the ledger's row.
+    const events = await t.db
+      .selectFrom('case_events')
+      .select(['trigger', 'payload'])
+      .where('case_id', '=', made.id)
+      .orderBy('created_at')
+      .execute();
+    expect(events.map((e) => e.trigger).sort()).toEqual([
+      'case.created',
+      'recipient.invited',
+      'recipient.invited',
+    ]);
+    const keys = events.map((e) => {
+      const p = e.payload as { trigger: string; case: { _id: string; updatedAt: string } };
+      return `${p.trigger}:${p.case._id}:${p.case.updatedAt}`;
+    });
+    expect(new Set(keys).size).toBe(3);
+  });
+
+  it('go to the next group when the first is done, once however often the event is handled', async () => {
+    const s = await stack();
+    const { case: made } = await create(
+      s,
+      base({
+        recipients: [
+          { name: 'First', email: 'first@example.com', group: 1 },
+          { name: 'Second', email: 'second@example.com', group: 2 },
+        ],
+      }),
+    );
+    const after = smtp.messages.length;
+    await signRecipient(
+      t.db,
+      { token: made.recipients[0]!.signingUrl.split('/').pop()! },
+      { method: 'typed', name: 'First' },
+      { ip: '127.0.0.1', userAgent: 'test', now: s.time.now() },
+    );
+    const next = await mailTo('second@example.com');
+    expect(linkIn(next.parsed.text)).toBe(made.recipients[1]!.signingUrl);
+    // The signature's event is handled to its end (the ledger written after the send).
+    const signed = await t.db
+      .selectFrom('case_events')
+      .select('id')
+      .where('case_id', '=', made.id)
+      .where('trigger', '=', 'recipient.signed')
+      .executeTakeFirstOrThrow();
+    expect((await s.queue.outcome(signed.id, 20_000))?.email).toMatchObject({ ok: true });
+    // Handled again (a job run twice): nothing more is sent.
+    await s.queue.remove(signed.id);
+    await s.queue.publish([
+      { eventId: signed.id, company: 'acme', caseId: made.id, trigger: 'recipient.signed' },
+    ]);
+    expect((await s.queue.outcome(signed.id, 20_000))?.email).toMatchObject({ ok: true });
+    const sent = await t.db
+      .selectFrom('messages')
+      .select(['kind', 'status', 'recipient_id'])
+      .where('case_id', '=', made.id)
+      .execute();
+    expect(sent.map((m) => [m.kind, m.status]).sort()).toEqual([
+      ['invitation', 'sent'],
+      ['invitation', 'sent'],
+    ]);
+    expect(
+      smtp.messages.slice(after).filter((m) => m.envelope.to[0] === 'second@example.com'),
+    ).toHaveLength(1);
+  });
+
+  it('a server answering 5xx is delivery.email not ok with its answer, and the case is made', async () => {
+    const s = await stack();
+    smtp.refuse({ code: 550, message: '5.1.1 mailbox unavailable' });
+    onTestFinished(() => smtp.refuse(null));
+    const { case: made } = await create(s, base());
+    expect(made.delivery.email).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^550\b.*mailbox unavailable/),
+    });
+    const row = await t.db
+      .selectFrom('cases')
+      .select('state')
+      .where('id', '=', made.id)
+      .executeTakeFirst();
+    expect(row?.state).toBe('open');
+    // A permanent refusal is not tried again.
+    const ledger = await t.db
+      .selectFrom('messages')
+      .select(['status', 'next_attempt_at'])
+      .where('case_id', '=', made.id)
+      .executeTakeFirstOrThrow();
+    expect(ledger).toEqual({ status: 'failed', next_attempt_at: null });
+  });
+
+  it('a draft sends nothing, and says so', async () => {
+    const s = await stack();
+    const before = smtp.messages.length;
+    const { case: made } = await create(s, base({ state: 'draft' }));
+    expect(made.delivery.email).toEqual({ ok: false, error: 'not sent: the case is a draft' });
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('delivery.webhook reports the first attempt, signed, with the dedup key of the event', async () => {
+    const s = await stack();
+    const { webhook, secret } = await new WebhookRepository(t.db).add('acme', {
+      url: `${receiver.url}/hooks/created`,
+      triggers: ['case.created'],
+    });
+    onTestFinished(() => new WebhookRepository(t.db).remove(webhook.id).then(() => undefined));
+    const before = receiver.requests.length;
+    const { case: made } = await create(s, base());
+    expect(made.delivery.webhook).toEqual({ ok: true });
+    const [request] = receiver.requests.slice(before);
+    const body = JSON.parse(request!.body) as {
+      trigger: string;
+      case: { _id: string; updatedAt: string };
+    };
+    expect(body.trigger).toBe('case.created');
+    expect(body.case._id).toBe(made.id);
+    const stamp = request!.headers['x-docpipe-timestamp'] as string;
+    const expected = createHmac('sha256', secret).update(`${stamp}.${request!.body}`).digest('hex');
+    expect(request!.headers['x-docpipe-signature']).toBe(`sha256=${expected}`);
+  });
+});
+
+describe('contacts', () => {
+  it('keeps each recipient once per e-mail address, the last name given', async () => {
+    const s = await stack();
+    await create(s, base({ recipients: [{ name: 'Bo', email: 'Bo@Example.com' }] }));
+    await create(s, base({ recipients: [{ name: 'Bo Berg', email: 'bo@example.com' }] }));
+    const rows = await t.db
+      .selectFrom('contacts')
+      .select(['name', 'email'])
+      .where('company_id', '=', 'acme')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', 'bo@example.com'))
+      .execute();
+    expect(rows).toEqual([{ name: 'Bo Berg', email: 'Bo@Example.com' }]);
+  });
+});
+
+describe('the schedule on a test clock', () => {
+  it('reminds the waiting signers daysBetween apart, amount times, and then no more', async () => {
+    const start = new Date('2026-03-02T09:00:00.000Z');
+    const s = await stack({ now: start });
+    const { case: made } = await create(
+      s,
+      base({
+        recipients: [{ name: 'Slow', email: 'slow@example.com' }],
+        settings: {
+          signingSchemas: ['draw'],
+          expiresInDays: 30,
+          reminders: { send: true, amount: 2, daysBetween: 3 },
+        },
+      }),
+    );
+    const reminders = () =>
+      t.db
+        .selectFrom('messages')
+        .select(['sequence', 'status'])
+        .where('case_id', '=', made.id)
+        .where('kind', '=', 'reminder')
+        .orderBy('sequence')
+        .execute();
+    s.time.add(2 * DAY);
+    expect((await s.delivery.worker.tick())?.reminded).toBe(0);
+    s.time.add(1 * DAY);
+    expect((await s.delivery.worker.tick())?.reminded).toBe(1);
+    const first = await mailTo('slow@example.com', (m) =>
+      /remind|påmind/i.test(m.parsed.subject ?? ''),
+    );
+    expect(linkIn(first.parsed.text)).toBe(made.recipients[0]!.signingUrl);
+    // The same moment again: the reminder was taken, nothing more.
+    expect((await s.delivery.worker.tick())?.reminded).toBe(0);
+    s.time.add(3 * DAY);
+    expect((await s.delivery.worker.tick())?.reminded).toBe(1);
+    s.time.add(10 * DAY);
+    expect((await s.delivery.worker.tick())?.reminded).toBe(0);
+    expect(await reminders()).toEqual([
+      { sequence: 1, status: 'sent' },
+      { sequence: 2, status: 'sent' },
+    ]);
+  });
+
+  it('expires a case past its days: state, event, and its links stop working', async () => {
+    const start = new Date('2026-04-01T09:00:00.000Z');
+    const s = await stack({ now: start });
+    const { case: made } = await create(
+      s,
+      base({ settings: { signingSchemas: ['draw'], expiresInDays: 5 } }),
+    );
+    const token = made.recipients[0]!.signingUrl.split('/').pop()!;
+    const state = async () =>
+      await t.db
+        .selectFrom('cases')
+        .select(['state', 'expired_at'])
+        .where('id', '=', made.id)
+        .executeTakeFirstOrThrow();
+    s.time.add(5 * DAY - 60_000);
+    await s.delivery.worker.tick();
+    expect(await state()).toEqual({ state: 'open', expired_at: null });
+    s.time.add(60_000);
+    expect((await s.delivery.worker.tick())?.expired).toBeGreaterThanOrEqual(1);
+    expect(await state()).toEqual({ state: 'expired', expired_at: s.time.now() });
+    const events = await t.db
+      .selectFrom('case_events')
+      .select('trigger')
+      .where('case_id', '=', made.id)
+      .where('trigger', '=', 'case.expired')
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(await readSigningSession(t.db, token, s.time.now())).toBeUndefined();
+    // A second tick expires it no more.
+    expect((await s.delivery.worker.tick())?.expired).toBe(0);
+  });
+
+  it('sends a message that failed for a passing reason again when its next try is due', async () => {
+    const s = await stack();
+    smtp.refuse({ code: 451, message: '4.3.0 try again later' });
+    onTestFinished(() => smtp.refuse(null));
+    const { case: made } = await create(
+      s,
+      base({ recipients: [{ name: 'Later', email: 'later@example.com' }] }),
+    );
+    expect(made.delivery.email).toMatchObject({ ok: false, error: expect.stringMatching(/^451/) });
+    smtp.refuse(null);
+    expect((await s.delivery.worker.tick())?.retried).toBe(0);
+    s.time.add(61_000);
+    expect((await s.delivery.worker.tick())?.retried).toBe(1);
+    const mail = await mailTo('later@example.com');
+    expect(linkIn(mail.parsed.text)).toBe(made.recipients[0]!.signingUrl);
+  });
+});
