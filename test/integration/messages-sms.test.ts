@@ -102,6 +102,40 @@ describe('SMS through an HTTP gateway', () => {
     expect(await sms.send(invitation())).toEqual({ ok: true });
   });
 
+  it('logs name the case, kind, channel and result, never the text or the signing link', async () => {
+    const g = await gateway();
+    const lines: unknown[] = [];
+    const record = (o: object, msg?: string) => lines.push({ ...o, msg });
+    const logger = { debug: record, info: record, warn: record, error: record };
+    const made = messageChannels(
+      loadDeliveryConfig({ DOCPIPE_SMS_URL: g.url }, '/nonexistent'),
+      logger,
+    );
+    open.unshift(made);
+    expect((await made.sms.send(invitation())).ok).toBe(true);
+    g.answer({ status: 400, body: `bad text: ${SIGNING_URL}` });
+    expect((await made.sms.send(invitation())).ok).toBe(false);
+    expect(lines.slice(1)).toEqual([
+      {
+        caseId: 'case-1',
+        kind: 'invitation',
+        channel: 'sms',
+        ok: true,
+        location: 'sms-1',
+        msg: 'message sent',
+      },
+      {
+        caseId: 'case-1',
+        kind: 'invitation',
+        channel: 'sms',
+        ok: false,
+        error: 'the SMS gateway answered 400: bad text: <signing link>',
+        msg: 'message not sent',
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('tok_8d1e55c0aa');
+  });
+
   it('a gateway that never answers costs one bounded attempt', async () => {
     const g = await gateway();
     g.answer('hang');

@@ -2,9 +2,9 @@ import type { Logger } from '../../base/log/index.js';
 import type { ChannelName, ChannelResult, OutgoingMessage } from './message.js';
 
 /**
- * Logs what became of a message: its case, kind and channel and the result, never its body, its
- * address or its signing link (a token). The error is the server's or gateway's answer with
- * the message's signing link taken out, should the answer quote it back.
+ * Logs what became of a message: its case, kind and channel and the result, never its body or
+ * its signing link (a token). The error is the server's or gateway's answer with the message's
+ * signing link taken out, should the answer quote it back.
  */
 export function reported(
   logger: Logger,
@@ -16,7 +16,8 @@ export function reported(
     ? { ...result, error: withoutSecrets(result.error, m) }
     : result;
   const fields = { caseId: m.case.id, kind: m.kind, channel, ok: out.ok };
-  if (out.ok) logger.info(fields, 'message sent');
+  // The location is an .eml path or a Message-ID or gateway id: where to look, no secret.
+  if (out.ok) logger.info({ ...fields, location: out.location }, 'message sent');
   else logger.warn({ ...fields, error: out.error }, 'message not sent');
   return out;
 }
