@@ -17,6 +17,7 @@ import { registerUsers } from './commands/users.js';
 import { registerFolders } from './commands/folders.js';
 import { registerPresets } from './commands/presets.js';
 import { registerMessageTemplates } from './commands/message-templates.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerForms } from './commands/forms.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
@@ -65,6 +66,7 @@ registerUsers(program);
 registerFolders(program);
 registerPresets(program);
 registerMessageTemplates(program);
+registerWebhooks(program);
 registerForms(program);
 for (const command of program.commands) command.exitOverride();
 
