@@ -28,6 +28,9 @@ import { retentionConfigFrom, type RetentionConfig } from './retention-config.js
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 import { cprKeyFrom } from './cpr-config.js';
 import { eidConfigFrom } from './eid-config.js';
+import { deliveryConfigFrom } from './delivery-config.js';
+import { webhookConfigFrom, type WebhookConfig } from './webhook-config.js';
+import type { DeliveryConfig } from '../../service/messages/index.js';
 import type { EidConfig } from '../../service/eid/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
@@ -103,6 +106,13 @@ export interface DocpipeConfig {
    * kept in the data folder, no timestamp authority (PAdES B-B)
    */
   seal: { p12?: string; password?: string; tsaUrl?: string };
+  /**
+   * `DOCPIPE_SMTP_URL`, `DOCPIPE_MAIL_*`, `DOCPIPE_DKIM_*`, `DOCPIPE_SMS_*`: how messages reach
+   * people. @defaultValue e-mail written as .eml files under DOCPIPE_DATA_DIR/mail; no SMS
+   */
+  delivery: DeliveryConfig;
+  /** `DOCPIPE_WEBHOOK_*`: how webhook deliveries are made and retried. */
+  webhooks: WebhookConfig;
   /** The HTTP server: `DOCPIPE_HTTP_*`, `DOCPIPE_PUBLIC_URL`, rate limits, the dashboard. */
   http: HttpConfig;
   /** `DOCPIPE_STORAGE` and `DOCPIPE_S3_*`: local disk or an S3-compatible store. */
@@ -276,12 +286,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
       `DOCPIPE_SIGNED_URL_TTL_S must be at most ${S3_LONGEST_PRESIGN_S} (7 days) with DOCPIPE_STORAGE=s3: S3 refuses longer pre-signed URLs`,
     );
 
+  const dataDir = resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data'));
+  const delivery = deliveryConfigFrom(env, dataDir, problems);
+  const webhooks = webhookConfigFrom(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     redisUrl,
     databaseUrl,
     queue,
-    dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')),
+    dataDir,
     templatesDir: resolve(env.DOCPIPE_TEMPLATES_DIR || resolve(root, 'templates')),
     locale,
     timeZone,
@@ -299,6 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     cprKey,
     eid,
     seal,
+    delivery,
+    webhooks,
     http,
     storage,
     retention,

@@ -40,6 +40,7 @@ export {
   loadSealingConfig,
   type SealingConfig,
 } from './sealing-config.js';
+export { DELIVERY_VARIABLES, deliveryConfigFrom, loadDeliveryConfig } from './delivery-config.js';
 export {
   WEBHOOK_VARIABLES,
   loadWebhookConfig,

@@ -16,6 +16,7 @@ import {
   type ExpiringKeyVerifier,
 } from '../../service/keys/index.js';
 import { connectClient } from './client.js';
+import { EventQueue } from '../../service/delivery/index.js';
 import type { ServiceDatabase } from './database.js';
 import { createPreparer } from './preparer.js';
 import { openStorage } from './storage.js';
@@ -55,6 +56,8 @@ export interface HttpDependencies {
   office?: { stats(): OfficePoolStats };
   /** The HMAC secret of signed URLs: DOCPIPE_SIGNING_SECRET, else the one shared in Redis. */
   signingSecret: string;
+  /** The events queue: a created case's event is handed to delivery, and its first attempt awaited. */
+  events: EventQueue;
   /** Closes what was opened here, in reverse order; what the options gave stays open. */
   close(): Promise<void>;
 }
@@ -93,6 +96,8 @@ export async function openHttpDependencies(
       (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
     );
     for (const queue of queues) closers.push(() => queue.close());
+    const events = new EventQueue(queueConnection, names.prefix, options.redisUrl);
+    closers.push(() => events.close());
     const storage = await openStorage(config);
     const office = options.office;
     const metrics =
@@ -114,6 +119,7 @@ export async function openHttpDependencies(
       queues,
       office,
       signingSecret: config.signingSecret ?? (await sharedSigningSecret(redis, names.prefix)),
+      events,
       close,
     };
   } catch (err) {

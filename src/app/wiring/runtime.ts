@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   loadSealingConfig,
   prepareThreadsBeside,
+  publicUrlOf,
   SEAL_P12_PASSWORD_VARIABLE,
   SEAL_P12_VARIABLE,
   SELF_SIGNED_P12_FILE,
@@ -32,6 +33,10 @@ import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
 import { createPreparer } from './preparer.js';
+import { startDelivery, type RunningDelivery } from './delivery.js';
+import { connectProducer } from '../../platform/redis/index.js';
+import { signUrl } from '../../render/storage/index.js';
+import { sharedSigningSecret } from '../../service/keys/index.js';
 import { openServiceDatabase, type ServiceDatabase } from './database.js';
 import { openStorage } from './storage.js';
 
@@ -98,6 +103,7 @@ export async function startRuntime(
   const preparer = createPreparer(config, config.prepareThreads ?? prepareThreadsBeside(processes));
   let converter: Converter | undefined;
   let sealWorker: SealWorker | undefined;
+  let delivery: RunningDelivery | undefined;
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
@@ -133,6 +139,7 @@ export async function startRuntime(
     const started = converter;
     if (database) {
       sealWorker = await startSealing(config, logger, storage, database, redisUrl);
+      delivery = await startWorkerDelivery(config, logger, storage, database, redisUrl);
     }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
@@ -152,6 +159,7 @@ export async function startRuntime(
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
           () => sweeper?.close(),
+          () => delivery?.close(),
           () => sealWorker?.close(),
           () => worker.close(graceMs, now),
           () => started.close(),
@@ -165,6 +173,7 @@ export async function startRuntime(
   } catch (err) {
     // The reason start failed is what is thrown; a part that fails to close is logged.
     await closeEvery([
+      () => delivery?.close(),
       () => sealWorker?.close(),
       () => converter?.close(),
       () => preparer.close(),
@@ -175,6 +184,48 @@ export async function startRuntime(
     );
     throw err;
   }
+}
+
+/** How long a signed copy's download link works (S3's longest pre-signed URL). */
+const SIGNED_COPY_LINK_S = 7 * 24 * 3600;
+
+/**
+ * Delivery in a worker with a database: the outbox relay, events, webhooks, messages and the
+ * schedule (app/wiring/delivery.ts), with the installation's signing secret (the links in
+ * invitations) and public URL.
+ */
+async function startWorkerDelivery(
+  config: DocpipeConfig,
+  logger: Logger,
+  storage: Storage,
+  database: ServiceDatabase,
+  redisUrl: string,
+): Promise<RunningDelivery> {
+  let signingSecret = config.signingSecret;
+  if (!signingSecret) {
+    const redis = await connectProducer(redisUrl);
+    try {
+      signingSecret = await sharedSigningSecret(redis, config.queue.prefix);
+    } finally {
+      redis.disconnect();
+    }
+  }
+  const secret = signingSecret;
+  const publicUrl = config.http.publicUrl ?? publicUrlOf(config.http, config.http.port);
+  return startDelivery({
+    db: database.db,
+    databaseUrl: database.url,
+    redisUrl,
+    prefix: config.queue.prefix,
+    storage,
+    signingSecret: secret,
+    publicUrl,
+    documentUrl: (key, name) =>
+      signUrl(publicUrl, key, new Date(Date.now() + SIGNED_COPY_LINK_S * 1000), secret, name),
+    messages: config.delivery,
+    webhooks: config.webhooks,
+    logger,
+  });
 }
 
 /** Whether sealing has its certificate already: configured, or made by an earlier start. */

@@ -29,15 +29,16 @@ export interface ServiceNotice {
   using?: string[];
 }
 
-/** One channel's result: `error` only when `ok` is false. */
+/** One channel's result: `error` only when `ok` is false; `location` where it went when known. */
 export interface ChannelResult {
   ok: boolean;
   error?: string;
+  location?: string;
 }
 
 /**
- * spec 2.2's `delivery`. Nothing is sent yet (no channel is configured until the delivery
- * issue), and the report says so: `attempted: false`, each channel not ok with why.
+ * spec 2.2's `delivery`: the first attempt over each channel of the case's `case.created`
+ * (service/delivery); `attempted: false` when nothing was tried (no delivery wired).
  */
 export interface Delivery {
   attempted: boolean;

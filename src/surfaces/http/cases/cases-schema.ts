@@ -44,6 +44,12 @@ const Channel = Type.Object(
   {
     ok: Type.Boolean(),
     error: Type.Optional(Type.String({ description: 'why, when ok is false' })),
+    location: Type.Optional(
+      Type.String({
+        description:
+          'where the message went, when ok: the .eml file (or folder) written without SMTP, the SMTP Message-ID, the SMS gateway id',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { readCprKeyFile } from '../../../app/config/index.js';
 import { CaseService } from '../../../service/cases/index.js';
 import { CprCipher } from '../../../service/cpr/index.js';
+import { QueueCaseDelivery } from '../../../service/delivery/index.js';
 import { servedSchemes } from '../../../service/eid/index.js';
 import { renderUrlSigner } from '../convert/document-urls.js';
 import type { HttpServerDeps } from './server-deps.js';
@@ -39,5 +40,6 @@ export async function caseServiceOf({ deps, signingSecret }: SurfaceContext): Pr
     eidSchemes: servedSchemes(deps.config.eid),
     ...(cprCipher ? { cprCipher } : {}),
     signingSecret,
+    ...(deps.events ? { delivery: new QueueCaseDelivery(deps.events) } : {}),
   });
 }

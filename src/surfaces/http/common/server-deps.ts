@@ -9,6 +9,7 @@ import type { DocpipeClient } from '../../../jobs/queue/index.js';
 import type { Preparer } from '../../../render/prepare/index.js';
 import type { Storage } from '../../../render/storage/index.js';
 import type { Database } from '../../../service/db/index.js';
+import type { EventQueue } from '../../../service/delivery/index.js';
 import type { ExpiringKeyVerifier } from '../../../service/keys/index.js';
 import type { ReadinessCheck } from '../operations/readiness-checks.js';
 
@@ -45,4 +46,10 @@ export interface HttpServerDeps {
    * @defaultValue config.signingSecret (DOCPIPE_SIGNING_SECRET)
    */
   signingSecret?: string;
+  /**
+   * The events queue (service/delivery): a created case's `case.created` is handed to delivery
+   * at once and its first attempt is the answer's `delivery`. Absent: nothing is sent from here
+   * (the outbox relay of a worker sends it) and `delivery` says not sent.
+   */
+  events?: Pick<EventQueue, 'publish' | 'outcome'>;
 }
