@@ -10,7 +10,14 @@ import { CaseService, type CaseInput } from '../../src/service/cases/index.js';
 import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
 import { EventQueue, QueueCaseDelivery } from '../../src/service/delivery/index.js';
 import { DEFAULT_MAIL_FROM } from '../../src/service/messages/index.js';
-import { readSigningSession, signRecipient } from '../../src/service/signing/index.js';
+import {
+  CASE_SIGNED,
+  denyRecipient,
+  eventCase,
+  readSigningSession,
+  signRecipient,
+  writeSigningEvent,
+} from '../../src/service/signing/index.js';
 import { DEFAULT_WEBHOOK_SETTINGS, WebhookRepository } from '../../src/service/webhooks/index.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
@@ -70,6 +77,7 @@ function clock(start = new Date()) {
 
 interface Stack {
   cases: CaseService;
+  storage: LocalStorage;
   queue: EventQueue;
   delivery: RunningDelivery;
   time: ReturnType<typeof clock>;
@@ -120,7 +128,7 @@ async function stack(options: { smtpUrl?: string; now?: Date } = {}): Promise<St
     signingSecret: SECRET,
     delivery: new QueueCaseDelivery(queue, 20_000),
   });
-  return { cases, delivery, time, queue };
+  return { cases, delivery, time, queue, storage };
 }
 
 const base = (over: Partial<CaseInput> = {}): CaseInput => ({
@@ -312,6 +320,72 @@ describe('invitations', () => {
     const stamp = request!.headers['x-docpipe-timestamp'] as string;
     const expected = createHmac('sha256', secret).update(`${stamp}.${request!.body}`).digest('hex');
     expect(request!.headers['x-docpipe-signature']).toBe(`sha256=${expected}`);
+  });
+});
+
+describe('the end of a case', () => {
+  it('a denial notifies the sender with who denied and why', async () => {
+    const s = await stack();
+    const { case: made } = await create(
+      s,
+      base({ recipients: [{ name: 'Nay Sayer', email: 'nay@example.com' }] }),
+    );
+    await denyRecipient(t.db, made.recipients[0]!.signingUrl.split('/').pop()!, 'Wrong rent', {
+      ip: '127.0.0.1',
+      userAgent: 'test',
+      now: s.time.now(),
+    });
+    const notice = await mailTo('ann@acme.example');
+    expect(notice.parsed.text).toContain('Nay Sayer');
+    expect(notice.parsed.text).toContain('Wrong rent');
+  });
+
+  it('a signed case sends every recipient the signed copy, attached', async () => {
+    const s = await stack();
+    const { case: made } = await create(
+      s,
+      base({
+        recipients: [
+          { name: 'Signer', email: 'signed-signer@example.com' },
+          { name: 'Watcher', email: 'signed-copy@example.com', signing: false },
+        ],
+      }),
+    );
+    // The sealed PDF as sealing stores it, and its case.signed event as sealing writes it.
+    const pdf = Buffer.from('%PDF-1.7\n% sealed\n%%EOF\n');
+    await s.storage.put(`cases/acme/${made.id}/sealed-0.pdf`, pdf, 'application/pdf');
+    await t.db
+      .updateTable('case_documents')
+      .set({
+        url: null,
+        storage_key: `cases/acme/${made.id}/0.pdf`,
+        sealed_storage_key: `cases/acme/${made.id}/sealed-0.pdf`,
+        sealed_bytes: pdf.length,
+      })
+      .where('case_id', '=', made.id)
+      .execute();
+    await t.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('cases')
+        .set({ state: 'signed', sealed_at: s.time.now() })
+        .where('id', '=', made.id)
+        .execute();
+      await writeSigningEvent(
+        trx,
+        'acme',
+        made.id,
+        CASE_SIGNED,
+        { case: eventCase(made.id, 'Lease', 'signed', null, s.time.now()) },
+        s.time.now(),
+      );
+    });
+    for (const to of ['signed-signer@example.com', 'signed-copy@example.com']) {
+      // The signer's invitation came first; the copy is the message without a signing link.
+      const copy = await mailTo(to, (m) => !/\/sign\//.test(m.parsed.text ?? ''));
+      expect(copy.parsed.attachments.map((a) => [a.filename, a.content.equals(pdf)])).toEqual([
+        ['lease.pdf', true],
+      ]);
+    }
   });
 });
 
