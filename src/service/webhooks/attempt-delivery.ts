@@ -55,10 +55,28 @@ const IN_FLIGHT_MARGIN_MS = 5_000;
 /** A failure's text kept in a run (the answer's start is kept apart, in `response`). */
 const MAX_ERROR_CHARS = 500;
 
+/** A delivery claimed for one try, with what the try needs (read with the claim). */
+export interface ClaimedTry {
+  deliveryId: string;
+  attempt: number;
+  /** When the delivery was made: its retries end `retryForMs` after. */
+  createdAt: Date;
+  trigger: string;
+  body: string;
+  webhook: {
+    id: string;
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    secret: string;
+    active: boolean;
+  };
+}
+
 /**
  * Makes one try of a delivery: sends its fixed body to its webhook, signed now, and records the
- * try and the delivery's new state in one transaction. The delivery is claimed first by a
- * conditional update (still pending, at the try count read), so two workers never both send
+ * try and the delivery's new state in one statement. The delivery is claimed first by a
+ * conditional update (still pending, at the try count expected), so two workers never both send
  * it, and one that succeeded is never sent again. A failure is retried with backoff (the next
  * try put on `deps.retries`) until `settings.retryForMs` after the delivery was made; then, or
  * at once for a refused private destination or a disabled webhook, the delivery is failed.
@@ -68,9 +86,40 @@ export async function attemptDelivery(
   deliveryId: string,
   options: AttemptOptions = {},
 ): Promise<AttemptOutcome> {
-  const { db, settings } = deps;
-  const now = deps.now ?? (() => new Date());
-  const skipped = (why: string, status: DeliveryStatus | null = null): AttemptOutcome => ({
+  let attempt = options.attempt;
+  if (attempt === undefined) {
+    const found = await deps.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts'])
+      .where('id', '=', deliveryId)
+      .executeTakeFirst();
+    if (!found) return skipped(deliveryId, NO_DELIVERY, null);
+    if (found.status !== 'pending')
+      return skipped(deliveryId, `the delivery is ${found.status}`, found.status);
+    attempt = found.attempts + 1;
+  }
+  const claimed = await claimTry(deps, deliveryId, attempt);
+  if (claimed) return makeTry(deps, claimed, options);
+  // Why not: read only on this rare path.
+  const now = await deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempts'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+  if (!now) return skipped(deliveryId, NO_DELIVERY, null);
+  if (now.status !== 'pending')
+    return skipped(deliveryId, `the delivery is ${now.status}`, now.status);
+  return skipped(
+    deliveryId,
+    now.attempts >= attempt ? `try ${attempt} was made already` : `try ${attempt} is not due`,
+    now.status,
+  );
+}
+
+const NO_DELIVERY = 'no such delivery (its webhook was removed?)';
+
+function skipped(deliveryId: string, why: string, status: DeliveryStatus | null): AttemptOutcome {
+  return {
     deliveryId,
     attempted: false,
     skipped: why,
@@ -82,16 +131,35 @@ export async function attemptDelivery(
     url: null,
     deliveryStatus: status,
     nextAttemptAt: null,
-  });
-  const found = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select([
-      'd.id',
+  };
+}
+
+/**
+ * Claims the `attempt`th try of a pending delivery whose tries are one short of it, in one
+ * statement: of two workers that race for it, one gets it (the other's update finds the count
+ * moved). While the try is in flight, next_attempt_at is past its timeout, out of the sweep's way.
+ */
+async function claimTry(
+  deps: WebhookDeps,
+  deliveryId: string,
+  attempt: number,
+): Promise<ClaimedTry | undefined> {
+  const now = (deps.now ?? (() => new Date()))();
+  const row = await deps.db
+    .updateTable('webhook_deliveries as d')
+    .from('webhooks as w')
+    .set({
+      attempts: attempt,
+      next_attempt_at: new Date(now.getTime() + deps.settings.timeoutMs + IN_FLIGHT_MARGIN_MS),
+      updated_at: now,
+    })
+    .whereRef('w.id', '=', 'd.webhook_id')
+    .where('d.id', '=', deliveryId)
+    .where('d.status', '=', 'pending')
+    .where('d.attempts', '=', attempt - 1)
+    .returning([
       'd.trigger',
       'd.body',
-      'd.status',
-      'd.attempts',
       'd.created_at',
       'w.id as webhook_id',
       'w.url',
@@ -100,36 +168,42 @@ export async function attemptDelivery(
       'w.secret',
       'w.active',
     ])
-    .where('d.id', '=', deliveryId)
     .executeTakeFirst();
-  if (!found) return skipped('no such delivery (its webhook was removed?)');
-  if (found.status !== 'pending') return skipped(`the delivery is ${found.status}`, found.status);
-  if (options.attempt !== undefined && found.attempts !== options.attempt - 1)
-    return skipped(`try ${options.attempt} was made already`, found.status);
+  if (!row) return undefined;
+  return {
+    deliveryId,
+    attempt,
+    createdAt: row.created_at,
+    trigger: row.trigger,
+    body: row.body,
+    webhook: {
+      id: row.webhook_id,
+      url: row.url,
+      method: row.method,
+      headers: row.headers,
+      secret: row.secret,
+      active: row.active,
+    },
+  };
+}
 
-  const attempt = found.attempts + 1;
-  const claimed = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      attempts: attempt,
-      next_attempt_at: new Date(now().getTime() + settings.timeoutMs + IN_FLIGHT_MARGIN_MS),
-      updated_at: now(),
-    })
-    .where('id', '=', deliveryId)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', found.attempts)
-    .returning('id')
-    .executeTakeFirst();
-  if (!claimed) return skipped('another worker is making this try');
-
+/** The try of a claimed delivery (attemptDelivery's, or a fan-out's that made it claimed). */
+export async function makeTry(
+  deps: WebhookDeps,
+  claimed: ClaimedTry,
+  options: AttemptOptions = {},
+): Promise<AttemptOutcome> {
+  const { db, settings } = deps;
+  const now = deps.now ?? (() => new Date());
+  const { deliveryId, attempt, webhook } = claimed;
   const startedAt = now();
   const started = performance.now();
-  const url = new URL(found.url);
+  const url = new URL(webhook.url);
   let answer: WebhookAnswer | undefined;
   let error: string | null = null;
   /** A failure that no retry can mend: a refused destination, a disabled webhook. */
   let final = false;
-  if (!found.active) {
+  if (!webhook.active) {
     error = 'not sent: the webhook is disabled';
     final = true;
   } else {
@@ -141,9 +215,9 @@ export async function attemptDelivery(
       const timestamp = Math.floor(startedAt.getTime() / 1000);
       answer = await sendWebhookRequest({
         url,
-        method: found.method,
-        headers: requestHeaders(found, deliveryId, timestamp),
-        body: found.body,
+        method: webhook.method,
+        headers: requestHeaders(claimed, timestamp),
+        body: claimed.body,
         address,
         timeoutMs: settings.timeoutMs,
       });
@@ -163,45 +237,40 @@ export async function attemptDelivery(
   if (!ok && !final && options.retry !== false) {
     delayMs = retryDelay(attempt, settings.backoffMs, (deps.random ?? Math.random)());
     const next = new Date(now().getTime() + delayMs);
-    if (next.getTime() - found.created_at.getTime() <= settings.retryForMs) {
+    if (next.getTime() - claimed.createdAt.getTime() <= settings.retryForMs) {
       status = 'pending';
       nextAttemptAt = next;
     }
   }
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: deliveryId,
-        attempt,
-        started_at: startedAt,
-        duration_ms: durationMs,
-        status: answer?.status ?? null,
-        error,
-        response: answer ? storable(answer.body) : null,
-      })
-      .execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status,
-        last_status: answer?.status ?? null,
-        last_error: error,
-        next_attempt_at: nextAttemptAt,
-        updated_at: now(),
-      })
-      .where('id', '=', deliveryId)
-      .where('attempts', '=', attempt)
-      .execute();
-  });
-  const shown = shownUrl(found.url);
-  const fields = {
-    delivery: deliveryId,
-    webhook: found.webhook_id,
-    url: shown,
-    attempt,
-    durationMs,
-  };
+  // The try and the delivery's state in one statement: one round trip, all or nothing.
+  await db
+    .with('tried', (qb) =>
+      qb
+        .insertInto('webhook_attempts')
+        .values({
+          delivery_id: deliveryId,
+          attempt,
+          started_at: startedAt,
+          duration_ms: durationMs,
+          status: answer?.status ?? null,
+          error,
+          response: answer ? storable(answer.body) : null,
+        })
+        .returning('attempt'),
+    )
+    .updateTable('webhook_deliveries')
+    .set({
+      status,
+      last_status: answer?.status ?? null,
+      last_error: error,
+      next_attempt_at: nextAttemptAt,
+      updated_at: now(),
+    })
+    .where('id', '=', deliveryId)
+    .where('attempts', '=', attempt)
+    .execute();
+  const shown = shownUrl(webhook.url);
+  const fields = { delivery: deliveryId, webhook: webhook.id, url: shown, attempt, durationMs };
   if (ok) deps.logger?.info({ ...fields, status: answer?.status }, 'webhook delivered');
   else
     deps.logger?.warn(
@@ -231,20 +300,16 @@ export async function attemptDelivery(
   };
 }
 
-function requestHeaders(
-  d: { headers: Record<string, string>; secret: string; trigger: string; body: string },
-  deliveryId: string,
-  timestamp: number,
-): Record<string, string> {
-  const own = Object.keys(d.headers).map((h) => h.toLowerCase());
+function requestHeaders(c: ClaimedTry, timestamp: number): Record<string, string> {
+  const own = Object.keys(c.webhook.headers).map((h) => h.toLowerCase());
   return {
     ...(own.includes('content-type') ? {} : { 'Content-Type': 'application/json' }),
     ...(own.includes('user-agent') ? {} : { 'User-Agent': `docpipe/${docpipeVersion()}` }),
-    ...d.headers,
-    [EVENT_HEADER]: d.trigger,
-    [DELIVERY_HEADER]: deliveryId,
+    ...c.webhook.headers,
+    [EVENT_HEADER]: c.trigger,
+    [DELIVERY_HEADER]: c.deliveryId,
     [TIMESTAMP_HEADER]: String(timestamp),
-    [SIGNATURE_HEADER]: signatureOf(d.secret, timestamp, d.body),
+    [SIGNATURE_HEADER]: signatureOf(c.webhook.secret, timestamp, c.body),
   };
 }
 

@@ -1,4 +1,4 @@
-import { attemptDelivery, type AttemptOutcome } from './attempt-delivery.js';
+import { makeTry, type AttemptOutcome } from './attempt-delivery.js';
 import type { WebhookDeps } from './webhook-deps.js';
 import { shownUrl } from './webhook-records.js';
 import { receives } from './webhook-triggers.js';
@@ -20,6 +20,12 @@ export interface DispatchOutcome {
   result: { ok: boolean; error?: string };
 }
 
+/**
+ * A fan-out's first tries are made while their deliveries are claimed: a process that dies
+ * before a try is recorded leaves the delivery to the sweep this long after its timeout.
+ */
+const FIRST_TRY_MARGIN_MS = 5_000;
+
 /** The summary of failures stays one readable line in the create answer. */
 const MAX_SUMMARY_CHARS = 1000;
 
@@ -37,7 +43,7 @@ export async function dispatchEvent(
   const webhooks = (
     await db
       .selectFrom('webhooks')
-      .select(['id', 'url', 'triggers'])
+      .select(['id', 'url', 'method', 'headers', 'secret', 'triggers'])
       .where('company_id', '=', event.company)
       .where('active', '=', true)
       .execute()
@@ -59,18 +65,30 @@ export async function dispatchEvent(
         case_id: event.caseId,
         trigger: event.trigger,
         body,
-        // Due now: should the first try below never happen (a crash), the sweep makes it.
-        next_attempt_at: now,
+        // Made claimed for its first try, made below at once; should that never happen (a
+        // crash), the sweep makes the next once this is past.
+        attempts: 1,
+        next_attempt_at: new Date(now.getTime() + deps.settings.timeoutMs + FIRST_TRY_MARGIN_MS),
         created_at: now,
         updated_at: now,
       })),
     )
     .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-    .returning(['id', 'webhook_id'])
+    .returning(['id', 'webhook_id', 'created_at'])
     .execute();
-  const outcomes = await mapLimited(made, deps.settings.concurrency, (d) =>
+  const byId = new Map(webhooks.map((w) => [w.id, w]));
+  const outcomes = await mapLimited(made, deps.settings.concurrency, (d) => {
+    const w = byId.get(d.webhook_id)!;
+    const claimed = {
+      deliveryId: d.id,
+      attempt: 1,
+      createdAt: d.created_at,
+      trigger: event.trigger,
+      body,
+      webhook: { ...w, active: true },
+    };
     // A try that could not be made or recorded (the database): the sweep makes it later.
-    attemptDelivery(deps, d.id, { attempt: 1 }).catch((err: unknown): AttemptOutcome => {
+    return makeTry(deps, claimed).catch((err: unknown): AttemptOutcome => {
       deps.logger?.warn({ err, delivery: d.id }, 'webhook: the first try failed to run');
       return {
         deliveryId: d.id,
@@ -85,8 +103,8 @@ export async function dispatchEvent(
         deliveryStatus: 'pending',
         nextAttemptAt: null,
       };
-    }),
-  );
+    });
+  });
   const urlOf = new Map(webhooks.map((w) => [w.id, shownUrl(w.url)]));
   const failures = outcomes
     .map((o, i) => ({ o, url: urlOf.get(made[i]!.webhook_id)! }))
