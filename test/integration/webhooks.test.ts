@@ -1,10 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CompanyRepository } from '../../src/service/companies/index.js';
 import {
   ReplayRefusedError,
   WebhookQueue,
   WebhookRepository,
+  WEBHOOK_QUEUE,
   WebhookWorker,
   attemptDelivery,
   dispatchEvent,
@@ -345,6 +347,36 @@ describe('webhook delivery', () => {
     onTestFinished(() => worker.close());
     await r.waitFor(2);
     await waitUntil(async () => (await delivery(d!.id)).status === 'succeeded', 10_000, 'swept');
+  });
+  it('queues a retry once, whoever adds it (the failed try and the sweep)', async () => {
+    const lane = await redis.lane();
+    const queue = new WebhookQueue(lane.connection, lane.prefix);
+    onTestFinished(() => queue.close());
+    const id = randomUUID();
+    await queue.scheduleRetry(id, 2, 60_000);
+    await queue.scheduleRetry(id, 2, 60_000);
+    await queue.add({ deliveryId: id, attempt: 2 });
+    await queue.scheduleRetry(id, 3, 60_000);
+    const look = new Queue(WEBHOOK_QUEUE, { connection: lane.connection, prefix: lane.prefix });
+    onTestFinished(() => look.close());
+    const jobs = await look.getJobs(['delayed', 'waiting']);
+    expect(jobs.map((j) => j.id).sort()).toEqual([`${id}-2`, `${id}-3`]);
+  });
+
+  it('connects a named host to the address it resolved to once, the Host header still the name', async () => {
+    const r = await receiver();
+    await webhook(`http://hooks.test:${r.port}/named`);
+    const asked: string[] = [];
+    const lookup = (host: string) => {
+      asked.push(host);
+      return Promise.resolve([{ address: '127.0.0.1', family: 4 as const }]);
+    };
+    const out = await dispatchEvent({ ...deps(), lookup }, await caseCreated());
+    expect(out.result).toEqual({ ok: true });
+    expect(asked).toEqual(['hooks.test']);
+    const [req] = await r.waitFor(1);
+    expect(req!.headers.host).toBe(`hooks.test:${r.port}`);
+    expect(req!.url).toBe('/named');
   });
 });
 
