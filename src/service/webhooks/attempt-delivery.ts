@@ -196,7 +196,9 @@ export async function makeTry(
   const { db, settings } = deps;
   const now = deps.now ?? (() => new Date());
   const { deliveryId, attempt, webhook } = claimed;
-  const startedAt = now();
+  // The real time, whatever the schedule's clock: a receiver checks the signed timestamp
+  // against its own.
+  const startedAt = new Date();
   const started = performance.now();
   const url = new URL(webhook.url);
   let answer: WebhookAnswer | undefined;

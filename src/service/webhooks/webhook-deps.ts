@@ -22,7 +22,11 @@ export interface WebhookDeps {
   retries?: RetryScheduler;
   /** How names are resolved. @defaultValue dns.lookup, all addresses */
   lookup?: LookupAll;
-  /** @defaultValue () => new Date() */
+  /**
+   * The schedule's clock: next tries, the retry window, the sweep. A try's start and its signed
+   * timestamp are always the real time (a receiver checks the timestamp against its own clock).
+   * @defaultValue () => new Date()
+   */
   now?: () => Date;
   /** The jitter's source, in [0, 1). @defaultValue Math.random */
   random?: () => number;
