@@ -145,17 +145,27 @@ const create = (s: Stack, body: CaseInput) =>
     now: s.time.now(),
   });
 
+/** Messages a test has looked at and taken: each is taken once, whatever order they came in. */
+const taken = new Set<ReceivedMail>();
+
 /**
- * The first message to `address` not taken before (matching `match`), awaited in arrival order:
- * every test writes to addresses of its own.
+ * The first message to `address` (matching `match`) not taken before, in arrival order, awaited:
+ * every test writes to addresses of its own. A message to another address stays for its test.
  */
 async function mailTo(
   address: string,
   match: (m: ReceivedMail) => boolean = () => true,
 ): Promise<ReceivedMail> {
   for (;;) {
-    const m = await smtp.nextMessage();
-    if (m.envelope.to.includes(address) && match(m)) return m;
+    const found = smtp.messages.find(
+      (m) => !taken.has(m) && m.envelope.to.includes(address) && match(m),
+    );
+    if (found) {
+      taken.add(found);
+      return found;
+    }
+    // Woken by the next arrival (nextMessage hands each message out once, in order).
+    await smtp.nextMessage();
   }
 }
 
@@ -298,6 +308,37 @@ describe('invitations', () => {
     const { case: made } = await create(s, base({ state: 'draft' }));
     expect(made.delivery.email).toEqual({ ok: false, error: 'not sent: the case is a draft' });
     expect(smtp.messages.length).toBe(before);
+  });
+
+  it('a draft sent later invites its first group, its links living from the send', async () => {
+    const start = new Date('2026-05-01T08:00:00.000Z');
+    const s = await stack({ now: start });
+    const { case: made } = await create(
+      s,
+      base({
+        state: 'draft',
+        recipients: [{ name: 'Drafted', email: 'drafted@example.com' }],
+        settings: { signingSchemas: ['draw'], expiresInDays: 10 },
+      }),
+    );
+    s.time.add(20 * 86_400_000);
+    const sent = await s.cases.sendCase('acme', made.id, { now: s.time.now() });
+    expect(sent.case).toMatchObject({
+      id: made.id,
+      state: 'open',
+      delivery: { email: { ok: true } },
+    });
+    const mail = await mailTo('drafted@example.com');
+    const link = linkIn(mail.parsed.text);
+    expect(link).toBe(made.recipients[0]!.signingUrl);
+    // Twenty days after creation, the link works: its ten days count from the send.
+    const session = await readSigningSession(t.db, link.split('/').pop()!, s.time.now());
+    expect(session?.recipient.name).toBe('Drafted');
+    const again = await s.cases.sendCase('acme', made.id, { now: s.time.now() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(again).toMatchObject({ slug: 'validation-failed', details: [{ field: 'state' }] });
   });
 
   it('delivery.webhook reports the first attempt, signed, with the dedup key of the event', async () => {

@@ -46,6 +46,7 @@ beforeAll(async () => {
       },
       getCase: () => Promise.reject(new Error('not called')),
       listCases: () => Promise.reject(new Error('not called')),
+      sendCase: () => Promise.reject(new Error('not called')),
     },
   });
 });

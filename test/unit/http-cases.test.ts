@@ -51,6 +51,32 @@ beforeAll(async () => {
         lists.push({ company, filters, page });
         return Promise.resolve({ cases: [], nextCursor: 'next' });
       },
+      sendCase: (company, id) => {
+        if (id === 'draft-1')
+          return Promise.resolve({
+            case: {
+              id,
+              state: 'open' as const,
+              activeGroup: 1,
+              delivery: {
+                attempted: true,
+                email: { ok: true, location: `<${company}@mail>` },
+                eboks: { ok: false, error: 'e-Boks delivery is not configured' },
+                sms: { ok: false, error: 'not sent' },
+                webhook: { ok: true },
+              },
+            },
+          });
+        if (id === 'open-1')
+          return Promise.reject(
+            new DocpipeError('validation-failed', [
+              { field: 'state', message: 'the case is open: only a draft is sent' },
+            ]),
+          );
+        return Promise.reject(
+          new DocpipeError('case-not-found', [{ field: 'id', message: 'no such case' }]),
+        );
+      },
     },
   });
 });
@@ -331,5 +357,38 @@ describe('parseCreatedAfter', () => {
     expect(parseCreatedAfter('2026-05-01 12:00Z')).toMatchObject({
       problem: expect.stringContaining('must be an ISO 8601 date') as unknown,
     });
+  });
+});
+
+describe('POST /v3/api/cases/{id}/send', () => {
+  it('answers the draft now open with its delivery, for the key’s company', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v3/api/cases/draft-1/send' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      case: {
+        id: 'draft-1',
+        state: 'open',
+        activeGroup: 1,
+        delivery: {
+          attempted: true,
+          email: { ok: true, location: '<acme@mail>' },
+          eboks: { ok: false, error: 'e-Boks delivery is not configured' },
+          sms: { ok: false, error: 'not sent' },
+          webhook: { ok: true },
+        },
+      },
+    });
+  });
+
+  it('answers the service’s refusals with their slugs and statuses', async () => {
+    const open = await app.inject({ method: 'POST', url: '/v3/api/cases/open-1/send' });
+    expect(open.statusCode).toBe(400);
+    expect(open.json()).toMatchObject({
+      error: 'validation-failed',
+      details: [{ field: 'state' }],
+    });
+    const missing = await app.inject({ method: 'POST', url: '/v3/api/cases/nope/send' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: 'case-not-found' });
   });
 });

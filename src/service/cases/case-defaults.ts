@@ -18,3 +18,5 @@ export const MAX_PAGE_LIMIT = 1000;
 
 /** The event a new case writes into the outbox (spec 6's "case created"). */
 export const CASE_CREATED = 'case.created';
+/** A draft sent (POST /v3/api/cases/{id}/send). */
+export const CASE_SENT = 'case.sent';

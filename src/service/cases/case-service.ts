@@ -18,7 +18,8 @@ import {
   type CreateCaseOptions,
   type CreatedCase,
 } from './case-create-options.js';
-import { CASE_CREATED, DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
+import { CASE_CREATED, CASE_SENT, DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
+import { sendDraft } from './send-draft.js';
 import { saveContacts } from './case-contacts.js';
 import { firstReminderAt } from './reminder-schedule.js';
 import { produceDocuments } from './case-documents.js';
@@ -257,6 +258,25 @@ export class CaseService {
       if (!(await this.exists(company, caseId))) await produced.discard();
       throw err;
     }
+  }
+
+  /**
+   * Sends a draft (send-draft.ts): it becomes open, and its first group is invited; the answer's
+   * `delivery` is the first attempt, as at creation.
+   */
+  async sendCase(
+    company: string,
+    id: string,
+    options: { now?: Date } = {},
+  ): Promise<{
+    case: { id: string; state: 'open'; activeGroup: number | null; delivery: Delivery };
+  }> {
+    const eventId = randomUUID();
+    const sent = await sendDraft(this.deps.db, company, id, eventId, options.now ?? new Date());
+    const delivery = this.deps.delivery
+      ? await this.deps.delivery.firstDelivery({ eventId, company, caseId: id, trigger: CASE_SENT })
+      : deliveryReport('open');
+    return { case: { id, state: 'open', activeGroup: sent.activeGroup, delivery } };
   }
 
   /** The company's case; `case-not-found` (404) when absent or another company's. */

@@ -51,7 +51,7 @@ export {
   type CaseSettings,
   type LibraryCaseBody,
 } from './case-body.js';
-export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+export { CASE_CREATED, CASE_SENT, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
 export { readSigningView, type SigningView } from './signing-view.js';
 export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 export {

@@ -82,12 +82,14 @@ export async function planMessages(
       planned.map((m) => addresseeOf(m)),
     )
     .execute();
-  const wanted = new Set(
-    planned.map((m) => `${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`),
+  // In the order planned (the recipients' order): the first group's first signer hears first.
+  const byKey = new Map(
+    rows.map((r) => [`${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`, r.id]),
   );
-  return rows
-    .filter((r) => wanted.has(`${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`))
-    .map((r) => r.id);
+  return planned.flatMap((m) => {
+    const id = byKey.get(`${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`);
+    return id ? [id] : [];
+  });
 }
 
 /**

@@ -26,12 +26,13 @@ import {
   CaseListSchema,
   CaseOneSchema,
   CaseParamsSchema,
+  CaseSentSchema,
   DocumentParamsSchema,
 } from './cases-schema.js';
 import { parseCreatedAfter } from './created-after.js';
 
 /** What the routes ask of the case service (CaseService; a fake in unit tests). */
-export type CaseApi = Pick<CaseService, 'createCase' | 'getCase' | 'listCases'>;
+export type CaseApi = Pick<CaseService, 'createCase' | 'getCase' | 'listCases' | 'sendCase'>;
 
 export interface CasesRoutesOptions {
   cases: CaseApi;
@@ -194,6 +195,28 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
         ...(cursor !== undefined ? { cursor } : {}),
       });
       return reply.code(200).send(page);
+    },
+  );
+
+  app.post(
+    '/v3/api/cases/:id/send',
+    {
+      schema: {
+        tags: ['v3 cases'],
+        operationId: 'sendCase',
+        summary: 'Send a draft',
+        description:
+          'A draft (state: draft) becomes open: its signing links work from now for its expiresInDays, its first group is invited, its reminders are scheduled, and case.sent is its event. The answer is the case with delivery, the first attempt over each channel, as at creation. A case that is not a draft is validation-failed at state; a draft without recipients or documents is validation-failed naming them.',
+        security: [{ bearer: [] }],
+        params: CaseParamsSchema,
+        querystring: NoQuerySchema,
+        response: { 200: CaseSentSchema, ...failures, 404: V3FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const key = apiKeyOf(request);
+      const sent = await options.cases.sendCase(key.company, request.params.id);
+      return reply.code(200).send(sent);
     },
   );
 

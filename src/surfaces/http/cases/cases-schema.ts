@@ -65,6 +65,34 @@ const ActiveGroup = Type.Union([Type.Integer(), Type.Null()], {
 });
 
 /** 201: spec 2.2's `case`, member for member. */
+/** spec 2.2's `delivery`: the first attempt over each channel. */
+const Delivery = Type.Object(
+  {
+    attempted: Type.Boolean(),
+    email: Channel,
+    eboks: Channel,
+    sms: Channel,
+    webhook: Channel,
+  },
+  { additionalProperties: false },
+);
+
+/** `POST /v3/api/cases/{id}/send`: the draft now open, and its first delivery. */
+export const CaseSentSchema = Type.Object(
+  {
+    case: Type.Object(
+      {
+        id: Type.String(),
+        state: Type.Literal('open'),
+        activeGroup: ActiveGroup,
+        delivery: Delivery,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const CaseCreatedSchema = Type.Object(
   {
     case: Type.Object(
@@ -88,16 +116,7 @@ export const CaseCreatedSchema = Type.Object(
           ),
         ),
         activeGroup: ActiveGroup,
-        delivery: Type.Object(
-          {
-            attempted: Type.Boolean(),
-            email: Channel,
-            eboks: Channel,
-            sms: Channel,
-            webhook: Channel,
-          },
-          { additionalProperties: false },
-        ),
+        delivery: Delivery,
         notices: Type.Optional(Type.Array(Notice)),
       },
       { additionalProperties: false },

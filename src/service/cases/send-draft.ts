@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import type { Database } from '../db/index.js';
+import { CASE_SENT } from './case-defaults.js';
+import { firstReminderAt, type ReminderSettings } from './reminder-schedule.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A draft made open, and the event that hands it to delivery. */
+export interface SentDraft {
+  eventId: string;
+  activeGroup: number | null;
+  expiresAt: Date;
+}
+
+/**
+ * Opens a draft (`POST /v3/api/cases/{id}/send`): under the case's row lock, a draft with
+ * recipients and documents (create rule 1 for an open case) becomes `open`, its links live from
+ * now for `expiresInDays`, its reminders scheduled, and `case.sent` written with the change, so
+ * that delivery invites its first group. Anything but a draft is `validation-failed` at `state`;
+ * another company's or no case is `case-not-found`.
+ */
+export async function sendDraft(
+  db: Kysely<Database>,
+  company: string,
+  caseId: string,
+  eventId: string,
+  now: Date,
+): Promise<SentDraft> {
+  return db.transaction().execute(async (trx) => {
+    const kase = await trx
+      .selectFrom('cases')
+      .select(['state', 'settings', 'active_group', 'title'])
+      .where('company_id', '=', company)
+      .where('id', '=', caseId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!kase)
+      throw new DocpipeError('case-not-found', [
+        { field: 'id', message: `the company has no case ${caseId}` },
+      ]);
+    if (kase.state !== 'draft')
+      throw new DocpipeError('validation-failed', [
+        { field: 'state', message: `the case is ${kase.state}: only a draft is sent` },
+      ]);
+    const [recipients, documents] = await Promise.all([
+      trx
+        .selectFrom('recipients')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('company_id', '=', company)
+        .where('case_id', '=', caseId)
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('case_documents')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('company_id', '=', company)
+        .where('case_id', '=', caseId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const problems: FailureDetail[] = [];
+    if (Number(recipients.n) === 0)
+      problems.push({ field: 'recipients', message: 'a case is sent to at least one recipient' });
+    if (Number(documents.n) === 0)
+      problems.push({ field: 'documents', message: 'a case is sent with at least one document' });
+    if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
+    const settings = (kase.settings ?? {}) as {
+      expiresInDays?: number;
+      reminders?: Partial<ReminderSettings>;
+    };
+    const expiresAt = new Date(now.getTime() + (settings.expiresInDays ?? 30) * DAY_MS);
+    await trx
+      .updateTable('cases')
+      .set({
+        state: 'open',
+        expires_at: expiresAt,
+        next_reminder_at: firstReminderAt(now, settings.reminders),
+        updated_at: now,
+      })
+      .where('company_id', '=', company)
+      .where('id', '=', caseId)
+      .execute();
+    await trx
+      .insertInto('case_events')
+      .values({
+        id: eventId,
+        company_id: company,
+        case_id: caseId,
+        trigger: CASE_SENT,
+        payload: JSON.stringify({
+          trigger: CASE_SENT,
+          case: {
+            _id: caseId,
+            title: kase.title,
+            state: 'open',
+            activeGroup: kase.active_group,
+            expiresAt: expiresAt.toISOString(),
+            updatedAt: now.toISOString(),
+          },
+        }),
+        created_at: now,
+      })
+      .execute();
+    return { eventId, activeGroup: kase.active_group, expiresAt };
+  });
+}
