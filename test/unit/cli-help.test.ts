@@ -29,6 +29,7 @@ import { registerUsers } from '../../src/surfaces/cli/commands/users.js';
 import { registerFolders } from '../../src/surfaces/cli/commands/folders.js';
 import { registerPresets } from '../../src/surfaces/cli/commands/presets.js';
 import { registerMessageTemplates } from '../../src/surfaces/cli/commands/message-templates.js';
+import { registerWebhooks } from '../../src/surfaces/cli/commands/webhooks.js';
 import { registerForms } from '../../src/surfaces/cli/commands/forms.js';
 import { HELP_DEFAULTS } from '../../src/surfaces/cli/help-defaults.js';
 
@@ -62,6 +63,7 @@ function program(): Command {
     registerPresets,
     registerMessageTemplates,
     registerForms,
+    registerWebhooks,
   ])
     register(p);
   return p;
@@ -94,6 +96,7 @@ describe('docpipe --help', () => {
       'presets',
       'message-templates',
       'forms',
+      'webhooks',
     ]);
     for (const command of p.commands) {
       expect(command.description().length, command.name()).toBeGreaterThan(20);
@@ -180,7 +183,7 @@ describe("the CLI's start-up", () => {
   ];
 
   it('declares the commands importing nothing heavy: each action imports its own modules', () => {
-    expect(files.length).toBe(20);
+    expect(files.length).toBe(21);
     for (const file of files) {
       const heavy = valueImports(file).filter(
         (m) => !m.startsWith('node:') && !light.has(m) && !m.startsWith('./commands/'),
