@@ -16,7 +16,9 @@ import {
   type ExpiringKeyVerifier,
 } from '../../service/keys/index.js';
 import { connectClient } from './client.js';
-import { EventQueue } from '../../service/delivery/index.js';
+import { EVENTS_QUEUE, EventQueue } from '../../service/delivery/index.js';
+import { SEAL_QUEUE } from '../../service/sealing/index.js';
+import { WEBHOOK_QUEUE } from '../../service/webhooks/index.js';
 import type { ServiceDatabase } from './database.js';
 import { createPreparer } from './preparer.js';
 import { openStorage } from './storage.js';
@@ -51,7 +53,7 @@ export interface HttpDependencies {
   library: DocumentLibrary;
   preparer: Pick<Preparer, 'sniff' | 'fields'>;
   metrics: DocpipeMetrics;
-  /** The installation's queues (documents and document sets), for the dashboard and metrics. */
+  /** The installation's queues (documents, document sets, seal, events, webhooks), for the dashboard and metrics. */
   queues: readonly Queue[];
   office?: { stats(): OfficePoolStats };
   /** The HMAC secret of signed URLs: DOCPIPE_SIGNING_SECRET, else the one shared in Redis. */
@@ -92,9 +94,14 @@ export async function openHttpDependencies(
     // the queues (the closers run in reverse), or it would retry a stopped Redis for ever.
     const queueConnection = createRedis(options.redisUrl, 'worker');
     closers.push(() => Promise.resolve(queueConnection.disconnect()));
-    const queues = [names.documents, names.documentSets].map(
-      (name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }),
-    );
+    // The pipeline's queues, and the service's: sealing, events and webhook retries.
+    const queues = [
+      names.documents,
+      names.documentSets,
+      SEAL_QUEUE,
+      EVENTS_QUEUE,
+      WEBHOOK_QUEUE,
+    ].map((name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }));
     for (const queue of queues) closers.push(() => queue.close());
     const events = new EventQueue(queueConnection, names.prefix, options.redisUrl);
     closers.push(() => events.close());
