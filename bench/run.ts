@@ -28,6 +28,7 @@ import { cliStartup } from './cli-startup.js';
 import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './cases.js';
 import { sealingRows } from './sealing.js';
 import { placesEvidenceRows } from './places-evidence.js';
+import { parseDeliveryArgs, runDelivery, type DeliveryReport } from './delivery.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -91,6 +92,26 @@ if (process.argv[2] === 'places') {
     process.stdout.write(
       `${r.name}: p50 ${r.docpipe.p50.toFixed(2)} / p95 ${r.docpipe.p95.toFixed(2)} ms CPU; ${r.baseline.name} p50 ${r.baseline.stats.p50.toFixed(2)} ms; target ${r.target}: ${r.meets ? 'met' : 'missed'}\n`,
     );
+  process.exit(0);
+}
+
+// `node dist/bench/run.js delivery [throughput|load|latency|memory ...]`: issue 24's delivery
+// benchmark alone (bench/delivery.ts), printed, its results in bench/results/delivery.json.
+if (process.argv[2] === 'delivery') {
+  const report = await runDelivery(root, parseDeliveryArgs(process.argv.slice(3)));
+  for (const r of report.rows)
+    process.stdout.write(
+      `${r.name}: p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)} ms; target ${r.target}: ${r.meets ? 'met' : 'MISSED'}\n`,
+    );
+  for (const t of report.throughput)
+    process.stdout.write(`${t.name}: ${t.note ?? `${t.perSecond.toFixed(1)} a second`}\n`);
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, 'delivery.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...report.results }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nresults: ${join(out, 'delivery.json')}\n`);
   process.exit(0);
 }
 
@@ -499,6 +520,14 @@ if (process.env.BENCH_SCALE !== '0') {
   );
 }
 
+// Issue 24's delivery: events to a local webhook receiver through the outbox (bench/delivery.ts).
+let delivery: DeliveryReport | undefined;
+if (process.env.BENCH_DELIVERY !== '0') {
+  delivery = await runDelivery(root);
+  rows.push(...delivery.rows);
+  throughput.push(...delivery.throughput);
+}
+
 // Issue 22's cases, each on a stack of its own: real serve and worker processes (bench/cases.ts).
 let cases: CasesReport | undefined;
 if (process.env.BENCH_CASES !== '0')
@@ -535,6 +564,6 @@ const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'latest.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results, delivery: delivery?.results }, null, 2)}\n`,
 );
 process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);
