@@ -37,6 +37,21 @@ export const MAX_MESSAGE_ATTEMPTS = 6;
 /** The waits after each failed try: 1 min, 5 min, 30 min, 2 h, 6 h. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
 
+/** What a sender reads of a ledger row. */
+const LEDGER_COLUMNS = [
+  'id',
+  'company_id',
+  'case_id',
+  'recipient_id',
+  'channel',
+  'kind',
+  'sequence',
+  'status',
+  'attempts',
+  'error',
+  'location',
+] as const;
+
 const addresseeOf = (m: Pick<PlannedMessage, 'recipientId'>) => m.recipientId ?? 'sender';
 
 /**
@@ -112,19 +127,7 @@ export async function claimMessage(
     .where('status', '<>', 'sent')
     .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning([
-      'id',
-      'company_id',
-      'case_id',
-      'recipient_id',
-      'channel',
-      'kind',
-      'sequence',
-      'status',
-      'attempts',
-      'error',
-      'location',
-    ])
+    .returning(LEDGER_COLUMNS)
     .executeTakeFirst();
   return row ? ledgerRow(row) : undefined;
 }
@@ -137,19 +140,7 @@ export async function readMessages(
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('messages')
-    .select([
-      'id',
-      'company_id',
-      'case_id',
-      'recipient_id',
-      'channel',
-      'kind',
-      'sequence',
-      'status',
-      'attempts',
-      'error',
-      'location',
-    ])
+    .select(LEDGER_COLUMNS)
     .where('id', 'in', ids)
     .execute();
   return rows.map(ledgerRow);
