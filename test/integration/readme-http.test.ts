@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
@@ -92,5 +93,16 @@ describe("the README's HTTP commands", () => {
     });
     expect(read.status).toBe(200);
     expect(((await read.json()) as { case: { id: string } }).case.id).toBe(created.id);
+
+    // Mette's invitation: without SMTP, an .eml file in the data folder that the answer names,
+    // holding the very link the answer gave.
+    const delivery = (
+      answer.case as unknown as { delivery: { email: { ok: boolean; location?: string } } }
+    ).delivery;
+    expect(delivery.email, lines[1]).toMatchObject({ ok: true });
+    expect(delivery.email.location!.startsWith(join(dir, 'data', 'mail'))).toBe(true);
+    const mail = await simpleParser(readFileSync(delivery.email.location!));
+    expect(mail.to).toMatchObject({ value: [{ address: 'mette@example.com', name: 'Mette' }] });
+    expect(mail.text).toContain(created.recipients[0]!.signingUrl);
   });
 });

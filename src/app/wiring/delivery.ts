@@ -20,8 +20,8 @@ export interface DeliveryParts {
   storage: Storage;
   /** The installation's signing secret: the links in invitations and reminders. */
   signingSecret: string;
-  /** The signing pages' public URL (a company's signing domain wins). */
-  publicUrl: string;
+  /** The signing pages' public URL (a company's signing domain wins), asked at each message. */
+  publicUrl: string | (() => string);
   /** A download URL of a stored case document, for the signed copy's links. */
   documentUrl: (key: string, name: string) => string | Promise<string>;
   messages: DeliveryConfig;
@@ -68,7 +68,8 @@ export async function startDelivery(parts: DeliveryParts): Promise<RunningDelive
         db,
         channels,
         signingSecret: parts.signingSecret,
-        publicUrl: parts.publicUrl,
+        publicUrl:
+          typeof parts.publicUrl === 'string' ? constant(parts.publicUrl) : parts.publicUrl,
         documentUrl: parts.documentUrl,
         storage: parts.storage,
         logger,
@@ -100,3 +101,8 @@ export async function startDelivery(parts: DeliveryParts): Promise<RunningDelive
     throw err;
   }
 }
+
+const constant =
+  (value: string): (() => string) =>
+  () =>
+    value;

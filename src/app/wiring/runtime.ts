@@ -53,6 +53,12 @@ export interface Runtime {
   preparer: PreparePool;
   converter: Converter;
   /**
+   * Tells delivery the HTTP service's public URL once it listens (`docpipe start` on a free port):
+   * the links in invitations and reminders name it. Without a call: DOCPIPE_PUBLIC_URL, else the
+   * configured host and port.
+   */
+  servesAt(publicUrl: string): void;
+  /**
    * Stops taking jobs, lets active ones finish within `graceMs` (or until `now` resolves), then
    * closes the office pool and the prepare threads, and stops the embedded Redis, and the
    * embedded PostgreSQL last.
@@ -104,6 +110,9 @@ export async function startRuntime(
   let converter: Converter | undefined;
   let sealWorker: SealWorker | undefined;
   let delivery: RunningDelivery | undefined;
+  const publicUrl = {
+    current: config.http.publicUrl ?? publicUrlOf(config.http, config.http.port),
+  };
   try {
     converter = await createConverter(config.converter, config.office, logger);
     const renderer = new Renderer({
@@ -139,7 +148,14 @@ export async function startRuntime(
     const started = converter;
     if (database) {
       sealWorker = await startSealing(config, logger, storage, database, redisUrl);
-      delivery = await startWorkerDelivery(config, logger, storage, database, redisUrl);
+      delivery = await startWorkerDelivery(
+        config,
+        logger,
+        storage,
+        database,
+        redisUrl,
+        () => publicUrl.current,
+      );
     }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const sweeper = RetentionSweeper.start({
@@ -156,6 +172,9 @@ export async function startRuntime(
       worker,
       preparer,
       converter: started,
+      servesAt(url: string) {
+        publicUrl.current = url;
+      },
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
           () => sweeper?.close(),
@@ -200,6 +219,7 @@ async function startWorkerDelivery(
   storage: Storage,
   database: ServiceDatabase,
   redisUrl: string,
+  publicUrl: () => string,
 ): Promise<RunningDelivery> {
   let signingSecret = config.signingSecret;
   if (!signingSecret) {
@@ -211,7 +231,6 @@ async function startWorkerDelivery(
     }
   }
   const secret = signingSecret;
-  const publicUrl = config.http.publicUrl ?? publicUrlOf(config.http, config.http.port);
   return startDelivery({
     db: database.db,
     databaseUrl: database.url,
@@ -221,7 +240,7 @@ async function startWorkerDelivery(
     signingSecret: secret,
     publicUrl,
     documentUrl: (key, name) =>
-      signUrl(publicUrl, key, new Date(Date.now() + SIGNED_COPY_LINK_S * 1000), secret, name),
+      signUrl(publicUrl(), key, new Date(Date.now() + SIGNED_COPY_LINK_S * 1000), secret, name),
     messages: config.delivery,
     webhooks: config.webhooks,
     logger,

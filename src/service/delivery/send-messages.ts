@@ -19,8 +19,11 @@ export interface MessageDeps {
   channels: Pick<MessageChannels, 'email' | 'sms' | 'eboks'>;
   /** The installation's signing secret: the links are written again from it (signingTokenFor). */
   signingSecret: string;
-  /** The public URL of the signing pages, when the company has no signing domain of its own. */
-  publicUrl: string;
+  /**
+   * The public URL of the signing pages, when the company has no signing domain of its own: asked
+   * at each message, as `docpipe start` on a free port knows it only once HTTP listens.
+   */
+  publicUrl: () => string;
   /** A download URL of a stored case document (the signed copy's links). */
   documentUrl: (key: string, name: string) => string | Promise<string>;
   storage: Pick<Storage, 'get'>;
@@ -215,7 +218,7 @@ async function outgoing(
       );
     return {
       ...base,
-      signingUrl: signingUrl(c.company.signingDomain, deps.publicUrl, token),
+      signingUrl: signingUrl(c.company.signingDomain, deps.publicUrl(), token),
       ...(row.kind === 'reminder'
         ? { reminder: { number: row.sequence, of: c.reminders.amount } }
         : {}),

@@ -30,6 +30,8 @@ export interface HttpService {
   app: HttpApp;
   /** Where it listens, as `http://host:port`. */
   address: string;
+  /** The base of the URLs it issues (signing links): DOCPIPE_PUBLIC_URL, else its address. */
+  publicUrl: string;
   metrics: DocpipeMetrics;
   /** Stops taking connections, lets requests in flight finish, then closes what it opened. */
   close(): Promise<void>;
@@ -46,12 +48,12 @@ export async function startHttpService(
 ): Promise<HttpService> {
   const deps = await openHttpDependencies(config, options);
   try {
-    const { app, address } = await listenHttp(config, deps, options.logger);
+    const { app, address, publicUrl } = await listenHttp(config, deps, options.logger);
     const close = async () => {
       await app.close().catch(() => undefined);
       await deps.close();
     };
-    return { app, address, metrics: deps.metrics, close };
+    return { app, address, publicUrl, metrics: deps.metrics, close };
   } catch (err) {
     await deps.close();
     throw err;
@@ -66,7 +68,7 @@ export async function listenHttp(
   config: DocpipeConfig,
   deps: HttpServiceDeps,
   logger?: PinoLogger,
-): Promise<{ app: HttpApp; address: string }> {
+): Promise<{ app: HttpApp; address: string; publicUrl: string }> {
   const office = deps.office;
   const checks = {
     redis: redisReady(deps.redis),
@@ -76,10 +78,11 @@ export async function listenHttp(
   };
   // A free port is taken before the routes are built: the URLs they issue name it.
   const port = config.http.port === 0 ? await freePort() : config.http.port;
+  const publicUrl = publicUrlOf(config.http, port);
   const app = await buildHttpServer({
     ...deps,
     config,
-    publicUrl: publicUrlOf(config.http, port),
+    publicUrl,
     checks,
     logger,
   });
@@ -96,5 +99,5 @@ export async function listenHttp(
           : `DOCPIPE_HTTP_HOST/DOCPIPE_HTTP_PORT: cannot listen on ${where} (${err.code}); choose an address of this machine and a port above 1023`,
       ]);
     });
-  return { app, address };
+  return { app, address, publicUrl };
 }

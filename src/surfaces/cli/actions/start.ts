@@ -133,6 +133,7 @@ async function runUntilStopped(
         });
         throw err;
       });
+      runtime.servesAt(http.publicUrl);
     }
     logger.info(
       { redisUrl: runtime.redisUrl, dataDir: config.dataDir, http: http?.address },
