@@ -1,5 +1,10 @@
 import { dirname } from 'node:path';
-import type { ChannelName, ChannelResult } from '../messages/index.js';
+import {
+  EBOKS_NOT_CONFIGURED,
+  SMS_NOT_CONFIGURED,
+  type ChannelName,
+  type ChannelResult,
+} from '../messages/index.js';
 import { readCaseContext, waitingSigners, type CaseContext } from './case-context.js';
 import type { EventJob, EventOutcome } from './event-queue.js';
 import {
@@ -72,7 +77,7 @@ async function messagesOf(
   const out = {} as Record<ChannelName, ChannelResult>;
   for (const channel of CHANNELS) {
     const mine = sent.filter((s) => s.row.channel === channel);
-    out[channel] = mine.length === 0 ? { ok: false, error: noneFor(channel) } : combined(mine);
+    out[channel] = mine.length > 0 ? combined(mine) : { ok: false, error: unused(deps, channel) };
   }
   return out;
 }
@@ -135,6 +140,20 @@ function combined(sent: readonly { result: ChannelResult }[]): ChannelResult {
   const errors = [...new Set(failed.map((f) => f.result.error ?? 'not sent'))];
   const of = failed.length === sent.length ? '' : ` (${failed.length} of ${sent.length})`;
   return { ok: false, error: `${errors.join('; ')}${of}` };
+}
+
+/**
+ * Why a channel sent nothing for this event: it is not configured (said the same whatever the
+ * case, as the channel itself says it), or nobody the event is for is reached by it.
+ */
+function unused(deps: EventDeps, channel: ChannelName): string {
+  if (!deps.channels[channel].configured)
+    return channel === 'eboks'
+      ? EBOKS_NOT_CONFIGURED
+      : channel === 'sms'
+        ? SMS_NOT_CONFIGURED
+        : noneFor(channel);
+  return noneFor(channel);
 }
 
 function noneFor(channel: ChannelName): string {
