@@ -177,6 +177,8 @@ describe('docpipe webhooks', () => {
     expect(nobody.stderr).toMatch(/^docpipe: company nobody does not exist/);
   });
 
+  // Nine docpipe commands, each a process that starts Node and opens the database: minutes on a
+  // loaded two-core machine.
   it('lists runs, replays a failed delivery (refused to loopback unless allowed), and removes the webhook', async () => {
     const added = (await json([
       'webhooks',
@@ -262,5 +264,5 @@ describe('docpipe webhooks', () => {
     });
     expect((await docpipe(['webhooks', 'remove', 'not-an-id'])).status).toBe(1);
     expect((await docpipe(['webhooks', 'replay', randomUUID()])).status).toBe(1);
-  });
+  }, 180_000);
 });

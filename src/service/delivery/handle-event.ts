@@ -33,6 +33,9 @@ export interface EventDeps extends MessageDeps {
 
 const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
 
+/** The triggers whose events send messages (plan() below). */
+const SENDING = new Set([CASE_CREATED, CASE_SENT, RECIPIENT_SIGNED, CASE_SIGNED, CASE_DENIED]);
+
 /**
  * Handles one event from the outbox: its webhooks (every trigger), and the messages it is the
  * moment for: the invitations of the signers the case now waits for (a case opened, a draft
@@ -68,12 +71,15 @@ async function messagesOf(
   deps: EventDeps,
   event: CaseEvent,
 ): Promise<Record<ChannelName, ChannelResult>> {
+  // Most events send nothing (an invitation's own event, a reminder's, an expiry): known from
+  // the trigger alone, without reading the case.
+  if (!SENDING.has(event.trigger)) return channelsNot(`nothing is sent on ${event.trigger}`);
   const c = await readCaseContext(deps.db, event.company, event.caseId);
   if (!c) return channelsNot('the case was deleted');
   const planned = plan(c, event.trigger);
   if (planned.why) return channelsNot(planned.why);
   const ids = await planMessages(deps.db, planned.messages, deps.now());
-  const sent = await sendMessages(deps, ids);
+  const sent = await sendMessages(deps, ids, c);
   const out = {} as Record<ChannelName, ChannelResult>;
   for (const channel of CHANNELS) {
     const mine = sent.filter((s) => s.row.channel === channel);

@@ -67,7 +67,7 @@ export async function planMessages(
   now: Date,
 ): Promise<string[]> {
   if (planned.length === 0) return [];
-  await db
+  const made = await db
     .insertInto('messages')
     .values(
       planned.map((m) => ({
@@ -86,17 +86,22 @@ export async function planMessages(
     .onConflict((oc) =>
       oc.columns(['case_id', 'addressee', 'channel', 'kind', 'sequence']).doNothing(),
     )
+    .returning(['id', 'addressee', 'channel', 'kind', 'sequence'])
     .execute();
-  const rows = await db
-    .selectFrom('messages')
-    .select(['id', 'addressee', 'channel', 'kind', 'sequence'])
-    .where('case_id', '=', planned[0]!.caseId)
-    .where(
-      'addressee',
-      'in',
-      planned.map((m) => addresseeOf(m)),
-    )
-    .execute();
+  // Every one new (the usual case): no second statement to find the ones there before.
+  const rows =
+    made.length === planned.length
+      ? made
+      : await db
+          .selectFrom('messages')
+          .select(['id', 'addressee', 'channel', 'kind', 'sequence'])
+          .where('case_id', '=', planned[0]!.caseId)
+          .where(
+            'addressee',
+            'in',
+            planned.map((m) => addresseeOf(m)),
+          )
+          .execute();
   // In the order planned (the recipients' order): the first group's first signer hears first.
   const byKey = new Map(
     rows.map((r) => [`${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`, r.id]),
@@ -164,9 +169,9 @@ export async function dueMessages(
   return rows.map((r) => r.id);
 }
 
-/** Records a sent message (in the caller's transaction, with the event that says so). */
+/** Records a sent message. */
 export async function markSent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database> | Transaction<Database>,
   id: string,
   location: string | undefined,
   now: Date,

@@ -47,9 +47,13 @@ export interface SentMessage {
 export async function sendMessages(
   deps: MessageDeps,
   ids: readonly string[],
+  /** The case the messages are of, when the caller has read it already. */
+  known?: CaseContext,
 ): Promise<SentMessage[]> {
   const out: SentMessage[] = [];
-  const contexts = new Map<string, Promise<CaseContext | undefined>>();
+  const contexts = new Map<string, Promise<CaseContext | undefined>>(
+    known ? [[known.id, Promise.resolve(known)]] : [],
+  );
   const contextOf = (row: LedgerRow) => {
     let c = contexts.get(row.caseId);
     if (!c) {
@@ -119,55 +123,63 @@ async function sendOne(
     const permanent = !channel.configured || NO_ADDRESS.test(error) || /^5\d\d\b/.test(error);
     return fail(error, permanent);
   }
-  await deps.db.transaction().execute(async (trx) => {
-    await markSent(trx, row.id, result.location, now);
-    if (row.kind !== 'invitation' && row.kind !== 'reminder') return;
-    if (row.kind === 'invitation' && recipient)
-      await trx
-        .updateTable('recipients')
-        .set({ invited_at: now })
-        .where('id', '=', recipient.id)
-        .execute();
-    // The case's updatedAt moves on, one millisecond at least, under the case's row lock: two
-    // invitations in one millisecond still give two deduplication keys.
-    const moved = await trx
-      .updateTable('cases')
-      .set({
-        updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at + interval '1 millisecond')`,
-      })
-      .where('company_id', '=', row.company)
-      .where('id', '=', row.caseId)
-      .returning(['updated_at', 'state', 'active_group', 'title'])
-      .executeTakeFirstOrThrow();
-    const trigger = row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED;
-    await trx
-      .insertInto('case_events')
-      .values({
-        company_id: row.company,
-        case_id: row.caseId,
-        trigger,
-        payload: JSON.stringify({
-          trigger,
-          case: {
-            _id: row.caseId,
-            title: moved.title,
-            state: moved.state,
-            activeGroup: moved.active_group,
-            updatedAt: moved.updated_at.toISOString(),
-          },
-          recipient: { id: recipient!.id, name: recipient!.name },
-          channel: row.channel,
-          ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
-        }),
-        created_at: now,
-      })
-      .execute();
-  });
+  if (row.kind === 'invitation' || row.kind === 'reminder')
+    await recordSentWithEvent(deps.db, row, recipient!, result.location, now);
+  else await markSent(deps.db, row.id, result.location, now);
   deps.logger?.info(
     { case: row.caseId, kind: row.kind, channel: row.channel, location: result.location },
     'message sent',
   );
   return result;
+}
+
+/**
+ * A sent invitation or reminder, recorded in one statement (one round trip, atomic as a
+ * transaction): the ledger row sent, the recipient's `invited_at`, the case's `updatedAt` moved
+ * on (a millisecond at least, under its row lock, so that two messages in one millisecond still
+ * give two deduplication keys), and the event `recipient.invited` or `recipient.reminded` with
+ * the case as it now is. `updatedAt` is written as JavaScript's toISOString writes it.
+ */
+async function recordSentWithEvent(
+  db: Kysely<Database>,
+  row: LedgerRow,
+  recipient: ContextRecipient,
+  location: string | undefined,
+  now: Date,
+): Promise<void> {
+  const trigger = row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED;
+  const extra = {
+    recipient: { id: recipient.id, name: recipient.name },
+    channel: row.channel,
+    ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
+  };
+  await sql`
+    with sent as (
+      update messages
+      set status = 'sent', sent_at = ${now}, location = ${location ?? null}, error = null,
+          claimed_until = null, next_attempt_at = null
+      where id = ${row.id}
+    ), invited as (
+      update recipients set invited_at = ${now}
+      where id = ${recipient.id} and ${row.kind === 'invitation'}
+    ), moved as (
+      update cases
+      set updated_at = greatest(${now}::timestamptz, updated_at + interval '1 millisecond')
+      where company_id = ${row.company} and id = ${row.caseId}
+      returning id, title, state, active_group, updated_at
+    )
+    insert into case_events (company_id, case_id, trigger, payload, created_at)
+    select ${row.company}, moved.id, ${trigger},
+      jsonb_build_object(
+        'trigger', ${trigger}::text,
+        'case', jsonb_build_object(
+          '_id', moved.id, 'title', moved.title, 'state', moved.state,
+          'activeGroup', moved.active_group,
+          'updatedAt', to_char(moved.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        )
+      ) || ${JSON.stringify(extra)}::jsonb,
+      ${now}
+    from moved`.execute(db);
 }
 
 /** A channel's answer for a person it cannot reach: not worth another try. */
