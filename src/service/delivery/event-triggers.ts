@@ -4,8 +4,19 @@
  * `partner.customer.registered`. The cases and signing services write theirs with their changes;
  * delivery writes the ones below: a case expired, and the messages that went out.
  */
-export { CASE_CREATED, CASE_SENT } from '../cases/index.js';
-export { CASE_DENIED, CASE_SIGNED, RECIPIENT_SIGNED } from '../signing/index.js';
+import { CASE_CREATED, CASE_SENT } from '../cases/index.js';
+import { CASE_DENIED, CASE_SIGNED, RECIPIENT_SIGNED } from '../signing/index.js';
+
+export { CASE_CREATED, CASE_DENIED, CASE_SENT, CASE_SIGNED, RECIPIENT_SIGNED };
 export const CASE_EXPIRED = 'case.expired';
 export const RECIPIENT_INVITED = 'recipient.invited';
 export const RECIPIENT_REMINDED = 'recipient.reminded';
+
+/** The triggers whose events send messages (handle-event.ts); the others only reach webhooks. */
+export const MESSAGE_TRIGGERS: ReadonlySet<string> = new Set([
+  CASE_CREATED,
+  CASE_SENT,
+  RECIPIENT_SIGNED,
+  CASE_SIGNED,
+  CASE_DENIED,
+]);

@@ -12,6 +12,7 @@ import {
   CASE_DENIED,
   CASE_SENT,
   CASE_SIGNED,
+  MESSAGE_TRIGGERS,
   RECIPIENT_SIGNED,
 } from './event-triggers.js';
 import { planMessages, type PlannedMessage } from './message-ledger.js';
@@ -32,9 +33,6 @@ export interface EventDeps extends MessageDeps {
 }
 
 const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
-
-/** The triggers whose events send messages (plan() below). */
-const SENDING = new Set([CASE_CREATED, CASE_SENT, RECIPIENT_SIGNED, CASE_SIGNED, CASE_DENIED]);
 
 /**
  * Handles one event from the outbox: its webhooks (every trigger), and the messages it is the
@@ -73,7 +71,8 @@ async function messagesOf(
 ): Promise<Record<ChannelName, ChannelResult>> {
   // Most events send nothing (an invitation's own event, a reminder's, an expiry): known from
   // the trigger alone, without reading the case.
-  if (!SENDING.has(event.trigger)) return channelsNot(`nothing is sent on ${event.trigger}`);
+  if (!MESSAGE_TRIGGERS.has(event.trigger))
+    return channelsNot(`nothing is sent on ${event.trigger}`);
   const c = await readCaseContext(deps.db, event.company, event.caseId);
   if (!c) return channelsNot('the case was deleted');
   const planned = plan(c, event.trigger);

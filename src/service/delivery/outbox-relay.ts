@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../base/log/index.js';
 import type { Database } from '../db/index.js';
+import { receives } from '../webhooks/index.js';
 import type { EventQueue } from './event-queue.js';
+import { MESSAGE_TRIGGERS } from './event-triggers.js';
 
 /** The channel migration 0006's trigger notifies on every commit that wrote events. */
 export const EVENTS_CHANNEL = 'docpipe_case_events';
@@ -123,8 +125,22 @@ export class OutboxRelay {
         .skipLocked()
         .execute();
       if (rows.length === 0) return 0;
+      // An event nothing acts on (no message is its, no active webhook of its company receives
+      // it: an invitation's own event, mostly) is marked published without a job.
+      const companies = [...new Set(rows.map((r) => r.company_id))];
+      const hooks = await trx
+        .selectFrom('webhooks')
+        .select(['company_id', 'triggers'])
+        .where('active', '=', true)
+        .where('company_id', 'in', companies)
+        .execute();
+      const wanted = rows.filter(
+        (r) =>
+          MESSAGE_TRIGGERS.has(r.trigger) ||
+          hooks.some((h) => h.company_id === r.company_id && receives(h.triggers, r.trigger)),
+      );
       await queue.publish(
-        rows.map((r) => ({
+        wanted.map((r) => ({
           eventId: r.id,
           company: r.company_id,
           caseId: r.case_id,
