@@ -16,6 +16,9 @@ export interface EventJob {
 /** What handling an event did: its first delivery over each channel (spec 2.2 `delivery`). */
 export type EventOutcome = Delivery;
 
+/** Entries kept in the queue's event stream. */
+const EVENT_STREAM_LENGTH = 1_000;
+
 /** One job id per event: the relay and the server that made the event both add it, once. */
 export const eventJobId = (eventId: string) => `event-${eventId}`;
 
@@ -23,11 +26,12 @@ const JOB_OPTIONS = {
   // A failure here is the worker's (PostgreSQL down): channels and webhooks retry on their own.
   attempts: 8,
   backoff: { type: 'exponential', delay: 2_000 },
-  // Kept ten minutes: a relay that died before marking its batch runs again within seconds and
-  // finds the jobs (one job per event), and the create answer waits far less. An event queued
-  // again after that is handled again, which sends nothing twice (the ledger, one delivery per
-  // webhook); keeping finished jobs a day grew Redis by 3.5 MB per 1,000 cases.
-  removeOnComplete: { age: 600, count: 10_000 },
+  // Kept ten minutes, the last thousand at most: a relay that died before marking its batch
+  // runs again within seconds and finds the jobs (one job per event), and the create answer
+  // waits far less. An event queued again after that is handled again, which sends nothing twice
+  // (the ledger, one delivery per webhook); keeping finished jobs a day grew Redis by 3.5 MB per
+  // 1,000 cases.
+  removeOnComplete: { age: 600, count: 1_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
@@ -51,6 +55,9 @@ export class EventQueue {
     this.queue ??= new Queue<EventJob, EventOutcome>(EVENTS_QUEUE, {
       connection: this.connection,
       prefix: this.prefix,
+      // The queue's event stream (what outcome() listens to) is read within seconds: 10,000
+      // entries, BullMQ's default, is Redis memory for nothing.
+      streams: { events: { maxLen: EVENT_STREAM_LENGTH } },
     });
     return this.queue;
   }
