@@ -136,6 +136,7 @@ const COVERED: Record<string, string> = {
   'POST /v3/api/cases': 'POST /v3/api/cases refuses A’s records',
   'GET /v3/api/cases': 'GET /v3/api/cases never lists A’s case',
   'GET /v3/api/cases/{id}': 'GET /v3/api/cases/{id} answers A’s case as absent',
+  'POST /v3/api/cases/{id}/send': 'POST /v3/api/cases/{id}/send answers A’s case as absent',
   'GET /v3/api/documents': 'the library: A’s document is absent to B',
   'GET /v3/api/documents/{id}': 'the library: A’s document is absent to B',
   'POST /v3/api/documents/{id}/cases': 'the library: A’s document is absent to B',
@@ -334,6 +335,20 @@ describe('the v3 cases', () => {
       nobodys.raw.replace('00000000-0000-4000-8000-000000000000', 'ID'),
     );
     expect((await call(app, 'GET', `/v3/api/cases/${a.id}`, A.key)).status).toBe(200);
+  });
+});
+
+describe('sending', () => {
+  it('POST /v3/api/cases/{id}/send answers A’s case as absent', async () => {
+    const { a } = await seeded();
+    const app = await caseServer(s);
+    const theirs = await refusedForBoth(() =>
+      call(app, 'POST', `/v3/api/cases/${a.id}/send`, B.key),
+    );
+    expect([theirs.status, theirs.body.error]).toEqual([404, 'case-not-found']);
+    // The control: A reaches its own case, refused for its state (open), not as absent.
+    const own = await call(app, 'POST', `/v3/api/cases/${a.id}/send`, A.key);
+    expect([own.status, own.body.error]).toEqual([400, 'validation-failed']);
   });
 });
 

@@ -267,6 +267,7 @@ describe('the composed HTTP service', () => {
       '/sign/{token}/logo',
       '/v3/api/cases',
       '/v3/api/cases/{id}',
+      '/v3/api/cases/{id}/send',
       '/v3/api/documents',
       '/v3/api/documents/{id}',
       '/v3/api/documents/{id}/cases',
