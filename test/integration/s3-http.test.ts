@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../src/render/storage/index.js';
+import { untilOutput } from '../helpers/child-output.js';
 import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 import { pdfText } from '../helpers/pdf-text.js';
@@ -73,6 +74,21 @@ function cachedFlags(started: StartedDocpipe): unknown[] {
     .lines()
     .filter((l) => l.msg === 'document job done')
     .map((l) => l.cached);
+}
+
+/**
+ * The `cached` flags once `count` jobs are logged: the worker logs a job after handing its result
+ * on, so an answer can arrive before the line does.
+ */
+async function jobsLogged(started: StartedDocpipe, count: number): Promise<unknown[]> {
+  await untilOutput(
+    started.child,
+    () => (cachedFlags(started).length >= count ? true : undefined),
+    30_000,
+    `${count} document jobs logged`,
+    () => started.log,
+  );
+  return cachedFlags(started);
 }
 
 beforeAll(async () => {
@@ -204,7 +220,7 @@ describe('docpipe start on S3 storage', () => {
       tags: leaseTags,
     });
     expect(tampered.status).toBe(400);
-    expect(cachedFlags(first)).toEqual([false, true]);
+    expect(await jobsLogged(first, 2)).toEqual([false, true]);
     expect(first.log).not.toContain('NodeVersionSupportWarning');
   });
 
@@ -224,7 +240,7 @@ describe('docpipe start on S3 storage', () => {
       const { documents } = (await converted.json()) as { documents: { file: string }[] };
       const pdf = await fetch(documents[0]!.file);
       expect(Buffer.from(await pdf.arrayBuffer()).equals(pdfBytes)).toBe(true);
-      expect(cachedFlags(second)).toEqual([true]);
+      expect(await jobsLogged(second, 1)).toEqual([true]);
       expect(existsSync(join(dir, 'two', 'storage'))).toBe(false);
     } finally {
       await second.killAll();
