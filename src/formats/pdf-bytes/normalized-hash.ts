@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 
 /**
  * What LibreOffice writes differently each time it converts the same document: the moments in
- * the document information (`/CreationDate`, `/ModDate`), the file identifier (`/ID`), and the
- * XMP packet's dates and UUIDs. Each is blanked to the same length (so that offsets, and with
+ * the document information (`/CreationDate`, `/ModDate`), the file identifier (`/ID`), the
+ * trailer's `/DocChecksum` (an MD5 over the file, dates included: it differs whenever the two
+ * conversions fall in different seconds), and the XMP packet's dates and UUIDs. Each is blanked to the same length (so that offsets, and with
  * them the cross-reference table, stay as they were) before hashing.
  */
 const VARYING: readonly RegExp[] = [
   /\/(?:CreationDate|ModDate)\s*\((?:[^()\\]|\\.)*\)/g,
   /\/ID\s*\[\s*<[0-9A-Fa-f\s]*>\s*<[0-9A-Fa-f\s]*>\s*\]/g,
+  /\/DocChecksum\s*\/[0-9A-Fa-f]+/g,
   /<xmp:(?:CreateDate|ModifyDate|MetadataDate)>[^<]*<\/xmp:(?:CreateDate|ModifyDate|MetadataDate)>/g,
   /<xmpMM:(?:DocumentID|InstanceID)>[^<]*<\/xmpMM:(?:DocumentID|InstanceID)>/g,
   /uuid:[0-9a-fA-F-]{36}/g,
