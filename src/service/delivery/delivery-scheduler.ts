@@ -144,7 +144,7 @@ async function remind(deps: MessageDeps): Promise<number> {
       );
     });
     if (ids.length === 0) continue;
-    await sendMessages(deps, ids);
+    await sendMessages(deps, ids, context);
     reminded += 1;
   }
   return reminded;
