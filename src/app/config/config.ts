@@ -275,8 +275,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const retention = retentionConfigFrom(env, problems);
   const fairness = fairnessConfigFrom(count);
   // A signed URL must not outlive what it points at: the sweeper would leave it a 404.
-  const ttlMs = http.signedUrlTtlSeconds * 1000;
   const shortest = [retention.uploadsMs, retention.rendersMs].filter((ms) => ms !== undefined);
+  // Left to its default, the lifetime gives way to a shorter retention set alone.
+  if (!env.DOCPIPE_SIGNED_URL_TTL_S && shortest.length > 0)
+    http.signedUrlTtlSeconds = Math.min(
+      http.signedUrlTtlSeconds,
+      Math.ceil(Math.min(...shortest) / 1000) - 1,
+    );
+  const ttlMs = http.signedUrlTtlSeconds * 1000;
   if (shortest.some((ms) => ttlMs >= ms))
     problems.push(
       `DOCPIPE_SIGNED_URL_TTL_S (${http.signedUrlTtlSeconds} s) must be shorter than DOCPIPE_RETENTION_UPLOADS and DOCPIPE_RETENTION_RENDERS: a signed URL would outlive its document`,

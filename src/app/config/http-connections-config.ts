@@ -7,12 +7,14 @@ import { parseDuration } from '../../base/util/index.js';
 export interface HttpConnectionLimits {
   /**
    * `DOCPIPE_HTTP_REQUEST_TIMEOUT`: the longest a caller may take to send a whole request
-   * (headers and body); past it the connection is closed. @defaultValue '30s'
+   * (headers and body); past it the connection is closed. @defaultValue '30s', or the headers
+   * timeout when that is set longer
    */
   requestTimeoutMs: number;
   /**
    * `DOCPIPE_HTTP_HEADERS_TIMEOUT`: the longest a caller may take to send a request's headers;
-   * at most the request timeout. @defaultValue '10s'
+   * at most the request timeout. @defaultValue '10s', or the request timeout when that is set
+   * shorter
    */
   headersTimeoutMs: number;
   /**
@@ -61,9 +63,20 @@ export function httpConnectionLimitsFrom(
     return fallbackMs;
   };
   const defaults = DEFAULT_HTTP_CONNECTION_LIMITS;
+  const given = (name: string) => env[name] !== undefined && env[name] !== '';
+  // A default gives way to the other timeout when only that one is set: a setting valid alone
+  // never fails the start because of a default it was not compared with.
+  const requestGiven = given('DOCPIPE_HTTP_REQUEST_TIMEOUT');
+  const headersGiven = given('DOCPIPE_HTTP_HEADERS_TIMEOUT');
+  let requestTimeoutMs = timeout('DOCPIPE_HTTP_REQUEST_TIMEOUT', defaults.requestTimeoutMs);
+  let headersTimeoutMs = timeout('DOCPIPE_HTTP_HEADERS_TIMEOUT', defaults.headersTimeoutMs);
+  if (requestGiven && !headersGiven)
+    headersTimeoutMs = Math.min(headersTimeoutMs, requestTimeoutMs);
+  if (headersGiven && !requestGiven)
+    requestTimeoutMs = Math.max(requestTimeoutMs, headersTimeoutMs);
   const limits: HttpConnectionLimits = {
-    requestTimeoutMs: timeout('DOCPIPE_HTTP_REQUEST_TIMEOUT', defaults.requestTimeoutMs),
-    headersTimeoutMs: timeout('DOCPIPE_HTTP_HEADERS_TIMEOUT', defaults.headersTimeoutMs),
+    requestTimeoutMs,
+    headersTimeoutMs,
     keepAliveTimeoutMs: timeout('DOCPIPE_HTTP_KEEP_ALIVE_TIMEOUT', defaults.keepAliveTimeoutMs),
     maxConnections: int('DOCPIPE_HTTP_MAX_CONNECTIONS', defaults.maxConnections),
   };
