@@ -126,7 +126,7 @@ describe('docpipe webhooks', () => {
     expect(table[2]).toMatch(/\s+acme\s+disabled\s+POST\s+\*\s+https:\/\/hooks\.example\/x$/);
   });
 
-  it('refuses a bad URL, header, method and trigger by their flags (exit 2), an unknown company (exit 1)', async () => {
+  it('refuses a bad URL, header (framing, X-Docpipe-, not ASCII), method and trigger by their flags (exit 2), an unknown company (exit 1)', async () => {
     const bad = await docpipe([
       'webhooks',
       'add',
@@ -138,6 +138,10 @@ describe('docpipe webhooks', () => {
       'case.exploded',
       '--header',
       'Host: evil.example',
+      '--header',
+      'X-Docpipe-Tenant: acme',
+      '--header',
+      'X-City: Łódź',
       '--method',
       'GET',
       '--json',
@@ -157,6 +161,16 @@ describe('docpipe webhooks', () => {
           message: expect.stringMatching(/^"case\.exploded" is no trigger: give case\.created, /),
         },
         { field: '--header', message: 'Host is set by docpipe (it frames or routes the request)' },
+        {
+          field: '--header',
+          message:
+            "X-Docpipe-Tenant: the X-Docpipe- headers are docpipe's own (a receiver trusts them to come from docpipe); choose another name",
+        },
+        {
+          field: '--header',
+          message:
+            'X-City\'s value holds "Ł" (U+0141): a header value is printable ASCII; percent-encode or base64 the text',
+        },
       ],
     });
     expect(bad.stderr).toMatch(

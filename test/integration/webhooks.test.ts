@@ -380,6 +380,43 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('stored headers', () => {
+  it('fails at once, naming the header, a delivery whose stored header cannot be sent; one the new rules refuse but Node sends still goes', async () => {
+    const r = await receiver();
+    const broken = await webhook(`${r.url}/broken`);
+    const older = await webhook(`${r.url}/older`);
+    // Written as webhooks added before their headers were checked as now are stored.
+    const store = (id: string, headers: Record<string, string>) =>
+      t.db
+        .updateTable('webhooks')
+        .set({ headers: JSON.stringify(headers) })
+        .where('id', '=', id)
+        .execute();
+    await store(broken.webhook.id, { 'X-Key': 'k1', 'X-City': 'Łódź' });
+    await store(older.webhook.id, { 'X-Docpipe-Tenant': 'acme', 'X-Name': 'Søren' });
+    const event = await caseCreated();
+
+    const out = await dispatchEvent(deps(), event);
+    const error =
+      'not sent: a header of the webhook cannot be sent (X-City\'s value holds "Ł" (U+0141): a header value is printable ASCII; percent-encode or base64 the text); remove the webhook and add it again without it';
+    expect(out).toEqual({
+      deliveries: 2,
+      result: { ok: false, error: `${r.url}/broken: ${error}` },
+    });
+    const [req] = await r.waitFor(1);
+    expect(req!.url).toBe('/older');
+    expect(req!.headers['x-docpipe-tenant']).toBe('acme');
+    // Which bytes carry the ø is Node's choice (a receiver may read them otherwise): the reason
+    // a new webhook's values must be ASCII.
+    expect(req!.headers['x-name']).toMatch(/^S.+ren$/);
+
+    const failed = (await deliveriesOf(event.id)).find((d) => d.webhook_id === broken.webhook.id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null });
+    expect(failed!.last_error).toBe(error);
+    expect(r.requests.map((q) => q.url)).toEqual(['/older']);
+  });
+});
+
 describe('bounded attempts', () => {
   it('costs a slow receiver one attempt of the timeout, and retries it', async () => {
     const r = await receiver();

@@ -151,6 +151,57 @@ describe('checkWebhook', () => {
       { field: '--header', message: 'x-k is given twice' },
     ]);
   });
+  it('refuses every X-Docpipe- name, and a value that is not printable ASCII, naming the header', () => {
+    expect(
+      refusal({
+        url: 'https://hooks.example/in',
+        triggers: ['*'],
+        headers: [
+          'X-Docpipe-Tenant: acme',
+          'x-docpipe-signature-version: 2',
+          'X-City: Łódź',
+          'X-Name: Søren',
+          'X-Emoji: ok \u{1f44d}',
+          'X-Del: a\u007fb',
+          'X-C1: a\u0085b',
+          'Content-Encoding: gzip',
+          'X-Fine: tab\tand space ~!',
+        ],
+      }),
+    ).toEqual([
+      {
+        field: '--header',
+        message:
+          "X-Docpipe-Tenant: the X-Docpipe- headers are docpipe's own (a receiver trusts them to come from docpipe); choose another name",
+      },
+      {
+        field: '--header',
+        message:
+          "x-docpipe-signature-version: the X-Docpipe- headers are docpipe's own (a receiver trusts them to come from docpipe); choose another name",
+      },
+      {
+        field: '--header',
+        message:
+          'X-City\'s value holds "Ł" (U+0141): a header value is printable ASCII; percent-encode or base64 the text',
+      },
+      {
+        field: '--header',
+        message:
+          'X-Name\'s value holds "ø" (U+00F8): a header value is printable ASCII; percent-encode or base64 the text',
+      },
+      {
+        field: '--header',
+        message:
+          'X-Emoji\'s value holds "\u{1f44d}" (U+1F44D): a header value is printable ASCII; percent-encode or base64 the text',
+      },
+      { field: '--header', message: "X-Del's value holds a control character (U+007F)" },
+      { field: '--header', message: "X-C1's value holds a control character (U+0085)" },
+      {
+        field: '--header',
+        message: 'Content-Encoding is set by docpipe (it frames or routes the request)',
+      },
+    ]);
+  });
 });
 
 describe('destination guard', () => {

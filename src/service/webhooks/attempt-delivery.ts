@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { docpipeVersion } from '../../render/pipeline/index.js';
 import { DestinationRefusedError, resolveDestination } from './destination-guard.js';
 import { retryDelay } from './retry-delay.js';
+import { unsendableHeader } from './webhook-header-rules.js';
 import type { WebhookDeps } from './webhook-deps.js';
 import {
   DELIVERY_HEADER,
@@ -79,7 +80,8 @@ export interface ClaimedTry {
  * conditional update (still pending, at the try count expected), so two workers never both send
  * it, and one that succeeded is never sent again. A failure is retried with backoff (the next
  * try put on `deps.retries`) until `settings.retryForMs` after the delivery was made; then, or
- * at once for a refused private destination or a disabled webhook, the delivery is failed.
+ * at once for a refused private destination, a disabled webhook or a stored header that cannot
+ * be sent, the delivery is failed.
  */
 export async function attemptDelivery(
   deps: WebhookDeps,
@@ -203,10 +205,15 @@ export async function makeTry(
   const url = new URL(webhook.url);
   let answer: WebhookAnswer | undefined;
   let error: string | null = null;
-  /** A failure that no retry can mend: a refused destination, a disabled webhook. */
+  /** A failure that no retry can mend: a refused destination, a disabled webhook, a bad header. */
   let final = false;
+  const badHeader = unsendableHeader(webhook.headers);
   if (!webhook.active) {
     error = 'not sent: the webhook is disabled';
+    final = true;
+  } else if (badHeader !== undefined) {
+    // Stored before its headers were checked as they are now: every try would fail alike.
+    error = `not sent: a header of the webhook cannot be sent (${badHeader}); remove the webhook and add it again without it`;
     final = true;
   } else {
     try {

@@ -1,11 +1,6 @@
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import { ALL_TRIGGERS, WEBHOOK_TRIGGERS, isWebhookTrigger } from './webhook-triggers.js';
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-} from './webhook-signature.js';
+import { headerProblem, isHeaderName } from './webhook-header-rules.js';
 
 export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
@@ -44,32 +39,6 @@ export const WEBHOOK_FIELDS = {
 const MAX_URL_CHARS = 2048;
 const MAX_HEADERS = 32;
 const MAX_HEADER_VALUE_CHARS = 4096;
-
-/** RFC 9110's token: what a header name may be made of. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/**
- * Headers that frame the request or route it (their value is docpipe's to set, or a second one
- * would split the request), and the signature headers, which a receiver must be able to trust.
- */
-const RESERVED_HEADERS = new Set(
-  [
-    'host',
-    'content-length',
-    'transfer-encoding',
-    'connection',
-    'keep-alive',
-    'te',
-    'trailer',
-    'upgrade',
-    'expect',
-    'proxy-connection',
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    EVENT_HEADER,
-    DELIVERY_HEADER,
-  ].map((h) => h.toLowerCase()),
-);
 
 /**
  * The webhook `input` describes, or DocpipeError `validation-failed` with every problem, each
@@ -159,24 +128,13 @@ function headerProblems(
     }
     const name = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).trim();
-    if (!TOKEN.test(name)) {
+    if (!isHeaderName(name)) {
       problems.push({ field, message: `${shown}: ${JSON.stringify(name)} is not a header name` });
       continue;
     }
-    const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) {
-      problems.push({
-        field,
-        message: lower.startsWith('x-docpipe-')
-          ? `${name} is docpipe's own (the signature headers cannot be replaced)`
-          : `${name} is set by docpipe (it frames or routes the request)`,
-      });
-      continue;
-    }
-    // Tab aside, a control character is refused by Node's HTTP client anyway: say so here.
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0001-\u0008\u000b-\u001f\u007f]/.test(value)) {
-      problems.push({ field, message: `${name}'s value holds a control character` });
+    const problem = headerProblem(name, value);
+    if (problem !== undefined) {
+      problems.push({ field, message: problem });
       continue;
     }
     if (value.length > MAX_HEADER_VALUE_CHARS) {
@@ -186,6 +144,7 @@ function headerProblems(
       });
       continue;
     }
+    const lower = name.toLowerCase();
     if (seen.has(lower)) {
       problems.push({ field, message: `${name} is given twice` });
       continue;
