@@ -33,3 +33,4 @@ export { ListRow, type ResolvedCell } from './list-row.js';
 export { tagLabel, withoutInvisible } from './value-preview.js';
 export { columnPath } from './list-value.js';
 export { bidiControlProblem } from './bidi.js';
+export { readerTextProblem } from './reader-text.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { joinField, type FailureDetail } from '../../base/errors/index.js';
-import { TagInputSchema, resolveLocale } from '../../document/values/index.js';
+import { TagInputSchema, readerTextProblem, resolveLocale } from '../../document/values/index.js';
 import { MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
 import { MAX_EMAIL_CHARS, MAX_NAME_CHARS, SIGNING_SCHEMAS } from '../companies/index.js';
 
@@ -23,6 +23,15 @@ import { MAX_EMAIL_CHARS, MAX_NAME_CHARS, SIGNING_SCHEMAS } from '../companies/i
 /** Longest title and reference: generous, but a bound, so that a case row stays a row. */
 export const MAX_TITLE_CHARS = 500;
 export const MAX_REFERENCE_CHARS = 200;
+/**
+ * Most recipients and documents one case may have. A case goes out as one invitation a
+ * recipient and its documents through the pipeline at once, and a signer pages through every
+ * document: a case of more is a mailing, not a signing. The limits keep one request's work and
+ * rows bounded (docs/cases.md#limits); past them is `validation-failed` at `recipients` or
+ * `documents`, before anything is looked up or rendered.
+ */
+export const MAX_CASE_RECIPIENTS = 250;
+export const MAX_CASE_DOCUMENTS = 50;
 /** Longest id of a record (folder, preset, message template, user, library document). */
 const MAX_ID_CHARS = 200;
 /** Longest free text of a case: the message shown with the invitation, a position. */
@@ -217,8 +226,18 @@ export const CaseBodySchema = Type.Object(
       Type.Array(TagInputSchema, { description: 'values filled into every .docx' }),
     ),
     settings: Type.Optional(CaseSettingsSchema),
-    recipients: Type.Optional(Type.Array(CaseRecipientSchema)),
-    documents: Type.Optional(Type.Array(CaseDocumentSchema)),
+    recipients: Type.Optional(
+      Type.Array(CaseRecipientSchema, {
+        maxItems: MAX_CASE_RECIPIENTS,
+        description: `at most ${MAX_CASE_RECIPIENTS}`,
+      }),
+    ),
+    documents: Type.Optional(
+      Type.Array(CaseDocumentSchema, {
+        maxItems: MAX_CASE_DOCUMENTS,
+        description: `at most ${MAX_CASE_DOCUMENTS}`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -234,9 +253,9 @@ const SOURCES = ['content', 'url', 'documentId'] as const;
 /**
  * The structural rules JSON Schema cannot say in words a caller understands, over any JSON
  * value (the schema's findings may be there too): each document names exactly one source, a
- * `versionId` goes with a `documentId`, and `settings.language` is one docpipe formats for.
- * Each problem has its path; none when the members are absent or of the wrong type (the
- * schema says that).
+ * `versionId` goes with a `documentId`, `settings.language` is one docpipe formats for, and
+ * the texts people read hold no control or bidi characters. Each problem has its path; none
+ * when the members are absent or of the wrong type (the schema says that).
  */
 export function caseBodyRuleProblems(body: unknown): FailureDetail[] {
   if (!isObject(body)) return [];
@@ -265,6 +284,36 @@ export function caseBodyRuleProblems(body: unknown): FailureDetail[] {
     if (typeof resolved === 'string')
       problems.push({ field: 'settings.language', message: resolved });
   }
+  problems.push(...readerTextProblems(body));
+  return problems;
+}
+
+/**
+ * The texts of a case that signers and receivers read: on the signing page, in the invitations,
+ * in webhook bodies and on the audit trail. Each is held to the value policy's characters
+ * (readerTextProblem: no control characters, no bidi controls); a message may have lines.
+ */
+function readerTextProblems(body: Record<string, unknown>): FailureDetail[] {
+  const problems: FailureDetail[] = [];
+  const check = (value: unknown, field: string, lines = false) => {
+    if (typeof value !== 'string') return;
+    const message = readerTextProblem(value, { lines });
+    if (message) problems.push({ field, message });
+  };
+  check(body.title, 'title');
+  check(body.referenceId, 'referenceId');
+  if (isObject(body.settings)) check(body.settings.message, 'settings.message', true);
+  if (Array.isArray(body.recipients))
+    body.recipients.forEach((r: unknown, i) => {
+      if (!isObject(r)) return;
+      check(r.name, `recipients[${i}].name`);
+      check(r.position, `recipients[${i}].position`);
+      check(r.message, `recipients[${i}].message`, true);
+    });
+  if (Array.isArray(body.documents))
+    body.documents.forEach((d: unknown, i) => {
+      if (isObject(d)) check(d.name, `documents[${i}].name`);
+    });
   return problems;
 }
 

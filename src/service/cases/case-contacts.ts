@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/index.js';
+import { rowBatches, type Database } from '../db/index.js';
 import type { ServiceNotice } from './case-answer.js';
 
 /**
@@ -20,27 +20,27 @@ export async function saveContacts(
     if (r.email)
       byEmail.set(r.email.toLowerCase(), { name: r.name, email: r.email, phone: r.phone });
   if (byEmail.size === 0) return [];
+  const rows = [...byEmail.values()].map((c) => ({
+    company_id: company,
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    created_at: now,
+    updated_at: now,
+  }));
   try {
-    await db
-      .insertInto('contacts')
-      .values(
-        [...byEmail.values()].map((c) => ({
-          company_id: company,
-          name: c.name,
-          email: c.email,
-          phone: c.phone,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.expression(sql`company_id, lower(email)`).doUpdateSet({
-          name: sql`excluded.name`,
-          phone: sql`coalesce(excluded.phone, contacts.phone)`,
-          updated_at: now,
-        }),
-      )
-      .execute();
+    for (const batch of rowBatches(rows))
+      await db
+        .insertInto('contacts')
+        .values(batch)
+        .onConflict((oc) =>
+          oc.expression(sql`company_id, lower(email)`).doUpdateSet({
+            name: sql`excluded.name`,
+            phone: sql`coalesce(excluded.phone, contacts.phone)`,
+            updated_at: now,
+          }),
+        )
+        .execute();
     return [];
   } catch (err) {
     return [

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/index.js';
+import { rowBatches, type Database } from '../db/index.js';
 import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
@@ -80,54 +80,49 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         updated_at: c.now,
       })
       .execute();
-    if (c.recipients.length > 0)
-      await trx
-        .insertInto('recipients')
-        .values(
-          c.recipients.map((r) => ({
-            ...ofCase,
-            id: r.id,
-            uid: r.uid,
-            position: r.position,
-            name: r.name,
-            email: r.email,
-            phone: r.phone,
-            type: r.type,
-            signing: r.signing,
-            group: r.group,
-            message_template_id: r.messageTemplateId,
-            details: JSON.stringify(r.details),
-            status: 'pending' as const,
-            signing_token_hash: r.tokenHash,
-            cpr_encrypted: r.cprEncrypted ?? null,
-            created_at: c.now,
-            updated_at: c.now,
-          })),
-        )
-        .execute();
-    if (c.documents.length > 0)
-      await trx
-        .insertInto('case_documents')
-        .values(
-          c.documents.map((d) => ({
-            ...ofCase,
-            index: d.index,
-            name: d.name,
-            source: d.source,
-            storage_key: d.storageKey,
-            url: d.url,
-            sha256: d.sha256,
-            bytes: d.bytes,
-            pages: d.pages,
-            library_document_id: d.libraryDocumentId,
-            library_version_id: d.libraryVersionId,
-            places: JSON.stringify(d.places),
-            must_be_read: d.mustBeRead,
-            evidence: d.evidence ? JSON.stringify(d.evidence) : null,
-            created_at: c.now,
-          })),
-        )
-        .execute();
+    // In statements below the driver's bind-parameter limit (row-batches.ts), whatever the count.
+    for (const batch of rowBatches(
+      c.recipients.map((r) => ({
+        ...ofCase,
+        id: r.id,
+        uid: r.uid,
+        position: r.position,
+        name: r.name,
+        email: r.email,
+        phone: r.phone,
+        type: r.type,
+        signing: r.signing,
+        group: r.group,
+        message_template_id: r.messageTemplateId,
+        details: JSON.stringify(r.details),
+        status: 'pending' as const,
+        signing_token_hash: r.tokenHash,
+        cpr_encrypted: r.cprEncrypted ?? null,
+        created_at: c.now,
+        updated_at: c.now,
+      })),
+    ))
+      await trx.insertInto('recipients').values(batch).execute();
+    for (const batch of rowBatches(
+      c.documents.map((d) => ({
+        ...ofCase,
+        index: d.index,
+        name: d.name,
+        source: d.source,
+        storage_key: d.storageKey,
+        url: d.url,
+        sha256: d.sha256,
+        bytes: d.bytes,
+        pages: d.pages,
+        library_document_id: d.libraryDocumentId,
+        library_version_id: d.libraryVersionId,
+        places: JSON.stringify(d.places),
+        must_be_read: d.mustBeRead,
+        evidence: d.evidence ? JSON.stringify(d.evidence) : null,
+        created_at: c.now,
+      })),
+    ))
+      await trx.insertInto('case_documents').values(batch).execute();
     await trx
       .insertInto('case_events')
       .values({

@@ -42,6 +42,8 @@ export {
   CaseRecipientSchema,
   CaseSettingsSchema,
   LibraryCaseBodySchema,
+  MAX_CASE_DOCUMENTS,
+  MAX_CASE_RECIPIENTS,
   MAX_REFERENCE_CHARS,
   MAX_TITLE_CHARS,
   caseBodyRuleProblems,

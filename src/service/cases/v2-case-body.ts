@@ -2,7 +2,12 @@ import { Type, type Static } from 'typebox';
 import { TagInputSchema } from '../../document/values/index.js';
 import { MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
 import { MAX_EMAIL_CHARS, MAX_NAME_CHARS, SIGNING_SCHEMAS } from '../companies/index.js';
-import { MAX_REFERENCE_CHARS, MAX_TITLE_CHARS } from './case-body.js';
+import {
+  MAX_CASE_DOCUMENTS,
+  MAX_CASE_RECIPIENTS,
+  MAX_REFERENCE_CHARS,
+  MAX_TITLE_CHARS,
+} from './case-body.js';
 
 /**
  * The body of `POST /api/v2/{company}/case/create` (spec 4.2, 2.1), once for validation, the
@@ -236,8 +241,18 @@ export const V2CaseBodySchema = Type.Object(
       Type.Array(TagInputSchema, { description: 'values filled into every .docx' }),
     ),
     settings: Type.Optional(V2CaseSettingsSchema),
-    recipients: Type.Optional(Type.Array(V2RecipientSchema)),
-    documents: Type.Optional(Type.Array(V2DocumentSchema)),
+    recipients: Type.Optional(
+      Type.Array(V2RecipientSchema, {
+        maxItems: MAX_CASE_RECIPIENTS,
+        description: `at most ${MAX_CASE_RECIPIENTS}`,
+      }),
+    ),
+    documents: Type.Optional(
+      Type.Array(V2DocumentSchema, {
+        maxItems: MAX_CASE_DOCUMENTS,
+        description: `at most ${MAX_CASE_DOCUMENTS}`,
+      }),
+    ),
   },
   open,
 );

@@ -23,3 +23,4 @@ export {
   type MigrationOutcome,
   type MigrationStatus,
 } from './migrate.js';
+export { MAX_BIND_PARAMETERS, rowBatches } from './row-batches.js';

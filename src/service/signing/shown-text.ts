@@ -1,14 +1,5 @@
 import type { FailureDetail } from '../../base/errors/index.js';
-import { bidiControlProblem } from '../../document/values/index.js';
-
-/** C0 and C1 controls other than tab: nothing a person types into a name or a reason. */
-function hasControl(text: string): boolean {
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) return true;
-  }
-  return false;
-}
+import { readerTextProblem } from '../../document/values/index.js';
 
 /**
  * A text a signer gives that others will read (a typed name, a reason for denying): trimmed and
@@ -26,9 +17,8 @@ export function shownText(
   if (text.length === 0) return { problem: { field, message: 'is empty' } };
   if (Array.from(text).length > maxChars)
     return { problem: { field, message: `is longer than ${maxChars} characters` } };
-  if (hasControl(text))
-    return { problem: { field, message: 'contains a control character (a line break, say)' } };
-  const bidi = bidiControlProblem(text);
-  if (bidi) return { problem: { field, message: bidi } };
+  // The same characters a case's own texts may not hold (document/values reader-text.ts).
+  const problem = readerTextProblem(text);
+  if (problem) return { problem: { field, message: problem } };
   return { text };
 }
