@@ -1,4 +1,5 @@
 import { fillPlaceholders, placeholdersIn, type MessagePlaceholder } from '../companies/index.js';
+import { defang } from './defang.js';
 import { blocksToHtml, blocksToText, type MessageBlock } from './message-blocks.js';
 import { EMAIL_TEXTS, type EmailTexts } from './email-texts.js';
 import { htmlPage } from './html.js';
@@ -203,7 +204,8 @@ function denialBlocks(m: OutgoingMessage, t: EmailTexts, title: string): Message
   return [
     { kind: 'paragraph', text: t.denial.intro(headerText(m.denial.by), title) },
     reason
-      ? { kind: 'quote', text: t.denial.reason(reason) }
+      ? // The signer wrote it: shown, never a link (defang.ts says why).
+        { kind: 'quote', text: t.denial.reason(defang(bodyText(reason))), links: false }
       : { kind: 'paragraph', text: t.denial.noReason },
     { kind: 'paragraph', text: t.denial.after },
   ];

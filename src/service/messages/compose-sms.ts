@@ -1,3 +1,4 @@
+import { defang } from './defang.js';
 import { formatDate, messageLanguage } from './message-language.js';
 import type { OutgoingMessage } from './message.js';
 import { cut, headerText } from './plain-text.js';
@@ -39,7 +40,10 @@ export function composeSms(m: OutgoingMessage, options: { timeZone: string }): s
         : `${company}: ${title} has been signed by everyone and sealed.`;
     case 'denial': {
       const by = headerText(m.denial?.by, MAX_NAME_CHARS);
-      const reason = m.denial?.reason ? cut(headerText(m.denial.reason), MAX_REASON_CHARS) : '';
+      // The signer wrote it: no phone may show a link in it (defang.ts).
+      const reason = m.denial?.reason
+        ? cut(defang(headerText(m.denial.reason)), MAX_REASON_CHARS)
+        : '';
       return da
         ? `${by} har afvist at underskrive ${title}.${reason ? ` Begrundelse: ${reason}` : ''}`
         : `${by} has declined to sign ${title}.${reason ? ` Reason: ${reason}` : ''}`;

@@ -20,15 +20,17 @@ const TRAILING = /[.,;:!?)\]}]+$/;
 
 /**
  * Plain text as HTML: escaped, each paragraph (text between blank lines) a `<p>`, single line
- * breaks kept as `<br>`, and http(s) URLs made links. Nothing in the text becomes markup.
+ * breaks kept as `<br>`, and http(s) URLs made links unless `links` is false. Nothing in the
+ * text becomes markup.
  */
-export function textToHtml(text: string): string {
+export function textToHtml(text: string, links = true): string {
+  const line = links ? linkedLine : escapeHtml;
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n[ \t]*\n+/)
     .map((p) => p.replace(/^\n+|\n+$/g, ''))
     .filter((p) => p.trim() !== '')
-    .map((p) => `<p style="${P_STYLE}">${p.split('\n').map(linkedLine).join('<br>\n')}</p>`)
+    .map((p) => `<p style="${P_STYLE}">${p.split('\n').map(line).join('<br>\n')}</p>`)
     .join('\n');
 }
 

@@ -8,8 +8,11 @@ import { button, escapeHtml, link, P_STYLE, textToHtml } from './html.js';
 export type MessageBlock =
   /** A paragraph; `\n` inside it is a line break. */
   | { kind: 'paragraph'; text: string }
-  /** Text from a person (the case's message): set apart, links made clickable in HTML. */
-  | { kind: 'quote'; text: string }
+  /**
+   * Text from a person, set apart: the case's message, its links made clickable in HTML; or,
+   * with `links: false`, a signer's text (a denial's reason), never a link.
+   */
+  | { kind: 'quote'; text: string; links?: boolean }
   /** Text that is already a whole body (a filled template): paragraphs and links kept. */
   | { kind: 'text'; text: string }
   /** The signing link: a button in HTML, `label:` and the URL on its own line in text. */
@@ -46,7 +49,7 @@ export function blocksToHtml(blocks: MessageBlock[]): string {
         case 'quote':
           return (
             '<div style="margin:0 0 16px 0;padding:4px 0 4px 16px;border-left:3px solid #d4d4d8;color:#3f3f46">' +
-            `${textToHtml(bodyText(b.text))}</div>`
+            `${textToHtml(bodyText(b.text), b.links !== false)}</div>`
           );
         case 'button':
           return `${button(b.url, b.label)}\n<p style="${P_STYLE};font-size:12px;color:#71717a;word-break:break-all">${link(b.url, b.url)}</p>`;
