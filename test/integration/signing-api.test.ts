@@ -19,6 +19,7 @@ import { KeyStore } from '../../src/service/keys/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { ihdr, pngChunk, pngOf, rgbaRows, zeroBomb } from '../helpers/png-builder.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 
 /**
@@ -30,10 +31,14 @@ import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 const PUBLIC = 'http://127.0.0.1:9';
 const library = new FolderLibrary(join(projectRoot(), 'templates'));
 const MISSES_PER_MINUTE = 5;
+const SIGNS_PER_MINUTE = 8;
+/** The proxy in front of `proxied`, the one address whose X-Forwarded-For it believes. */
+const PROXY = '10.250.0.1';
 
 let t: TestDatabase;
 let stack: QueueStack;
 let app: HttpApp;
+let proxied: HttpApp;
 let connection: Redis;
 let client: DocpipeClient;
 let userId = '';
@@ -73,11 +78,13 @@ beforeAll(async () => {
   await new CompanyRepository(t.db).create({ id: 'acme', name: 'Acme', defaultLanguage: 'en' });
   userId = (await new UserRepository(t.db).add('acme', { email: 'ann@acme.example', name: 'Ann' }))
     .id;
-  const config = loadConfig({
+  const env = {
     DOCPIPE_SIGNING_SECRET: 'a-test-signing-secret-of-32-chars',
     DOCPIPE_QUEUE_PREFIX: `signing-api-${randomUUID()}`,
     DOCPIPE_SIGNING_MISSES_PER_MINUTE: String(MISSES_PER_MINUTE),
-  });
+    DOCPIPE_SIGNING_ATTEMPTS_PER_MINUTE: String(SIGNS_PER_MINUTE),
+  };
+  const config = loadConfig(env);
   connection = new Redis(stack.url);
   client = await DocpipeClient.connect({
     redisUrl: stack.url,
@@ -91,7 +98,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildHttpServer({
+  const deps = {
     config,
     publicUrl: PUBLIC,
     redis: connection,
@@ -106,11 +113,22 @@ beforeAll(async () => {
     checks: {},
     queues: [],
     logger: pino({ level: 'info' }, sink),
+  };
+  app = await buildHttpServer(deps);
+  proxied = await buildHttpServer({
+    ...deps,
+    config: loadConfig({
+      ...env,
+      DOCPIPE_QUEUE_PREFIX: `signing-api-proxied-${randomUUID()}`,
+      DOCPIPE_HTTP_TRUSTED_PROXIES: PROXY,
+    }),
+    metrics: new DocpipeMetrics({ queues: [], processMetrics: false }),
   });
 }, 120_000);
 
 afterAll(async () => {
   await app?.close();
+  await proxied?.close();
   await client?.close();
   connection?.disconnect();
   await Promise.all([t?.close(), stack?.close()]);
@@ -449,7 +467,7 @@ describe('the signing API', () => {
     expect(read.statusCode).toBe(200);
   });
 
-  it('limits the links that open nothing per address, then refuses even a right one', async () => {
+  it('limits the links that open nothing per address, never a link that opens', async () => {
     const ip = nextAddress();
     const { tokens } = await makeCase([{ name: 'Guessed', email: 'a@example.com' }]);
     for (let i = 0; i < MISSES_PER_MINUTE; i++)
@@ -457,9 +475,153 @@ describe('the signing API', () => {
     const limited = await load('C'.repeat(43), ip);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await load(tokens[0]!, ip)).statusCode).toBe(429);
-    // Another address is not limited.
-    expect((await load(tokens[0]!, nextAddress())).statusCode).toBe(200);
+    // Behind a NAT or a proxy one address is many people: one's misses lock no one out.
+    expect((await load(tokens[0]!, ip)).statusCode).toBe(200);
+    expect(
+      (await post(tokens[0]!, 'sign', { method: 'typed', name: 'Guessed' }, ip)).statusCode,
+    ).toBe(200);
+    expect((await load('D'.repeat(43), ip)).statusCode).toBe(429);
+  });
+
+  it('counts misses by the client a trusted proxy names, and ignores the header from anyone else', async () => {
+    const behind = (token: string, forwardedFor: string, remoteAddress = PROXY) =>
+      proxied.inject({
+        method: 'GET',
+        url: `/sign/${token}/api`,
+        remoteAddress,
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    for (let i = 0; i < MISSES_PER_MINUTE; i++)
+      expect((await behind(`${'E'.repeat(42)}${i}`, '198.51.100.7')).statusCode).toBe(404);
+    expect((await behind('F'.repeat(43), '198.51.100.7')).statusCode).toBe(429);
+    // Another client behind the same proxy is counted as itself.
+    expect((await behind('F'.repeat(43), '198.51.100.8')).statusCode).toBe(404);
+    // A caller that is not the proxy cannot pick its address by the header.
+    const direct = nextAddress();
+    for (let i = 0; i < MISSES_PER_MINUTE; i++)
+      expect((await behind(`${'G'.repeat(42)}${i}`, `203.0.113.${i}`, direct)).statusCode).toBe(
+        404,
+      );
+    expect((await behind('H'.repeat(43), '203.0.113.99', direct)).statusCode).toBe(429);
+  });
+
+  it('decodes no image for a link that opens nothing, and counts every sign of a link', async () => {
+    const ip = nextAddress();
+    const { tokens } = await makeCase([
+      { name: 'Quick', email: 'a@example.com' },
+      { name: 'Slow', email: 'b@example.com' },
+    ]);
+    const csrf = (await load(tokens[0]!, ip)).json<{ csrfToken: string }>().csrfToken;
+    expect(
+      (await post(tokens[0]!, 'sign', { method: 'draw', image: drawing() }, ip, csrf)).statusCode,
+    ).toBe(200);
+    // The used link's page still holds its CSRF token: the image is not even looked at.
+    const header16 = ihdr({ width: 16, height: 16 });
+    const twoHeaders = pngOf(
+      header16,
+      ihdr({ width: 5000, height: 5000 }),
+      pngChunk('IDAT', rgbaRows(16, 16)),
+    );
+    const used = await post(
+      tokens[0]!,
+      'sign',
+      { method: 'draw', image: twoHeaders.toString('base64') },
+      ip,
+      csrf,
+    );
+    expect(used.statusCode).toBe(404);
+    expect(used.json()).toMatchObject({ error: 'signing-link-not-found' });
+    // A link that opens gets its allowance of signs a minute, refused images included.
+    const other = nextAddress();
+    for (let i = 0; i < SIGNS_PER_MINUTE; i++) {
+      const refused = await post(
+        tokens[1]!,
+        'sign',
+        { method: 'draw', image: twoHeaders.toString('base64') },
+        other,
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        details: [
+          { field: 'image', message: expect.stringContaining('more than one header chunk') },
+        ],
+      });
+    }
+    const limited = await post(tokens[1]!, 'sign', { method: 'typed', name: 'Slow' }, other);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Only that link's: the address loads its other links as before.
+    expect((await load(tokens[0]!, other)).statusCode).toBe(404);
+  });
+
+  it('refuses PNG bombs by their structure, and the process keeps its memory', async () => {
+    const ip = nextAddress();
+    const before = process.memoryUsage().rss;
+    const bombs = [
+      // A 16x16 header, then an 11000x11000 one, and its zeros: 2 GB and 5.7 s before.
+      {
+        png: pngOf(
+          ihdr({ width: 16, height: 16 }),
+          ihdr({ width: 11000, height: 11000 }),
+          pngChunk('IDAT', zeroBomb(11000 * (11000 * 4 + 1))),
+        ),
+        problem: 'more than one header chunk',
+      },
+      // A 1x1 interlaced image whose data inflates to 400 MiB.
+      {
+        png: pngOf(
+          ihdr({ width: 1, height: 1, interlace: 1 }),
+          pngChunk('IDAT', zeroBomb(400 << 20)),
+        ),
+        problem: 'interlaced',
+      },
+      // The same data, not interlaced.
+      {
+        png: pngOf(ihdr({ width: 1, height: 1 }), pngChunk('IDAT', zeroBomb(400 << 20))),
+        problem: 'inflates to more than its header says',
+      },
+    ];
+    for (const bomb of bombs) {
+      const { tokens } = await makeCase([{ name: 'Target', email: 'a@example.com' }]);
+      const answer = await post(
+        tokens[0]!,
+        'sign',
+        { method: 'draw', image: bomb.png.toString('base64') },
+        ip,
+      );
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toMatchObject({
+        error: 'validation-failed',
+        details: [{ field: 'image', message: expect.stringContaining(bomb.problem) }],
+      });
+    }
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+  });
+
+  it('answers what the body parser refuses as the request’s mistake, not a failure', async () => {
+    const ip = nextAddress();
+    const { tokens } = await makeCase([{ name: 'Parser', email: 'a@example.com' }]);
+    const url = `/sign/${tokens[0]}/api/sign`;
+    const send = (payload: string, type = 'application/json') =>
+      app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: ip,
+        headers: { 'content-type': type },
+        payload,
+      });
+    const deep = await send(`${'['.repeat(40)}${']'.repeat(40)}`);
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json()).toMatchObject({ error: 'validation-failed', details: [{ field: 'body' }] });
+    const proto = await send('{"method":"typed","name":"Parser","__proto__":{"admin":true}}');
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json()).toMatchObject({ error: 'validation-failed' });
+    const form = await send('method=typed&name=Parser', 'application/x-www-form-urlencoded');
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toMatchObject({ error: 'validation-failed', details: [{ field: 'body' }] });
+    const broken = await send('{"method":');
+    expect(broken.statusCode).toBe(400);
+    expect(logLines.some((l) => l.includes('the signing API failed'))).toBe(false);
   });
 
   it('keeps tokens out of the log', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { httpConnectionLimitsFrom, type HttpConnectionLimits } from './http-connections-config.js';
 
 /** The HTTP server's settings, read with the rest of the configuration. */
@@ -39,12 +40,29 @@ export interface HttpConfig {
    * @defaultValue 20
    */
   signingMissesPerMinute: number;
+  /**
+   * `DOCPIPE_SIGNING_ATTEMPTS_PER_MINUTE`: sign requests a minute for one signing link (each is
+   * counted before its image is decoded); past them the link gets 429 for the rest of its minute.
+   * Only the link's holder can spend it, so it bounds what one link costs the server, never
+   * anyone else's link; 0 is off. @defaultValue 10
+   */
+  signingAttemptsPerMinute: number;
+  /**
+   * `DOCPIPE_HTTP_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` is believed, comma
+   * separated: addresses, CIDR ranges (`10.0.0.0/8`), or `loopback`, `linklocal`, `uniquelocal`.
+   * A request from one of them counts as its client's address (rate limits, miss counts, the
+   * audit trail); from any other address the header is ignored, as it could be made up.
+   * @defaultValue none
+   */
+  trustedProxies: string[];
   /** `DOCPIPE_HTTP_*_TIMEOUT`, `DOCPIPE_HTTP_MAX_CONNECTIONS`: time and connections a caller may hold. */
   connections: HttpConnectionLimits;
 }
 
 /** A person mistypes a link a few times; a guesser needs millions of tries. */
 export const DEFAULT_SIGNING_MISSES_PER_MINUTE = 20;
+/** A signer who redraws a signature a few times; a script that sends images in a loop. */
+export const DEFAULT_SIGNING_ATTEMPTS_PER_MINUTE = 10;
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 8080;
@@ -97,8 +115,38 @@ export function httpConfigFrom(
       'DOCPIPE_SIGNING_MISSES_PER_MINUTE',
       DEFAULT_SIGNING_MISSES_PER_MINUTE,
     ),
+    signingAttemptsPerMinute: count(
+      'DOCPIPE_SIGNING_ATTEMPTS_PER_MINUTE',
+      DEFAULT_SIGNING_ATTEMPTS_PER_MINUTE,
+    ),
+    trustedProxies: trustedProxiesFrom(env.DOCPIPE_HTTP_TRUSTED_PROXIES, problems),
     connections: httpConnectionLimitsFrom(env, int, problems),
   };
+}
+
+/** proxy-addr's names for ranges (Fastify's `trustProxy` takes them as they are). */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustedProxiesFrom(value: string | undefined, problems: string[]): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries)
+    if (!PROXY_RANGES.has(entry) && !isAddressOrRange(entry))
+      problems.push(
+        `DOCPIPE_HTTP_TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+      );
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  return bits >= 0 && bits <= (family === 4 ? 32 : 128);
 }
 
 /** The base of the URLs a server on `host:port` issues: DOCPIPE_PUBLIC_URL, or its own address. */

@@ -27,3 +27,4 @@ export {
   type PopplerTool,
 } from './poppler.js';
 export { reencodePng, type PngLimits } from './reencode-png.js';
+export { PngThread, PngThreadBusyError, type PngThreadOptions } from './png-thread.js';

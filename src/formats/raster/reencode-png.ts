@@ -1,4 +1,5 @@
 import { PNG } from 'pngjs';
+import { readPngStructure } from './png-structure.js';
 
 /** Limits of an image a client sends to be drawn into a PDF (a drawn signature, say). */
 export interface PngLimits {
@@ -12,15 +13,16 @@ export interface PngLimits {
   trimToInk?: boolean;
 }
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
 /**
  * A PNG sent by a client, checked by its bytes and drawn anew: the answer is a PNG this process
  * wrote itself from the decoded pixels (8-bit RGBA, no ancillary chunks: no text, no profile, no
- * second image), so whatever the sender hid in the file never reaches a PDF. The size is read
- * from IHDR and refused before inflating, so a small file that claims a huge image costs
- * nothing. With `trimToInk`, the image is cut to what is drawn on it, and one with nothing
- * drawn is refused. Returns the problem as a sentence instead when the bytes are not such a PNG.
+ * second image), so whatever the sender hid in the file never reaches a PDF. Its chunks are
+ * walked and its image data inflated within the size its one header gives before the decoder
+ * sees it (png-structure.ts), so a small file that claims or inflates to a huge image costs
+ * nothing, and the decoded image is checked to be that size again. With `trimToInk`, the image is
+ * cut to what is drawn on it, and one with nothing drawn is refused. Returns the problem as a
+ * sentence instead when the bytes are not such a PNG. CPU-bound for a few milliseconds: a server
+ * runs it in a thread (PngThread).
  */
 export function reencodePng(
   bytes: Uint8Array,
@@ -29,24 +31,20 @@ export function reencodePng(
   if (bytes.byteLength > limits.maxBytes)
     return { problem: `the image has ${bytes.byteLength} bytes; at most ${limits.maxBytes}` };
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.byteLength < 33 || !buffer.subarray(0, 8).equals(SIGNATURE))
-    return { problem: 'the image is not a PNG (its bytes do not start as one)' };
-  // IHDR is always the first chunk: length 13, type, width, height.
-  if (buffer.toString('latin1', 12, 16) !== 'IHDR')
-    return { problem: 'the PNG has no header chunk first' };
-  const width = buffer.readUInt32BE(16);
-  const height = buffer.readUInt32BE(20);
-  if (width === 0 || height === 0) return { problem: 'the image is empty (0 pixels)' };
-  if (width > limits.maxWidth || height > limits.maxHeight || width * height > limits.maxPixels)
-    return {
-      problem: `the image is ${width}x${height} pixels; at most ${limits.maxWidth}x${limits.maxHeight} and ${limits.maxPixels} pixels`,
-    };
+  const structure = readPngStructure(buffer, limits);
+  if ('problem' in structure) return structure;
   let decoded: PNG;
   try {
-    decoded = PNG.sync.read(buffer);
+    decoded = PNG.sync.read(structure.clean);
   } catch (err) {
     return { problem: `the PNG cannot be read: ${(err as Error).message}` };
   }
+  if (
+    decoded.width !== structure.width ||
+    decoded.height !== structure.height ||
+    decoded.data.byteLength !== structure.width * structure.height * 4
+  )
+    return { problem: 'the PNG decodes to another size than its header says' };
   const box = limits.trimToInk ? inkBox(decoded) : whole(decoded);
   if (!box) return { problem: 'the image is empty: nothing is drawn on it' };
   const out = new PNG({ width: box.width, height: box.height, colorType: 6 });

@@ -30,6 +30,7 @@ export async function buildHttpServer(
     bodyLimit: SMALL_BODY_LIMIT_BYTES,
     connections: config.http.connections,
     logger: deps.logger,
+    trustedProxies: config.http.trustedProxies,
   });
   // First, so that its root hook runs before every route group's authentication.
   registerFrameworkAnswers(app);

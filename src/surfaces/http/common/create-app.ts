@@ -32,6 +32,12 @@ export interface HttpAppOptions {
   connections?: HttpConnectionLimits;
   /** No traffic either way on a socket for this long closes it. @defaultValue IDLE_SOCKET_TIMEOUT_MS */
   idleSocketTimeoutMs?: number;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client (config.http.trustedProxies): a
+   * request's `ip` is then the client's, for rate limits, miss counts and the audit trail.
+   * @defaultValue none: `ip` is the connection's address and the header is ignored
+   */
+  trustedProxies?: string[];
 }
 
 /**
@@ -99,6 +105,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     // What Node cannot parse (an unknown method, headers past 16 KiB, a timeout), likewise.
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
+    // Only the named proxies: with `true`, any caller could pick its own address by the header.
+    ...(options.trustedProxies?.length ? { trustProxy: options.trustedProxies } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = limits.maxConnections;
   trackCurrentRequests(app.server);

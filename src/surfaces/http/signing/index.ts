@@ -1,3 +1,4 @@
+import { PngThread } from '../../../formats/raster/index.js';
 import { EidBrokers } from '../../../service/eid/index.js';
 import { SealQueue } from '../../../service/sealing/index.js';
 import type { SignOutcome } from '../../../service/signing/index.js';
@@ -61,11 +62,25 @@ export const signingSurface: HttpSurface = {
           deps.logger?.warn({ err, case: outcome.caseId }, 'the seal job waits for the sweep'),
         );
     };
+    const signsPerMinute = deps.config.http.signingAttemptsPerMinute;
+    const attempts =
+      signsPerMinute === 0
+        ? undefined
+        : new RedisAdminAttempts({
+            redis: deps.redis,
+            prefix: deps.config.queue.prefix,
+            perMinute: signsPerMinute,
+            counter: 'signing-attempts',
+          });
+    const images = new PngThread();
+    scope.addHook('onClose', () => images.close());
     await scope.register(signingRoutes, { db: deps.db, storage: deps.storage, misses });
     await scope.register(signingApiRoutes, {
       db: deps.db,
       secret: signingSecret,
       misses,
+      ...(attempts ? { attempts } : {}),
+      images,
       onCompleted,
     });
     if (deps.config.eid.brokers.length > 0) {

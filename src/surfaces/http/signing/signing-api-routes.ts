@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { reencodePng } from '../../../formats/raster/index.js';
+import { PngThreadBusyError, type PngThread } from '../../../formats/raster/index.js';
+import { isDocpipeError } from '../../../base/errors/index.js';
 import type { Database } from '../../../service/db/index.js';
 import {
   denyRecipient,
@@ -14,6 +15,7 @@ import {
   type SigningSession,
   type SignOutcome,
 } from '../../../service/signing/index.js';
+import type { AdminAttempts } from '../common/admin-attempts.js';
 import { isBodyTooLarge, bodyTooLargeDetail } from '../common/body-limit.js';
 import type { HttpApp } from '../common/create-app.js';
 import { validationDetails } from '../common/validation-details.js';
@@ -39,6 +41,10 @@ export interface SigningApiOptions {
   /** The HMAC secret of the CSRF tokens (the server's signed-URL secret). */
   secret: string;
   misses: SigningMisses;
+  /** Sign requests counted per link (by recipient id), before an image is decoded; none counts nothing. */
+  attempts?: AdminAttempts;
+  /** Where drawn signatures are decoded: a thread with a time budget. */
+  images: PngThread;
   /** Told after the last signer signed (the transaction committed): sealing is due. */
   onCompleted?: (outcome: SignOutcome) => Promise<void>;
   /** @defaultValue () => new Date() */
@@ -49,6 +55,15 @@ const NOT_FOUND = {
   error: 'signing-link-not-found',
   message:
     'This signing link does not open anything: it may be mistyped or already used, or its case may be closed. Ask the sender for a new link.',
+};
+const TOO_MANY_SIGNS = {
+  error: 'too-many-requests',
+  message:
+    'This signing link was sent too many signatures in a minute; wait a minute and sign again.',
+};
+const BUSY = {
+  error: 'server-busy',
+  message: 'The server is decoding many signatures just now; try again in a few seconds.',
 };
 const CSRF = {
   error: 'csrf-token-invalid',
@@ -85,6 +100,21 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
         message: 'The request body is too large.',
         details: [bodyTooLargeDetail(request, 'send a smaller signature image')],
       });
+    // The body parser's refusals (nested too deep, a `__proto__` member, not JSON, another media
+    // type) are the request's mistakes, in the status the parser gives them.
+    if (isDocpipeError(err) && err.status < 500)
+      return reply.code(err.status).send({
+        error: err.slug,
+        message: 'The request body is not one this API takes; see details.',
+        details: err.details,
+      });
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return reply.code(status).send({
+        error: 'validation-failed',
+        message: 'The request body is not one this API takes; see details.',
+        details: [{ field: 'body', message: (err as Error).message }],
+      });
     request.log.error({ err }, 'the signing API failed');
     return reply
       .code(500)
@@ -97,7 +127,6 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
     reply: FastifyReply,
     token: string,
   ): Promise<SigningSession | undefined> => {
-    if (await misses.refused(request, reply)) return undefined;
     const session = await readSigningSession(db, token, now());
     if (session) return session;
     if (!(await misses.missed(request, reply))) void reply.code(404).send(NOT_FOUND);
@@ -106,7 +135,6 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
 
   /** Whether the CSRF token is right; else answers 403 (a miss: a guesser has none). */
   const csrfOk = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
-    if (await misses.refused(request, reply)) return false;
     if (csrfTokenMatches(secret, token, request.headers['x-csrf-token'])) return true;
     if (!(await misses.missed(request, reply))) void reply.code(403).send(CSRF);
     return false;
@@ -190,24 +218,42 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
           404: errors('The link opens nothing'),
           409: errors('Not this recipient’s turn (waitingFor), or nothing for them to sign'),
           413: errors('The body is too large'),
-          429: errors('Too many links that open nothing from this address'),
+          429: errors(
+            'Too many links that open nothing from this address, or too many signs sent on this link in a minute',
+          ),
+          503: errors('Too many signature images being decoded at once; retry after Retry-After'),
         },
       },
     },
     async (request, reply) => {
       const { token } = request.params;
       if (!(await csrfOk(request, reply, token))) return reply;
+      // The link is read and the request counted before anything costs more than a lookup: an
+      // image is decoded only for a link that opens, within the link's own allowance.
+      const session = await sessionOr(request, reply, token);
+      if (!session) return reply;
+      const wait = await options.attempts?.failed(session.recipient.id);
+      if (wait !== undefined) {
+        request.log.warn({ case: session.caseId }, 'signing: too many signs on one link');
+        return reply.code(429).header('retry-after', String(wait)).send(TOO_MANY_SIGNS);
+      }
       const body = request.body;
       let mark: SignatureMark;
       if (body.method === 'draw') {
         const base64 = body.image.replace(/^data:image\/png;base64,/, '').replace(/\s+/g, '');
-        const image = reencodePng(Buffer.from(base64, 'base64'), {
-          maxBytes: MAX_SIGNATURE_IMAGE_BYTES,
-          maxWidth: MAX_SIGNATURE_WIDTH,
-          maxHeight: MAX_SIGNATURE_HEIGHT,
-          maxPixels: MAX_SIGNATURE_PIXELS,
-          trimToInk: true,
-        });
+        let image;
+        try {
+          image = await options.images.reencode(Buffer.from(base64, 'base64'), {
+            maxBytes: MAX_SIGNATURE_IMAGE_BYTES,
+            maxWidth: MAX_SIGNATURE_WIDTH,
+            maxHeight: MAX_SIGNATURE_HEIGHT,
+            maxPixels: MAX_SIGNATURE_PIXELS,
+            trimToInk: true,
+          });
+        } catch (err) {
+          if (!(err instanceof PngThreadBusyError)) throw err;
+          return reply.code(503).header('retry-after', '5').send(BUSY);
+        }
         if ('problem' in image)
           return reply.code(400).send({
             error: 'validation-failed',

@@ -53,7 +53,6 @@ export function signingLogoRoute(app: HttpApp, options: SigningLogoOptions): voi
       },
     },
     async (request, reply) => {
-      if (options.misses && (await options.misses.refused(request, reply))) return reply;
       const session = await readSigningSession(options.db, request.params.token, options.now());
       if (!session) {
         if (options.misses && (await options.misses.missed(request, reply))) return reply;

@@ -67,7 +67,6 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
       .send(messagePage('notFound', language));
   /** The session, or undefined after answering 404 or 429 (a miss counted). */
   const sessionOr = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
-    if (misses && (await misses.refused(request, reply))) return undefined;
     const session = await readSigningSession(options.db, token, now());
     if (session) return session;
     if (!misses || !(await misses.missed(request, reply)))
