@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/app/env/index.js';
 import { deliveryConfigFrom, loadDeliveryConfig } from '../../src/app/config/delivery-config.js';
+import { smtpTlsOf } from '../../src/service/messages/index.js';
 
 const RSA_PEM = generateKeyPairSync('rsa', { modulusLength: 1024 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -92,6 +93,37 @@ describe('loadDeliveryConfig', () => {
     expect(problemsOf({ DOCPIPE_SMTP_URL: 'smtp://:hunter2@mail.example' })).toEqual([
       'DOCPIPE_SMTP_URL has a password without a user name (got "smtp://:***@mail.example")',
     ]);
+  });
+
+  it("an SMTP URL's ?tls= is required, opportunistic or none, on smtp:// only; the default requires TLS with a user name", () => {
+    expect(problemsOf({ DOCPIPE_SMTP_URL: 'smtp://u:hunter2@mail.example?tls=off' })).toEqual([
+      'DOCPIPE_SMTP_URL: ?tls= must be one of required, opportunistic, none (got "off")',
+    ]);
+    expect(problemsOf({ DOCPIPE_SMTP_URL: 'smtp://mail.example?tls=none&tls=required' })).toEqual([
+      'DOCPIPE_SMTP_URL: ?tls= must be one of required, opportunistic, none (got "none", "required")',
+    ]);
+    expect(problemsOf({ DOCPIPE_SMTP_URL: 'smtps://u:hunter2@mail.example?tls=none' })).toEqual([
+      'DOCPIPE_SMTP_URL: ?tls= is for smtp:// (smtps:// is TLS from its first byte): leave it out',
+    ]);
+    const tlsOf = (url: string) => {
+      const mode = smtpTlsOf(new URL(url));
+      return 'tls' in mode ? mode.tls : mode.problem;
+    };
+    expect(tlsOf('smtp://u:p@mail.example:587')).toBe('required');
+    expect(tlsOf('smtp://u@mail.example:587')).toBe('required');
+    expect(tlsOf('smtp://mail.example:25')).toBe('opportunistic');
+    expect(tlsOf('smtp://u:p@mail.example:587?tls=opportunistic')).toBe('opportunistic');
+    expect(tlsOf('smtp://u:p@mail.example:587?tls=none')).toBe('none');
+    expect(tlsOf('smtp://mail.example:25?tls=required')).toBe('required');
+    expect(tlsOf('smtps://u:p@mail.example')).toBe('implicit');
+    const config = loadDeliveryConfig(
+      { DOCPIPE_SMTP_URL: 'smtp://u:p@mail.example:587?tls=opportunistic' },
+      '/data',
+    );
+    expect(config.email).toEqual({
+      kind: 'smtp',
+      url: 'smtp://u:p@mail.example:587?tls=opportunistic',
+    });
   });
 
   it('an unreadable or wrong DKIM key, or half a DKIM setting, is a clear error', () => {

@@ -7,6 +7,7 @@ import {
   DEFAULT_ATTACH_MAX_BYTES,
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DEFAULT_MAIL_FROM,
+  smtpTlsOf,
   type DeliveryConfig,
   type MailAddress,
 } from '../../service/messages/index.js';
@@ -96,6 +97,11 @@ function smtpUrlFrom(text: string | undefined, problems: string[]): string | und
     problems.push(
       `${name}: the user name or password is badly percent-encoded (write % as %25, @ as %40, : as %3A)`,
     );
+    return undefined;
+  }
+  const tls = smtpTlsOf(url);
+  if ('problem' in tls) {
+    problems.push(`${name}: ${tls.problem}`);
     return undefined;
   }
   return url.href;

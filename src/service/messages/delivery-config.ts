@@ -11,7 +11,8 @@ export interface MailAddress {
 export interface DeliveryConfig {
   /**
    * `DOCPIPE_SMTP_URL` (`smtp://user:pass@host:587`, `smtps://host:465`): e-mail over SMTP; or,
-   * without it, each message written as an .eml file into `DOCPIPE_MAIL_DIR`.
+   * without it, each message written as an .eml file into `DOCPIPE_MAIL_DIR`. An smtp:// URL's
+   * `?tls=` says how STARTTLS is used (smtp-tls.ts): required by default with a user name.
    * @defaultValue `{ kind: 'file', dir: DOCPIPE_DATA_DIR/mail }`
    */
   email: { kind: 'smtp'; url: string } | { kind: 'file'; dir: string };

@@ -20,6 +20,7 @@ export {
   type MailAddress,
 } from './delivery-config.js';
 export { messageChannels } from './message-channels.js';
+export { SMTP_TLS_PARAMETER, smtpTlsOf, type SmtpTls } from './smtp-tls.js';
 export { composeEmail, placeholderValues, type ComposedEmail } from './compose-email.js';
 export { composeSms } from './compose-sms.js';
 export { attachDocuments, emailMessage, messageIdOf } from './email-message.js';
