@@ -92,15 +92,17 @@ describe('docpipe keys', () => {
       'user',
       'userId',
     ]);
-    // Without --name, the key is named after its user.
+    // Without --name, the key has the default name, not its user's e-mail again.
     expect(out).toMatchObject({
       company: owner.company,
-      name: owner.email,
+      name: 'API key',
       user: owner.email,
       userId: owner.userId,
     });
     expect(Date.parse(out.expiresAt!) - Date.parse(out.createdAt!)).toBe(90 * 86_400_000);
     expect(r.stderr).toContain('cannot be shown again');
+    expect(r.stderr).toContain(`in company ${owner.company}, expires `);
+    expect(r.stderr.split(owner.email)).toHaveLength(2);
     expect((await store.verify(out.key!)).ok).toBe(true);
   });
 

@@ -33,6 +33,12 @@ export interface KeyStoreOptions {
 const NO_HASH = Buffer.alloc(32);
 
 /**
+ * The name of a key made without one. Not the user's e-mail: the list shows the user beside the
+ * name, and a key is one of many a user may hold (a server, a script), which the name tells apart.
+ */
+export const DEFAULT_KEY_NAME = 'API key';
+
+/**
  * API keys in PostgreSQL (table `api_keys`), each belonging to a user of a company. Only the
  * SHA-256 of a key is stored (see hashToken); the key itself is returned once by `create`.
  * Verifying reads the key with its company and user in one query by the key's id (the primary
@@ -78,7 +84,7 @@ export class KeyStore implements ExpiringKeyVerifier {
 
   /**
    * A new key for the user `user` (an e-mail, in any case) of `company`, named `name` (else
-   * after the user). Throws DocpipeError `validation-failed` naming every problem with the
+   * DEFAULT_KEY_NAME). Throws DocpipeError `validation-failed` naming every problem with the
    * input, and then a company that does not exist or is disabled, or a user who is not in it.
    */
   async create(input: {
@@ -117,7 +123,7 @@ export class KeyStore implements ExpiringKeyVerifier {
             .forShare()
             .executeTakeFirst();
           if (!user) throw refused('user', noUser(input.company, input.user));
-          const name = input.name ?? user.email;
+          const name = input.name ?? DEFAULT_KEY_NAME;
           const inserted = await tx
             .insertInto('api_keys')
             .values({

@@ -39,7 +39,8 @@ export async function createKey(flags: {
     if (flags.json) printJson(created);
     else process.stdout.write(`${created.key}\n`);
     process.stderr.write(
-      `docpipe: API key ${created.id} of ${created.user} in company ${created.company} ("${created.name}"), ` +
+      `docpipe: API key ${created.id} of ${created.user} in company ${created.company}` +
+        `${flags.name === undefined ? '' : ` ("${created.name}")`}, ` +
         `${created.expiresAt ? `expires ${when(created.expiresAt)}` : 'does not expire'}.\n` +
         'Store the key now: it is shown only this once and cannot be shown again.\n',
     );

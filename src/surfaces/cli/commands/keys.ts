@@ -27,7 +27,7 @@ export function registerKeys(program: Command): void {
       '--user <email>',
       'the user it belongs to, whose cases it creates: a member of the company (docpipe users add)',
     )
-    .option('--name <name>', "what the key is for, shown in the list (default: the user's e-mail)")
+    .option('--name <name>', 'what the key is for, shown in the list (default: "API key")')
     .option('--expires <duration>', 'lifetime: days, hours or minutes, such as 90d, 12h, 30m')
     .option('--json', 'print {id, company, name, userId, user, createdAt, expiresAt, key} as JSON')
     .addHelpText(
