@@ -365,20 +365,27 @@ describe('invitations', () => {
 });
 
 describe('the end of a case', () => {
-  it('a denial notifies the sender with who denied and why', async () => {
+  it('a denial notifies the sender with who denied and why, the URLs of the reason defanged', async () => {
     const s = await stack();
     const { case: made } = await create(
       s,
       base({ recipients: [{ name: 'Nay Sayer', email: 'nay@example.com' }] }),
     );
-    await denyRecipient(t.db, made.recipients[0]!.signingUrl.split('/').pop()!, 'Wrong rent', {
+    const reason = 'Wrong rent, pay at https://evil.com/pay or www.evil.com';
+    await denyRecipient(t.db, made.recipients[0]!.signingUrl.split('/').pop()!, reason, {
       ip: '127.0.0.1',
       userAgent: 'test',
       now: s.time.now(),
     });
     const notice = await mailTo('ann@acme.example');
     expect(notice.parsed.text).toContain('Nay Sayer');
-    expect(notice.parsed.text).toContain('Wrong rent');
+    // The signer's URLs arrive defanged: no link in either part, not even by mailparser's linkify.
+    expect(notice.parsed.text).toContain(
+      'Wrong rent, pay at hxxps[://]evil[.]com/pay or www[.]evil[.]com',
+    );
+    expect(notice.parsed.textAsHtml).not.toContain('href');
+    expect(notice.parsed.html).toContain('hxxps[://]evil[.]com/pay');
+    expect(notice.parsed.html).not.toContain('evil.com');
   });
 
   it('a signed case sends every recipient the signed copy, attached', async () => {
