@@ -163,8 +163,30 @@ describe('GET /files/<key>?expires&signature', () => {
     const res = await files.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({
-      message: 'the signed URL has expired; ask for a new one (POST .../file/view-presigned-url)',
+      message:
+        'the signed URL has expired; ask for a new one: POST /v3/company/acme/file/view-presigned-url with the url the upload answered',
     });
+  });
+
+  it('says how to renew an expired URL of a render, of a case’s document, and of anything else', async () => {
+    const files = await filesApp(await redis.lane());
+    const past = new Date(files.now().getTime() - 1000);
+    const expired = async (key: string) => {
+      const res = await files.app.inject({
+        method: 'GET',
+        url: pathOf(signUrl(PUBLIC_URL, key, past, SECRET)),
+      });
+      expect(res.statusCode).toBe(403);
+      return res.json<{ message: string }>().message;
+    };
+    expect(await expired(`renders/${hash.slice(0, 2)}/${hash}.pdf`)).toContain(
+      'send the same convert request again',
+    );
+    const caseKey = `cases/${Buffer.from('acme').toString('hex')}/0b7e4a52-7a43-4f4c-9d55-4f1f3b0a2c11/sealed-0.pdf`;
+    expect(await expired(caseKey)).toContain('read the case again (GET /v3/api/cases/{id}');
+    expect(await expired('probe/readiness.txt')).toBe(
+      'the signed URL has expired; ask whoever gave it to you for a new one',
+    );
   });
 
   it('answers 404 for a document removed after its URL was signed', async () => {

@@ -30,7 +30,9 @@ export function signUrl(
  */
 export type SignedUrlCheck =
   | { ok: true; key: string; name?: string }
-  | { ok: false; reason: 'malformed' | 'expired' | 'bad-signature' };
+  | { ok: false; reason: 'malformed' | 'bad-signature' }
+  /** The signature was right: `key` is the one docpipe signed, so the refusal can say what renews it. */
+  | { ok: false; reason: 'expired'; key: string };
 
 const SIGNED_PARAMS = ['expires', 'name', 'signature'] as const;
 
@@ -57,7 +59,7 @@ export function verifySignedUrl(url: string, secret: string, now = new Date()): 
   const given = Buffer.from(query.get('signature')!, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'bad-signature' };
-  if (expires * 1000 < now.getTime()) return { ok: false, reason: 'expired' };
+  if (expires * 1000 < now.getTime()) return { ok: false, reason: 'expired', key };
   return name === undefined ? { ok: true, key } : { ok: true, key, name };
 }
 

@@ -1,5 +1,5 @@
 import type { Storage } from '../../render/storage/index.js';
-import { parseStorageKey, renderMarkerKey } from '../../render/storage/index.js';
+import { parseStorageKey, renderMarkerKey, renderPlacesKey } from '../../render/storage/index.js';
 
 /**
  * Where a case keeps its PDFs: `cases/<company as UTF-8 hex>/<case id>/<index>.pdf`. A case's
@@ -11,18 +11,25 @@ export function caseDocumentKey(company: string, caseId: string, index: number):
   return `${caseFolder(company, caseId)}${index}.pdf`;
 }
 
+/** Whether a storage key is one of a case's documents (caseDocumentKey's, sealed ones included). */
+export function isCaseDocumentKey(key: string): boolean {
+  return key.startsWith('cases/');
+}
+
 /** The folder of a case's documents (ends with `/`). */
 export function caseFolder(company: string, caseId: string): string {
   return `cases/${Buffer.from(company, 'utf8').toString('hex')}/${caseId.toLowerCase()}/`;
 }
 
 /**
- * Removes a render this request made (not taken from the cache) unless another request has
- * relied on it since (its marker), as the renderer's own `discard` does for a failed set.
+ * Removes a render this request made (not taken from the cache), with its sidecar of places,
+ * unless another request has relied on it since (its marker), as the renderer's own `discard`
+ * does for a failed set. The PDF first: a render is there when its PDF is.
  */
 export async function discardRender(storage: Storage, key: string): Promise<void> {
   const parsed = parseStorageKey(key);
   if (parsed?.kind !== 'render') return;
   if (await storage.stat(renderMarkerKey(parsed.hash))) return;
   await storage.delete(key);
+  await storage.delete(renderPlacesKey(parsed.hash));
 }

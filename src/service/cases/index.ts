@@ -103,4 +103,4 @@ export {
   type V2DeleteResult,
   type V2ListQuery,
 } from './v2-case-reads.js';
-export { caseDocumentKey, caseFolder } from './case-storage.js';
+export { caseDocumentKey, caseFolder, isCaseDocumentKey } from './case-storage.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  parseStorageKey,
   parseStoredDocumentKey,
   readDocumentMeta,
   readObjectStream,
@@ -10,6 +11,7 @@ import {
   type Storage,
   type StoredObject,
 } from '../../../render/storage/index.js';
+import { isCaseDocumentKey } from '../../../service/cases/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import { contentDisposition } from '../common/files-disposition.js';
 import { FileRefusal, fileErrorHandler } from '../common/files-errors.js';
@@ -36,8 +38,23 @@ const REFUSALS = {
     'not a signed download URL: it lacks its expires or signature parameter; use the URL as it was given',
   'bad-signature':
     'the signature does not match this URL: it was changed or cut; ask for a new signed URL',
-  expired: 'the signed URL has expired; ask for a new one (POST .../file/view-presigned-url)',
 } as const;
+
+/**
+ * An expired URL's refusal says how to get a new one for what it named: each kind of document has
+ * its own way, and only an upload's goes through view-presigned-url.
+ */
+function expiredRefusal(key: string): string {
+  const stored = parseStorageKey(key);
+  const expired = 'the signed URL has expired';
+  if (stored?.kind === 'upload')
+    return `${expired}; ask for a new one: POST /v3/company/${stored.company}/file/view-presigned-url with the url the upload answered`;
+  if (stored?.kind === 'render')
+    return `${expired}; send the same convert request again: it is answered from storage, without converting, with a new URL`;
+  if (isCaseDocumentKey(key))
+    return `${expired}; read the case again (GET /v3/api/cases/{id}, or v2 /api/v2/{company}/case/{id}/get): its documents carry new URLs`;
+  return `${expired}; ask whoever gave it to you for a new one`;
+}
 
 const EXTENSION = /\.([a-z0-9]+)$/;
 
@@ -80,7 +97,11 @@ export function downloadRoutes(app: HttpApp, options: DownloadRoutesOptions): Pr
     async (request, reply) => {
       const { expires } = request.query;
       const check = verifySignedUrl(request.url, options.signingSecret, now());
-      if (!check.ok) throw new FileRefusal(403, REFUSALS[check.reason]);
+      if (!check.ok)
+        throw new FileRefusal(
+          403,
+          check.reason === 'expired' ? expiredRefusal(check.key) : REFUSALS[check.reason],
+        );
       const name = check.name ?? (await unsignedName(options.storage, check.key));
       const object = await options.storage.stat(check.key);
       if (!object)
