@@ -41,7 +41,7 @@ export function registerWebhooks(program: Command): void {
     )
     .option(
       '--header <header>',
-      "a header sent with each delivery, 'Name: value' (repeatable)",
+      "a header sent with each delivery, 'Name: value' in printable ASCII, no X-Docpipe-* name (repeatable)",
       repeat,
       [],
     )
