@@ -426,7 +426,8 @@ describe('spec 2.2: the answer', () => {
       title: 'Shape',
       settings: { integrations: { microsoft: { returnPath: '/back' } } },
       recipients: [
-        { ...ann, needsCpr: true },
+        // false: v3 takes no CPR number, so a recipient it must check cannot be made here.
+        { ...ann, needsCpr: false },
         { name: 'Bo', type: 'sms', phone: '+4512345678' },
         { name: 'Cy', type: 'eboks', signing: false },
       ],

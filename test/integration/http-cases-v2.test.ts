@@ -84,9 +84,9 @@ beforeAll(async () => {
 });
 /**
  * The composed server on a lane of this test's own (a worker and its client; the lane is a
- * test's, so the server is too), over the file's database and storage.
+ * test's, so the server is too), over the file's database and storage; `env` adds settings.
  */
-beforeEach(async () => {
+async function startApp(env: Record<string, string> = {}): Promise<void> {
   const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
   const lane = await stack.lane();
   const config = loadConfig({
@@ -94,6 +94,7 @@ beforeEach(async () => {
     DOCPIPE_CPR_KEY: CPR_KEY.toString('base64'),
     DOCPIPE_QUEUE_PREFIX: lane.prefix,
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
+    ...env,
   });
   const queues: Queue[] = [];
   app = await buildHttpServer({
@@ -111,8 +112,10 @@ beforeEach(async () => {
     checks: {},
     queues,
   });
-  onTestFinished(() => app.close());
-});
+  const made = app;
+  onTestFinished(() => made.close());
+}
+beforeEach(() => startApp());
 afterAll(async () => {
   await stack?.close();
   await t?.close();
@@ -439,6 +442,14 @@ describe('spec 9: what v2 accepts and v3 does not', () => {
   });
 
   it('a recipient’s cpr with needsCpr is stored encrypted, and never answered', async () => {
+    // A server whose eID broker gives the CPR number: only an eID can check it (never asked here).
+    await startApp({
+      DOCPIPE_EID_ISSUER: 'http://127.0.0.1:9',
+      DOCPIPE_EID_CLIENT_ID: 'docpipe',
+      DOCPIPE_EID_CLIENT_SECRET: 'a-client-secret',
+      DOCPIPE_EID_SCHEMES: 'urn:grn:authn:dk:mitid:substantial',
+      DOCPIPE_EID_CPR_CLAIM: 'cprNumberIdentifier',
+    });
     const data = await created2(
       merged(v2Base(), { recipients: recipient({ needsCpr: true, cpr: '010101-1234' }) }),
     );

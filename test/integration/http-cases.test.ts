@@ -185,7 +185,7 @@ describe('POST /v3/api/cases', () => {
 
   it('answers 201 with Location and exactly spec 2.2’s case, never a token, a service key or a CPR', async () => {
     const { res, json } = await create(
-      draft({ referenceId: 'shape', recipients: [ann, { ...ann, name: 'Bo', needsCpr: true }] }),
+      draft({ referenceId: 'shape', recipients: [ann, { ...ann, name: 'Bo', needsCpr: false }] }),
     );
     expect(res.statusCode, res.body).toBe(201);
     const body = json.case as Record<string, unknown> & {

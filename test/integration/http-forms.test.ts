@@ -30,6 +30,17 @@ import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
 const PUBLIC = 'http://docpipe.test';
 const CPR_KEY = randomBytes(32);
 const CPR = '010190-1234';
+/**
+ * An eID broker that gives the CPR number, for the servers whose cases have a `needsCpr`
+ * recipient: only an eID can check that number. Creating a case never asks the broker.
+ */
+const CPR_EID = {
+  DOCPIPE_EID_ISSUER: 'http://127.0.0.1:9',
+  DOCPIPE_EID_CLIENT_ID: 'docpipe',
+  DOCPIPE_EID_CLIENT_SECRET: 'a-client-secret',
+  DOCPIPE_EID_SCHEMES: 'urn:grn:authn:dk:mitid:substantial',
+  DOCPIPE_EID_CPR_CLAIM: 'cprNumberIdentifier',
+};
 
 let t: TestDatabase;
 let stack: QueueStack;
@@ -88,7 +99,10 @@ afterAll(async () => {
  * The composed server on a lane of the test's own, with a worker. Its CPR key: DOCPIPE_CPR_KEY
  * (a key), none (false), or the key file `docpipe start` keeps in the data folder ('file').
  */
-async function server(cprKey: Buffer | false | 'file' = CPR_KEY): Promise<HttpApp> {
+async function server(
+  cprKey: Buffer | false | 'file' = CPR_KEY,
+  env: Record<string, string> = {},
+): Promise<HttpApp> {
   const lane = await stack.lane();
   const dataDir = mkdtempSync(join(dir, 'data-'));
   lastDataDir = dataDir;
@@ -99,6 +113,7 @@ async function server(cprKey: Buffer | false | 'file' = CPR_KEY): Promise<HttpAp
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
     DOCPIPE_DATA_DIR: dataDir,
     ...(Buffer.isBuffer(cprKey) ? { DOCPIPE_CPR_KEY: cprKey.toString('base64') } : {}),
+    ...env,
   });
   const app = await buildHttpServer({
     config,
@@ -398,7 +413,7 @@ describe('POST .../submit', () => {
   });
 
   it('needsCpr with cpr: stored only as ciphertext, never answered', async () => {
-    const app = await server();
+    const app = await server(CPR_KEY, CPR_EID);
     const { status, json, text } = await submit(app, {
       tags: [tenant],
       recipients: [{ ...ann, needsCpr: true, cpr: CPR }],
@@ -452,6 +467,21 @@ describe('POST .../submit', () => {
     );
     expect(r.text).not.toContain('0101901234');
     expect(r.text).not.toContain('12345');
+  });
+
+  it('refuses, writing nothing, needsCpr where no eID gives a CPR number to compare', async () => {
+    const app = await server();
+    const r = await nothingWritten(() =>
+      submit(app, { tags: [tenant], recipients: [{ ...ann, needsCpr: true, cpr: CPR }] }),
+    );
+    expect(r.status).toBe(400);
+    const descriptions = (r.json.errors as { description: string }[]).map((e) => e.description);
+    expect(descriptions).toEqual([
+      expect.stringMatching(
+        /^recipients\[0\]\.needsCpr: needs an eID scheme whose broker gives the CPR number/,
+      ),
+    ]);
+    expect(r.text).not.toContain('0101901234');
   });
 
   it('refuses an unfilled tag, naming tags, and a body without tags', async () => {
@@ -529,7 +559,7 @@ describe('POST .../submit', () => {
   });
 
   it('uses the key a docpipe start keeps in the data folder when DOCPIPE_CPR_KEY is not set', async () => {
-    const app = await server('file');
+    const app = await server('file', CPR_EID);
     const { status, json } = await submit(app, {
       tags: [tenant],
       recipients: [{ ...ann, needsCpr: true, cpr: CPR }],

@@ -26,6 +26,7 @@ import { produceDocuments } from './case-documents.js';
 import type { CaseInput, RecipientInput } from './case-input.js';
 import { listCases, pdfName, readCase } from './case-reads.js';
 import { resolveReferences } from './case-references.js';
+import { checkNeedsCpr } from './needs-cpr-check.js';
 import { writeCase, type NewRecipient } from './case-writer.js';
 import { deliveryReport } from './delivery.js';
 import { newRecipientUid, newSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
@@ -84,6 +85,11 @@ export interface CaseServiceDeps {
    * @defaultValue []
    */
   eidSchemes?: readonly string[];
+  /**
+   * The eID schemes whose broker gives the signer's CPR number (service/eid's cprSchemes): a
+   * `needsCpr` recipient must have one of them. @defaultValue []
+   */
+  cprSchemes?: readonly string[];
   /**
    * Encrypts the CPR numbers v2 bodies carry (service/cpr); absent: such a body is
    * CprKeyMissingError, and nothing is created.
@@ -146,6 +152,12 @@ export class CaseService {
       eidSchemes: this.deps.eidSchemes ?? [],
       unknownFolderToDefault: policy.unknownFolder === 'default-folder',
       unknownSenderEmailToKeyUser: policy.unknownSenderEmail === 'key-user',
+    });
+    checkNeedsCpr(body.recipients, {
+      signingSchemas: refs.signingSchemas,
+      cprSchemes: this.deps.cprSchemes ?? [],
+      ...(options.encryptedCprs ? { encryptedCprs: options.encryptedCprs } : {}),
+      defaultSigning: policy.defaultSigning,
     });
     const caseId = randomUUID();
     const produced = await produceDocuments(body, {

@@ -72,3 +72,15 @@ export function servedSchemes(config: EidConfig): EidScheme[] {
   const served = new Set(config.brokers.flatMap((b) => Object.keys(b.schemes)));
   return EID_SCHEMES.filter((s) => served.has(s));
 }
+
+/**
+ * The served schemes whose broker gives the signer's CPR number (a `cprClaim`): the only ones a
+ * `needsCpr` recipient can sign with. A scheme goes to the first broker that lists it, as
+ * EidBrokers sends its logins there.
+ */
+export function cprSchemes(config: EidConfig): EidScheme[] {
+  const first = new Map<string, EidBrokerConfig>();
+  for (const b of config.brokers)
+    for (const s of Object.keys(b.schemes)) if (!first.has(s)) first.set(s, b);
+  return EID_SCHEMES.filter((s) => first.get(s)?.cprClaim !== undefined);
+}

@@ -7,6 +7,7 @@
 export {
   DEFAULT_EID_BROKER,
   EID_CLIENT_AUTHS,
+  cprSchemes,
   servedSchemes,
   type EidBrokerConfig,
   type EidClientAuth,

@@ -88,18 +88,19 @@ export async function signRecipient(
         .select('cpr_encrypted')
         .where('id', '=', recipientId)
         .executeTakeFirstOrThrow();
-      if (stored.cpr_encrypted) {
-        const claimed = mark.identity.cpr;
-        cprMatched =
-          claimed !== undefined &&
-          context.cprMatches !== undefined &&
-          context.cprMatches(stored.cpr_encrypted, company, claimed);
-        if (!cprMatched)
-          throw new SigningFailure(
-            'identity-mismatch',
-            'The eID you logged in with is not the person this case is for (the CPR number differs). Nothing was signed.',
-          );
-      }
+      // Fails closed: no stored number (a case from before creation refused that), no CPR claim
+      // from the broker, or no key to read the stored one with is no match.
+      const claimed = mark.identity.cpr;
+      cprMatched =
+        stored.cpr_encrypted !== null &&
+        claimed !== undefined &&
+        context.cprMatches !== undefined &&
+        context.cprMatches(stored.cpr_encrypted, company, claimed);
+      if (!cprMatched)
+        throw new SigningFailure(
+          'identity-mismatch',
+          'The eID you logged in with is not proved to be the person this case is for (its CPR number is not the one the sender gave). Nothing was signed.',
+        );
     }
 
     const inserted = await trx
@@ -194,6 +195,19 @@ function checkMaySign(session: SigningSession, mark: SignatureMark, context: Sig
       { waitingFor: session.waitingFor },
     );
   const method = mark.method === 'eid' ? mark.identity.scheme : DRAW;
+  if (session.recipient.needsCpr && mark.method !== 'eid')
+    throw new SigningFailure(
+      'invalid',
+      'This case must be signed with an eID that proves who you are (your CPR number).',
+      {
+        details: [
+          {
+            field: 'method',
+            message: `must be an eID: the recipient's CPR number is checked (needsCpr), which a ${mark.method === 'typed' ? 'typed' : 'drawn'} signature cannot do`,
+          },
+        ],
+      },
+    );
   if (!session.recipient.methods.includes(method))
     throw new SigningFailure('invalid', `This case is not signed with ${method}.`, {
       details: [

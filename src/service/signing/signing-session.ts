@@ -158,7 +158,9 @@ export async function readSessionOf(
       name: me.name,
       group: me.group,
       signing: me.signing,
-      methods: signingMethodsOf(details.signingSchema, kase.signing_schemas),
+      methods: signingMethodsOf(details.signingSchema, kase.signing_schemas, {
+        needsCpr: details.needsCpr === true,
+      }),
       needsCpr: details.needsCpr === true,
       redirectUrl: httpUrl(details.redirectUrl),
     },

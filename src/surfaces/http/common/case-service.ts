@@ -2,7 +2,7 @@ import { readCprKeyFile } from '../../../app/config/index.js';
 import { CaseService } from '../../../service/cases/index.js';
 import { CprCipher } from '../../../service/cpr/index.js';
 import { QueueCaseDelivery } from '../../../service/delivery/index.js';
-import { servedSchemes } from '../../../service/eid/index.js';
+import { cprSchemes, servedSchemes } from '../../../service/eid/index.js';
 import { renderUrlSigner } from '../convert/document-urls.js';
 import type { HttpServerDeps } from './server-deps.js';
 import type { SurfaceContext } from './surface.js';
@@ -38,6 +38,7 @@ export async function caseServiceOf({ deps, signingSecret }: SurfaceContext): Pr
     // The configured brokers' schemes: known without asking a broker, so one that is down
     // never stops a case from being created.
     eidSchemes: servedSchemes(deps.config.eid),
+    cprSchemes: cprSchemes(deps.config.eid),
     ...(cprCipher ? { cprCipher } : {}),
     signingSecret,
     ...(deps.events ? { delivery: new QueueCaseDelivery(deps.events) } : {}),
