@@ -91,6 +91,8 @@
           'The eID login does not match you: the CPR number is not the one the sender gave.',
         unavailable: 'The eID service does not answer right now. Try again in a few minutes.',
         failed: 'The eID login could not be used. Try again.',
+        elsewhere:
+          'The eID login came back to another browser than the one it was started in, so nothing was signed. Start it again here.',
       },
     },
     da: {
@@ -173,6 +175,8 @@
           'Login med eID passer ikke til dig: CPR-nummeret er ikke det, afsenderen har angivet.',
         unavailable: 'eID-tjenesten svarer ikke lige nu. Prøv igen om et par minutter.',
         failed: 'Login med eID kunne ikke bruges. Prøv igen.',
+        elsewhere:
+          'Login med eID kom tilbage til en anden browser end den, det blev startet i, så intet blev underskrevet. Start det igen her.',
       },
     },
   };

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -17,6 +17,7 @@ import { createRedis } from '../../src/platform/redis/index.js';
 import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
+import { MAX_PENDING_LOGINS } from '../../src/surfaces/http/signing/signing-eid-routes.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
@@ -76,6 +77,8 @@ beforeAll(async () => {
       accounts: {
         'mitid-anna': { name: 'Anna Hansen', cprNumberIdentifier: ANNA_CPR },
         'mitid-bo': { name: 'Bo Jensen', cprNumberIdentifier: BO_CPR },
+        // An eID account the broker gives no CPR number for.
+        'mitid-cy': { name: 'Cy Nielsen' },
       },
     }),
     (async () => {
@@ -334,6 +337,24 @@ describe('signing with an eID through the broker', () => {
       new RegExp(`^docpipe_sign_return=${token}; Path=${CALLBACK_PATH}; Max-Age=\\d+; HttpOnly`),
     );
     expect(await loginRows(id)).toBe(1);
+    // The browser that started it: a random value for the callback's path, its hash beside the
+    // state.
+    const bound = start.headers.getSetCookie().find((c) => c.startsWith('docpipe_eid_browser='));
+    expect(bound).toMatch(
+      new RegExp(
+        `^docpipe_eid_browser=[A-Za-z0-9_-]{43}; Path=${CALLBACK_PATH}; Max-Age=900; HttpOnly; SameSite=Lax$`,
+      ),
+    );
+    const value = browser.cookies.get('docpipe_eid_browser')!.value;
+    secrets.add(value);
+    // Only the value's hash is kept beside the state.
+    const row = await t.db
+      .selectFrom('signing_logins')
+      .selectAll()
+      .where('case_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.browser_hash).toEqual(createHash('sha256').update(value).digest());
+    expect(JSON.stringify(row)).not.toContain(value);
 
     const callback = await op.login(atBroker.href, { account: 'mitid-anna' });
     const answer = await browser.get(callback.href);
@@ -341,6 +362,7 @@ describe('signing with an eID through the broker', () => {
     expect(answer.headers.get('location')).toBe('/sign/done?eid=signed&lang=en');
     // The return cookie is spent, and so is the login.
     expect(browser.cookies.has('docpipe_sign_return')).toBe(false);
+    expect(browser.cookies.has('docpipe_eid_browser')).toBe(false);
     expect(await loginRows(id)).toBe(0);
     const done = await browser.get(answer.headers.get('location')!);
     expect(done.status).toBe(200);
@@ -429,13 +451,13 @@ describe('signing with an eID through the broker', () => {
     const weaker = await eidLogin(token, { account: 'mitid-anna', acr: LOW });
     expect(weaker.answer.headers.get('location')).toBe(`/sign/${token}?eid=failed`);
 
-    // The login came back to a browser without the way back (another one than it started in).
+    // The login came back to another browser than it started in: it has no way back either.
     const browser = new Browser();
     const start = await browser.get(`/sign/${token}/eid?scheme=${encodeURIComponent(SUBSTANTIAL)}`);
     const elsewhere = await new Browser().get(
       (await op.cancel(start.headers.get('location')!)).href,
     );
-    expect(elsewhere.headers.get('location')).toBe('/sign/done?eid=cancelled');
+    expect(elsewhere.headers.get('location')).toBe('/sign/done?eid=elsewhere');
 
     expect(await signaturesOf(id)).toEqual([]);
     expect(await statusOf(id)).toEqual(['pending']);
@@ -540,6 +562,77 @@ describe('signing with an eID through the broker', () => {
     expect(await signaturesOf(id)).toHaveLength(1);
   });
 
+  it('signs only in the browser that started the login: a broker URL sent to someone else signs nothing, and its starter cannot finish it after', async () => {
+    const { id, tokens } = await v3Case([{ name: 'Anna Hansen', email: 'anna@example.com' }]);
+    const token = tokens[0]!;
+    // Someone who holds the link starts the login and sends the broker's URL on.
+    const starter = new Browser();
+    const start = await starter.get(`/sign/${token}/eid?scheme=${encodeURIComponent(SUBSTANTIAL)}`);
+    expect(start.status).toBe(302);
+    // The victim logs in with their own eID, and the broker sends their browser back.
+    const callback = await op.login(start.headers.get('location')!, { account: 'mitid-bo' });
+    const victim = new Browser();
+    const answer = await victim.get(callback.href);
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('/sign/done?eid=elsewhere');
+    const told = await victim.get(answer.headers.get('location')!);
+    expect(await told.text()).toContain('came back to another browser');
+    expect(await signaturesOf(id)).toEqual([]);
+    expect(await loginRows(id)).toBe(0);
+
+    // The starter brings the victim's callback, with the cookie: the login was spent.
+    await expectNotFoundPage(await starter.get(callback.href));
+    expect(await signaturesOf(id)).toEqual([]);
+    expect(await statusOf(id)).toEqual(['pending']);
+    expect(await eventsOf(id)).toEqual(['case.created']);
+    expect(await pageApi(token)).toBe(200);
+  });
+
+  it('signs nothing when the browser brings another login’s cookie, and goes back to its page', async () => {
+    const { id, tokens } = await v3Case([{ name: 'Anna Hansen', email: 'anna@example.com' }]);
+    const token = tokens[0]!;
+    const browser = new Browser();
+    const start = await browser.get(`/sign/${token}/eid?scheme=${encodeURIComponent(SUBSTANTIAL)}`);
+    const callback = await op.login(start.headers.get('location')!, { account: 'mitid-anna' });
+    browser.cookies.set('docpipe_eid_browser', {
+      value: randomBytes(32).toString('base64url'),
+      path: CALLBACK_PATH,
+    });
+    const answer = await browser.get(callback.href);
+    expect(answer.headers.get('location')).toBe(`/sign/${token}?eid=elsewhere`);
+    expect(browser.cookies.has('docpipe_eid_browser')).toBe(false);
+    expect(await signaturesOf(id)).toEqual([]);
+    expect(await loginRows(id)).toBe(0);
+    expect(await statusOf(id)).toEqual(['pending']);
+  });
+
+  it(`keeps at most ${MAX_PENDING_LOGINS} logins under way per recipient, and the newest signs`, async () => {
+    const { id, tokens } = await v3Case([{ name: 'Anna Hansen', email: 'anna@example.com' }]);
+    const token = tokens[0]!;
+    const started: { browser: Browser; atBroker: string }[] = [];
+    for (let i = 0; i < MAX_PENDING_LOGINS + 3; i += 1) {
+      const browser = new Browser();
+      const start = await browser.get(
+        `/sign/${token}/eid?scheme=${encodeURIComponent(SUBSTANTIAL)}`,
+      );
+      expect(start.status).toBe(302);
+      started.push({ browser, atBroker: start.headers.get('location')! });
+    }
+    expect(await loginRows(id)).toBe(MAX_PENDING_LOGINS);
+    // The oldest is gone: its callback opens nothing.
+    const oldest = started[0]!;
+    const late = await oldest.browser.get(
+      (await op.login(oldest.atBroker, { account: 'mitid-anna' })).href,
+    );
+    await expectNotFoundPage(late);
+    const newest = started.at(-1)!;
+    const signed = await newest.browser.get(
+      (await op.login(newest.atBroker, { account: 'mitid-anna' })).href,
+    );
+    expect(signed.headers.get('location')).toBe('/sign/done?eid=signed&lang=en');
+    expect(await signaturesOf(id)).toHaveLength(1);
+  });
+
   it('keeps the signing tokens, the broker’s codes and the logins’ states out of the log', () => {
     const callbacks = logLines.filter((l) => l.includes(`"url":"${CALLBACK_PATH}?code=[redacted]`));
     expect(callbacks.length).toBeGreaterThan(5);
@@ -547,5 +640,116 @@ describe('signing with an eID through the broker', () => {
     expect(secrets.size).toBeGreaterThan(20);
     const leaked = logLines.filter((l) => [...secrets].some((secret) => l.includes(secret)));
     expect(leaked).toEqual([]);
+  });
+});
+
+/** The case rows of acme: a refused create adds none. */
+async function caseCount(): Promise<number> {
+  const rows = await t.db
+    .selectFrom('cases')
+    .select('id')
+    .where('company_id', '=', 'acme')
+    .execute();
+  return rows.length;
+}
+
+/** A typed signature through the signing page's API, with the page's CSRF token. */
+async function signTyped(token: string, name: string) {
+  const loaded = await fetch(new URL(`/sign/${token}/api`, publicUrl));
+  const { csrfToken } = (await loaded.json()) as { csrfToken: string };
+  const res = await fetch(new URL(`/sign/${token}/api/sign`, publicUrl), {
+    method: 'POST',
+    headers: { 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ method: 'typed', name }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('needsCpr: only an eID whose CPR number is the stored one signs', () => {
+  const anna = { name: 'Anna Hansen', email: 'anna@example.com', signing: true };
+  const v2Body = (recipient: object, signingSchemas: string[] = [SUBSTANTIAL]) => ({
+    title: 'Lease',
+    signingSchemas,
+    recipients: [{ ...anna, ...recipient }],
+    documents: [{ name: 'lease.pdf', file: pdf, fileIsBlob: true }],
+  });
+
+  it('refuses at creation, naming the field, a case that cannot check the CPR number, and writes nothing', async () => {
+    const before = await caseCount();
+    const v3 = await api('POST', '/v3/api/cases', {
+      title: 'Lease',
+      senderEmail: 'owner@acme.example',
+      settings: { signingSchemas: [SUBSTANTIAL] },
+      recipients: [{ name: 'Anna Hansen', email: 'anna@example.com', needsCpr: true }],
+      documents: [{ name: 'lease.pdf', content: pdf }],
+    });
+    expect(v3.status).toBe(400);
+    expect(v3.json).toMatchObject({
+      error: 'validation-failed',
+      details: [{ field: 'recipients[0].needsCpr', message: expect.stringMatching(/CPR number/) }],
+    });
+
+    const descriptions = async (body: object) => {
+      const res = await api('POST', '/api/v2/acme/case/create', body);
+      expect(res.status, JSON.stringify(res.json)).toBe(400);
+      return (res.json.errors as { description: string }[]).map((e) => e.description);
+    };
+    expect(await descriptions(v2Body({ needsCpr: true }))).toEqual([
+      expect.stringMatching(/^recipients\[0\]\.needsCpr: needs the recipient's CPR number/),
+    ]);
+    // Only draw, the case's or the recipient's own: nothing would compare the number.
+    expect(await descriptions(v2Body({ needsCpr: true, cpr: ANNA_CPR }, ['draw']))).toEqual([
+      expect.stringMatching(/^recipients\[0\]\.needsCpr: needs one of .*mitid:substantial/),
+    ]);
+    expect(
+      await descriptions(v2Body({ needsCpr: true, cpr: ANNA_CPR, signingSchema: 'draw' })),
+    ).toEqual([expect.stringMatching(/^recipients\[0\]\.needsCpr: .*it has draw$/)]);
+    expect(await caseCount()).toBe(before);
+  });
+
+  it('signs with nothing but a matching eID when the case holds no CPR number (made before creation refused that)', async () => {
+    const made = await api('POST', '/v3/api/cases', {
+      title: 'Lease',
+      senderEmail: 'owner@acme.example',
+      settings: { signingSchemas: ['draw', SUBSTANTIAL] },
+      recipients: [{ name: 'Anna Hansen', email: 'anna@example.com' }],
+      documents: [{ name: 'lease.pdf', content: pdf }],
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const kase = made.json.case as { id: string; recipients: { signingUrl: string }[] };
+    const token = tokenOf(kase.recipients[0]!.signingUrl);
+    await t.db
+      .updateTable('recipients')
+      .set({ details: JSON.stringify({ needsCpr: true }) })
+      .where('case_id', '=', kase.id)
+      .execute();
+
+    const typed = await signTyped(token, 'Anna Hansen');
+    expect(typed.status).toBe(400);
+    expect(typed.json).toMatchObject({
+      error: 'validation-failed',
+      details: [{ field: 'method', message: expect.stringMatching(/^must be an eID/) }],
+    });
+    // The page offers the eID alone.
+    const loaded = await fetch(new URL(`/sign/${token}/api`, publicUrl));
+    const view = (await loaded.json()) as { recipient: { methods: string[]; needsCpr: boolean } };
+    expect(view.recipient).toMatchObject({ methods: [SUBSTANTIAL], needsCpr: true });
+
+    // An eID with a CPR claim has nothing to match, and one without has no claim.
+    for (const account of ['mitid-anna', 'mitid-cy']) {
+      const { answer } = await eidLogin(token, { account });
+      expect(answer.headers.get('location'), account).toBe(`/sign/${token}?eid=mismatch`);
+    }
+    expect(await signaturesOf(kase.id)).toEqual([]);
+    expect(await statusOf(kase.id)).toEqual(['pending']);
+    expect(await eventsOf(kase.id)).toEqual(['case.created']);
+  });
+
+  it('signs nothing with an eID that gives no CPR number, where the case holds one', async () => {
+    const { id, token } = await v2CprCase(ANNA_CPR);
+    const { answer } = await eidLogin(token, { account: 'mitid-cy' });
+    expect(answer.headers.get('location')).toBe(`/sign/${token}?eid=mismatch`);
+    expect(await signaturesOf(id)).toEqual([]);
+    expect(await statusOf(id)).toEqual(['pending']);
   });
 });

@@ -5,6 +5,7 @@ import { cases } from './migrations/0003-cases.js';
 import { forms } from './migrations/0004-forms.js';
 import { signing } from './migrations/0005-signing.js';
 import { delivery } from './migrations/0006-delivery.js';
+import { eidLoginBrowser } from './migrations/0007-eid-login-browser.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -19,4 +20,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004-forms': forms,
   '0005-signing': signing,
   '0006-delivery': delivery,
+  '0007-eid-login-browser': eidLoginBrowser,
 };

@@ -276,6 +276,11 @@ export interface SigningLoginsTable {
   /** What the broker's answer is checked against: nonce, PKCE verifier, scheme. */
   pending: ColumnType<unknown, string, string>;
   expires_at: Date;
+  /**
+   * The SHA-256 of the value the starting browser holds in its cookie (migration 0007); null
+   * for a login started before: its callback signs nothing.
+   */
+  browser_hash: ColumnType<Buffer | null, Buffer | undefined, Buffer | null>;
 }
 
 /** A company's webhook (migration 0006). `secret` signs its deliveries (HMAC-SHA256). */

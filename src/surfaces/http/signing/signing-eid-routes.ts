@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -43,16 +43,31 @@ export const EID_CALLBACK_PATH = '/sign/eid/callback';
  * for the login's minutes; it holds the signing token, which the link itself holds anyway.
  */
 const RETURN_COOKIE = 'docpipe_sign_return';
+/**
+ * The browser that started a login: a random value the start sets (HttpOnly, SameSite=Lax so
+ * that the broker's top-level redirect back brings it, scoped to the callback's path), whose
+ * SHA-256 is kept beside the state. The callback signs only when the cookie it brings is that
+ * value (RFC 6749 10.12): a broker URL started by someone else and sent to a victim comes back
+ * to a browser without it, and signs nothing. A new start in the same browser replaces it.
+ */
+const BROWSER_COOKIE = 'docpipe_eid_browser';
+/**
+ * Logins under way kept per recipient: a start past this deletes the recipient's oldest, so
+ * that a link opened in a loop writes no more rows than this (two devices, a retry, a tab).
+ */
+export const MAX_PENDING_LOGINS = 3;
 
-const stateHash = (state: string) => createHash('sha256').update(state).digest();
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+const stateHash = sha256;
 
 /**
  * eID signing from the signing page: `GET /sign/{token}/eid?scheme=...` starts a login at the
  * scheme's broker (openid-client, through service/eid) and keeps what the callback is checked
- * against in `signing_logins`, found by the SHA-256 of the OAuth state; `GET /sign/eid/callback`
- * finishes it once (the row is taken as it is read, so a replayed callback finds nothing),
- * compares the CPR number when the case asked for one, and records the signature with the
- * broker's claims.
+ * against in `signing_logins`, found by the SHA-256 of the OAuth state, with the SHA-256 of the
+ * starting browser's cookie (at most MAX_PENDING_LOGINS a recipient); `GET /sign/eid/callback`
+ * finishes it once (the row is taken as it is read, so a replayed callback finds nothing), in
+ * the browser that started it only, compares the CPR number when the case asked for one, and
+ * records the signature with the broker's claims.
  */
 export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
@@ -104,24 +119,41 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
         return page(reply, 503, 'failed', session.language);
       }
       const at = now();
+      const browser = randomBytes(32).toString('base64url');
+      const recipientId = session.recipient.id;
       await db
         .insertInto('signing_logins')
         .values({
           state_hash: stateHash(started.pending.state),
           company_id: session.company,
           case_id: session.caseId,
-          recipient_id: session.recipient.id,
+          recipient_id: recipientId,
           pending: JSON.stringify(started.pending),
           expires_at: new Date(at.getTime() + EID_PENDING_TTL_MS),
+          browser_hash: sha256(browser),
         })
         .execute();
-      // Logins that were never finished go as new ones start: the table holds minutes of them.
+      // Logins that were never finished go as new ones start: the table holds minutes of them,
+      // and a few of each recipient's (the newest: expiry is the start plus the same minutes).
       await db.deleteFrom('signing_logins').where('expires_at', '<', at).execute();
-      return reply
-        .header(
-          'set-cookie',
-          `${RETURN_COOKIE}=${token}; Path=${EID_CALLBACK_PATH}; Max-Age=${EID_PENDING_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      await db
+        .deleteFrom('signing_logins')
+        .where('recipient_id', '=', recipientId)
+        .where(
+          'state_hash',
+          'not in',
+          db
+            .selectFrom('signing_logins')
+            .select('state_hash')
+            .where('recipient_id', '=', recipientId)
+            .orderBy('expires_at', 'desc')
+            .limit(MAX_PENDING_LOGINS),
         )
+        .execute();
+      const cookie = (name: string, value: string) =>
+        `${name}=${value}; Path=${EID_CALLBACK_PATH}; Max-Age=${EID_PENDING_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+      return reply
+        .header('set-cookie', [cookie(RETURN_COOKIE, token), cookie(BROWSER_COOKIE, browser)])
         .headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
         .redirect(started.url, 302);
     },
@@ -163,6 +195,18 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
       if (!login || login.expires_at.getTime() < now().getTime()) {
         if (!(await misses.missed(request, reply))) return page(reply, 404, 'notFound');
         return reply;
+      }
+      // The login is taken whatever follows: its code came to this browser, and a callback in
+      // another one must leave nothing that the cookie's holder could finish later.
+      void reply.header(
+        'set-cookie',
+        `${BROWSER_COOKIE}=; Path=${EID_CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax`,
+      );
+      if (!sameBrowser(request, login.browser_hash)) {
+        request.log.warn('signing: an eID login came back to a browser that did not start it');
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(back ? `${back}?eid=elsewhere` : '/sign/done?eid=elsewhere', 302);
       }
       const query = new URL(request.url, 'http://callback').searchParams;
       // The page starts an eID login only once every must-be-read document is read (its eID
@@ -234,11 +278,22 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
 
 /** The signing page to go back to, from the return cookie, when it holds a token. */
 function returnPath(request: FastifyRequest): string | undefined {
+  const token = cookieOf(request, RETURN_COOKIE);
+  return token ? `/sign/${token}` : undefined;
+}
+
+/** Whether the browser cookie `request` brings is the one the login was started with. */
+function sameBrowser(request: FastifyRequest, stored: Buffer | null): boolean {
+  const value = cookieOf(request, BROWSER_COOKIE);
+  if (value === undefined || stored === null || stored.length !== 32) return false;
+  // Equal lengths (two SHA-256s), compared in the same time wherever they differ.
+  return timingSafeEqual(sha256(value), stored);
+}
+
+/** A cookie of ours: base64url, as long as a token or a browser value is. */
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
   const cookie = request.headers.cookie ?? '';
-  const found = new RegExp(`(?:^|;\\s*)${RETURN_COOKIE}=([A-Za-z0-9_-]{20,128})(?:;|$)`).exec(
-    cookie,
-  );
-  return found ? `/sign/${found[1]}` : undefined;
+  return new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{20,128})(?:;|$)`).exec(cookie)?.[1];
 }
 
 /** A word the page shows for a login that did not sign (its `?eid=` parameter). */

@@ -29,6 +29,8 @@ const WORDS = {
       unavailable: 'eID-tjenesten svarer ikke lige nu. Prøv igen om et par minutter.',
       failed: 'Login med eID kunne ikke bruges.',
       closed: 'Sagen er ikke længere åben for underskrift.',
+      elsewhere:
+        'Login med eID kom tilbage til en anden browser end den, det blev startet i, så intet blev underskrevet. Åbn dit link til underskrift i denne browser, og start login igen.',
     },
   },
   en: {
@@ -54,6 +56,8 @@ const WORDS = {
       unavailable: 'The eID service does not answer right now. Try again in a few minutes.',
       failed: 'The eID login could not be used.',
       closed: 'The case is no longer open for signing.',
+      elsewhere:
+        'The eID login came back to another browser than the one it was started in, so nothing was signed. Open your signing link in this browser and start the login again.',
     },
   },
 } as const;
