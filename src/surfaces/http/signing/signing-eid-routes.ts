@@ -102,7 +102,6 @@ export function signingEidRoutes(app: HttpApp, options: SigningEidOptions): Prom
     async (request, reply) => {
       const { token } = request.params;
       const { scheme } = request.query;
-      if (await misses.refused(request, reply)) return reply;
       const session = await readSigningSession(db, token, now());
       if (!session) {
         if (!(await misses.missed(request, reply))) return page(reply, 404, 'notFound');
