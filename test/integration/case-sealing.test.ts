@@ -205,7 +205,11 @@ describe('sealing a signed case', () => {
     const id = await signedCase('Swept');
     const prefix = `case-sealing-${randomUUID()}`;
     const events = new QueueEvents(SEAL_QUEUE, {
-      connection: { host: new URL(stack.url).hostname, port: Number(new URL(stack.url).port) },
+      connection: {
+        host: new URL(stack.url).hostname,
+        port: Number(new URL(stack.url).port),
+        password: new URL(stack.url).password,
+      },
       prefix,
     });
     await events.waitUntilReady();

@@ -59,7 +59,10 @@ afterAll(() => {
 
 describe('docpipe start, with enqueue and rerender from a second terminal', () => {
   it('writes down its embedded Redis for the other commands', () => {
-    expect(readFileSync(join(data, 'redis.url'), 'utf8')).toMatch(/^redis:\/\/127\.0\.0\.1:\d+/);
+    // With the embedded Redis's password: other terminals' commands connect with it.
+    expect(readFileSync(join(data, 'redis.url'), 'utf8')).toMatch(
+      /^redis:\/\/:[0-9a-f]{64}@127\.0\.0\.1:\d+/,
+    );
     // JSON logs, one object a line.
     for (const line of startLog.trim().split('\n'))
       expect(() => JSON.parse(line) as unknown).not.toThrow();

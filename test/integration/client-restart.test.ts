@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { safeUrl } from '../../src/base/util/index.js';
 import { DocpipeClient } from '../../src/jobs/queue/index.js';
 import {
   EmbeddedRedis,
@@ -189,10 +190,10 @@ describe('a client across a restart of docpipe start', () => {
 
 /** A BullMQ worker on docpipe's queue whose jobs never end: a worker that is alive and busy. */
 function stuckWorker(url: string, prefix: string): Worker {
-  const { hostname, port } = new URL(url);
+  const { hostname, port, password } = new URL(url);
   // Connection options, not a connection: the worker's close then closes what it opened.
   const worker = new Worker('documents', () => new Promise(() => undefined), {
-    connection: { host: hostname, port: Number(port), maxRetriesPerRequest: null },
+    connection: { host: hostname, port: Number(port), password, maxRetriesPerRequest: null },
     prefix,
     name: 'stuck',
   });
@@ -222,7 +223,9 @@ describe('a client with nothing to answer it', () => {
       const err = await pending;
       expect(err).toBeInstanceOf(QueueUnavailableError);
       expect((err as QueueUnavailableError).reason).toBe('redis-unreachable');
-      expect((err as Error).message).toContain(`Redis at ${redis.url} has not answered for 1.5 s`);
+      expect((err as Error).message).toContain(
+        `Redis at ${safeUrl(redis.url)} has not answered for 1.5 s`,
+      );
     } finally {
       await client.close();
       redis = await EmbeddedRedis.start({ dir });
@@ -277,7 +280,7 @@ describe('a client with nothing to answer it', () => {
       );
       expect(one.status).toBe(3);
       expect(one.stderr).toContain(
-        `docpipe: no worker is running: none has been connected to Redis at ${redis.url} for 2 s`,
+        `docpipe: no worker is running: none has been connected to Redis at ${safeUrl(redis.url)} for 2 s`,
       );
       expect(one.stderr).toContain('nothing was queued');
       const many = docpipe(env, 'rerender', 'templates/');

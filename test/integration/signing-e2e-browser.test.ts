@@ -119,7 +119,11 @@ beforeAll(async () => {
   // Listening before any job exists: the seal's `completed` is never missed.
   const redisUrl = new URL(stack.url);
   sealEvents = new QueueEvents(SEAL_QUEUE, {
-    connection: { host: redisUrl.hostname, port: Number(redisUrl.port) },
+    connection: {
+      host: redisUrl.hostname,
+      port: Number(redisUrl.port),
+      password: redisUrl.password,
+    },
     prefix: PREFIX,
   });
   await sealEvents.waitUntilReady();

@@ -13,6 +13,7 @@ import {
   type DocpipeConfig,
 } from '../config/index.js';
 import { projectRoot } from '../../base/paths/index.js';
+import { safeUrl } from '../../base/util/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import { SealWorker, type SealDeps } from '../../service/sealing/index.js';
 import type { Sealer } from '../../formats/pades/index.js';
@@ -86,12 +87,12 @@ export async function startRuntime(
     embedded = await EmbeddedRedis.start({ dir: join(config.dataDir, 'redis') });
     redisUrl = embedded.url;
     logger.info(
-      { redisUrl, dir: embedded.dir, redisPid: embedded.pid },
+      { redisUrl: safeUrl(redisUrl), dir: embedded.dir, redisPid: embedded.pid },
       'embedded Redis started (no REDIS_URL)',
     );
     if (embedded.movedFrom !== undefined)
       logger.warn(
-        { redisUrl, port: embedded.port, lastPort: embedded.movedFrom },
+        { redisUrl: safeUrl(redisUrl), port: embedded.port, lastPort: embedded.movedFrom },
         `the embedded Redis's last port ${embedded.movedFrom} is taken by another program; it moved to ${embedded.port}, and clients still waiting find it through ${redisUrlFile(config.dataDir).path}`,
       );
   }

@@ -10,6 +10,21 @@ import { errorWords, InputError } from './input-error.js';
  */
 export const PARTIAL_SUFFIX = '.partial';
 
+/**
+ * The modes of what docpipe writes into its data folder: its owner's alone. Given explicitly, so
+ * that no umask widens them (a umask only takes bits away).
+ */
+export const PRIVATE_MODES: FileModes = Object.freeze({ file: 0o600, dir: 0o700 });
+
+/** What a file of one's own on the command line gets: what the umask lets through. */
+export const ORDINARY_MODES: FileModes = Object.freeze({ file: 0o666, dir: 0o777 });
+
+/** The mode of a new file and of the folders made for it. */
+export interface FileModes {
+  readonly file: number;
+  readonly dir: number;
+}
+
 /** A name beside `path`, one of its own per write: two writes of one path never share it. */
 function temporaryBeside(path: string): string {
   return `${path}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`;
@@ -18,17 +33,24 @@ function temporaryBeside(path: string): string {
 /**
  * Replaces `path` whole: writes beside it, then renames, which is atomic within one folder, so
  * that a reader sees the old file or the new one, never half of one. The folder is made when the
- * first write finds it missing (it usually exists: no call is spent on it). A failure is the file
- * system's own error, the temporary file removed.
+ * first write finds it missing (it usually exists: no call is spent on it). The file and the
+ * folders made get `modes`, private by default: what docpipe keeps is its own. A failure is the
+ * file system's own error, the temporary file removed.
  */
-export async function replaceFile(path: string, data: Uint8Array): Promise<void> {
+export async function replaceFile(
+  path: string,
+  data: Uint8Array,
+  modes: FileModes = PRIVATE_MODES,
+): Promise<void> {
   const temporary = temporaryBeside(path);
   try {
-    await writeFile(temporary, data).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(temporary, data);
-    });
+    await writeFile(temporary, data, { mode: modes.file }).catch(
+      async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(dirname(path), { recursive: true, mode: modes.dir });
+        await writeFile(temporary, data, { mode: modes.file });
+      },
+    );
     await rename(temporary, path);
   } catch (err) {
     await rm(temporary, { force: true });
@@ -41,15 +63,19 @@ export async function replaceFile(path: string, data: Uint8Array): Promise<void>
  * costs a round trip through libuv's thread pool (docs/decisions.md, "Synchronous writes for
  * small objects").
  */
-export function replaceFileSync(path: string, data: Uint8Array): void {
+export function replaceFileSync(
+  path: string,
+  data: Uint8Array,
+  modes: FileModes = PRIVATE_MODES,
+): void {
   const temporary = temporaryBeside(path);
   try {
     try {
-      writeFileSync(temporary, data);
+      writeFileSync(temporary, data, { mode: modes.file });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(temporary, data);
+      mkdirSync(dirname(path), { recursive: true, mode: modes.dir });
+      writeFileSync(temporary, data, { mode: modes.file });
     }
     renameSync(temporary, path);
   } catch (err) {
@@ -58,10 +84,13 @@ export function replaceFileSync(path: string, data: Uint8Array): void {
   }
 }
 
-/** replaceFile for a file the caller named (an output path): a failure is an InputError. */
+/**
+ * replaceFile for a file the caller named (an output path), with the modes the umask gives any
+ * file of theirs: a failure is an InputError.
+ */
 export async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
   try {
-    await replaceFile(path, data);
+    await replaceFile(path, data, ORDINARY_MODES);
   } catch (err) {
     throw new InputError(`cannot write ${path}: ${errorWords(err)}`);
   }

@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError } from '../../base/files/index.js';
+import { InputError, mkdirPrivate, PRIVATE_MODES } from '../../base/files/index.js';
 
 /** Who holds a data folder: enough to tell a live holder from a reused process id. */
 interface Holder {
@@ -60,7 +60,7 @@ export async function acquireDataLock(
   dataDir: string,
   options: DataLockOptions = {},
 ): Promise<DataLock> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdirPrivate(dataDir);
   const file = dataLockFile(dataDir, options.name);
   const what = options.holder ?? 'docpipe start';
   if (heldHere.has(file))
@@ -69,7 +69,7 @@ export async function acquireDataLock(
   // Written whole, then linked into place: link fails if the lock exists, so no reader ever sees
   // a half-written lock, and of two starts at once exactly one wins.
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
+  await writeFile(tmp, text, { mode: PRIVATE_MODES.file });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

@@ -23,6 +23,18 @@ export interface ServerProcessSpec {
   env?: NodeJS.ProcessEnv;
   /** @defaultValue this process's working folder */
   cwd?: string;
+  /**
+   * Written to its standard input, which is then closed: settings that must not show on its
+   * command line, which every local user can read in /proc (redis-server reads a configuration
+   * from `-`). @defaultValue none: standard input is /dev/null
+   */
+  input?: string;
+  /**
+   * The umask it runs with, so that the files it makes get no more than the folder they are in
+   * allows (redis-server makes its append-only files with what the umask leaves of 0666).
+   * @defaultValue this process's
+   */
+  umask?: number;
 }
 
 /** How long stop() waits after the stop signal (a server flushes what it holds) before SIGKILL. */
@@ -53,8 +65,24 @@ export class ServerProcess {
 
   /** Starts the process and resolves once it answers; rejects with its stderr when it cannot. */
   static async start(spec: ServerProcessSpec): Promise<ServerProcess> {
-    const child = spawn(spec.binary ?? spec.program, spec.args, {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const binary = spec.binary ?? spec.program;
+    // A shell that sets the umask and is replaced by the server (the same pid, and its own
+    // command line in /proc once exec'd): Node sets no umask for a child of its own.
+    const [file, args] =
+      spec.umask === undefined
+        ? [binary, spec.args]
+        : [
+            '/bin/sh',
+            [
+              '-c',
+              `umask ${spec.umask.toString(8).padStart(3, '0')} && exec "$@"`,
+              'sh',
+              binary,
+              ...spec.args,
+            ],
+          ];
+    const child = spawn(file, args, {
+      stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
       // Its own session: a terminal's Ctrl-C goes to docpipe's process group, not to the server.
       detached: true,
       ...(spec.uid === undefined ? {} : { uid: spec.uid }),
@@ -64,8 +92,13 @@ export class ServerProcess {
     });
     // Only the last of it is kept (for the message of a failed start), but all of it is read:
     // a server that logs to a full pipe would block.
+    if (spec.input !== undefined) {
+      // A server that exits before reading it closes the pipe: its exit is what is reported.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(spec.input);
+    }
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+    child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
     const server = new ServerProcess(child, spec.program, spec.stopSignal ?? 'SIGTERM');
     try {
       await server.waitReady(spec, spec.startTimeoutMs ?? 10_000, () => stderr);

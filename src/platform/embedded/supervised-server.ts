@@ -1,5 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { replaceFile } from '../../base/files/index.js';
+import { readFile } from 'node:fs/promises';
+import { makeTreePrivate, mkdirPrivate, replaceFile } from '../../base/files/index.js';
 import { freePort, freeWithin } from './loopback-port.js';
 import { ServerProcess, STOP_GRACE_MS } from './server-process.js';
 import { stopStale } from './stale-server.js';
@@ -27,6 +27,10 @@ export interface ServerSpec {
   port?: number;
   /** @defaultValue 10 000 ms */
   startTimeoutMs?: number;
+  /** Written to its standard input (ServerProcessSpec.input). */
+  input?: string;
+  /** The umask it runs with (ServerProcessSpec.umask). */
+  umask?: number;
 }
 
 /**
@@ -60,7 +64,9 @@ export class SupervisedServer {
 
   /** Starts the server and resolves once it answers; rejects with its stderr when it cannot. */
   static async start(spec: ServerSpec): Promise<SupervisedServer> {
-    await mkdir(spec.dir, { recursive: true });
+    // Its folder is its own: an earlier docpipe's, left open, is closed first.
+    await mkdirPrivate(spec.dir);
+    await makeTreePrivate(spec.dir);
     await stopStale(spec.pidFile, spec.program, STOP_GRACE_MS);
     if (spec.port !== undefined) return SupervisedServer.launch(spec, spec.port, undefined);
     const last = await readPort(spec.portFile);
@@ -86,6 +92,8 @@ export class SupervisedServer {
       args: spec.args(port),
       answers: () => spec.answers(port),
       startTimeoutMs: spec.startTimeoutMs,
+      input: spec.input,
+      umask: spec.umask,
     });
     await replaceFile(spec.portFile, Buffer.from(`${port}\n`));
     return new SupervisedServer(process, port, movedFrom);

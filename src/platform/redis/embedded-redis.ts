@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { SupervisedServer } from '../embedded/index.js';
+import { redisPassword } from './redis-password.js';
 
 export interface EmbeddedRedisOptions {
   /** Where the append-only file lives; it survives restarts, so no job is lost with the process. */
@@ -17,8 +18,9 @@ export interface EmbeddedRedisOptions {
 }
 
 /**
- * docpipe's own redis-server for running without REDIS_URL: loopback only, append-only
- * persistence (fsync every second), noeviction as BullMQ requires. A SupervisedServer: in its own
+ * docpipe's own redis-server for running without REDIS_URL: loopback only, a password (kept in
+ * its folder, mode 0600: any local user reaches the loopback port), append-only persistence
+ * (fsync every second) in a folder of mode 0700, noeviction as BullMQ requires. A SupervisedServer: in its own
  * session, so that Ctrl-C in docpipe's terminal reaches docpipe only; docpipe stops it last,
  * after the jobs that were running when Ctrl-C came have finished.
  */
@@ -26,6 +28,7 @@ export class EmbeddedRedis {
   private constructor(
     private readonly server: SupervisedServer,
     readonly dir: string,
+    private readonly password: string,
   ) {}
 
   get port(): number {
@@ -37,8 +40,9 @@ export class EmbeddedRedis {
     return this.server.movedFrom;
   }
 
+  /** With the password: for clients, never for a log line (safeUrl leaves it out). */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://:${this.password}@127.0.0.1:${this.port}`;
   }
 
   get pid(): number | undefined {
@@ -47,6 +51,7 @@ export class EmbeddedRedis {
 
   static async start(options: EmbeddedRedisOptions): Promise<EmbeddedRedis> {
     const { dir } = options;
+    const password = await redisPassword(dir);
     const server = await SupervisedServer.start({
       program: 'redis-server',
       binary: options.binary,
@@ -54,11 +59,15 @@ export class EmbeddedRedis {
       pidFile: join(dir, 'redis.pid'),
       portFile: join(dir, 'redis.port'),
       args: (port) => serverArgs(dir, port),
-      answers: answersPing,
+      answers: (port) => answersPing(port, password),
       port: options.port,
       startTimeoutMs: options.startTimeoutMs,
+      // The password through standard input: on the command line every local user would read it.
+      input: `requirepass ${password}\n`,
+      // Its append-only files 0600, as the rest of the data folder.
+      umask: 0o077,
     });
-    return new EmbeddedRedis(server, dir);
+    return new EmbeddedRedis(server, dir, password);
   }
 
   /**
@@ -77,6 +86,8 @@ export class EmbeddedRedis {
 
 function serverArgs(dir: string, port: number): string[] {
   return [
+    // The configuration on standard input first (the password), then the options.
+    '-',
     '--port',
     String(port),
     '--bind',
@@ -103,10 +114,11 @@ function serverArgs(dir: string, port: number): string[] {
 }
 
 /** Whether a Redis on `port` answers PONG (while it loads its append-only file it answers LOADING). */
-async function answersPing(port: number): Promise<boolean> {
+async function answersPing(port: number, password: string): Promise<boolean> {
   const probe = new Redis({
     port,
     host: '127.0.0.1',
+    password,
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,

@@ -3,7 +3,8 @@ import { OfficePool } from '../../../render/convert/index.js';
 import { startHttpService, type HttpService } from '../../http/index.js';
 import { createLogger, type Logger } from '../../../base/log/index.js';
 import type { Logger as PinoLogger } from 'pino';
-import { acquireDataLock } from '../../../platform/embedded/index.js';
+import { acquireDataLock, makeDataFolderPrivate } from '../../../platform/embedded/index.js';
+import { safeUrl } from '../../../base/util/index.js';
 import { UsageError } from '../exit-codes.js';
 import {
   openServiceDatabase,
@@ -12,7 +13,7 @@ import {
   type ServiceDatabase,
 } from '../../../app/wiring/index.js';
 import { requireRedisUrl } from '../../../platform/redis/index.js';
-import { databaseUrlFile, NoDatabaseError } from '../../../platform/postgres/index.js';
+import { databaseUrlFile, NoDatabaseError, serverUser } from '../../../platform/postgres/index.js';
 import { StopSignals } from '../stop-signals.js';
 
 /**
@@ -38,12 +39,30 @@ export async function runStart(flags: StartFlags): Promise<void> {
   // Before anything else: a second start must not touch the first one's Redis.
   const lock = await acquireDataLock(config.dataDir);
   try {
+    await closeDataFolder(config, logger);
     // One machine keeps its CPR key in the data folder (0600) when DOCPIPE_CPR_KEY is not set.
     const cprKey = config.cprKey ?? (await ensureCprKeyFile(config.dataDir));
     await runUntilStopped({ ...config, cprKey }, logger, graceMs, 'docpipe started', true, true);
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Makes the data folder private before any server starts on it (an earlier docpipe left it
+ * open), and says so when it changed anything. The embedded PostgreSQL's user keeps its way
+ * through to its cluster when docpipe runs as root.
+ */
+async function closeDataFolder(config: DocpipeConfig, logger: Logger): Promise<void> {
+  const user = config.databaseUrl ? undefined : await serverUser();
+  const changed = await makeDataFolderPrivate(config.dataDir, {
+    ...(user?.switched ? { searchGroup: user.gid } : {}),
+  });
+  if (changed > 0)
+    logger.info(
+      { dataDir: config.dataDir, changed },
+      `the data folder was open to other users: ${changed} files and folders in it made private (0700 and 0600)`,
+    );
 }
 
 /** `docpipe worker`: a worker on a shared Redis until a stop. */
@@ -136,7 +155,7 @@ async function runUntilStopped(
       runtime.servesAt(http.publicUrl);
     }
     logger.info(
-      { redisUrl: runtime.redisUrl, dataDir: config.dataDir, http: http?.address },
+      { redisUrl: safeUrl(runtime.redisUrl), dataDir: config.dataDir, http: http?.address },
       `${startedMessage}; stop with Ctrl-C`,
     );
     const signal = await signals.first;
@@ -173,7 +192,10 @@ async function serveUntilStopped(
     database = await openServiceDatabase(config, logger, { embed: false, redisUrl });
     if (!database) throw noDatabaseForServe(config.dataDir);
     const http = await startHttpService(config, { redisUrl, database, logger });
-    logger.info({ redisUrl, http: http.address }, 'docpipe serving HTTP; stop with Ctrl-C');
+    logger.info(
+      { redisUrl: safeUrl(redisUrl), http: http.address },
+      'docpipe serving HTTP; stop with Ctrl-C',
+    );
     const signal = await signals.first;
     logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
     // Fastify's close waits for requests in flight; the grace period bounds that wait.
