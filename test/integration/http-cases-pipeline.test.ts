@@ -101,6 +101,28 @@ describe('POST /v3/api/documents/{id}/cases through the pipeline', () => {
     expect(Number(cases.n)).toBe(0);
   });
 
+  it("names a bad value at this request's tags[i], in the field and in the message", async () => {
+    const app = await server();
+    expect(LEASE_TAGS[1]!.tag).toBe('signing_date');
+    const tags = LEASE_TAGS.map((t, i) => (i === 1 ? { ...t, value: 'not a date' } : t));
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/api/documents/lease/cases',
+      headers: auth(),
+      payload: body({ tags }),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    const failure = res.json<{ error: string; details: { field: string; message: string }[] }>();
+    expect(failure.error).toBe('validation-failed');
+    expect(failure.details).toEqual([
+      {
+        field: 'tags[1].value',
+        message: expect.stringMatching(/^tags\[1\] \(signing_date\): /),
+      },
+    ]);
+    expect(res.body).not.toContain('documents');
+  });
+
   it('creates the case from the filled document; its URL downloads the PDF, and GET reads it', async () => {
     const app = await server();
     const res = await app.inject({

@@ -252,7 +252,9 @@ function checkedBody<T>(request: FastifyRequest): T {
 /**
  * A failure of a case made from the path's library document, its details pointing into this
  * request rather than the `documents[0]` the service was given: the version at `versionId`, the
- * document's fields at `tags.<field>`, the document itself at `id` (the path parameter).
+ * document's fields at `tags.<field>`, the document itself at `id` (the path parameter). A message
+ * names the path it is about (`documents[0].tags[1] (agreement_date): ...`): it says the
+ * request's (`tags[1]`), as the field does.
  */
 function asLibraryCaseFailure(err: DocpipeError): DocpipeError {
   const field = (f: string) => {
@@ -263,9 +265,16 @@ function asLibraryCaseFailure(err: DocpipeError): DocpipeError {
     if (f.startsWith('documents[0].')) return f.slice('documents[0].'.length);
     return f;
   };
-  const details = err.details.map((d) => ({ ...d, field: field(d.field) }));
+  const details = err.details.map((d) => ({
+    ...d,
+    field: field(d.field),
+    message: d.message.replace(SERVICE_DOCUMENT_PATH, '$1'),
+  }));
   return new DocpipeError(err.slug, details, { cause: err, retryable: err.retryable });
 }
+
+/** `documents[0].` where a path begins in a message: not after a name's letters or a dot. */
+const SERVICE_DOCUMENT_PATH = /(^|[^\w.\]])documents\[0\]\./g;
 
 interface ListQuery {
   filters: CaseListFilters;
