@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,7 +7,6 @@ import {
   EmbeddedPostgres,
   openDatabase,
   POSTGRES_SYSTEM_USER,
-  ROOT_CLUSTERS_DIR,
   serverUser,
 } from '../../src/platform/postgres/index.js';
 import { DataFolderInUseError } from '../../src/platform/embedded/index.js';
@@ -163,14 +162,17 @@ describe('the embedded PostgreSQL', () => {
 
   // Only root switches users: as any other user the server runs as that user, who reaches the folder.
   it.runIf(asRoot)(
-    'as root, keeps the cluster under /var/lib/docpipe/postgres, linked from the data folder, when a folder above shuts the postgres user out',
+    'as root, keeps the cluster under the clusters folder (/var/lib/docpipe/postgres), linked from the data folder, when a folder above shuts the postgres user out',
     async () => {
       const outer = testDir('docpipe-pg-shut-'); // mode 0700, as /root is
       const data = join(outer, 'data');
-      const first = await EmbeddedPostgres.start({ dir: join(data, 'postgres') });
-      onTestFinished(() => rmSync(first.dir, { recursive: true, force: true }));
+      // A clusters folder of the test's own: the machine's /var/lib/docpipe is left alone.
+      const clusters = testDir('docpipe-pg-clusters-');
+      chmodSync(clusters, 0o755);
+      const clustersDir = join(clusters, 'postgres');
+      const first = await EmbeddedPostgres.start({ dir: join(data, 'postgres'), clustersDir });
       expect(first.movedBecause).toBe(outer);
-      expect(first.dir.startsWith(`${ROOT_CLUSTERS_DIR}/`)).toBe(true);
+      expect(first.dir.startsWith(`${clustersDir}/`)).toBe(true);
       expect(lstatSync(join(data, 'postgres')).isSymbolicLink()).toBe(true);
       const db = openDatabase(first.url);
       await sql`create table kept (n int)`.execute(db);
@@ -178,7 +180,7 @@ describe('the embedded PostgreSQL', () => {
       await db.destroy();
       await first.stop();
       // The next start finds the same cluster through the link.
-      const again = await EmbeddedPostgres.start({ dir: join(data, 'postgres') });
+      const again = await EmbeddedPostgres.start({ dir: join(data, 'postgres'), clustersDir });
       onTestFinished(() => again.stop());
       expect(again.dir).toBe(first.dir);
       const db2 = openDatabase(again.url);

@@ -24,6 +24,7 @@ import { registerRerender } from '../../src/surfaces/cli/commands/rerender.js';
 import { registerSniff } from '../../src/surfaces/cli/commands/sniff.js';
 import { registerStart } from '../../src/surfaces/cli/commands/start.js';
 import { registerStorage } from '../../src/surfaces/cli/commands/storage.js';
+import { registerPostgres } from '../../src/surfaces/cli/commands/postgres.js';
 import { registerCompanies } from '../../src/surfaces/cli/commands/companies.js';
 import { registerUsers } from '../../src/surfaces/cli/commands/users.js';
 import { registerFolders } from '../../src/surfaces/cli/commands/folders.js';
@@ -57,6 +58,7 @@ function program(): Command {
     registerRerender,
     registerKeys,
     registerStorage,
+    registerPostgres,
     registerCompanies,
     registerUsers,
     registerFolders,
@@ -90,6 +92,7 @@ describe('docpipe --help', () => {
       'rerender',
       'keys',
       'storage',
+      'postgres',
       'companies',
       'users',
       'folders',
@@ -183,7 +186,7 @@ describe("the CLI's start-up", () => {
   ];
 
   it('declares the commands importing nothing heavy: each action imports its own modules', () => {
-    expect(files.length).toBe(21);
+    expect(files.length).toBe(22);
     for (const file of files) {
       const heavy = valueImports(file).filter(
         (m) => !m.startsWith('node:') && !light.has(m) && !m.startsWith('./commands/'),

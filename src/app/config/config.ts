@@ -22,6 +22,7 @@ import {
 } from '../../jobs/queue/index.js';
 import { projectRoot } from '../../base/paths/index.js';
 import { safeUrl } from '../../base/util/index.js';
+import { ROOT_CLUSTERS_DIR } from '../../platform/postgres/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
@@ -129,6 +130,12 @@ export interface DocpipeConfig {
    * under DOCPIPE_DATA_DIR/postgres, and `serve`, `worker` and `docpipe db` use that one while it runs
    */
   databaseUrl: string | undefined;
+  /**
+   * `DOCPIPE_POSTGRES_CLUSTERS_DIR`: where `docpipe start` as root keeps the embedded
+   * PostgreSQL's cluster of a data folder the `postgres` user cannot reach (a folder for each),
+   * and where `docpipe postgres clean` looks. @defaultValue ROOT_CLUSTERS_DIR ('/var/lib/docpipe/postgres')
+   */
+  postgresClustersDir: string;
   queue: {
     /** `DOCPIPE_QUEUE_PREFIX`: keeps installations on one Redis apart. @defaultValue DEFAULT_WORKER_OPTIONS.prefix ('docpipe') */
     prefix: string;
@@ -249,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
-    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
+    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${safeUrl(redisUrl)}")`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     problems.push(
@@ -300,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   return {
     redisUrl,
     databaseUrl,
+    postgresClustersDir: resolve(env.DOCPIPE_POSTGRES_CLUSTERS_DIR || ROOT_CLUSTERS_DIR),
     queue,
     dataDir,
     templatesDir: resolve(env.DOCPIPE_TEMPLATES_DIR || resolve(root, 'templates')),

@@ -44,7 +44,10 @@ export async function openServiceDatabase(
   let embedded: EmbeddedPostgres | undefined;
   let url: string | undefined;
   if (options.embed && !config.databaseUrl) {
-    embedded = await EmbeddedPostgres.start({ dir: join(config.dataDir, 'postgres') });
+    embedded = await EmbeddedPostgres.start({
+      dir: join(config.dataDir, 'postgres'),
+      clustersDir: config.postgresClustersDir,
+    });
     url = embedded.url;
     logger.info(
       { databaseUrl: url, dir: embedded.dir, postgresPid: embedded.pid, runsAs: embedded.user },
@@ -53,7 +56,7 @@ export async function openServiceDatabase(
     if (embedded.movedBecause)
       logger.warn(
         { dir: embedded.dir, shutOutBy: embedded.movedBecause },
-        `the embedded PostgreSQL runs as "${embedded.user}", whom ${embedded.movedBecause} shuts out, so its cluster lives in ${embedded.dir} (linked from the data folder); set DOCPIPE_DATA_DIR to a folder that user can reach (such as /var/lib/docpipe) to keep it beside the rest of the data`,
+        `the embedded PostgreSQL runs as "${embedded.user}", whom ${embedded.movedBecause} shuts out, so its cluster lives in ${embedded.dir} (linked from the data folder); set DOCPIPE_DATA_DIR to a folder that user can reach (such as /var/lib/docpipe) to keep it beside the rest of the data. Removing the data folder leaves the cluster there: "docpipe postgres clean" removes the clusters whose data folder is gone`,
       );
   } else {
     url = await resolveDatabaseUrl(config);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { mkdirPrivate } from '../../base/files/index.js';
 import { blockingFolder } from './reachable-folder.js';
 import type { ServerUser } from './server-user.js';
 
@@ -58,6 +59,6 @@ export async function clusterPlace(
 export async function linkCluster(link: string, place: ClusterPlace): Promise<void> {
   if (!place.unlinked) return;
   await mkdir(dirname(place.dir), { recursive: true, mode: 0o755 });
-  await mkdir(dirname(link), { recursive: true });
+  await mkdirPrivate(dirname(link));
   await symlink(place.dir, link);
 }

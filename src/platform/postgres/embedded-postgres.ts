@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { acquireDataLock, ServerProcess, stopStale, type DataLock } from '../embedded/index.js';
 import { clusterPlace, linkCluster } from './cluster-place.js';
+import { recordClusterOwner } from './cluster-owner.js';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.js';
 import { makeReachable } from './reachable-folder.js';
 import { serverUser, type ServerUser } from './server-user.js';
@@ -23,6 +24,11 @@ export interface EmbeddedPostgresOptions {
   binDir?: string;
   /** @defaultValue 30 000 ms: after a kill, the server replays its write-ahead log first */
   startTimeoutMs?: number;
+  /**
+   * Where the cluster goes when the server's user cannot reach the data folder (cluster-place.ts).
+   * @defaultValue ROOT_CLUSTERS_DIR (/var/lib/docpipe/postgres)
+   */
+  clustersDir?: string;
 }
 
 /** The role initdb makes, whichever system user runs the server: URLs name it. */
@@ -83,7 +89,7 @@ export class EmbeddedPostgres {
     const dataDir = dirname(options.dir);
     const database = options.database ?? 'docpipe';
     const user = await serverUser();
-    const place = await clusterPlace(options.dir, user, dataDir);
+    const place = await clusterPlace(options.dir, user, dataDir, options.clustersDir);
     const dir = place.dir;
     checkSocketPath(dir);
     const lock = await acquireDataLock(dataDir, {
@@ -100,6 +106,7 @@ export class EmbeddedPostgres {
       if (version === undefined) await initCluster(dir, binaries, user);
       await makeReachable(dir, user, dataDir);
       await handOver(dir, user);
+      if (place.movedBecause) await recordClusterOwner(dir, dataDir, user);
       // Under the lock, a server still running on the folder was left by a killed owner.
       const pidFile = join(dir, 'postmaster.pid');
       await stopStale(pidFile, 'postgres', STOP_GRACE_MS, 'SIGINT');

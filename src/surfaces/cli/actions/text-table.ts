@@ -17,3 +17,15 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 export function when(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** A size as the tables show it: bytes, or KB to TB (1024 each) with one decimal. */
+export function byteSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
