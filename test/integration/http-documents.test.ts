@@ -206,9 +206,32 @@ describe('GET /v3/api/documents/{id}', () => {
           },
         ],
       },
+      // Not a column of lines: its value comes from outside the list, as it renders. The
+      // column amount is listed under lines only.
       { tag: 'text', kind: 'placeholder', count: 1, within: ['lines'] },
-      { tag: 'amount', kind: 'placeholder', count: 1, within: ['lines'] },
     ]);
+  });
+
+  it("lists each library document's list columns under their list only, every top-level field typed", async () => {
+    const app = await appOver(join(projectRoot(), 'templates'));
+    for (const id of ['quote', 'bestyrelsesbeslutning', 'tenancy-agreement']) {
+      const res = await get(app, `/v3/api/documents/${id}`);
+      expect(res.status).toBe(200);
+      const fields = (
+        res.body.document as {
+          fields: { tag: string; type?: string; inner?: { path?: string; type?: string }[] }[];
+        }
+      ).fields;
+      // document.json declares every field the library uses: a top-level field without a type
+      // is a column shown out of its list.
+      expect(fields.filter((f) => f.type === undefined).map((f) => `${id}: ${f.tag}`)).toEqual([]);
+      const columns = fields
+        .filter((f) => f.type === 'list')
+        .flatMap((f) => f.inner ?? [])
+        .filter((c) => c.path !== undefined);
+      expect(columns.length).toBeGreaterThanOrEqual(2);
+      for (const c of columns) expect(c.type, `${id}: ${c.path}`).toBeDefined();
+    }
   });
 
   it('answers document-production-failed for a document whose document.json is wrong, saying what', async () => {

@@ -305,6 +305,36 @@ describe('fields with declarations', () => {
     ]);
   });
 
+  it("lists a declared list's columns under the list only, nested ones too, and keeps the other tags", () => {
+    const docx = buildDocx({
+      body: para('{#groups}{title} {salary} {#items}{qty}{/items}{/groups}{#vip}{note}{/vip}'),
+    });
+    const declared: FieldDeclarations = {
+      salary: { type: 'number' },
+      vip: { type: 'boolean' },
+      note: { type: 'text' },
+      groups: {
+        type: 'list',
+        columns: { items: { type: 'list', columns: { qty: { type: 'number', format: '0' } } } },
+      },
+    };
+    // items and qty are columns (of groups, of items); title is not, so it comes from outside
+    // the list; salary and note are values of their own, wherever they sit.
+    const top = (fields?: FieldDeclarations) =>
+      templateFields(docx, fields ? { fields } : {}).map((f) => `${f.tag} ${f.within.join('/')}`);
+    expect(top(declared)).toEqual(['groups ', 'title groups', 'salary groups', 'vip ', 'note vip']);
+    // Without declarations nothing says which section is a list: every tag is listed.
+    expect(top()).toEqual([
+      'groups ',
+      'title groups',
+      'salary groups',
+      'items groups',
+      'qty groups/items',
+      'vip ',
+      'note vip',
+    ]);
+  });
+
   it('shows loops in the table with their inner fields indented, typed when declared', () => {
     expect(fieldsTable(templateFields(contract, { fields })).split('\n')).toEqual([
       'TAG                    KIND         TYPE     FORMAT               COUNT  PARTS',

@@ -10,4 +10,5 @@ export {
 } from './template-fields.js';
 export { type InnerField } from './inner-fields.js';
 export { declareFields } from './declared-fields.js';
+export { withoutListColumns } from './list-columns.js';
 export { PART_ORDER, partKind, type PartKind } from './parts.js';

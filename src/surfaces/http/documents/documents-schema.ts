@@ -60,7 +60,10 @@ const InnerFieldSchema = Type.Cyclic(
   'Inner',
 );
 
-/** One field the current version needs filled, as `docpipe fields` reports it. */
+/**
+ * One field the current version needs filled, as `docpipe fields` reports it. A declared list's
+ * columns are not fields of their own: they are in the list's `inner` only.
+ */
 const FieldSchema = Type.Object(
   {
     tag: Type.String({ description: 'the tag to send in a TagInput' }),
@@ -69,7 +72,8 @@ const FieldSchema = Type.Object(
     }),
     count: Type.Integer({ description: 'occurrences in the whole document' }),
     within: Type.Array(Type.String(), {
-      description: 'the sections this tag sits inside, outermost first',
+      description:
+        "the sections this tag sits inside, outermost first (a declared list's columns are listed in its inner only)",
     }),
     ...Declared,
     inner: Type.Optional(
