@@ -1,5 +1,7 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Storage } from '../../src/render/storage/index.js';
+import { LocalStorage, type Storage } from '../../src/render/storage/index.js';
 import type { Database } from '../../src/service/db/index.js';
 
 /** The tables a case writes into, each row naming its company. */
@@ -25,6 +27,29 @@ export interface Footprint {
    * before).
    */
   renders: string[];
+  /** Every input a queue client stored for a job (`uploads/`): a refused case removes its own. */
+  inputs: string[];
+  /**
+   * Every folder under a local storage's root, `/`-terminated (none for another store): a
+   * refused case leaves no empty case folder either.
+   */
+  folders: string[];
+}
+
+/** The folders under `root`, depth first, as relative paths ending in `/`. */
+function foldersUnder(root: string, at = ''): string[] {
+  let entries;
+  try {
+    entries = readdirSync(join(root, at), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => {
+      const folder = `${at}${e.name}/`;
+      return [folder, ...foldersUnder(root, folder)];
+    });
 }
 
 export async function footprint(probe: WrittenProbe): Promise<Footprint> {
@@ -43,7 +68,13 @@ export async function footprint(probe: WrittenProbe): Promise<Footprint> {
       if (!o.key.endsWith('.kept')) keys.push(o.key);
     return keys.sort();
   };
-  return { rows, cases: await listed('cases/'), renders: await listed('renders/') };
+  return {
+    rows,
+    cases: await listed('cases/'),
+    renders: await listed('renders/'),
+    inputs: await listed('uploads/'),
+    folders: probe.storage instanceof LocalStorage ? foldersUnder(probe.storage.root).sort() : [],
+  };
 }
 
 /**
@@ -55,7 +86,7 @@ export function footprintChanges(before: Footprint, after: Footprint): string[] 
   for (const table of CASE_TABLES)
     if (before.rows[table] !== after.rows[table])
       changes.push(`${table}: ${before.rows[table]} -> ${after.rows[table]}`);
-  for (const part of ['cases', 'renders'] as const) {
+  for (const part of ['cases', 'renders', 'inputs', 'folders'] as const) {
     const was = new Set(before[part]);
     const is = new Set(after[part]);
     for (const key of after[part]) if (!was.has(key)) changes.push(`+ ${key}`);
@@ -66,7 +97,8 @@ export function footprintChanges(before: Footprint, after: Footprint): string[] 
 
 /**
  * Runs `act` (a refused request) and proves that it wrote nothing: the company's rows of every
- * case table, and the storage listing under `cases/` and `renders/`, are what they were before.
+ * case table, the storage listing under `cases/`, `renders/` and `uploads/`, and a local
+ * storage's folders, are what they were before.
  * Throws, naming every difference, when anything changed; else returns what `act` returned.
  * Spec 4.4 rule 3: a 4xx means nothing was created.
  */

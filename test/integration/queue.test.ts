@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DocpipeError } from '../../src/base/errors/index.js';
@@ -125,13 +125,18 @@ describe('job contract', () => {
     });
   });
 
-  it('puts content over the inline limit in storage, not in Redis', async () => {
+  it('puts content over the inline limit in storage, not in Redis, and removes it when the job has ended', async () => {
     const big = readFileSync(join(corpusDir(), 'docx/docx4j__FontEmbedded.docx'));
     expect(big.length).toBeGreaterThan(DEFAULT_CONTRACT_LIMITS.maxInlineBytes);
-    const { client } = await stack.lane();
+    const { client, documents } = await stack.lane();
     const result = await client.render({ name: 'Big', content: big });
     expect(result).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
-    expect(readdirSync(join(stack.dir, 'storage', 'uploads'))).toHaveLength(1);
+    const [job] = await documents.getCompleted();
+    expect(job!.data).toMatchObject({
+      source: { storageKey: expect.stringMatching(/^uploads\//) },
+    });
+    // Its input was the request's own (issue 31: a refused case left it for 30 days).
+    expect(existsSync(join(stack.dir, 'storage', 'uploads'))).toBe(false);
   });
 
   it('refuses bad documents on the producer side, every problem at once', async () => {

@@ -121,16 +121,25 @@ export class DocpipeClient {
   async render(document: DocumentInput, request: RequestOptions = {}): Promise<DocumentJobResult> {
     checkIdempotencyKey(request.idempotencyKey);
     const company = this.companyOf(request);
-    const data = await this.jobData([document], request.requestId, company);
-    await this.requireWorker();
-    const id = request.idempotencyKey ?? randomUUID();
-    const [priority] = await this.places(company, [id]);
-    const job = await this.guard(() =>
-      this.conn.documents.add('document', data[0]!, { ...this.jobOptions(), jobId: id, priority }),
-    );
-    const owned: Owned[] = [{ queue: 'documents', id: job.id!, company }];
-    const finished = await this.wait(owned[0]!, 'documents[0]', request, owned);
-    return finished as DocumentJobResult;
+    const staged: string[] = [];
+    try {
+      const data = await this.jobData([document], request.requestId, company, staged);
+      await this.requireWorker();
+      const id = request.idempotencyKey ?? randomUUID();
+      const [priority] = await this.places(company, [id]);
+      const job = await this.guard(() =>
+        this.conn.documents.add('document', data[0]!, {
+          ...this.jobOptions(),
+          jobId: id,
+          priority,
+        }),
+      );
+      const owned: Owned[] = [{ queue: 'documents', id: job.id!, company }];
+      const finished = await this.wait(owned[0]!, 'documents[0]', request, owned);
+      return finished as DocumentJobResult;
+    } finally {
+      await this.unstage(staged);
+    }
   }
 
   /**
@@ -144,7 +153,21 @@ export class DocpipeClient {
   ): Promise<DocumentJobResult[]> {
     checkIdempotencyKey(request.idempotencyKey);
     const company = this.companyOf(request);
-    const data = await this.jobData(documents, request.requestId, company);
+    const staged: string[] = [];
+    try {
+      return await this.renderSet(documents, request, company, staged);
+    } finally {
+      await this.unstage(staged);
+    }
+  }
+
+  private async renderSet(
+    documents: DocumentInput[],
+    request: RequestOptions,
+    company: string | undefined,
+    staged: string[],
+  ): Promise<DocumentJobResult[]> {
+    const data = await this.jobData(documents, request.requestId, company, staged);
     const key = request.idempotencyKey;
     await this.requireWorker();
     const ids = data.map((_, i) => (key ? `${key}-${i}` : randomUUID()));
@@ -300,11 +323,16 @@ export class DocpipeClient {
     };
   }
 
-  /** Job data for each document, checked here as the worker will check it: every problem at once. */
+  /**
+   * Job data for each document, checked here as the worker will check it: every problem at once.
+   * The keys of the inputs it stored for the jobs go into `staged`, when given, for the caller
+   * to remove.
+   */
   private async jobData(
     documents: DocumentInput[],
     requestId: string | undefined,
     company: string | undefined,
+    staged?: string[],
   ): Promise<DocumentJobData[]> {
     const problems: FailureDetail[] = [];
     const data: DocumentJobData[] = [];
@@ -324,7 +352,7 @@ export class DocpipeClient {
       const input = contractInput(doc, field, problems);
       let source: DocumentSource;
       if (input.content !== undefined)
-        source = await this.contentSource(input.content, field, problems);
+        source = await this.contentSource(input.content, field, problems, staged);
       else if (input.url !== undefined) source = this.urlSource(input.url);
       else if (input.storageKey !== undefined)
         source = storedSource(input.storageKey, field, problems);
@@ -376,6 +404,7 @@ export class DocpipeClient {
     content: Uint8Array,
     field: string,
     problems: FailureDetail[],
+    staged: string[] | undefined,
   ): Promise<DocumentSource> {
     if (content.byteLength <= this.options.contract.maxInlineBytes)
       return { inline: Buffer.from(content).toString('base64') };
@@ -386,10 +415,26 @@ export class DocpipeClient {
       });
       return { inline: '' };
     }
-    // Content-addressed, so that a retried upload is the same object.
-    const key = jobInputKey(createHash('sha256').update(content).digest('hex'));
+    // A request that removes its input when its jobs end (`staged`, see unstage) names it by
+    // the bytes and itself, so that another request staging the same bytes at once keeps its
+    // own; a batch's input is named by the bytes alone, so that a rerun stores it once.
+    const hash = createHash('sha256').update(content);
+    if (staged) hash.update(randomUUID());
+    const key = jobInputKey(hash.digest('hex'));
+    staged?.push(key);
     await this.options.storage.put(key, content, 'application/octet-stream');
     return { storageKey: key };
+  }
+
+  /**
+   * Removes the inputs a request stored for its jobs, once it has their end (or gave up: a job it
+   * could not withdraw is running and has read its input). A refused case thus leaves no input
+   * behind for retention to find 30 days later. Never throws: retention is the safety net.
+   */
+  private async unstage(keys: readonly string[]): Promise<void> {
+    const storage = this.options.storage;
+    if (!storage || keys.length === 0) return;
+    await Promise.all(keys.map((k) => storage.delete(k).catch(() => undefined)));
   }
 
   /**

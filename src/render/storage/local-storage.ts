@@ -1,4 +1,4 @@
-import { opendir, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { opendir, readFile, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PARTIAL_SUFFIX, replaceFile, replaceFileSync } from '../../base/files/index.js';
 import { typeOfKey } from './content-types.js';
@@ -46,6 +46,24 @@ export class LocalStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+    await this.pruneFolders(key);
+  }
+
+  /**
+   * Removes the folders above a deleted object that it left empty, up to the root (kept): a key
+   * has no folders but on this disk, and a case refused after its first copy, or deleted, leaves
+   * none behind. rmdir refuses a folder that is not empty, and a write under way has its
+   * temporary file there (replaceFile makes the folder again when it vanished between).
+   */
+  private async pruneFolders(key: string): Promise<void> {
+    const segments = checkKey(key).split('/');
+    for (let n = segments.length - 1; n > 0; n--) {
+      try {
+        await rmdir(join(this.root, ...segments.slice(0, n)));
+      } catch {
+        return;
+      }
+    }
   }
 
   async touch(key: string): Promise<void> {
