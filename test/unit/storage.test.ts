@@ -107,7 +107,11 @@ describe('signed URLs', () => {
       reason: 'bad-signature',
     });
     const past = signUrl('https://d', 'renders/ab/x.pdf', new Date(Date.now() - 1000), secret);
-    expect(verifySignedUrl(past, secret)).toEqual({ ok: false, reason: 'expired' });
+    expect(verifySignedUrl(past, secret)).toEqual({
+      ok: false,
+      reason: 'expired',
+      key: 'renders/ab/x.pdf',
+    });
     // A path changed into no key at all is a changed URL too; only missing parameters are not
     // a signed URL.
     expect(verifySignedUrl('https://d/files/../x?expires=1&signature=00', secret)).toEqual({
