@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { QueueEvents } from 'bullmq';
@@ -244,5 +244,78 @@ describe('sealing a signed case', () => {
       .executeTakeFirstOrThrow();
     expect(kase.state).toBe('signed');
     expect(asked).toBe(1);
+  });
+});
+
+describe('what a client reads between the last signature and the seal (issue 31)', () => {
+  const reader = () =>
+    new CaseService({
+      db: t.db,
+      client: { renderDocumentSet: () => Promise.reject(new Error('not used')) },
+      storage: stack.storage,
+      library,
+      documentUrl: (key) => `${PUBLIC}/files/${key}`,
+    });
+  const events = async (id: string) =>
+    (
+      await t.db.selectFrom('case_events').select('trigger').where('case_id', '=', id).execute()
+    ).map((e) => e.trigger);
+
+  it('is open and sealing, its documents the copy the signers saw, until the sealed PDFs exist; then signed, each document sealed', async () => {
+    const id = await signedCase('Under way');
+    const shown = await t.db
+      .selectFrom('case_documents')
+      .select(['storage_key', 'sha256'])
+      .where('case_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const during = await reader().getCase('acme', id);
+    expect(during.recipients.filter((r) => r.signing).map((r) => r.status)).toEqual([
+      'signed',
+      'signed',
+    ]);
+    expect({ state: during.state, sealing: during.sealing }).toEqual({
+      state: 'open',
+      sealing: true,
+    });
+    expect(during.documents).toEqual([
+      expect.objectContaining({
+        url: `${PUBLIC}/files/${shown.storage_key}`,
+        sha256: shown.sha256,
+        sealed: false,
+      }),
+    ]);
+    expect(await events(id)).not.toContain('case.signed');
+
+    await sealCase(deps, 'acme', id);
+    const after = await reader().getCase('acme', id);
+    const sealedSha = createHash('sha256')
+      .update(await sealedBytes(id))
+      .digest('hex');
+    expect({ state: after.state, sealing: after.sealing }).toEqual({
+      state: 'signed',
+      sealing: false,
+    });
+    expect(after.documents).toEqual([
+      expect.objectContaining({
+        url: `${PUBLIC}/files/${sealedDocumentKey('acme', id, 0)}`,
+        sha256: sealedSha,
+        sealed: true,
+      }),
+    ]);
+    expect(await events(id)).toContain('case.signed');
+  });
+
+  it('a seal that cannot store its PDF leaves the case open and sealing, with no case.signed', async () => {
+    const id = await signedCase('Storage down');
+    const failing = {
+      ...deps,
+      storage: Object.assign(Object.create(stack.storage) as typeof stack.storage, {
+        put: () => Promise.reject(new Error('storage down')),
+      }),
+    };
+    await expect(sealCase(failing, 'acme', id)).rejects.toThrow('storage down');
+    const view = await reader().getCase('acme', id);
+    expect([view.state, view.sealing, view.documents[0]!.sealed]).toEqual(['open', true, false]);
+    expect(await events(id)).not.toContain('case.signed');
   });
 });

@@ -72,6 +72,11 @@ export interface CaseView {
   sender: { id: string | null; name: string; email: string } | null;
   language: string;
   activeGroup: number | null;
+  /**
+   * Every signer has signed and the seal job is at work: the case becomes `signed` when its
+   * sealed PDFs are stored, and only then do `documents[].url` download them.
+   */
+  sealing: boolean;
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
@@ -122,6 +127,8 @@ export interface DocumentView {
   source: 'content' | 'url' | 'library';
   pages: number | null;
   sha256: string | null;
+  /** `url` and `sha256` are the sealed PDF's (the case is signed); false before, and for a URL. */
+  sealed: boolean;
 }
 
 /** One line of GET /v3/api/cases. */

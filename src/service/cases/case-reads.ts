@@ -36,6 +36,8 @@ export async function readCase(
       'cases.active_group',
       'cases.expires_at',
       'cases.settings',
+      'cases.completed_at',
+      'cases.sealed_at',
     ])
     .where('cases.company_id', '=', company)
     .where('cases.id', '=', id)
@@ -87,6 +89,7 @@ export async function readCase(
     sender: { id: row.sender_id, name: row.sender_name, email: row.sender_email },
     language: row.language,
     activeGroup: row.active_group,
+    sealing: row.state === 'open' && row.completed_at !== null && row.sealed_at === null,
     expiresAt: row.expires_at.toISOString(),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -98,15 +101,19 @@ export async function readCase(
     })),
     documents: await Promise.all(
       // A sealed case downloads its sealed PDFs; the copies shown to the signers stay stored
-      // as evidence, their hashes in each document's evidence.
+      // as evidence, their hashes in each document's evidence. Sealed as the case row read
+      // says: a seal committed between the two reads shows at the next read, whole, so that
+      // `state`, `sealing` and each document's `sealed` and `url` always agree.
       documents.map(async (d): Promise<DocumentView> => {
-        const key = d.sealed_storage_key ?? d.storage_key;
+        const sealed = row.sealed_at !== null && d.sealed_storage_key !== null;
+        const key = sealed ? d.sealed_storage_key : d.storage_key;
         return {
           name: d.name,
           url: key ? await documentUrl(key, pdfName(d.name)) : d.url!,
           source: d.source,
           pages: d.pages,
-          sha256: d.sealed_sha256 ?? d.sha256,
+          sha256: sealed ? d.sealed_sha256 : d.sha256,
+          sealed,
         };
       }),
     ),

@@ -157,6 +157,10 @@ export const CaseOneSchema = Type.Object(
         ),
         language: Type.String(),
         activeGroup: ActiveGroup,
+        sealing: Type.Boolean({
+          description:
+            'every signer has signed and the documents are being sealed: the case stays open until its sealed PDFs are stored, then it is signed and documents[].url downloads them',
+        }),
         expiresAt: Type.String({ format: 'date-time' }),
         settings: Type.Record(Type.String(), Type.Unknown(), {
           description: 'the settings the case was created with, after its preset',
@@ -193,6 +197,10 @@ export const CaseOneSchema = Type.Object(
               source: Type.Enum(['content', 'url', 'library']),
               pages: Nullable(Type.Integer()),
               sha256: Nullable(Type.String()),
+              sealed: Type.Boolean({
+                description:
+                  'url and sha256 are the sealed PDF (signatures, audit trail, PAdES seal); false until the case is signed, and for a document given by URL',
+              }),
             },
             { additionalProperties: false },
           ),
