@@ -370,7 +370,10 @@ describe('spec 2.2: the defaults', () => {
       documents: [byUrl],
     });
     expect(draft.body.case).toMatchObject({
-      delivery: { attempted: false, email: { ok: false, error: expect.stringMatching(/draft/) } },
+      delivery: {
+        attempted: false,
+        email: { ok: true, attempted: false, reason: expect.stringMatching(/draft/) },
+      },
     });
     expect((await read(s.acme, caseOf(draft).id)).state).toBe('draft');
     const open = await create(s.acme, { title: 'Open', recipients: [ann], documents: [byUrl] });
@@ -453,7 +456,7 @@ describe('spec 2.2: the answer', () => {
     const delivery = c.delivery as Record<string, Record<string, unknown>>;
     expect(Object.keys(delivery).sort()).toEqual(['attempted', 'eboks', 'email', 'sms', 'webhook']);
     for (const channel of ['email', 'eboks', 'sms', 'webhook'])
-      expect(Object.keys(delivery[channel]!).sort()).toEqual(['error', 'ok']);
+      expect(Object.keys(delivery[channel]!).sort()).toEqual(['attempted', 'ok', 'reason']);
     for (const n of c.notices!)
       expect(Object.keys(n).filter((k) => !['code', 'message', 'using'].includes(k))).toEqual([]);
     expect(res.raw).not.toMatch(

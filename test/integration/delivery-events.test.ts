@@ -194,10 +194,19 @@ describe('invitations', () => {
     );
     expect(made.delivery).toMatchObject({
       attempted: true,
-      email: { ok: true },
-      sms: { ok: true },
-      eboks: { ok: false, error: 'e-Boks delivery is not configured' },
-      webhook: { ok: false, error: 'not sent: no active webhook receives case.created' },
+      email: { ok: true, attempted: true },
+      sms: { ok: true, attempted: true },
+      eboks: {
+        ok: true,
+        attempted: false,
+        reason:
+          'no recipient the case waits for is reached by e-Boks (e-Boks delivery is not configured)',
+      },
+      webhook: {
+        ok: true,
+        attempted: false,
+        reason: 'no active webhook receives case.created',
+      },
     });
     const mail = smtp.messages.slice(before);
     expect(mail.map((m) => m.envelope.to)).toEqual([['tenant@example.com']]);
@@ -285,6 +294,7 @@ describe('invitations', () => {
     const { case: made } = await create(s, base());
     expect(made.delivery.email).toEqual({
       ok: false,
+      attempted: true,
       error: expect.stringMatching(/^550\b.*mailbox unavailable/),
     });
     const row = await t.db
@@ -306,8 +316,38 @@ describe('invitations', () => {
     const s = await stack();
     const before = smtp.messages.length;
     const { case: made } = await create(s, base({ state: 'draft' }));
-    expect(made.delivery.email).toEqual({ ok: false, error: 'not sent: the case is a draft' });
+    expect(made.delivery).toEqual({
+      attempted: false,
+      email: { ok: true, attempted: false, reason: 'the case is a draft' },
+      sms: { ok: true, attempted: false, reason: 'the case is a draft' },
+      eboks: { ok: true, attempted: false, reason: 'the case is a draft' },
+      webhook: { ok: true, attempted: false, reason: 'no active webhook receives case.created' },
+    });
     expect(smtp.messages.length).toBe(before);
+  });
+
+  it('an e-mail-only case without webhooks reports no failure: unused channels are not attempted', async () => {
+    const s = await stack();
+    const { case: made } = await create(
+      s,
+      base({ recipients: [{ name: 'Only mail', email: 'only-mail@example.com' }] }),
+    );
+    expect(made.delivery).toEqual({
+      attempted: true,
+      email: { ok: true, attempted: true, location: expect.any(String) },
+      sms: {
+        ok: true,
+        attempted: false,
+        reason: expect.stringContaining('no recipient the case waits for is reached by SMS'),
+      },
+      eboks: {
+        ok: true,
+        attempted: false,
+        reason: expect.stringContaining('no recipient the case waits for is reached by e-Boks'),
+      },
+      webhook: { ok: true, attempted: false, reason: 'no active webhook receives case.created' },
+    });
+    await mailTo('only-mail@example.com');
   });
 
   it('a draft sent later invites its first group, its links living from the send', async () => {
@@ -350,7 +390,7 @@ describe('invitations', () => {
     onTestFinished(() => new WebhookRepository(t.db).remove(webhook.id).then(() => undefined));
     const before = receiver.requests.length;
     const { case: made } = await create(s, base());
-    expect(made.delivery.webhook).toEqual({ ok: true });
+    expect(made.delivery.webhook).toEqual({ ok: true, attempted: true });
     const [request] = receiver.requests.slice(before);
     const body = JSON.parse(request!.body) as {
       trigger: string;

@@ -188,7 +188,7 @@ describe('webhook delivery', () => {
     const outcome = await dispatchEvent({ ...deps(), retries: queue }, event);
     expect(outcome).toEqual({
       deliveries: 1,
-      result: { ok: false, error: `${r.url}/hook: 500 Internal Server Error` },
+      result: { ok: false, attempted: true, error: `${r.url}/hook: 500 Internal Server Error` },
     });
     const requests = await r.waitFor(3);
     const [d] = await deliveriesOf(event.id);
@@ -238,8 +238,8 @@ describe('webhook delivery', () => {
     const r = await receiver();
     await webhook(`${r.url}/once`);
     const event = await caseCreated();
-    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 1, result: { ok: true } });
-    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 0, result: { ok: true } });
+    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 1, result: { ok: true, attempted: true } });
+    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 0, result: { ok: true, attempted: true } });
     const [d] = await deliveriesOf(event.id);
     expect((await deliveriesOf(event.id)).length).toBe(1);
     const again = await attemptDelivery(deps(), d!.id);
@@ -281,7 +281,11 @@ describe('webhook delivery', () => {
     const event = await caseCreated();
     r.setDefault(500);
     const first = await dispatchEvent(deps(), event);
-    expect(first.result).toEqual({ ok: false, error: `${r.url}/off: 500 Internal Server Error` });
+    expect(first.result).toEqual({
+      ok: false,
+      attempted: true,
+      error: `${r.url}/off: 500 Internal Server Error`,
+    });
     await new WebhookRepository(t.db).setActive(hook.id, false);
     const [d] = await deliveriesOf(event.id);
     expect(await attemptDelivery(deps(), d!.id)).toMatchObject({
@@ -294,7 +298,7 @@ describe('webhook delivery', () => {
     expect(r.requests.length).toBe(1);
     expect(await dispatchEvent(deps(), await caseCreated())).toEqual({
       deliveries: 0,
-      result: { ok: false, error: 'not sent: no active webhook receives case.created' },
+      result: { ok: true, attempted: false, reason: 'no active webhook receives case.created' },
     });
   });
 
@@ -372,7 +376,7 @@ describe('webhook delivery', () => {
       return Promise.resolve([{ address: '127.0.0.1', family: 4 as const }]);
     };
     const out = await dispatchEvent({ ...deps(), lookup }, await caseCreated());
-    expect(out.result).toEqual({ ok: true });
+    expect(out.result).toEqual({ ok: true, attempted: true });
     expect(asked).toEqual(['hooks.test']);
     const [req] = await r.waitFor(1);
     expect(req!.headers.host).toBe(`hooks.test:${r.port}`);
@@ -401,7 +405,7 @@ describe('stored headers', () => {
       'not sent: a header of the webhook cannot be sent (X-City\'s value holds "Ł" (U+0141): a header value is printable ASCII; percent-encode or base64 the text); remove the webhook and add it again without it';
     expect(out).toEqual({
       deliveries: 2,
-      result: { ok: false, error: `${r.url}/broken: ${error}` },
+      result: { ok: false, attempted: true, error: `${r.url}/broken: ${error}` },
     });
     const [req] = await r.waitFor(1);
     expect(req!.url).toBe('/older');
@@ -440,7 +444,7 @@ describe('bounded attempts', () => {
     await webhook(`${r.url}/huge`);
     const event = await caseCreated();
     const out = await dispatchEvent(deps(), event);
-    expect(out.result).toEqual({ ok: true });
+    expect(out.result).toEqual({ ok: true, attempted: true });
     const [d] = await deliveriesOf(event.id);
     const [run] = await new WebhookRepository(t.db).runs(d!.webhook_id);
     expect(run!.response).toBe('x'.repeat(1024));

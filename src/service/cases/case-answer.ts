@@ -37,15 +37,29 @@ export interface ChannelResult {
 }
 
 /**
+ * One channel of a delivery report. A channel the case had nothing to send over (an SMS
+ * channel of a case of e-mail recipients, a webhook channel without webhooks) is
+ * `{ok: true, attempted: false, reason}`: nothing failed, so a client that checks `ok` sees no
+ * failure for a case delivered as intended. `ok` is false only when something was to go and did
+ * not (`error` says why), or is not known to have gone yet.
+ */
+export interface ChannelReport extends ChannelResult {
+  /** Whether anything was sent, or tried, over the channel. */
+  attempted: boolean;
+  /** Why nothing was tried, when `attempted` is false. */
+  reason?: string;
+}
+
+/**
  * spec 2.2's `delivery`: the first attempt over each channel of the case's `case.created`
- * (service/delivery); `attempted: false` when nothing was tried (no delivery wired).
+ * (service/delivery); `attempted` is whether any channel was tried.
  */
 export interface Delivery {
   attempted: boolean;
-  email: ChannelResult;
-  eboks: ChannelResult;
-  sms: ChannelResult;
-  webhook: ChannelResult;
+  email: ChannelReport;
+  eboks: ChannelReport;
+  sms: ChannelReport;
+  webhook: ChannelReport;
 }
 
 /** The 201 answer's `case` (spec 2.2), member for member. */

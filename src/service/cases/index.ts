@@ -30,6 +30,7 @@ export type {
   CaseState,
   CaseSummary,
   CaseView,
+  ChannelReport,
   ChannelResult,
   Delivery,
   DocumentView,
@@ -104,3 +105,4 @@ export {
   type V2ListQuery,
 } from './v2-case-reads.js';
 export { caseDocumentKey, caseFolder, isCaseDocumentKey } from './case-storage.js';
+export { attempted, deliveryOf, notAttempted } from './delivery.js';

@@ -1,4 +1,4 @@
-import type { CaseDelivery, Delivery } from '../cases/index.js';
+import { attempted, deliveryOf, type CaseDelivery, type Delivery } from '../cases/index.js';
 import type { EventQueue } from './event-queue.js';
 
 /** How long case creation waits for the first delivery: a webhook's 10 s timeout and some. */
@@ -37,7 +37,8 @@ export class QueueCaseDelivery implements CaseDelivery {
   }
 }
 
+/** Not known to have gone yet: not ok (a client should not take it as sent), but tried. */
 function pending(why: string): Delivery {
-  const channel = { ok: false, error: why };
-  return { attempted: true, email: channel, eboks: channel, sms: channel, webhook: channel };
+  const channel = attempted({ ok: false, error: why });
+  return deliveryOf({ email: channel, eboks: channel, sms: channel, webhook: channel });
 }

@@ -5,6 +5,7 @@ import {
   type ChannelName,
   type ChannelResult,
 } from '../messages/index.js';
+import { attempted, deliveryOf, notAttempted, type ChannelReport } from '../cases/index.js';
 import { readCaseContext, waitingSigners, type CaseContext } from './case-context.js';
 import type { EventJob, EventOutcome } from './event-queue.js';
 import {
@@ -29,7 +30,7 @@ export interface CaseEvent {
 
 export interface EventDeps extends MessageDeps {
   /** Fans the event out to the company's webhooks and makes each first attempt. */
-  webhooks: { dispatch(event: CaseEvent): Promise<ChannelResult> };
+  webhooks: { dispatch(event: CaseEvent): Promise<ChannelReport> };
 }
 
 const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
@@ -59,16 +60,16 @@ export async function handleEvent(deps: EventDeps, job: EventJob): Promise<Event
   const [webhook, messages] = await Promise.all([
     deps.webhooks
       .dispatch(event)
-      .catch((err: unknown): ChannelResult => ({ ok: false, error: (err as Error).message })),
+      .catch((err: unknown) => attempted({ ok: false, error: (err as Error).message })),
     messagesOf(deps, event),
   ]);
-  return { attempted: true, ...messages, webhook };
+  return deliveryOf({ ...messages, webhook });
 }
 
 async function messagesOf(
   deps: EventDeps,
   event: CaseEvent,
-): Promise<Record<ChannelName, ChannelResult>> {
+): Promise<Record<ChannelName, ChannelReport>> {
   // Most events send nothing (an invitation's own event, a reminder's, an expiry): known from
   // the trigger alone, without reading the case.
   if (!MESSAGE_TRIGGERS.has(event.trigger))
@@ -79,10 +80,11 @@ async function messagesOf(
   if (planned.why) return channelsNot(planned.why);
   const ids = await planMessages(deps.db, planned.messages, deps.now());
   const sent = await sendMessages(deps, ids, c);
-  const out = {} as Record<ChannelName, ChannelResult>;
+  const out = {} as Record<ChannelName, ChannelReport>;
   for (const channel of CHANNELS) {
     const mine = sent.filter((s) => s.row.channel === channel);
-    out[channel] = mine.length > 0 ? combined(mine) : { ok: false, error: unused(deps, channel) };
+    out[channel] =
+      mine.length > 0 ? attempted(combined(mine)) : notAttempted(unused(deps, channel));
   }
   return out;
 }
@@ -114,10 +116,9 @@ function plan(c: CaseContext, trigger: string): { messages: PlannedMessage[]; wh
     case CASE_CREATED:
     case CASE_SENT:
     case RECIPIENT_SIGNED: {
-      if (c.state === 'draft') return { messages: [], why: 'not sent: the case is a draft' };
-      if (c.state !== 'open') return { messages: [], why: `not sent: the case is ${c.state}` };
-      if (!c.autoSend)
-        return { messages: [], why: 'not sent: the case was created with autoSend false' };
+      if (c.state === 'draft') return { messages: [], why: 'the case is a draft' };
+      if (c.state !== 'open') return { messages: [], why: `the case is ${c.state}` };
+      if (!c.autoSend) return { messages: [], why: 'the case was created with autoSend false' };
       return { messages: waitingSigners(c).map((r) => of(r, 'invitation')) };
     }
     case CASE_SIGNED:
@@ -148,31 +149,22 @@ function combined(sent: readonly { result: ChannelResult }[]): ChannelResult {
 }
 
 /**
- * Why a channel sent nothing for this event: it is not configured (said the same whatever the
- * case, as the channel itself says it), or nobody the event is for is reached by it.
+ * Why a channel had nothing to send for this event: nobody the event is for is reached by it,
+ * and, when it is not configured, that too (as the channel itself says it).
  */
 function unused(deps: EventDeps, channel: ChannelName): string {
-  if (!deps.channels[channel].configured)
-    return channel === 'eboks'
-      ? EBOKS_NOT_CONFIGURED
-      : channel === 'sms'
-        ? SMS_NOT_CONFIGURED
-        : noneFor(channel);
-  return noneFor(channel);
+  if (deps.channels[channel].configured || channel === 'email') return noneFor(channel);
+  return `${noneFor(channel)} (${channel === 'eboks' ? EBOKS_NOT_CONFIGURED : SMS_NOT_CONFIGURED})`;
 }
 
 function noneFor(channel: ChannelName): string {
-  return `not sent: no recipient the case waits for is reached by ${channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'e-Boks'}`;
+  return `no recipient the case waits for is reached by ${channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'e-Boks'}`;
 }
 
-function channelsNot(why: string): Record<ChannelName, ChannelResult> {
-  return {
-    email: { ok: false, error: why },
-    sms: { ok: false, error: why },
-    eboks: { ok: false, error: why },
-  };
+function channelsNot(why: string): Record<ChannelName, ChannelReport> {
+  return { email: notAttempted(why), sms: notAttempted(why), eboks: notAttempted(why) };
 }
 
 function notSent(why: string): EventOutcome {
-  return { attempted: false, ...channelsNot(why), webhook: { ok: false, error: why } };
+  return deliveryOf({ ...channelsNot(why), webhook: notAttempted(why) });
 }

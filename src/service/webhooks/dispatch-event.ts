@@ -17,7 +17,8 @@ export interface WebhookEvent {
 export interface DispatchOutcome {
   /** The deliveries made now (0 when this event was dispatched before). */
   deliveries: number;
-  result: { ok: boolean; error?: string };
+  /** `attempted: false` (and ok) when no active webhook receives the event: nothing failed. */
+  result: { ok: boolean; attempted: boolean; error?: string; reason?: string };
 }
 
 /**
@@ -51,7 +52,11 @@ export async function dispatchEvent(
   if (webhooks.length === 0)
     return {
       deliveries: 0,
-      result: { ok: false, error: `not sent: no active webhook receives ${event.trigger}` },
+      result: {
+        ok: true,
+        attempted: false,
+        reason: `no active webhook receives ${event.trigger}`,
+      },
     };
   const now = (deps.now ?? (() => new Date()))();
   const body = JSON.stringify(event.payload);
@@ -130,7 +135,9 @@ export async function dispatchEvent(
         );
   }
   const result: DispatchOutcome['result'] =
-    failures.length === 0 ? { ok: true } : { ok: false, error: summary(failures) };
+    failures.length === 0
+      ? { ok: true, attempted: true }
+      : { ok: false, attempted: true, error: summary(failures) };
   return { deliveries: made.length, result };
 }
 

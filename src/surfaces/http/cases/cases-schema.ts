@@ -42,8 +42,20 @@ const Notice = Type.Object(
 
 const Channel = Type.Object(
   {
-    ok: Type.Boolean(),
+    ok: Type.Boolean({
+      description:
+        'false only when something was to go over the channel and did not, or is not known to have gone yet; a channel with nothing to send is ok',
+    }),
+    attempted: Type.Boolean({
+      description: 'whether anything was sent or tried over the channel',
+    }),
     error: Type.Optional(Type.String({ description: 'why, when ok is false' })),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'why nothing was tried, when attempted is false: no recipient of the case is reached by the channel, no webhook receives the event, the case is a draft',
+      }),
+    ),
     location: Type.Optional(
       Type.String({
         description:
