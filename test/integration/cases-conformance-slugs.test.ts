@@ -168,6 +168,17 @@ describe('the body (spec 7.2)', () => {
     }
   });
 
+  it('invalid-folder says what the caller can send: the nearest of its folders and their names', async () => {
+    const res = await refusedCreate(s.acme, sound({ folder: 'Leases of acmee' }));
+    const message = res.body.details![0]!.message;
+    expect(message).toContain('(did you mean "Leases of acme"?)');
+    expect(message).toContain('"Leases of acme"');
+    expect(message).toContain('leave folder out for the default one');
+    // The caller's folders only, and no command of the operator's.
+    expect(message).not.toContain(s.globex.folder.name);
+    expect(message).not.toContain('docpipe ');
+  });
+
   it('message-template-not-found: 400 naming each template, case and recipient level', async () => {
     const res = await refusedCreate(
       s.acme,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DocpipeError, type FailureSlug } from '../../base/errors/index.js';
+import { didYouMean } from '../../base/util/index.js';
 import {
   CompanyRepository,
   FolderRepository,
@@ -96,7 +97,7 @@ export async function resolveReferences(
       problems.push({
         slug: 'invalid-folder',
         field: 'folder',
-        message: `no folder with the name or id ${JSON.stringify(body.folder)} in the company ("docpipe folders list" shows them)`,
+        message: unknownFolder(body.folder, await folders.list(companyId)),
       });
   }
 
@@ -295,4 +296,22 @@ function mergeSettings(preset: CaseSettingsInput, body: CaseSettingsInput): Case
   const microsoft = { ...preset.integrations?.microsoft, ...body.integrations?.microsoft };
   if (preset.integrations || body.integrations) merged.integrations = { microsoft };
   return merged;
+}
+
+/** Folders named in a refusal, at most: a company with hundreds gets the nearest and a count. */
+const SHOWN_FOLDERS = 10;
+
+/**
+ * The refusal of a folder the company lacks, with what the caller can send instead: the
+ * nearest name, and the company's folders (the caller's own, so naming them tells nothing to
+ * anyone else), rather than an operator's command the caller cannot run.
+ */
+function unknownFolder(given: string, folders: readonly Folder[]): string {
+  const names = folders.map((f) => f.name);
+  const shown = names.slice(0, SHOWN_FOLDERS).map((n) => JSON.stringify(n));
+  const more = names.length > SHOWN_FOLDERS ? ` and ${names.length - SHOWN_FOLDERS} more` : '';
+  return (
+    `no folder with the name or id ${JSON.stringify(given)} in the company${didYouMean(given, names)}; ` +
+    `send one of its folders (${shown.join(', ')}${more}) by name or id, or leave folder out for the default one`
+  );
 }
