@@ -31,6 +31,12 @@ function temporaryBeside(path: string): string {
 }
 
 /**
+ * How often a write makes its folder again: once when it is missing, and again only when a
+ * concurrent prune of empty folders removed it in between.
+ */
+const FOLDER_RETRIES = 3;
+
+/**
  * Replaces `path` whole: writes beside it, then renames, which is atomic within one folder, so
  * that a reader sees the old file or the new one, never half of one. The folder is made when the
  * first write finds it missing (it usually exists: no call is spent on it). The file and the
@@ -44,13 +50,17 @@ export async function replaceFile(
 ): Promise<void> {
   const temporary = temporaryBeside(path);
   try {
-    await writeFile(temporary, data, { mode: modes.file }).catch(
-      async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-        await mkdir(dirname(path), { recursive: true, mode: modes.dir });
+    for (let attempt = 1; ; attempt++) {
+      try {
         await writeFile(temporary, data, { mode: modes.file });
-      },
-    );
+        break;
+      } catch (err) {
+        // Missing, or removed again between the mkdir and the write by a delete that pruned
+        // its empty folder (LocalStorage.delete): made again, a few times.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > FOLDER_RETRIES) throw err;
+        await mkdir(dirname(path), { recursive: true, mode: modes.dir });
+      }
+    }
     await rename(temporary, path);
   } catch (err) {
     await rm(temporary, { force: true });
@@ -70,12 +80,14 @@ export function replaceFileSync(
 ): void {
   const temporary = temporaryBeside(path);
   try {
-    try {
-      writeFileSync(temporary, data, { mode: modes.file });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(path), { recursive: true, mode: modes.dir });
-      writeFileSync(temporary, data, { mode: modes.file });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        writeFileSync(temporary, data, { mode: modes.file });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > FOLDER_RETRIES) throw err;
+        mkdirSync(dirname(path), { recursive: true, mode: modes.dir });
+      }
     }
     renameSync(temporary, path);
   } catch (err) {
