@@ -484,6 +484,30 @@ describe('POST .../submit', () => {
     expect(r.text).not.toContain('0101901234');
   });
 
+  it('holds a submit to the case limits and the texts people read, writing nothing (issue 31)', async () => {
+    const app = await server();
+    const many = Array.from({ length: 251 }, (_, i) => ({
+      name: `Signer ${i}`,
+      email: `s${i}@tenant.example`,
+    }));
+    const big = await nothingWritten(() => submit(app, { tags: [tenant], recipients: many }));
+    expect(big.status).toBe(400);
+    expect((big.json.errors as { description: string }[]).map((e) => e.description)).toEqual([
+      'recipients: must not have more than 250 items',
+    ]);
+    const bidi = await nothingWritten(() =>
+      submit(app, {
+        title: 'Lease\u202Efdp.exe',
+        tags: [tenant],
+        recipients: [{ ...ann, name: 'Ann\nBcc' }],
+      }),
+    );
+    expect(bidi.status).toBe(400);
+    expect(
+      (bidi.json.errors as { description: string }[]).map((e) => e.description.split(':')[0]),
+    ).toEqual(['title', 'recipients[0].name']);
+  });
+
   it('refuses an unfilled tag, naming tags, and a body without tags', async () => {
     const app = await server();
     const r = await nothingWritten(() => submit(app, { tags: [], recipients: [ann] }));
