@@ -361,6 +361,29 @@ describe('parseCreatedAfter', () => {
 });
 
 describe('POST /v3/api/cases/{id}/send', () => {
+  it('takes Content-Type: application/json with no body, as many clients send it', async () => {
+    for (const payload of ['', '  \n'])
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/v3/api/cases/draft-1/send',
+            headers: { 'content-type': 'application/json' },
+            payload,
+          })
+        ).statusCode,
+      ).toBe(200);
+    // A route that takes a body still refuses an empty one.
+    const create = await app.inject({
+      method: 'POST',
+      url: '/v3/api/cases',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(create.statusCode).toBe(400);
+    expect(create.json()).toMatchObject({ error: 'validation-failed' });
+  });
+
   it('answers the draft now open with its delivery, for the key’s company', async () => {
     const res = await app.inject({ method: 'POST', url: '/v3/api/cases/draft-1/send' });
     expect(res.statusCode, res.body).toBe(200);

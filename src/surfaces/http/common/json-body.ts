@@ -99,8 +99,8 @@ function prototypeMember(text: string): string | undefined {
 }
 
 /**
- * Fastify's JSON parser (the body limit cut while reading, the empty body and malformed JSON
- * refused, `__proto__` refused) behind a check of the raw text's depth and number of values:
+ * Fastify's JSON parser (the body limit cut while reading, the empty body of a route that takes
+ * one and malformed JSON refused, `__proto__` refused) behind a check of the raw text's depth and number of values:
  * parsing a body of millions of nested objects, or of millions of members, held the event loop,
  * and every other client, for seconds. A body refused for a `__proto__` member is told so.
  */
@@ -109,6 +109,12 @@ export function parseJsonBodiesBounded(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    // A route that takes no body (POST /v3/api/cases/{id}/send) is called by many clients with
+    // `Content-Type: application/json` and nothing after it: that is no body, not broken JSON.
+    if (text.trim() === '' && request.routeOptions.schema?.body === undefined) {
+      done(null, undefined);
+      return;
+    }
     const passed = jsonTextPasses(text, {
       maxDepth: MAX_BODY_JSON_DEPTH,
       maxValues: MAX_BODY_JSON_VALUES,
