@@ -156,6 +156,36 @@ describe('docpipe companies', () => {
       'docpipe: company nope does not exist: "docpipe companies list" shows the companies, "docpipe companies create" makes one\n',
     );
   });
+
+  it("sets whether a case's sender gets the signed copy, on by default, and refuses a value not on or off", () => {
+    expect(json('companies', 'list')).toMatchObject([
+      { id: 'acme', sendSignedCopyToSender: true },
+      { id: 'beta', sendSignedCopyToSender: true },
+    ]);
+    const off = docpipe('companies', 'set', 'beta', '--signed-copy-to-sender', 'off');
+    expect(off.status, off.stderr).toBe(0);
+    expect(off.stdout).toBe('company beta: only the recipients of a case get its signed copy\n');
+    expect(json('companies', 'list')).toMatchObject([
+      { id: 'acme', sendSignedCopyToSender: true },
+      { id: 'beta', sendSignedCopyToSender: false },
+    ]);
+    expect(json('companies', 'set', 'beta', '--signed-copy-to-sender', 'on')).toMatchObject({
+      id: 'beta',
+      sendSignedCopyToSender: true,
+    });
+    expect(
+      (
+        json('companies', 'create', 'gamma', '--name', 'G', '--signed-copy-to-sender', 'off') as {
+          company: unknown;
+        }
+      ).company,
+    ).toMatchObject({ id: 'gamma', sendSignedCopyToSender: false });
+    const bad = docpipe('companies', 'set', 'beta', '--signed-copy-to-sender', 'maybe');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('  --signed-copy-to-sender: must be on or off (got "maybe")');
+    const unknown = docpipe('companies', 'set', 'nope', '--signed-copy-to-sender', 'on');
+    expect(unknown.status).toBe(1);
+  });
 });
 
 describe('docpipe users', () => {

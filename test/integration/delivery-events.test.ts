@@ -477,6 +477,119 @@ describe('the end of a case', () => {
   });
 });
 
+/**
+ * Seals a case as sealing does (its PDF stored, its case.signed event written) and answers the
+ * event's id once its handling is done.
+ */
+async function sealAsSealing(s: Stack, company: string, caseId: string): Promise<string> {
+  const pdf = Buffer.from('%PDF-1.7\n% sealed\n%%EOF\n');
+  await s.storage.put(`cases/${company}/${caseId}/sealed-0.pdf`, pdf, 'application/pdf');
+  await t.db
+    .updateTable('case_documents')
+    .set({
+      url: null,
+      storage_key: `cases/${company}/${caseId}/0.pdf`,
+      sealed_storage_key: `cases/${company}/${caseId}/sealed-0.pdf`,
+      sealed_bytes: pdf.length,
+    })
+    .where('case_id', '=', caseId)
+    .execute();
+  await t.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('cases')
+      .set({ state: 'signed', sealed_at: s.time.now() })
+      .where('id', '=', caseId)
+      .execute();
+    await writeSigningEvent(
+      trx,
+      company,
+      caseId,
+      CASE_SIGNED,
+      { case: eventCase(caseId, 'Lease', 'signed', null, s.time.now()) },
+      s.time.now(),
+    );
+  });
+  const event = await t.db
+    .selectFrom('case_events')
+    .select('id')
+    .where('case_id', '=', caseId)
+    .where('trigger', '=', CASE_SIGNED)
+    .executeTakeFirstOrThrow();
+  await s.queue.outcome(event.id, 20_000);
+  return event.id;
+}
+
+describe("the sender's signed copy", () => {
+  it('goes to the sender once, in the case language, however often case.signed is handled', async () => {
+    const s = await stack();
+    await new CompanyRepository(t.db).create({ id: 'copyco', name: 'Copy Co' });
+    const bo = await new UserRepository(t.db).add('copyco', {
+      email: 'bo@copyco.example',
+      name: 'Bo',
+    });
+    const { case: made } = await s.cases.createCase(
+      'copyco',
+      { id: 'k2', userId: bo.id },
+      base({
+        recipients: [{ name: 'Signer', email: 'copyco-signer@example.com' }],
+        settings: { signingSchemas: ['draw'], language: 'da' },
+      }),
+      { publicUrl: PUBLIC, now: s.time.now() },
+    );
+    const eventId = await sealAsSealing(s, 'copyco', made.id);
+    const copy = await mailTo('bo@copyco.example');
+    expect(copy.parsed.subject).toBe('Underskrevet: Lease');
+    expect(copy.parsed.attachments.map((a) => a.filename)).toEqual(['lease.pdf']);
+    // Not "a reply goes to Bo": the message is Bo's own.
+    expect(copy.parsed.text).not.toContain('går svaret til');
+    await s.queue.remove(eventId);
+    await s.queue.publish([{ eventId, company: 'copyco', caseId: made.id, trigger: CASE_SIGNED }]);
+    await s.queue.outcome(eventId, 20_000);
+    const copies = await t.db
+      .selectFrom('messages')
+      .select(['addressee', 'status'])
+      .where('case_id', '=', made.id)
+      .where('kind', '=', 'signed-copy')
+      .orderBy('addressee')
+      .execute();
+    expect(copies.map((m) => m.addressee === 'sender')).toEqual([false, true]);
+    expect(copies.every((m) => m.status === 'sent')).toBe(true);
+    expect(smtp.messages.filter((m) => m.envelope.to.includes('bo@copyco.example'))).toHaveLength(
+      1,
+    );
+  });
+
+  it('does not go when the company turned it off (docpipe companies set --signed-copy-to-sender off)', async () => {
+    const s = await stack();
+    const companies = new CompanyRepository(t.db);
+    await companies.create({ id: 'quietco', name: 'Quiet Co' });
+    expect(
+      (await companies.setSettings('quietco', { sendSignedCopyToSender: false }))
+        .sendSignedCopyToSender,
+    ).toBe(false);
+    const cy = await new UserRepository(t.db).add('quietco', {
+      email: 'cy@quietco.example',
+      name: 'Cy',
+    });
+    const { case: made } = await s.cases.createCase(
+      'quietco',
+      { id: 'k3', userId: cy.id },
+      base({ recipients: [{ name: 'Signer', email: 'quietco-signer@example.com' }] }),
+      { publicUrl: PUBLIC, now: s.time.now() },
+    );
+    await sealAsSealing(s, 'quietco', made.id);
+    await mailTo('quietco-signer@example.com', (m) => !/\/sign\//.test(m.parsed.text ?? ''));
+    const copies = await t.db
+      .selectFrom('messages')
+      .select('addressee')
+      .where('case_id', '=', made.id)
+      .where('kind', '=', 'signed-copy')
+      .execute();
+    expect(copies.map((m) => m.addressee)).toHaveLength(1);
+    expect(copies[0]!.addressee).not.toBe('sender');
+  });
+});
+
 describe('contacts', () => {
   it('keeps each recipient once per e-mail address, the last name given', async () => {
     const s = await stack();

@@ -19,6 +19,13 @@ export interface NewCompany {
   signingDomain?: string;
   /** A language tag docpipe formats for (`da`, `en`, `en-GB`); stored in its canonical form. */
   defaultLanguage?: string;
+  /** Whether the sender of a case gets its signed copy too (default true). */
+  sendSignedCopyToSender?: boolean;
+}
+
+/** What `companies set` changes; a member left out stays as it is. */
+export interface CompanySettings {
+  sendSignedCopyToSender?: boolean;
 }
 
 /** A company's disabled flag set: whether it changed, so the CLI can say it already was. */
@@ -58,6 +65,9 @@ export class CompanyRepository {
             name: input.name,
             signing_domain: input.signingDomain?.toLowerCase() ?? null,
             default_language: language,
+            ...(input.sendSignedCopyToSender === undefined
+              ? {}
+              : { send_signed_copy_to_sender: input.sendSignedCopyToSender }),
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -117,6 +127,19 @@ export class CompanyRepository {
     if (changed) return { company: companyOf(changed), changed: true };
     return { company: await this.get(id), changed: false };
   }
+
+  /** Changes the company's settings; RecordNotFoundError when there is no such company. */
+  async setSettings(id: string, settings: CompanySettings): Promise<Company> {
+    if (settings.sendSignedCopyToSender === undefined) return this.get(id);
+    const row = await this.db
+      .updateTable('companies')
+      .set({ send_signed_copy_to_sender: settings.sendSignedCopyToSender })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new RecordNotFoundError('company', id);
+    return companyOf(row);
+  }
 }
 
 export function companyOf(row: Selectable<CompaniesTable>): Company {
@@ -126,6 +149,7 @@ export function companyOf(row: Selectable<CompaniesTable>): Company {
     disabled: row.disabled,
     signingDomain: row.signing_domain,
     defaultLanguage: row.default_language,
+    sendSignedCopyToSender: row.send_signed_copy_to_sender,
     createdAt: row.created_at,
   };
 }

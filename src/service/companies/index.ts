@@ -4,7 +4,12 @@
  * company; typed errors (exists, not found, invalid with each problem's path) that the CLI and
  * the HTTP surfaces turn into their messages. docs/companies.md describes each record.
  */
-export { CompanyRepository, type DisabledOutcome, type NewCompany } from './company-repository.js';
+export {
+  CompanyRepository,
+  type CompanySettings,
+  type DisabledOutcome,
+  type NewCompany,
+} from './company-repository.js';
 export { UserRepository, type NewUser } from './user-repository.js';
 export { DEFAULT_FOLDER_NAME, FolderRepository } from './folder-repository.js';
 export { PresetRepository, parsePreset, type NewPreset } from './preset-repository.js';

@@ -9,6 +9,8 @@ export interface Company {
   signingDomain: string | null;
   /** The language of its cases when a case names none, or null (then Danish). */
   defaultLanguage: string | null;
+  /** Whether the sender of a case gets its signed copy too when it is sealed (default true). */
+  sendSignedCopyToSender: boolean;
   createdAt: Date;
 }
 

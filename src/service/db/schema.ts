@@ -44,6 +44,8 @@ export interface CompaniesTable {
   signing_domain: string | null;
   /** The language of its cases when a case names none (then Danish). */
   default_language: string | null;
+  /** Whether a sealed case's signed copy goes to its sender too (migration 0008; default true). */
+  send_signed_copy_to_sender: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -175,6 +177,8 @@ export interface RecipientsTable {
   /** When they signed or denied (migration 0005). */
   acted_at: Moment;
   denial_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The address they signed or denied from (migration 0008); null while pending. */
+  acted_ip: ColumnType<string | null, string | null | undefined, string | null>;
   /** When its invitation was sent (migration 0006); null until then. */
   invited_at: Moment;
   created_at: CreatedAt;

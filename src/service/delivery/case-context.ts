@@ -4,7 +4,13 @@ import type { Database } from '../db/index.js';
 
 /** What a case's messages say of it, read once per batch of messages. */
 export interface CaseContext {
-  company: { id: string; name: string; signingDomain: string | null };
+  company: {
+    id: string;
+    name: string;
+    signingDomain: string | null;
+    /** Whether the sender gets the signed copy too (the company's setting). */
+    sendSignedCopyToSender: boolean;
+  };
   id: string;
   title: string;
   state: string;
@@ -58,6 +64,7 @@ export async function readCaseContext(
       'cases.sender_email',
       'companies.name as company_name',
       'companies.signing_domain',
+      'companies.send_signed_copy_to_sender',
     ])
     .where('cases.company_id', '=', company)
     .where('cases.id', '=', caseId)
@@ -88,7 +95,12 @@ export async function readCaseContext(
     reminders?: Partial<ReminderSettings>;
   };
   return {
-    company: { id: company, name: row.company_name, signingDomain: row.signing_domain },
+    company: {
+      id: company,
+      name: row.company_name,
+      signingDomain: row.signing_domain,
+      sendSignedCopyToSender: row.send_signed_copy_to_sender,
+    },
     id: row.id,
     title: row.title,
     state: row.state,

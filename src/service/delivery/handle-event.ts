@@ -38,7 +38,8 @@ const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
 /**
  * Handles one event from the outbox: its webhooks (every trigger), and the messages it is the
  * moment for: the invitations of the signers the case now waits for (a case opened, a draft
- * sent, a group done), the signed copy to everyone when the case is sealed, the denial notice
+ * sent, a group done), the signed copy to everyone when the case is sealed (its sender too,
+ * unless the company's sendSignedCopyToSender is off), the denial notice
  * to the sender. Every message is planned in the ledger before it is sent, so handling an event
  * twice sends nothing twice. Answers the first delivery over each channel: spec 2.2's `delivery`
  * of the case's creation.
@@ -122,12 +123,27 @@ function plan(c: CaseContext, trigger: string): { messages: PlannedMessage[]; wh
       return { messages: waitingSigners(c).map((r) => of(r, 'invitation')) };
     }
     case CASE_SIGNED:
-      return { messages: c.recipients.map((r) => of(r, 'signed-copy')) };
+      return {
+        messages: [
+          ...c.recipients.map((r) => of(r, 'signed-copy')),
+          ...(senderGetsCopy(c) ? [of(null, 'signed-copy')] : []),
+        ],
+      };
     case CASE_DENIED:
       return { messages: [of(null, 'denial')] };
     default:
       return { messages: [], why: `nothing is sent on ${trigger}` };
   }
+}
+
+/**
+ * The sender gets the signed copy too, unless the company turned that off or the sender is a
+ * recipient reached by e-mail at the same address (who has theirs already).
+ */
+function senderGetsCopy(c: CaseContext): boolean {
+  if (!c.company.sendSignedCopyToSender) return false;
+  const address = c.sender.email.toLowerCase();
+  return !c.recipients.some((r) => r.type === 'email' && r.email?.toLowerCase() === address);
 }
 
 /**

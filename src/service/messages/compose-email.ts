@@ -40,8 +40,9 @@ export function composeEmail(m: OutgoingMessage, options: ComposeEmailOptions): 
     ? fromTemplate(m, m.template, t, date, options)
     : builtIn(m, t, title, date, options);
   const subject = headerText(built.subject, MAX_SUBJECT_CHARS);
-  const footer =
-    m.kind === 'denial' ? t.footerToSender : t.footerToRecipient(headerText(m.sender.name));
+  // The sender's own messages (a denial, their signed copy) do not say a reply goes to them.
+  const toSender = m.kind === 'denial' || m.to.email === m.sender.email;
+  const footer = toSender ? t.footerToSender : t.footerToRecipient(headerText(m.sender.name));
   return {
     subject,
     text: blocksToText(built.blocks, footer),

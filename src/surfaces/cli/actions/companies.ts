@@ -1,4 +1,8 @@
-import { CompanyRepository, type Company } from '../../../service/companies/index.js';
+import {
+  CompanyRepository,
+  RecordInvalidError,
+  type Company,
+} from '../../../service/companies/index.js';
 import { printJson } from '../io.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
@@ -9,12 +13,29 @@ const FIELDS = {
   name: '--name',
   signingDomain: '--signing-domain',
   defaultLanguage: '--language',
+  sendSignedCopyToSender: '--signed-copy-to-sender',
 };
+
+/** An on/off flag's value, or a record problem naming it. */
+function onOff(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (v === 'on' || v === 'true' || v === 'yes') return true;
+  if (v === 'off' || v === 'false' || v === 'no') return false;
+  throw new RecordInvalidError('company', [
+    { path: 'sendSignedCopyToSender', message: `must be on or off (got ${JSON.stringify(value)})` },
+  ]);
+}
 
 /** `docpipe companies create`, declared in commands/companies.ts. */
 export async function createCompany(
   id: string,
-  flags: { name: string; signingDomain?: string; language?: string; json?: boolean },
+  flags: {
+    name: string;
+    signingDomain?: string;
+    language?: string;
+    signedCopyToSender?: string;
+    json?: boolean;
+  },
 ): Promise<void> {
   await withRecordsDatabase({ json: flags.json, fields: FIELDS }, async (db) => {
     const created = await new CompanyRepository(db).create({
@@ -22,6 +43,9 @@ export async function createCompany(
       name: flags.name,
       ...(flags.signingDomain === undefined ? {} : { signingDomain: flags.signingDomain }),
       ...(flags.language === undefined ? {} : { defaultLanguage: flags.language }),
+      ...(flags.signedCopyToSender === undefined
+        ? {}
+        : { sendSignedCopyToSender: onOff(flags.signedCopyToSender) }),
     });
     if (flags.json) printJson(created);
     else
@@ -42,6 +66,25 @@ export async function listCompanies(flags: { json?: boolean }): Promise<void> {
         'docpipe: no companies; create one with: docpipe companies create <id> --name <name>\n',
       );
     else process.stdout.write(table(companies));
+  });
+}
+
+/** `docpipe companies set`, declared in commands/companies.ts. */
+export async function setCompany(
+  id: string,
+  flags: { signedCopyToSender: string; json?: boolean },
+): Promise<void> {
+  await withRecordsDatabase({ json: flags.json, fields: FIELDS }, async (db) => {
+    const company = await new CompanyRepository(db).setSettings(id, {
+      sendSignedCopyToSender: onOff(flags.signedCopyToSender),
+    });
+    if (flags.json) printJson(company);
+    else
+      process.stdout.write(
+        company.sendSignedCopyToSender
+          ? `company ${id}: the sender of a case gets its signed copy too\n`
+          : `company ${id}: only the recipients of a case get its signed copy\n`,
+      );
   });
 }
 

@@ -4,12 +4,13 @@ import { RECORDS_HELP } from './records-help.js';
 export function registerCompanies(program: Command): void {
   const companies = program
     .command('companies')
-    .description('create, list, disable and enable the companies (tenants) of the service')
+    .description('create, list, set, disable and enable the companies (tenants) of the service')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  docpipe companies create acme --name "Acme A/S" --signing-domain sign.acme.example --language da\n' +
         '  docpipe companies list\n' +
+        '  docpipe companies set acme --signed-copy-to-sender off\n' +
         '  docpipe companies disable acme\n' +
         RECORDS_HELP,
     );
@@ -24,6 +25,10 @@ export function registerCompanies(program: Command): void {
       '--language <tag>',
       'the language of its cases when a case names none: da, en, sv, nb, nn, no, de, fi, with an optional region (default: Danish)',
     )
+    .option(
+      '--signed-copy-to-sender <on|off>',
+      "whether a case's sender gets its signed copy too when it is sealed (default: on)",
+    )
     .option('--json', 'print {company, defaultFolder} as JSON')
     .addHelpText(
       'after',
@@ -32,8 +37,31 @@ export function registerCompanies(program: Command): void {
     .action(
       async (
         id: string,
-        flags: { name: string; signingDomain?: string; language?: string; json?: boolean },
+        flags: {
+          name: string;
+          signingDomain?: string;
+          language?: string;
+          signedCopyToSender?: string;
+          json?: boolean;
+        },
       ) => (await import('../actions/companies.js')).createCompany(id, flags),
+    );
+
+  companies
+    .command('set')
+    .description("change a company's settings")
+    .argument('<id>', 'the company id')
+    .requiredOption(
+      '--signed-copy-to-sender <on|off>',
+      "whether a case's sender gets its signed copy too when it is sealed (default: on)",
+    )
+    .option('--json', 'print the company as JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  docpipe companies set acme --signed-copy-to-sender off\n' + RECORDS_HELP,
+    )
+    .action(async (id: string, flags: { signedCopyToSender: string; json?: boolean }) =>
+      (await import('../actions/companies.js')).setCompany(id, flags),
     );
 
   companies
