@@ -126,7 +126,7 @@ export async function sealingRows(rounds: number): Promise<SealingRow[]> {
   const docpipe = async () => {
     const doc = await openPdf(pdf);
     stampPlaces(doc, stamps(png));
-    appendAuditTrail(doc, AUDIT, 'da');
+    appendAuditTrail(doc, AUDIT, 'da', 'Europe/Copenhagen');
     return sealPdf(doc, sealer, { reason: 'Sealed', name: 'docpipe', signingTime: SIGNED_AT });
   };
 

@@ -6,6 +6,7 @@ import { QueueEvents } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { writtenDate, writtenDateTime } from '../../src/base/util/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { loadSealer, makeSelfSignedP12, type Sealer } from '../../src/formats/pades/index.js';
 import { CaseService } from '../../src/service/cases/index.js';
@@ -129,7 +130,12 @@ async function sealedBytes(caseId: string): Promise<Buffer> {
 describe('sealing a signed case', () => {
   it('stamps a signature page, appends the audit trail, signs, and marks the case signed', async () => {
     const id = await signedCase();
-    expect(await sealCase(deps, 'acme', id)).toEqual({ kind: 'sealed', documents: 1 });
+    // The installation's zone (DOCPIPE_TIME_ZONE), here one far from UTC.
+    const zone = 'Asia/Tokyo';
+    expect(await sealCase({ ...deps, timeZone: zone }, 'acme', id)).toEqual({
+      kind: 'sealed',
+      documents: 1,
+    });
     const sealed = await sealedBytes(id);
     const report = poppler('pdfsig', sealed);
     expect(report).toContain('Signature is Valid.');
@@ -140,6 +146,21 @@ describe('sealing a signed case', () => {
     expect(text).toContain('Første Lejer');
     expect(text).toContain('Second Tenant');
     expect(text).toContain('192.0.2.7');
+    // The dates at the places and the audit trail's times are written as the e-mails write a
+    // date (English here), in the installation's zone, a time with its offset; never ISO days.
+    const signedAt = await t.db
+      .selectFrom('signatures')
+      .select('signed_at')
+      .where('case_id', '=', id)
+      .orderBy('signed_at')
+      .execute();
+    expect(signedAt).toHaveLength(2);
+    for (const { signed_at } of signedAt) {
+      expect(text).toContain(writtenDate(signed_at, 'en', zone));
+      expect(text).toContain(writtenDateTime(signed_at, 'en', zone, { seconds: true }));
+      expect(text).not.toContain(signed_at.toISOString().slice(0, 10));
+    }
+    expect(text).toContain('(UTC+9)');
     const kase = await t.db
       .selectFrom('cases')
       .select(['state', 'sealed_at'])

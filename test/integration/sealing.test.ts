@@ -244,7 +244,7 @@ afterAll(async () => {
 async function sealedCase(options: { tsaUrl?: string } = {}): Promise<Uint8Array> {
   const doc = await openPdf(await twoPagePdf());
   stampPlaces(doc, stamps(signaturePng()));
-  appendAuditTrail(doc, audit, 'da');
+  appendAuditTrail(doc, audit, 'da', 'Europe/Copenhagen');
   return sealPdf(doc, sealer, {
     reason: 'Underskrevet af alle parter (docpipe)',
     location: 'København',
@@ -308,7 +308,9 @@ describe('a sealed case document (B-B)', () => {
       'urn:grn:authn:dk:mitid:substantial',
       'sub: mitid-7f3c9a',
       'name: Søren Østergård',
-      '2026-03-04T05:06:07Z',
+      // The signer's time as the e-mails and the page write one, its zone said.
+      '4. marts 2026 kl. 06.06.07 (UTC+1)',
+      '1. marts 2026 kl. 10.00.00 (UTC+1)',
       '2001:db8::1',
       'c0ffee00112233445566778899aabbccddeeff00112233445566778899aabbcc',
       'Filens digitale segl (PAdES)',
@@ -496,7 +498,7 @@ describe('an audit trail of many recipients', () => {
       userAgent: 'Mozilla/5.0',
     }));
     const doc = await openPdf(await twoPagePdf());
-    const added = appendAuditTrail(doc, { ...audit, recipients }, 'en');
+    const added = appendAuditTrail(doc, { ...audit, recipients }, 'en', 'Europe/Copenhagen');
     expect(added).toBeGreaterThan(1);
     expect(doc.getPageCount()).toBe(2 + added);
     const text = pdfText(await sealPdf(doc, sealer, { signingTime: SIGNED_AT }));

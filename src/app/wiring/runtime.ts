@@ -305,6 +305,7 @@ async function startSealing(
       ...(tsaUrl ? { tsaUrl } : {}),
       version: packageVersion(),
       logger,
+      timeZone: config.timeZone,
     },
   });
 }

@@ -1,4 +1,5 @@
 import { rgb, type EmbeddedFont, type PDF, type PDFPage } from '@libpdf/core';
+import { writtenDateTime } from '../../base/util/index.js';
 import { AUDIT_WORDING, type AuditLanguage, type AuditWording } from './audit-wording.js';
 import { drawableText } from './drawable-text.js';
 import { stampFont } from './stamp-fonts.js';
@@ -58,19 +59,27 @@ const BLACK = rgb(0, 0, 0);
 
 /**
  * Appends the audit trail to `pdf` (in place) as one or more A4 pages at the end: the case, each
- * recipient (method, identity, status, time in ISO 8601 UTC, IP address, user agent), each
- * document's SHA-256 as shown to the signers and a line saying the seal covers it. Long values
- * wrap; what does not fit a page flows onto the next. Returns the number of pages added.
+ * recipient (method, identity, status, time, IP address, user agent), each document's SHA-256 as
+ * shown to the signers and a line saying the seal covers it. Times are written as the signing
+ * page and the e-mails write them, to the second, in `timeZone` with its offset from UTC
+ * (`4. marts 2026 kl. 06.06.07 (UTC+1)`). Long values wrap; what does not fit a page flows onto
+ * the next. Returns the number of pages added.
  */
-export function appendAuditTrail(pdf: PDF, audit: AuditTrail, language: AuditLanguage): number {
+export function appendAuditTrail(
+  pdf: PDF,
+  audit: AuditTrail,
+  language: AuditLanguage,
+  timeZone: string,
+): number {
   const w = AUDIT_WORDING[language];
+  const time = (date: Date) => writtenDateTime(date, language, timeZone, { seconds: true });
   const writer = new PageWriter(pdf, w);
   writer.title(w.title);
   writer.heading(w.caseHeading);
   writer.field(w.caseTitle, audit.case.title);
   writer.field(w.caseId, audit.case.id);
   writer.field(w.sender, audit.case.sender);
-  writer.field(w.created, iso(audit.case.createdAt));
+  writer.field(w.created, time(audit.case.createdAt));
   writer.heading(w.recipientsHeading);
   for (const r of audit.recipients) {
     writer.subheading(`${r.position}. ${r.name}${r.email ? ` <${r.email}>` : ''}`);
@@ -78,7 +87,7 @@ export function appendAuditTrail(pdf: PDF, audit: AuditTrail, language: AuditLan
     if (r.method) writer.field(w.method, methodText(r.method, w));
     const identity = identityText(r);
     if (identity) writer.field(w.identity, identity);
-    if (r.at) writer.field(w.time, iso(r.at));
+    if (r.at) writer.field(w.time, time(r.at));
     if (r.ip) writer.field(w.ip, r.ip);
     if (r.userAgent) writer.field(w.userAgent, r.userAgent);
     if (r.reason) writer.field(w.denialReason, r.reason);
@@ -91,10 +100,6 @@ export function appendAuditTrail(pdf: PDF, audit: AuditTrail, language: AuditLan
   writer.space(BODY);
   writer.paragraph(w.coveredBySeal);
   return writer.finish();
-}
-
-function iso(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function methodText(method: AuditMethod, w: AuditWording): string {

@@ -1,24 +1,16 @@
+import { writtenDate, writtenLanguage, type WrittenLanguage } from '../../base/util/index.js';
+
 /** The languages messages are written in; a case in any other language gets English. */
-export type MessageLanguage = 'da' | 'en';
+export type MessageLanguage = WrittenLanguage;
 
 export function messageLanguage(language: string): MessageLanguage {
-  return language.trim().toLowerCase().split(/[-_]/)[0] === 'da' ? 'da' : 'en';
+  return writtenLanguage(language);
 }
 
-/** A date as people write it in the language (`27. november 2026`, `27 November 2026`). */
+/**
+ * A date as people write it in the language (`27. november 2026`, `27 November 2026`): the one
+ * style the signing page and the sealed documents write too (base/util written-date.ts).
+ */
 export function formatDate(date: Date, language: MessageLanguage, timeZone: string): string {
-  const key = `${language} ${timeZone}`;
-  let format = FORMATS.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language === 'da' ? 'da-DK' : 'en-GB', {
-      dateStyle: 'long',
-      timeZone,
-    });
-    // Two languages and the installation's zone: a handful, kept for the process.
-    FORMATS.set(key, format);
-  }
-  return format.format(date);
+  return writtenDate(date, language, timeZone);
 }
-
-/** Making a DateTimeFormat costs far more than using one (a percent of delivery's CPU). */
-const FORMATS = new Map<string, Intl.DateTimeFormat>();

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../base/log/index.js';
+import { writtenDate, writtenLanguage } from '../../base/util/index.js';
+import { DEFAULT_TIME_ZONE } from '../../document/fill/index.js';
 import {
   appendAuditTrail,
   appendSignaturePage,
@@ -30,6 +32,12 @@ export interface SealDeps {
   version: string;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * `DOCPIPE_TIME_ZONE`: the zone of the dates stamped at the signers' places and of the audit
+   * trail's times, as the e-mails write theirs.
+   * @defaultValue DEFAULT_TIME_ZONE ('Europe/Copenhagen')
+   */
+  timeZone?: string;
 }
 
 /** What sealing did with a case. */
@@ -126,7 +134,7 @@ export async function sealCase(
     .orderBy('index')
     .execute();
 
-  const language = kase.language.toLowerCase().startsWith('da') ? 'da' : 'en';
+  const language = writtenLanguage(kase.language);
   const signers = recipients.filter((r) => r.signing);
   const audit = {
     case: {
@@ -260,29 +268,36 @@ async function sealDocument(
 ): Promise<Uint8Array> {
   let source = shown;
   let places = ownPlaces;
-  if (places.length === 0) {
+  // Signers the document has no place for (all of them without anchors; a library contract's
+  // list rows, whose loop cannot hold anchors) sign on a signature page.
+  const unplaced = signers.filter((s) => !ownPlaces.some((p) => p.recipient === s.position + 1));
+  if (unplaced.length > 0) {
     const withPage = await appendSignaturePage(
       shown,
-      signers.map((s) => ({ name: s.name })),
+      unplaced.map((s) => ({ name: s.name })),
       language,
     );
     source = withPage.pdf;
-    // The page numbers signers by their order among signers; places name recipients by their
-    // position in the case, so map them back.
-    places = withPage.places.map((p) => ({
-      ...p,
-      recipient: signers[p.recipient - 1]!.position + 1,
-    }));
+    // The page numbers signers by their order on it; places name recipients by their position
+    // in the case, so map them back.
+    places = [
+      ...ownPlaces,
+      ...withPage.places.map((p) => ({
+        ...p,
+        recipient: unplaced[p.recipient - 1]!.position + 1,
+      })),
+    ];
   }
   const pdf = await openPdf(source);
   const byPosition = new Map(signers.map((s) => [s.position + 1, s]));
+  const timeZone = deps.timeZone ?? DEFAULT_TIME_ZONE;
   const stamps = places.flatMap((place): Stamp[] => {
     const signer = byPosition.get(place.recipient);
     if (!signer?.signed_at) return [];
-    return [{ place: markArea(place), ...stampContent(place.kind, signer, language) }];
+    return [{ place: markArea(place), ...stampContent(place.kind, signer, language, timeZone) }];
   });
   stampPlaces(pdf, stamps);
-  appendAuditTrail(pdf, audit, language);
+  appendAuditTrail(pdf, audit, language, timeZone);
   const sealer = typeof deps.sealer === 'function' ? await deps.sealer() : deps.sealer;
   return sealPdf(pdf, sealer, {
     ...(deps.tsaUrl ? { tsaUrl: deps.tsaUrl } : {}),
@@ -306,6 +321,7 @@ function stampContent(
   kind: SignaturePlace['kind'],
   signer: SignerRow,
   language: 'da' | 'en',
+  timeZone: string,
 ): { png?: Uint8Array; text?: string } {
   switch (kind) {
     case 'sign':
@@ -316,7 +332,8 @@ function stampContent(
     case 'initials':
       return { text: initialsOf(signer.name) };
     case 'date':
-      return { text: dateText(signer.signed_at!, language) };
+      // The day in the installation's zone, as the e-mails and the signing page write a date.
+      return { text: writtenDate(signer.signed_at!, language, timeZone) };
   }
 }
 
@@ -326,14 +343,6 @@ function initialsOf(name: string): string {
     .filter(Boolean)
     .map((part) => Array.from(part)[0]!.toUpperCase())
     .join('');
-}
-
-/** The day the signer signed, in UTC, as a reader of the case's language writes it. */
-function dateText(at: Date, language: 'da' | 'en'): string {
-  const day = String(at.getUTCDate()).padStart(2, '0');
-  const month = String(at.getUTCMonth() + 1).padStart(2, '0');
-  const year = at.getUTCFullYear();
-  return language === 'da' ? `${day}.${month}.${year}` : `${year}-${month}-${day}`;
 }
 
 function auditMethod(method: string, identity: unknown): AuditRecipient['method'] {
