@@ -11,6 +11,17 @@ export interface Field {
   columns?: Record<string, Field>;
 }
 
+/**
+ * Who signs, in the order of a case's `recipients[]` (document.json's `signers`): an entry is
+ * recipient N with its anchors, or with `list` one recipient per row of that list, without places.
+ */
+export interface SignerMeta {
+  role: string;
+  /** The field (a list's column, with `list`) that holds the signer's name. */
+  name?: string;
+  list?: string;
+}
+
 /** What document.json holds for a library document. */
 export interface DocumentMeta {
   name: string;
@@ -18,6 +29,7 @@ export interface DocumentMeta {
   locale: string;
   timeZone: string;
   delimiters?: string;
+  signers: SignerMeta[];
   fields: Record<string, Field>;
 }
 

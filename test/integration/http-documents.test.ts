@@ -303,6 +303,44 @@ describe('GET /v3/api/documents/{id}', () => {
     expect(body.details).toHaveLength(1);
   });
 
+  it('says how many signers a library contract has places for, and who signs as each recipient', async () => {
+    const app = await appOver(join(projectRoot(), 'templates'));
+    const nda = await get(app, '/v3/api/documents/nda');
+    expect(nda.status).toBe(200);
+    expect(nda.body.document).toMatchObject({
+      signers: 2,
+      signerRoles: [
+        { role: 'the Company’s signatory', name: 'company_signatory_name' },
+        { role: 'the Counterparty’s signatory', name: 'counterparty_signatory_name' },
+      ],
+    });
+    // The tenants are a list's rows: they sign after the landlord, without places.
+    const tenancy = await get(app, '/v3/api/documents/tenancy-agreement');
+    expect(tenancy.body.document).toMatchObject({
+      signers: 1,
+      signerRoles: [
+        { role: 'the landlord', name: 'landlord_name' },
+        { role: 'each tenant, in list order', name: 'name', list: 'tenants' },
+      ],
+    });
+    const list = await get(app, '/v3/api/documents');
+    const counts = Object.fromEntries(
+      (list.body.documents as { id: string; signers?: number }[]).map((d) => [d.id, d.signers]),
+    );
+    expect(counts).toMatchObject({
+      ansaettelseskontrakt: 2,
+      bestyrelsesbeslutning: 0,
+      koebsaftale: 2,
+      nda: 2,
+      'power-of-attorney': 2,
+      quote: 2,
+      samtykkeerklaering: 1,
+      'tenancy-agreement': 1,
+    });
+    // A document whose document.json does not say has no count, rather than a wrong one.
+    expect(counts).toHaveProperty('lease', undefined);
+  });
+
   it("answers the project's lease with every field its fixture fills", async () => {
     const app = await appOver(join(projectRoot(), 'templates'));
     const res = await get(app, '/v3/api/documents/lease');

@@ -3,6 +3,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDocumentJson } from '../../src/document/library/document-json.js';
+import { fillTemplate } from '../../src/document/fill/index.js';
 import { templateFields } from '../../src/document/inspect/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { writeZip, ZipArchive } from '../../src/formats/zip/index.js';
@@ -206,6 +207,36 @@ describe.each(LIBRARY)('library document %s', (id) => {
     expect(paths.length).toBeGreaterThan(10);
     const rows = new Set([...section!.matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]));
     expect([...rows].sort()).toEqual(paths.sort());
+  });
+
+  it('has a sign, a name and a date anchor for each signer its document.json names, in every fixture', async () => {
+    const { meta, options } = await readDocumentJson(dir);
+    const signers = meta.signers ?? [];
+    expect(signers.length, 'document.json names its signers').toBeGreaterThan(0);
+    const placed = signers.filter((s) => s.list === undefined).length;
+    // Only the board resolution's signers are all a list's rows: a loop cannot hold anchors.
+    if (id !== 'bestyrelsesbeslutning') expect(placed).toBeGreaterThanOrEqual(1);
+    const want = Array.from({ length: placed }, (_, i) =>
+      ['sign', 'name', 'date'].map((kind) => `${kind}:${i + 1}`),
+    )
+      .flat()
+      .sort();
+    const fixtures = readdirSync(join(dir, 'fixtures')).filter((f) => f.endsWith('.tags.json'));
+    expect(fixtures.length).toBeGreaterThanOrEqual(2);
+    for (const file of fixtures) {
+      const tags: unknown = JSON.parse(readFileSync(join(dir, 'fixtures', file), 'utf8'));
+      const { anchors } = fillTemplate(template(), tags, options);
+      expect(anchors.map((a) => `${a.kind}:${a.recipient}`).sort(), file).toEqual(want);
+    }
+    // Each signer's name is a declared field: a list entry's, a column of its declared list.
+    for (const signer of signers) {
+      if (signer.name === undefined) continue;
+      const declared =
+        signer.list === undefined
+          ? meta.fields?.[signer.name]
+          : meta.fields?.[signer.list]?.columns?.[signer.name];
+      expect(declared?.type, `${signer.list ?? ''} ${signer.name}`).toBe('text');
+    }
   });
 
   it('has fixtures that show every conditional section both ways', async () => {

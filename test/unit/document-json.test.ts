@@ -96,6 +96,23 @@ describe('document.json', () => {
     ]);
   });
 
+  it('reads who signs, and refuses a list of signers before the last or a signer without a role', () => {
+    const signers = [
+      { role: 'the landlord', name: 'landlord_name' },
+      { role: 'each tenant', name: 'name', list: 'tenants' },
+    ];
+    expect(parseDocumentJson(JSON.stringify({ signers }), 'document.json').meta.signers).toEqual(
+      signers,
+    );
+    expect(
+      problemsOf(JSON.stringify({ signers: [signers[1], signers[0], { name: 'x', seat: 2 }] })),
+    ).toEqual([
+      'signers.2 must have required properties role',
+      'signers.2.seat: unknown member',
+      'signers.0.list: only the last signer may be a list (its rows come after the others)',
+    ]);
+  });
+
   it('refuses a version outside its folder and text that is not JSON', () => {
     expect(problemsOf('{"versions": {"1": "../other/template.docx"}}')).toEqual([
       'versions.1 must name a .docx file in this folder',

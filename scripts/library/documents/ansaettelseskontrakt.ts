@@ -168,8 +168,9 @@ function document() {
           role: 'For arbejdsgiveren',
           name: '{employer_signatory_name}',
           title: '{employer_signatory_title}',
+          recipient: 1,
         },
-        { role: 'Medarbejderen', name: '{employee_name}', title: '{job_title}' },
+        { role: 'Medarbejderen', name: '{employee_name}', title: '{job_title}', recipient: 2 },
       ]),
     ],
   });
@@ -236,6 +237,10 @@ export const ansaettelseskontrakt: LibraryDocument = {
       'Employment contract (Danish) for a salaried or an hourly employee: optional probation and pension, overtime, sickness and notice by whether funktionærloven applies; the duties are a list.',
     locale: 'da',
     timeZone: 'Europe/Copenhagen',
+    signers: [
+      { role: 'the employer’s signatory', name: 'employer_signatory_name' },
+      { role: 'the employee', name: 'employee_name' },
+    ],
     fields,
   },
   document,

@@ -145,6 +145,7 @@ export const bestyrelsesbeslutning: LibraryDocument = {
       'Written board resolution (Danish): the annual report and dividend proposal, optional procura and capital increase; the board members are a list, each signing.',
     locale: 'da',
     timeZone: 'Europe/Copenhagen',
+    signers: [{ role: 'each board member, in list order', name: 'name', list: 'board_members' }],
     fields,
   },
   document,

@@ -96,8 +96,8 @@ function document() {
         { keepNext: true, spacing: { after: 240 } },
       ),
       signatureBlocks(look, [
-        { role: 'The Grantor', name: '{grantor_name}' },
-        { role: 'The Attorney, accepting', name: '{attorney_name}' },
+        { role: 'The Grantor', name: '{grantor_name}', recipient: 1 },
+        { role: 'The Attorney, accepting', name: '{attorney_name}', recipient: 2 },
       ]),
       b.when(
         'requires_witness',
@@ -173,6 +173,10 @@ export const powerOfAttorney: LibraryDocument = {
       'Specific power of attorney (English): the powers are a lettered list; optional substitution, expiry date and a witness for a deed.',
     locale: 'en',
     timeZone: 'Europe/London',
+    signers: [
+      { role: 'the Grantor', name: 'grantor_name' },
+      { role: 'the Attorney, accepting', name: 'attorney_name' },
+    ],
     fields,
   },
   document,

@@ -156,6 +156,7 @@ function document() {
         {
           role: '{#is_minor}Forældremyndighedens indehaver{/is_minor}{^is_minor}Den registrerede{/is_minor}',
           name: '{#is_minor}{guardian_name}{/is_minor}{^is_minor}{subject_name}{/is_minor}',
+          recipient: 1,
         },
       ]),
     ],
@@ -206,6 +207,12 @@ export const samtykkeerklaering: LibraryDocument = {
       'GDPR consent form (Danish): consent per purpose shown as Ja/Nej, the data subject’s rights, a guardian signing for a child under 15, an optional data protection officer.',
     locale: 'da',
     timeZone: 'Europe/Copenhagen',
+    signers: [
+      {
+        role: 'the data subject, or for a child (is_minor) the guardian (guardian_name)',
+        name: 'subject_name',
+      },
+    ],
     fields,
   },
   document,

@@ -26,6 +26,13 @@ export interface Signer {
   title?: string;
   /** Further lines under the name, such as a witness's address. */
   extra?: string[];
+  /**
+   * The signer's place in a case's `recipients[]`, counted from 1: the block holds the anchors
+   * `{sign:N}`, `{name:N}` and `{date:N}` (docs/signing.md#anchors), where the sealed document
+   * shows that recipient's signature, name and signing date. Absent for a block inside a section
+   * (a witness shown only sometimes), which cannot hold anchors: it keeps its empty line.
+   */
+  recipient?: number;
 }
 
 const nothing = { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' };
@@ -45,7 +52,9 @@ const CELL_MARGIN = 0;
 /**
  * Signature blocks two to a row: the party, space to sign, a line captioned "Signature", then
  * name, title and a date line. Rows never split across pages, so a signer never finds the line
- * on one page and the name on the next.
+ * on one page and the name on the next. A signer with a `recipient` has anchors: the sign place
+ * is the space above the line (a `sign` marker needs 172.8 pt, and a block is 209 pt wide), the
+ * recipient's name follows the caption, and the signing date starts the date line.
  */
 export function signatureBlocks(look: Look, signers: Signer[]): Table {
   const rows: TableRow[] = [];
@@ -84,14 +93,26 @@ function blockCell(look: Look, signer: Signer): TableCell {
   const words = WORDS[look.lang];
   const text = (markup: string) =>
     new Paragraph({ style: 'SignatureText', children: runs(markup, look.delimiters) });
+  const anchor = (kind: 'sign' | 'name' | 'date') =>
+    signer.recipient === undefined
+      ? []
+      : [new TextRun(`${look.delimiters[0]}${kind}:${signer.recipient}${look.delimiters[1]}`)];
   return new TableCell({
     width: { size: BLOCK, type: WidthType.DXA },
     children: [
       new Paragraph({ style: 'SignatureLabel', children: runs(signer.role, look.delimiters) }),
+      // The sign marker's line (31.2 pt) is the room to sign, in place of the line's spacing.
+      ...(signer.recipient === undefined
+        ? []
+        : [new Paragraph({ style: 'SignaturePlace', children: anchor('sign') })]),
       new Paragraph({
         style: 'SignatureLine',
+        ...(signer.recipient === undefined ? {} : { spacing: { before: 0 } }),
         border: { top: { style: BorderStyle.SINGLE, size: 6, color: '7F7F7F', space: 4 } },
-        children: [new TextRun(words.signature)],
+        children: [
+          new TextRun(signer.recipient === undefined ? words.signature : `${words.signature}  `),
+          ...anchor('name'),
+        ],
       }),
       text(`${words.name}: ${signer.name}`),
       ...(signer.title ? [text(`${words.title}: ${signer.title}`)] : []),
@@ -99,7 +120,11 @@ function blockCell(look: Look, signer: Signer): TableCell {
       new Paragraph({
         style: 'SignatureText',
         tabStops: [{ type: TabStopType.RIGHT, position: BLOCK, leader: LeaderType.UNDERSCORE }],
-        children: [new TextRun({ children: [`${words.date}: `, new Tab()] })],
+        children: [
+          new TextRun(`${words.date}: `),
+          ...anchor('date'),
+          new TextRun({ children: [new Tab()] }),
+        ],
       }),
     ],
   });
@@ -108,6 +133,9 @@ function blockCell(look: Look, signer: Signer): TableCell {
 /**
  * One signature row per member of a list (`{#members}...{/members}` across the row's cells):
  * board members, joint tenants. The row is tall enough to sign in; its lower rule is the line.
+ * It holds no anchors: the loop would repeat them, and an anchor is one place for one signer
+ * (docs/signing.md#anchors). The members sign as the recipients after those with blocks, and
+ * their signatures are on the signature page docpipe adds at sealing.
  */
 export function signatureRows(look: Look, loop: string, name: string, role: string): Table {
   const words = WORDS[look.lang];

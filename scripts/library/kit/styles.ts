@@ -103,6 +103,10 @@ function paragraphStyles(look: Look): IParagraphStyleOptions[] {
       run: { bold: true },
       paragraph: { spacing: { before: 0, after: 0 }, keepNext: true },
     }),
+    // Holds a sign anchor: its marker line is the room to sign, standing on the line below.
+    style('SignaturePlace', 'Signature Place', {
+      paragraph: { spacing: { before: 480, after: 0 }, keepNext: true, keepLines: true },
+    }),
     style('SignatureLine', 'Signature Line', {
       run: { size: small, color: GREY },
       paragraph: { spacing: { before: 720, after: 0 }, keepNext: true, keepLines: true },

@@ -82,6 +82,32 @@ export const DocumentJsonSchema = Type.Object(
         description: 'declared field types by tag',
       }),
     ),
+    signers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            role: Type.String({ minLength: 1, description: 'who signs, as the document says it' }),
+            name: Type.Optional(
+              Type.String({
+                minLength: 1,
+                description: "the field (with list: the list's column) holding the signer's name",
+              }),
+            ),
+            list: Type.Optional(
+              Type.String({
+                minLength: 1,
+                description: 'one signer per row of this list, in row order, without places',
+              }),
+            ),
+          },
+          closed,
+        ),
+        {
+          description:
+            "who signs, in the order of a case's recipients: entry N is recipient N, at the document's {sign:N}, {name:N} and {date:N}; an entry with list (the last only) is one recipient per row, signing on the signature page",
+        },
+      ),
+    ),
     companies: Type.Optional(
       Type.Array(Type.String({ pattern: COMPANY_ID.source }), {
         minItems: 1,

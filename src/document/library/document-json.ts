@@ -87,6 +87,13 @@ export function parseDocumentJson(text: string, file: string): DocumentSettings 
     fields: shaped ? meta.fields : undefined,
   });
   for (const p of optionProblems) problems.push(`${p.field}: ${p.message}`);
+  if (Array.isArray(meta.signers))
+    meta.signers.forEach((signer, i) => {
+      if (isObject(signer) && signer.list !== undefined && i !== meta.signers!.length - 1)
+        problems.push(
+          `signers.${i}.list: only the last signer may be a list (its rows come after the others)`,
+        );
+    });
   const versions = isObject(meta.versions) ? meta.versions : { '1': '' };
   if (str(meta.current) !== undefined && !Object.hasOwn(versions, meta.current!))
     problems.push(`current: "${meta.current}" is not one of the versions`);

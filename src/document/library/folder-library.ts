@@ -124,6 +124,7 @@ export class FolderLibrary implements DocumentLibrary {
         versions,
         currentVersion: current,
         ...(meta.companies ? { companies: meta.companies } : {}),
+        ...(meta.signers ? { signers: meta.signers } : {}),
       },
       meta,
       settings,

@@ -1,4 +1,9 @@
-export type { DocumentLibrary, LibraryDocument, LibraryVersion } from './library.js';
+export type {
+  DocumentLibrary,
+  DocumentSigner,
+  LibraryDocument,
+  LibraryVersion,
+} from './library.js';
 export { FolderLibrary } from './folder-library.js';
 export { companyLibrary, visibleDocument, visibleTo } from './company-library.js';
 export {

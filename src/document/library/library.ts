@@ -1,4 +1,8 @@
 import type { DocumentFillOptions } from './document-json.js';
+import type { DocumentJson } from './document-json-schema.js';
+
+/** Who signs a document, in the order of a case's recipients (document.json's `signers`). */
+export type DocumentSigner = NonNullable<DocumentJson['signers']>[number];
 
 export interface LibraryDocument {
   id: string;
@@ -10,6 +14,8 @@ export interface LibraryDocument {
   currentVersion: string;
   /** The companies that see it (document.json's `companies`); absent: every company. */
   companies?: string[];
+  /** Who signs, recipient 1 first (document.json's `signers`); absent when it does not say. */
+  signers?: DocumentSigner[];
 }
 
 export interface LibraryVersion {

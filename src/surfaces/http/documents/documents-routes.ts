@@ -117,10 +117,17 @@ export async function documentsRoutes(
 }
 
 function summary(document: LibraryDocument) {
-  const { id, name, description, versions, currentVersion } = document;
-  return description === undefined
-    ? { id, name, versions, currentVersion }
-    : { id, name, description, versions, currentVersion };
+  const { id, name, description, versions, currentVersion, signers } = document;
+  return definedOnly({
+    id,
+    name,
+    description,
+    versions,
+    currentVersion,
+    // Recipients 1..n have places; a list's rows (the last entry) sign after them, without.
+    signers: signers?.filter((s) => s.list === undefined).length,
+    signerRoles: signers,
+  });
 }
 
 /** An inner field as the reply shows it: how each tag is used stays with `docpipe fields`. */

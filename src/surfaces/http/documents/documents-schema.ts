@@ -12,6 +12,35 @@ const DocumentSummary = {
   description: Type.Optional(Type.String()),
   versions: Type.Array(Type.String(), { description: 'version ids, oldest first' }),
   currentVersion: Type.String({ description: 'the version used when none is asked for' }),
+  signers: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        "how many recipients the document has signature places for: a case's recipients 1 to signers sign at its {sign:N}, {name:N} and {date:N}, and it needs at least that many. Absent when document.json does not say",
+    }),
+  ),
+  signerRoles: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          role: Type.String({ description: 'who signs as this recipient' }),
+          name: Type.Optional(
+            Type.String({
+              description: "the field (with list: the list's column) that holds the signer's name",
+            }),
+          ),
+          list: Type.Optional(
+            Type.String({
+              description:
+                'one recipient per row of this list, in row order, after the others: they sign on the signature page docpipe adds',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "who signs, in the order of a case's recipients (recipient 1 first)" },
+    ),
+  ),
 };
 
 export const DocumentListSchema = Type.Object(
