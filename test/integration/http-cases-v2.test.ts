@@ -517,6 +517,30 @@ describe('spec 9: the behaviour differences', () => {
     expect([a.lifetimeDays, b.lifetimeDays]).toEqual([90, 30]);
   });
 
+  it('settings.availability.expiration is the case’s expiry; a past one is refused at its path', async () => {
+    const at = new Date(Date.now() + 10 * DAY);
+    at.setUTCMilliseconds(0);
+    const data = await created2(
+      merged(v2Base(), { settings: { availability: { days: 90, expiration: at.toISOString() } } }),
+    );
+    expect(data.settings.availability).toMatchObject({ expiration: at.toISOString(), days: 10 });
+    const row = await t.db
+      .selectFrom('cases')
+      .select('expires_at')
+      .where('id', '=', data._id)
+      .executeTakeFirstOrThrow();
+    expect(row.expires_at.toISOString()).toBe(at.toISOString());
+    const past = new Date(Date.now() - DAY).toISOString();
+    const res = await expectNothingWritten(probe(), () =>
+      v2(merged(v2Base(), { settings: { availability: { expiration: past } } })),
+    );
+    expect(res.status).toBe(400);
+    expect(res.json.errors[0]).toMatchObject({ code: 400, error: 'validation-failed' });
+    expect(String(res.json.errors[0]!.description)).toMatch(
+      /^settings\.availability\.expiration: is .* which is not after /,
+    );
+  });
+
   it('language: v2 Danish whatever the company speaks; v3 the company’s (English here)', async () => {
     const data = await created2(v2Base());
     expect(data.settings.lang).toBe('da');

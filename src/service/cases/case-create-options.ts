@@ -61,6 +61,12 @@ export interface CasePolicy {
    * in the case's settings beneath the v3 members.
    */
   keptSettings?: Record<string, unknown>;
+  /**
+   * The moment the case expires, ISO 8601, in place of `expiresInDays` (v2's
+   * `settings.availability.expiration`; v3 has no member for it). Kept in the case's settings
+   * as `expiresAt`, so that a draft sent later keeps it.
+   */
+  expiresAt?: string;
 }
 
 /** spec 2.2 and 4.4: v3's reading of a body. */

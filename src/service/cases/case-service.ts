@@ -28,6 +28,7 @@ import { listCases, pdfName, readCase } from './case-reads.js';
 import { resolveReferences } from './case-references.js';
 import { checkNeedsCpr } from './needs-cpr-check.js';
 import { writeCase, type NewRecipient } from './case-writer.js';
+import { caseExpiry } from './case-expiry.js';
 import { deliveryReport } from './delivery.js';
 import { newRecipientUid, newSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 import type { V2CaseOne, V2CaseSummary, V2CreatedCase } from './v2-case-answer.js';
@@ -159,6 +160,15 @@ export class CaseService {
       ...(options.encryptedCprs ? { encryptedCprs: options.encryptedCprs } : {}),
       defaultSigning: policy.defaultSigning,
     });
+    // Before any document is rendered: a past expiry is the request's mistake, like the above.
+    const expiry = caseExpiry(
+      {
+        ...refs.settings,
+        ...(policy.expiresAt !== undefined ? { expiresAt: policy.expiresAt } : {}),
+      },
+      policy.defaultExpiresInDays,
+      now,
+    );
     const caseId = randomUUID();
     const produced = await produceDocuments(body, {
       company,
@@ -166,6 +176,9 @@ export class CaseService {
       client: this.deps.client,
       storage: this.deps.storage,
       library: this.deps.library,
+      publicUrl: options.publicUrl,
+      ...(this.deps.signingSecret !== undefined ? { signingSecret: this.deps.signingSecret } : {}),
+      now,
       request: {
         company,
         ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
@@ -200,7 +213,7 @@ export class CaseService {
       });
       const signers = recipients.filter((r) => r.signing).map((r) => r.group);
       const activeGroup = signers.length > 0 ? Math.min(...signers) : null;
-      const expiresInDays = refs.settings.expiresInDays ?? policy.defaultExpiresInDays;
+      const { expiresInDays } = expiry;
       const language =
         refs.settings.language ??
         (policy.defaultLanguage === 'company' ? refs.company.defaultLanguage : undefined) ??
@@ -209,6 +222,7 @@ export class CaseService {
         ...policy.keptSettings,
         ...refs.settings,
         expiresInDays,
+        ...(policy.expiresAt !== undefined ? { expiresAt: expiry.expiresAt.toISOString() } : {}),
         language,
         signingSchemas: refs.signingSchemas,
       };
@@ -223,7 +237,7 @@ export class CaseService {
         language,
         signingSchemas: refs.signingSchemas,
         messageTemplateId: body.messageTemplateId ?? null,
-        expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
+        expiresAt: expiry.expiresAt,
         nextReminderAt: state === 'open' ? firstReminderAt(now, refs.settings.reminders) : null,
         eventId,
         activeGroup,
@@ -351,8 +365,6 @@ export class CaseService {
     return row !== undefined;
   }
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 function recipientType(type: string | undefined): NewRecipient['type'] {
   return type === 'sms' || type === 'eboks' ? type : 'email';

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import type { Database } from '../db/index.js';
-import { CASE_SENT } from './case-defaults.js';
+import { CASE_SENT, DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
+import { caseExpiry } from './case-expiry.js';
 import { firstReminderAt, type ReminderSettings } from './reminder-schedule.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A draft made open, and the event that hands it to delivery. */
 export interface SentDraft {
@@ -65,9 +64,11 @@ export async function sendDraft(
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
     const settings = (kase.settings ?? {}) as {
       expiresInDays?: number;
+      expiresAt?: string;
       reminders?: Partial<ReminderSettings>;
     };
-    const expiresAt = new Date(now.getTime() + (settings.expiresInDays ?? 30) * DAY_MS);
+    // Its lifetime counts from the send; a moment it was given stays that moment.
+    const { expiresAt } = caseExpiry(settings, DEFAULT_EXPIRES_IN_DAYS, now);
     await trx
       .updateTable('cases')
       .set({

@@ -29,7 +29,8 @@ export interface V2CaseMapping {
 /**
  * spec 9's mapping table, row by row, from a body that passed the v2 check (v2-case-check.ts):
  * `title` or `name`; `autoSend` -> `settings.autoSend`; `settings.lang` -> `settings.language`;
- * `settings.availability.days` -> `settings.expiresInDays`; `reminderAutoSend` ->
+ * `settings.availability.days` -> `settings.expiresInDays`; `settings.availability.expiration`
+ * -> the policy's `expiresAt` (the moment, in place of days); `reminderAutoSend` ->
  * `settings.reminders.autoSend`; `template` -> `settings.template`; `emailtemplate` or
  * `emailTemplate` -> `messageTemplateId`; `customMessage` with `message` -> `settings.message`;
  * `user` -> `senderId`; `user_email` -> `senderEmail` (with no `user`); `signingSchemas` ->
@@ -50,12 +51,13 @@ export function v2CaseInput(body: V2CaseBody, wrapped = false): V2CaseMapping {
     template: settingsTemplate,
     ...otherSettings
   } = given;
-  const { days, ...otherAvailability } = availability ?? {};
+  const { days, expiration, ...otherAvailability } = availability ?? {};
 
   const settings: CaseSettingsInput = {};
   if (body.autoSend !== undefined) settings.autoSend = body.autoSend;
   if (lang !== undefined) settings.language = lang;
   if (days !== undefined) settings.expiresInDays = days;
+
   const reminders: NonNullable<CaseSettingsInput['reminders']> = {};
   if (givenReminders?.send !== undefined) reminders.send = givenReminders.send;
   if (givenReminders?.amount !== undefined) reminders.amount = givenReminders.amount;
@@ -102,6 +104,8 @@ export function v2CaseInput(body: V2CaseBody, wrapped = false): V2CaseMapping {
     ...V2_POLICY,
     ...(Object.keys(senderAs).length > 0 ? { senderAs } : {}),
     ...(Object.keys(kept).length > 0 ? { keptSettings: kept } : {}),
+    // The moment named wins over days: a case read back (its answer has both) keeps its expiry.
+    ...(expiration !== undefined ? { expiresAt: expiration } : {}),
   };
   return { input, policy, fieldOf: v2FieldOf(body, wrapped), documents };
 }
@@ -128,6 +132,7 @@ function v2FieldOf(body: V2CaseBody, wrapped: boolean): (field: string) => strin
     ['settings.reminders.autoSend', 'reminderAutoSend'],
     ['settings.language', 'settings.lang'],
     ['settings.expiresInDays', 'settings.availability.days'],
+    ['settings.expiresAt', 'settings.availability.expiration'],
     ['settings.template', body.template !== undefined ? 'template' : 'settings.template'],
     ['settings.message', 'message'],
     ['settings.signingSchemas', 'signingSchemas'],
