@@ -13,6 +13,7 @@ import type { DocumentNotice } from './case-answer.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { CaseInput } from './case-input.js';
 import { caseDocumentKey, discardRender } from './case-storage.js';
+import { caseDocumentUrl, notStored } from './case-document-url.js';
 
 /** A case document ready to be written: its stored PDF (a case's own copy) or its URL. */
 export interface ProducedDocument {
@@ -41,6 +42,12 @@ export interface ProduceContext {
   storage: Storage;
   library: DocumentLibrary;
   request: RequestOptions;
+  /** The base of the URLs this docpipe issues: a `url` under it is one of its stored documents. */
+  publicUrl: string;
+  /** The secret of its signed download URLs; absent: such a URL is refused, not taken. */
+  signingSecret?: string;
+  /** The clock signed URLs expire by. @defaultValue now */
+  now?: Date;
 }
 
 /** What rule 3 made, and how to take it back if the case is not written after all. */
@@ -59,12 +66,15 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * spec 4.4's documents, all of a case at once: `content` (sniffed: a PDF or a real .docx, a
- * .docx filled with the tags and converted) and library documents (looked up first, so that a
+ * .docx filled with the tags and converted), a `url` docpipe issued (an upload, a render, a
+ * case's document: read from storage, never over HTTP, and produced like `content`, since spec
+ * 4.3 makes an upload's url a document source) and library documents (looked up first, so that a
  * missing document or version names `documents[i]`; filled strictly, every field must get a
- * value) go through the pipeline as one document set; a `url` is kept by reference and never
- * fetched. Every failure of every document comes back in one DocpipeError, the first failing
- * document's slug with every failing document's details. The PDFs are copied to the case's own
- * keys; nothing stays stored when this fails.
+ * value) go through the pipeline as one document set; any other `url` is kept by reference and
+ * never fetched, and refuses `tags` it could not be filled with (case-document-url.ts says
+ * which URLs are docpipe's and whose). Every failure of every document comes back in one
+ * DocpipeError, the first failing document's slug with every failing document's details. The
+ * PDFs are copied to the case's own keys; nothing stays stored when this fails.
  */
 export async function produceDocuments(
   body: CaseInput,
@@ -76,7 +86,16 @@ export async function produceDocuments(
   for (const [index, doc] of given.entries()) {
     const field = `documents[${index}]`;
     const tags: TagInput[] | undefined = doc.tags ?? body.tags;
-    if (doc.url !== undefined) continue;
+    if (doc.url !== undefined) {
+      const input = await urlInput(doc.url, doc.name, doc.tags !== undefined, field, context);
+      if ('failure' in input) failures.push({ index, failure: input.failure });
+      else if (input.input)
+        inputs.push({
+          index,
+          input: { ...input.input, ...(tags ? { tags } : {}), options: FIND_PLACES },
+        });
+      continue;
+    }
     if (doc.content !== undefined) {
       const text = doc.content.replace(/\s+/g, '');
       if (!BASE64.test(text) || text.length % 4 !== 0) {
@@ -185,19 +204,19 @@ export async function produceDocuments(
         mustBeRead: doc.mustBeRead === true,
         evidence: null,
       };
-      if (doc.url !== undefined) {
+      const result = byIndex.get(index);
+      if (result === undefined) {
         documents.push({
           ...common,
           source: 'url',
           storageKey: null,
-          url: doc.url,
+          url: doc.url!,
           sha256: null,
           bytes: null,
           pages: null,
         });
         continue;
       }
-      const result = byIndex.get(index)!;
       if (result.kind !== 'rendered')
         throw new Error(`${result.field}: the queue answered a URL for a document sent as bytes`);
       const key = caseDocumentKey(context.company, context.caseId, index);
@@ -208,7 +227,7 @@ export async function produceDocuments(
       const input = inputs.find((i) => i.index === index)!.input;
       documents.push({
         ...common,
-        source: doc.content !== undefined ? 'content' : 'library',
+        source: doc.content !== undefined ? 'content' : doc.url !== undefined ? 'url' : 'library',
         storageKey: key,
         url: null,
         sha256: result.result.sha256,
@@ -235,6 +254,51 @@ export async function produceDocuments(
     await discard();
     throw err;
   }
+}
+
+/**
+ * A `url` document's input: docpipe's stored document by its key (or its bytes, for a case's
+ * document), nothing for another host's URL (kept by reference), or why it cannot be taken.
+ */
+async function urlInput(
+  url: string,
+  name: string,
+  ownTags: boolean,
+  field: string,
+  context: ProduceContext,
+): Promise<{ input?: DocumentInput } | { failure: Failure }> {
+  const source = await caseDocumentUrl(url, field, {
+    company: context.company,
+    publicUrl: context.publicUrl,
+    ...(context.signingSecret !== undefined ? { signingSecret: context.signingSecret } : {}),
+    storage: context.storage,
+    now: context.now ?? new Date(),
+  });
+  if (source.kind === 'refused') return { failure: source.failure };
+  if (source.kind === 'foreign') {
+    if (!ownTags) return {};
+    return {
+      failure: {
+        error: 'validation-failed',
+        details: [
+          {
+            field: `${field}.tags`,
+            message:
+              "tags need a document docpipe can fill: this url is another host's, kept by reference and never read. Send the .docx as content, or upload it (POST /v3/company/{company}/file/upload) and send the url that answers",
+          },
+        ],
+      },
+    };
+  }
+  const gone = notStored(field);
+  if (source.read === 'bytes') {
+    const content = await context.storage.get(source.key);
+    return content ? { input: { name, content } } : { failure: gone };
+  }
+  // Looked at, not read: the worker reads it.
+  return (await context.storage.stat(source.key))
+    ? { input: { name, storageKey: source.key } }
+    : { failure: gone };
 }
 
 /** Every document of a case is searched for its signature places (text tags of a PDF too). */

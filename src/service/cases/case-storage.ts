@@ -18,7 +18,12 @@ export function isCaseDocumentKey(key: string): boolean {
 
 /** The folder of a case's documents (ends with `/`). */
 export function caseFolder(company: string, caseId: string): string {
-  return `cases/${Buffer.from(company, 'utf8').toString('hex')}/${caseId.toLowerCase()}/`;
+  return `${companyCaseFolder(company)}${caseId.toLowerCase()}/`;
+}
+
+/** The folder of every case of a company (ends with `/`): a key under it is the company's. */
+export function companyCaseFolder(company: string): string {
+  return `cases/${Buffer.from(company, 'utf8').toString('hex')}/`;
 }
 
 /**
