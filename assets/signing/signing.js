@@ -48,8 +48,8 @@
       clear: 'Clear',
       typeInstead: 'Type your name instead',
       drawInstead: 'Draw instead',
-      typedLabel: 'Type your full name',
-      typedHint: 'Your typed name is your signature.',
+      typedLabel: 'Type your name as the case has it: {name}',
+      typedHint: 'You may add middle names. Your typed name is your signature.',
       signButton: 'Sign the documents',
       eidHeading: 'Sign with an electronic ID',
       eidOr: 'Or sign with an electronic ID',
@@ -79,7 +79,17 @@
         'This signing link does not open anything: it may be mistyped or already used, or its case may be closed. Ask the sender for a new link.',
       tooMany: 'Too many tries from your connection. Wait {n} seconds and try again.',
       csrf: 'This page is out of date. Reload it and try again.',
-      invalid: 'That could not be used:',
+      messageFrom: 'Message from {name}',
+      messageToYou: 'To you',
+      refused: {
+        name: 'That name cannot be your signature. Type your name as the case has it: {name} (you may add middle names). If someone else should sign, ask the sender to change the case.',
+        image: 'The drawing cannot be used. Clear the box and draw your signature again.',
+        documentsRead: 'Read every document to its last page before you sign.',
+        method: 'This case cannot be signed that way. Use one of the ways offered on this page.',
+        reason: 'The reason cannot be used. Write it in plain text, at most 1,000 characters.',
+        other: 'That could not be used. Reload the page and try again.',
+      },
+      identity: 'The eID login does not match you, so nothing was signed.',
       notYourTurn: 'It is not your turn yet. The case is waiting for: {names}.',
       network: 'No answer from the server. Check your connection and try again.',
       failed: 'Something went wrong on our side. Try again in a moment.',
@@ -132,8 +142,8 @@
       clear: 'Ryd',
       typeInstead: 'Skriv dit navn i stedet',
       drawInstead: 'Tegn i stedet',
-      typedLabel: 'Skriv dit fulde navn',
-      typedHint: 'Dit skrevne navn er din underskrift.',
+      typedLabel: 'Skriv dit navn, som det står i sagen: {name}',
+      typedHint: 'Du må gerne tilføje mellemnavne. Dit skrevne navn er din underskrift.',
       signButton: 'Underskriv dokumenterne',
       eidHeading: 'Underskriv med elektronisk ID',
       eidOr: 'Eller underskriv med elektronisk ID',
@@ -163,7 +173,17 @@
         'Dette link til underskrift åbner ikke noget: det kan være skrevet forkert eller allerede brugt, eller sagen kan være lukket. Bed afsenderen om et nyt link.',
       tooMany: 'For mange forsøg fra din forbindelse. Vent {n} sekunder, og prøv igen.',
       csrf: 'Siden er forældet. Genindlæs den, og prøv igen.',
-      invalid: 'Det kunne ikke bruges:',
+      messageFrom: 'Besked fra {name}',
+      messageToYou: 'Til dig',
+      refused: {
+        name: 'Navnet kan ikke bruges som din underskrift. Skriv dit navn, som det står i sagen: {name} (du må gerne tilføje mellemnavne). Skal en anden underskrive, så bed afsenderen om at rette sagen.',
+        image: 'Tegningen kan ikke bruges. Ryd feltet, og tegn din underskrift igen.',
+        documentsRead: 'Læs hvert dokument til sidste side, før du underskriver.',
+        method: 'Sagen kan ikke underskrives på den måde. Brug en af de måder, siden tilbyder.',
+        reason: 'Begrundelsen kan ikke bruges. Skriv den som almindelig tekst, højst 1.000 tegn.',
+        other: 'Det kunne ikke bruges. Genindlæs siden, og prøv igen.',
+      },
+      identity: 'Login med eID passer ikke til dig, så intet blev underskrevet.',
       notYourTurn: 'Det er ikke din tur endnu. Sagen venter på: {names}.',
       network: 'Intet svar fra serveren. Tjek din forbindelse, og prøv igen.',
       failed: 'Noget gik galt hos os. Prøv igen om lidt.',
@@ -194,6 +214,8 @@
   const api = pagePath + '/api';
   let lang = document.documentElement.lang.toLowerCase().startsWith('da') ? 'da' : 'en';
   let w = WORDS[lang];
+  /** The recipient's name as the case has it: what a typed signature must be. */
+  let recipientName = '';
 
   /** An element with attributes (never markup) and children (nodes or strings, as text). */
   function el(tag, attrs, ...children) {
@@ -285,13 +307,23 @@
           }),
         };
       case 'validation-failed': {
+        // The API's messages are English, for its callers; the page says each field's problem
+        // in its own words, in the case's language.
         const details = Array.isArray(body.details) ? body.details : [];
-        const said = details.map((d) => String(d.message)).join(' ');
-        return { kind: 'invalid', text: w.invalid + ' ' + (said || String(body.message || '')) };
+        const fields = [...new Set(details.map((d) => String(d.field).split(/[.[]/)[0]))];
+        const said = fields.map((f) =>
+          fill(Object.hasOwn(w.refused, f) ? w.refused[f] : w.refused.other, {
+            name: recipientName,
+          }),
+        );
+        return { kind: 'invalid', text: said.length > 0 ? said.join(' ') : w.refused.other };
       }
+      case 'identity-mismatch':
+        return { kind: 'other', text: w.identity };
+      case 'not-signing':
+        return { kind: 'other', text: w.copyOnly };
       default:
-        if (typeof body.message === 'string' && response.status < 500)
-          return { kind: 'other', text: body.message };
+        if (response.status < 500) return { kind: 'other', text: w.refused.other };
         return { kind: 'other', text: w.failed };
     }
   }
@@ -364,13 +396,26 @@
       el('dt', {}, r.signing ? w.signingAs : w.recipient),
       el('dd', { class: 'recipient' }, r.name),
     );
-    const expires = new Date(c.expiresAt);
-    if (!Number.isNaN(expires.getTime()) && r.signing)
-      facts.append(
-        el('dt', {}, w.expires),
-        el('dd', {}, new Intl.DateTimeFormat(lang, { dateStyle: 'long' }).format(expires)),
-      );
+    // The server writes the day as the e-mails do (`31. december 2026`), in the installation's
+    // zone, so that page and e-mail name the same day.
+    if (typeof c.expiresOn === 'string' && c.expiresOn && r.signing)
+      facts.append(el('dt', {}, w.expires), el('dd', {}, c.expiresOn));
     header.append(facts);
+    recipientName = String(r.name || '');
+
+    // The sender's words, as the invitation has them: text, its line breaks kept.
+    const messages = [c.message, r.message].filter((m) => typeof m === 'string' && m.trim());
+    let message = null;
+    if (messages.length > 0) {
+      message = el('section', { class: 'message', 'aria-labelledby': 'message-heading' });
+      message.append(
+        el('h2', { id: 'message-heading' }, fill(w.messageFrom, { name: c.sender.name })),
+      );
+      if (typeof c.message === 'string' && c.message.trim())
+        message.append(el('p', { class: 'message-text' }, c.message));
+      if (typeof r.message === 'string' && r.message.trim())
+        message.append(el('h3', {}, w.messageToYou), el('p', { class: 'message-text' }, r.message));
+    }
 
     const todo = el('section', { class: 'todo', 'aria-labelledby': 'todo-heading' });
     todo.append(el('h2', { id: 'todo-heading' }, w.todoHeading));
@@ -395,6 +440,7 @@
     main.replaceChildren(header);
     if (eidOutcome && Object.hasOwn(w.eid, eidOutcome))
       main.append(el('p', { class: 'problem eid-outcome', role: 'alert' }, w.eid[eidOutcome]));
+    if (message) main.append(message);
     main.append(todo, docs);
     if (r.signing && session.mayAct) main.append(signingView(session, reading));
     main.removeAttribute('aria-busy');
@@ -626,7 +672,7 @@
       });
       const toDraw = el('button', { type: 'button', class: 'link-button' }, w.drawInstead);
       typedPanel.append(
-        el('label', { for: 'typed-name' }, w.typedLabel),
+        el('label', { for: 'typed-name' }, fill(w.typedLabel, { name: session.recipient.name })),
         input,
         el('p', { id: 'typed-hint', class: 'meta' }, w.typedHint),
         el('div', { class: 'row' }, toDraw),
@@ -759,8 +805,18 @@
   }
 
   function showProblem(problem, alert) {
-    if (problem.kind === 'gone') return replacePage(w.notFoundTitle, el('p', {}, problem.text));
+    if (problem.kind === 'gone') return reopen();
     alert.textContent = problem.text;
+  }
+
+  /**
+   * The link opens nothing to act on any more (signed in another tab, the case closed): the
+   * server's page says what it is now, in the case's language (a receipt when its recipient
+   * signed with it).
+   */
+  function reopen() {
+    replacePage(document.title, el('p', { role: 'status' }, w.loading));
+    location.reload();
   }
 
   function signed(answer) {
@@ -790,7 +846,7 @@
     const reason = el('textarea', {
       id: 'deny-reason',
       rows: '4',
-      maxlength: '2000',
+      maxlength: '1000',
       required: true,
     });
     const alert = el('p', { class: 'problem', role: 'alert' });
@@ -835,7 +891,7 @@
       if (problem) {
         if (problem.kind === 'gone') {
           dialog.close();
-          return replacePage(w.notFoundTitle, el('p', {}, problem.text));
+          return reopen();
         }
         alert.textContent = problem.text;
         return;

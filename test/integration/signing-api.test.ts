@@ -13,7 +13,8 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { DocpipeClient } from '../../src/jobs/queue/index.js';
 import { InlinePreparer } from '../../src/render/prepare/index.js';
-import { CaseService, type RecipientInput } from '../../src/service/cases/index.js';
+import { writtenDate, writtenDateTime } from '../../src/base/util/index.js';
+import { CaseService, type CaseInput, type RecipientInput } from '../../src/service/cases/index.js';
 import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
@@ -134,8 +135,11 @@ afterAll(async () => {
   await Promise.all([t?.close(), stack?.close()]);
 });
 
-/** A case of these recipients: its id and each recipient's token, in order. */
-async function makeCase(recipients: RecipientInput[]): Promise<{ id: string; tokens: string[] }> {
+/** A case of these recipients (and `more` of the body): its id and each recipient's token, in order. */
+async function makeCase(
+  recipients: RecipientInput[],
+  more: Partial<CaseInput> = {},
+): Promise<{ id: string; tokens: string[] }> {
   // A lane belongs to the test that opens it.
   const lane = await stack.lane();
   const cases = new CaseService({
@@ -148,7 +152,12 @@ async function makeCase(recipients: RecipientInput[]): Promise<{ id: string; tok
   const { case: made } = await cases.createCase(
     'acme',
     { id: 'k1', userId },
-    { title: 'Lease', recipients, documents: [{ name: 'lease.pdf', content: await pdf() }] },
+    {
+      title: 'Lease',
+      recipients,
+      documents: [{ name: 'lease.pdf', content: await pdf() }],
+      ...more,
+    },
     { publicUrl: PUBLIC },
   );
   return {
@@ -187,6 +196,11 @@ async function post(
     headers: { 'x-csrf-token': csrfToken, 'user-agent': 'signing-api test' },
     payload: body as Record<string, unknown>,
   });
+}
+
+/** The signing page a link opens (`/sign/{token}`), as a browser asks for it. */
+async function page(token: string, remoteAddress: string) {
+  return app.inject({ method: 'GET', url: `/sign/${token}`, remoteAddress });
 }
 
 async function eventsOf(caseId: string): Promise<string[]> {
@@ -273,6 +287,150 @@ describe('the signing API', () => {
     expect([kept.width, kept.height]).toEqual([264, 45]);
     expect(signatures[0]).toMatchObject({ ip, user_agent: 'signing-api test' });
     expect(await eventsOf(id)).toEqual(['case.created', 'recipient.signed', 'recipient.signed']);
+  });
+
+  it('tells a used link’s holder that they signed, in the case’s language, counting no miss and opening nothing to act on', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase(
+      [
+        { name: 'Mette Sørensen', email: 'mette@example.com', group: 1 },
+        { name: 'Jonas Holm', email: 'jonas@example.com', group: 2 },
+        { name: 'Copy Only', email: 'copy@example.com', signing: false },
+      ],
+      { title: 'Lejekontrakt <Nørrebro>', settings: { language: 'da' } },
+    );
+    const [mette, jonas, copy] = tokens as [string, string, string];
+    const csrf = (await load(mette, ip)).json<{ csrfToken: string }>().csrfToken;
+    expect(
+      (await post(mette, 'sign', { method: 'typed', name: 'Mette Sørensen' }, ip, csrf)).statusCode,
+    ).toBe(200);
+    const { acted_at } = await t.db
+      .selectFrom('recipients')
+      .select('acted_at')
+      .where('case_id', '=', id)
+      .where('position', '=', 0)
+      .executeTakeFirstOrThrow();
+    // More views than the address's misses allow: a receipt is no miss.
+    for (let i = 0; i <= MISSES_PER_MINUTE; i++) {
+      const receipt = await page(mette, ip);
+      expect(receipt.statusCode).toBe(200);
+      expect(receipt.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(receipt.body).toContain('<html lang="da">');
+      expect(receipt.body).toContain('<h1>Du har underskrevet</h1>');
+      expect(receipt.body).toContain(
+        `Du underskrev »Lejekontrakt &lt;Nørrebro&gt;« den ${writtenDateTime(acted_at!, 'da', 'Europe/Copenhagen')}.`,
+      );
+      expect(receipt.body).toContain(
+        'Sagen venter nu på, at de andre underskriver. Når alle har underskrevet, får du den underskrevne kopi på e-mail.',
+      );
+      expect(receipt.body).not.toContain('<script');
+    }
+    expect((await load('G'.repeat(43), ip)).statusCode).toBe(404);
+    // The used link still signs, denies and loads nothing.
+    expect((await load(mette, ip)).statusCode).toBe(404);
+    const again = await post(mette, 'sign', { method: 'typed', name: 'Mette Sørensen' }, ip, csrf);
+    expect([again.statusCode, again.json<{ error: string }>().error]).toEqual([
+      404,
+      'signing-link-not-found',
+    ]);
+    expect((await post(mette, 'deny', { reason: 'changed my mind' }, ip, csrf)).statusCode).toBe(
+      404,
+    );
+    expect(await eventsOf(id)).toEqual(['case.created', 'recipient.signed']);
+
+    // Every signer signed: sealing, then sealed (the seal job sets the state).
+    expect(
+      (await post(jonas, 'sign', { method: 'typed', name: 'Jonas Holm' }, ip)).json(),
+    ).toMatchObject({ completed: true });
+    const sealing = await page(mette, ip);
+    expect(sealing.statusCode).toBe(200);
+    expect(sealing.body).toContain(
+      'Alle har underskrevet, og dokumenterne bliver forseglet nu. Den underskrevne kopi sendes til dig på e-mail, så snart den er forseglet.',
+    );
+    await t.db.updateTable('cases').set({ state: 'signed' }).where('id', '=', id).execute();
+    const sealed = await page(jonas, ip);
+    expect(sealed.statusCode).toBe(200);
+    expect(sealed.body).toContain('Den underskrevne kopi er sendt til dig på e-mail.');
+    expect(sealed.body).toContain('skriv til Ann (ann@acme.example)');
+    // A copy recipient signed nothing: its link of the closed case is a dead one.
+    const copied = await page(copy, ip);
+    expect(copied.statusCode).toBe(404);
+    expect(copied.body).toContain('<h1>This link does not work</h1>');
+  });
+
+  it('keeps the one 404 page for a signer’s link of a denied or an expired case, and a denier’s', async () => {
+    const ip = nextAddress();
+    const wrong = await page('H'.repeat(43), ip);
+    expect(wrong.statusCode).toBe(404);
+    const denied = await makeCase([
+      { name: 'Signs First', email: 'a@example.com', group: 1 },
+      { name: 'Denies Later', email: 'b@example.com', group: 2 },
+    ]);
+    await post(denied.tokens[0]!, 'sign', { method: 'typed', name: 'Signs First' }, ip);
+    await post(denied.tokens[1]!, 'deny', { reason: 'no' }, ip);
+    const expired = await makeCase([
+      { name: 'Signs Early', email: 'c@example.com', group: 1 },
+      { name: 'Never Signs', email: 'd@example.com', group: 2 },
+    ]);
+    await post(expired.tokens[0]!, 'sign', { method: 'typed', name: 'Signs Early' }, ip);
+    await t.db
+      .updateTable('cases')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.id)
+      .execute();
+    for (const token of [...denied.tokens, expired.tokens[0]!]) {
+      const answer = await page(token, ip);
+      expect(answer.statusCode).toBe(404);
+      expect(answer.body).toBe(wrong.body);
+    }
+  });
+
+  it('takes the recipient’s name with middle names added, in any case and spacing, and says the rule', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Kim Typed', email: 'kim@example.com' }]);
+    const other = await post(tokens[0]!, 'sign', { method: 'typed', name: 'Kim Other' }, ip);
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({
+      details: [{ field: 'name', message: expect.stringContaining('middle names may be added') }],
+    });
+    const fuller = await post(
+      tokens[0]!,
+      'sign',
+      { method: 'typed', name: 'kim Alexander  TYPED' },
+      ip,
+    );
+    expect(fuller.statusCode).toBe(200);
+    const [signature] = await t.db
+      .selectFrom('signatures')
+      .select('typed_name')
+      .where('case_id', '=', id)
+      .execute();
+    // As typed: it is what the sealed page draws at the signature.
+    expect(signature).toEqual({ typed_name: 'kim Alexander  TYPED' });
+  });
+
+  it('gives the page the case’s message, the recipient’s own and the expiry as the e-mails write it', async () => {
+    const ip = nextAddress();
+    const { tokens } = await makeCase(
+      [
+        { name: 'Mette Sørensen', email: 'mette@example.com', message: 'Kun <b>til</b> dig.' },
+        { name: 'Jonas Holm', email: 'jonas@example.com' },
+      ],
+      { settings: { language: 'da', message: 'Husk § 4 om depositum.\nVenlig hilsen Ann' } },
+    );
+    const loaded = await load(tokens[0]!, ip);
+    const body = loaded.json<{
+      case: { message: string | null; expiresAt: string; expiresOn: string };
+      recipient: { message: string | null };
+    }>();
+    expect(body.case.message).toBe('Husk § 4 om depositum.\nVenlig hilsen Ann');
+    expect(body.recipient.message).toBe('Kun <b>til</b> dig.');
+    expect(body.case.expiresOn).toBe(
+      writtenDate(new Date(body.case.expiresAt), 'da', 'Europe/Copenhagen'),
+    );
+    expect(body.case.expiresOn).toMatch(/^\d{1,2}\. [a-z]+ \d{4}$/);
+    const jonas = (await load(tokens[1]!, ip)).json<{ recipient: { message: unknown } }>();
+    expect(jonas.recipient.message).toBeNull();
   });
 
   it('records one signature when the same recipient signs twice at once', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { loadConfig } from '../../src/app/config/index.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { writtenDate } from '../../src/base/util/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { decodePng } from '../../src/formats/raster/index.js';
 import { DocpipeClient, DocpipeWorker } from '../../src/jobs/queue/index.js';
@@ -53,6 +54,8 @@ const STACKED = [
   { kind: 'name', rect: { x: 104, y: 547, width: 144, height: 11.5 } },
   { kind: 'date', rect: { x: 100, y: 535, width: 84, height: 11.5 } },
 ] as const;
+/** The lease case's settings.message, as its sender wrote it: two lines, and markup as text. */
+const LEASE_MESSAGE = 'Husk at læse § 4 om depositum.\n<b>Venlig hilsen</b> Owner';
 const DRAW = 'draw';
 const MITID = 'urn:grn:authn:dk:mitid:substantial';
 
@@ -140,7 +143,7 @@ beforeAll(async () => {
   const [lease, typed, deny, stacked] = await Promise.all([
     makeCase({
       title: 'Lejekontrakt for Nørrebrogade 12',
-      settings: { logo: logoPng.toString('base64') },
+      settings: { logo: logoPng.toString('base64'), message: LEASE_MESSAGE },
       recipients: [
         { name: 'Mette Sørensen', email: 'mette@example.com', group: 1 },
         { name: 'Jonas Holm', email: 'jonas@example.com', group: 2 },
@@ -432,6 +435,21 @@ describe('a signing page in headless Chromium', () => {
     ])
       expect(text).toContain(words);
     expect(text).not.toContain('Jonas');
+    // The sender's message, as the invitation has it: its lines kept, its markup as text.
+    await expect(page.locator('.message h2').textContent()).resolves.toBe(
+      'Besked fra Owner of globex',
+    );
+    await expect(page.locator('.message-text').innerText()).resolves.toBe(LEASE_MESSAGE);
+    await expect(page.locator('.message b').count()).resolves.toBe(0);
+    // The expiry as the e-mails write it: Danish, the installation's zone (DOCPIPE_TIME_ZONE).
+    const { expires_at } = await s.t.db
+      .selectFrom('cases')
+      .select('expires_at')
+      .where('title', '=', 'Lejekontrakt for Nørrebrogade 12')
+      .executeTakeFirstOrThrow();
+    const expiresOn = writtenDate(expires_at, 'da', 'Europe/Copenhagen');
+    expect(expiresOn).toMatch(/^\d{1,2}\. [a-zæøå]+ \d{4}$/);
+    expect(text).toContain(`Underskriv senest ${expiresOn}`);
 
     const logo = page.locator('img.logo');
     await expect(
@@ -648,7 +666,35 @@ describe('a signing page in headless Chromium', () => {
     expectClean(w);
   });
 
-  it('signs a drawing made with the mouse; then the second group may sign and the used link opens nothing', async () => {
+  it('says whose name a typed signature must be before it is typed, and refuses another in Danish alone', async () => {
+    const { page, w } = await openPage();
+    await opened(page, links.mette);
+    await page.locator('.page').last().scrollIntoViewIfNeeded();
+    await frames(page);
+    await page.getByRole('button', { name: 'Skriv dit navn i stedet' }).click();
+    const field = page.getByLabel('Skriv dit navn, som det står i sagen: Mette Sørensen');
+    await expect(field.isVisible()).resolves.toBe(true);
+    await expect(page.locator('#typed-hint').textContent()).resolves.toBe(
+      'Du må gerne tilføje mellemnavne. Dit skrevne navn er din underskrift.',
+    );
+    await field.fill('Jonas Holm');
+    await field.press('Enter');
+    const alert = page.locator('.signing .problem').first();
+    await page.getByText('Navnet kan ikke bruges som din underskrift.').waitFor();
+    await expect(alert.textContent()).resolves.toBe(
+      'Navnet kan ikke bruges som din underskrift. Skriv dit navn, som det står i sagen: Mette Sørensen (du må gerne tilføje mellemnavne). Skal en anden underskrive, så bed afsenderen om at rette sagen.',
+    );
+    await expect(page.locator('main').innerText()).resolves.not.toMatch(
+      /must be|the name the case has|could not be used/,
+    );
+    await expect(signatureOf('Mette Sørensen')).resolves.toEqual([]);
+    // The one failure is the refusal's own answer (its response and its console line).
+    expect(w.errors.length).toBeGreaterThan(0);
+    expect(w.errors.filter((e) => !(e.includes('400') && e.includes('/api/sign')))).toEqual([]);
+    expect(w.violations).toEqual([]);
+  });
+
+  it('signs a drawing made with the mouse; then the second group may sign and the used link says she has signed', async () => {
     const { page, w } = await openPage();
     await opened(page, links.mette);
     const sign = page.getByRole('button', { name: 'Underskriv dokumenterne' });
@@ -692,7 +738,16 @@ describe('a signing page in headless Chromium', () => {
     for (let i = 3; i < image.data.length; i += 4) if (image.data[i]! > 0) ink++;
     expect(ink).toBeGreaterThan(200);
 
+    // Her link opens nothing to act on; its page says she has signed, and what comes next.
     expect(await load(links.mette)).toBe(404);
+    const receipt = await page.goto(links.mette);
+    expect(receipt?.status()).toBe(200);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Du har underskrevet');
+    const said = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    expect(said).toContain('Du underskrev »Lejekontrakt for Nørrebrogade 12« den ');
+    expect(said).toContain(
+      'Sagen venter nu på, at de andre underskriver. Når alle har underskrevet, får du den underskrevne kopi på e-mail.',
+    );
     const next = await openPage();
     await opened(next.page, links.jonas);
     await expect(next.page.locator('.todo.waiting').count()).resolves.toBe(0);
@@ -758,13 +813,16 @@ describe('a signing page in headless Chromium', () => {
     await expect(focused()).resolves.toMatchObject({ name: 'BUTTON:Type your name instead' });
     await page.keyboard.press('Enter');
     await expect(focused()).resolves.toMatchObject({ name: 'INPUT:typed-name' });
-    await expect(page.getByLabel('Type your full name').isVisible()).resolves.toBe(true);
-    await page.keyboard.type('Kim Typed');
+    await expect(
+      page.getByLabel('Type your name as the case has it: Kim Typed').isVisible(),
+    ).resolves.toBe(true);
+    // A middle name the sender did not write is still the signer's own name.
+    await page.keyboard.type('Kim Alexander Typed');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Thank you. You have signed.' }).waitFor();
     await expect(page.locator('main').innerText()).resolves.toContain('Everyone has signed now.');
     await expect(signatureOf('Kim Typed')).resolves.toEqual([
-      { method: 'typed', image: null, typed_name: 'Kim Typed' },
+      { method: 'typed', image: null, typed_name: 'Kim Alexander Typed' },
     ]);
     expectClean(w);
   });

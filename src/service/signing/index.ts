@@ -30,4 +30,6 @@ export {
   type PlaceView,
   type SigningSession,
 } from './signing-session.js';
+export { readSignedReceipt, type SignedReceipt } from './signed-receipt.js';
 export { shownText } from './shown-text.js';
+export { MAX_ADDED_NAMES, typedNameMatches } from './typed-name.js';

@@ -5,6 +5,7 @@ import { eventCase, RECIPIENT_SIGNED, writeSigningEvent } from './signing-events
 import { linkNotFound, SigningFailure } from './signing-failure.js';
 import { DRAW } from './signing-methods.js';
 import { readSessionOf, readSigningSession, type SigningSession } from './signing-session.js';
+import { typedNameMatches } from './typed-name.js';
 
 /** What an eID broker said of the person who logged in (service/eid), kept with the signature. */
 export interface EidIdentity {
@@ -217,15 +218,12 @@ function checkMaySign(session: SigningSession, mark: SignatureMark, context: Sig
         },
       ],
     });
-  if (
-    mark.method === 'typed' &&
-    comparableName(mark.name) !== comparableName(session.recipient.name)
-  )
+  if (mark.method === 'typed' && !typedNameMatches(mark.name, session.recipient.name))
     throw new SigningFailure('invalid', 'A typed signature must be your name as the case has it.', {
       details: [
         {
           field: 'name',
-          message: `must be ${session.recipient.name} (the name the case has for you); to sign as someone else, ask the sender to change the case`,
+          message: `must be ${session.recipient.name} (the name the case has for you), middle names may be added; to sign as someone else, ask the sender to change the case`,
         },
       ],
     });
@@ -244,13 +242,4 @@ function checkMaySign(session: SigningSession, mark: SignatureMark, context: Sig
         })),
       },
     );
-}
-
-/**
- * A name as two spellings of it compare: case, accents' composition and runs of spaces aside.
- * A typed signature is the recipient's own name: anything else would put one person's name above
- * another's on the sealed page.
- */
-function comparableName(name: string): string {
-  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
 }

@@ -23,6 +23,8 @@ export interface SigningSession {
   sender: { name: string; email: string };
   /** settings.logo: base64 bytes of a PNG or JPEG, or a URL of this service; null: none. */
   logo: string | null;
+  /** settings.message, the sender's words to every recipient (the invitation has them too); null: none. */
+  message: string | null;
   expiresAt: Date;
   activeGroup: number | null;
   recipient: {
@@ -37,6 +39,8 @@ export interface SigningSession {
     needsCpr: boolean;
     /** Where the page goes after signing: the recipient's `redirectUrl` when it is http(s). */
     redirectUrl: string | null;
+    /** The recipient's own `message` (a v2 recipient member), when it is a text; null: none. */
+    message: string | null;
   };
   /** The active group's recipients who have not signed yet, when it is not this recipient's. */
   waitingFor: string[];
@@ -55,7 +59,7 @@ export interface SigningSession {
 }
 
 /** A base64url token of 32 bytes is 43 characters; anything far off is no token of ours. */
-const TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
 type Reader = Kysely<Database> | Transaction<Database>;
 
@@ -74,7 +78,7 @@ export async function readSigningSession(
   now: Date,
   options: { lock?: boolean } = {},
 ): Promise<SigningSession | undefined> {
-  if (!TOKEN.test(token)) return undefined;
+  if (!TOKEN_SHAPE.test(token)) return undefined;
   const found = await db
     .selectFrom('recipients')
     .select(['company_id', 'case_id', 'id'])
@@ -150,6 +154,7 @@ export async function readSessionOf(
     language: kase.language,
     sender: { name: kase.sender_name, email: kase.sender_email },
     logo: typeof settings.logo === 'string' ? settings.logo : null,
+    message: textOrNull(settings.message),
     expiresAt: kase.expires_at,
     activeGroup: active,
     recipient: {
@@ -163,6 +168,7 @@ export async function readSessionOf(
       }),
       needsCpr: details.needsCpr === true,
       redirectUrl: httpUrl(details.redirectUrl),
+      message: textOrNull(details.message),
     },
     waitingFor: me.signing && active !== me.group ? waitingFor(members) : [],
     mayAct: me.signing && active === me.group,
@@ -185,4 +191,9 @@ function placesOf(stored: unknown): PlaceView[] {
 /** An http(s) URL, or null: a page never sends a signer to `javascript:` or a file. */
 function httpUrl(value: unknown): string | null {
   return typeof value === 'string' && /^https?:\/\//i.test(value) ? value : null;
+}
+
+/** A text with something in it, or null (a message of spaces says nothing). */
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }

@@ -22,6 +22,7 @@ export {
 export {
   escapeHtml,
   messagePage,
+  receiptPage,
   signingPage,
   MAX_SHOWN_PAGES,
   PAGE_HEADERS,
@@ -74,11 +75,13 @@ export const signingSurface: HttpSurface = {
           });
     const images = new PngThread();
     scope.addHook('onClose', () => images.close());
-    await scope.register(signingRoutes, { db: deps.db, storage: deps.storage, misses });
+    const timeZone = deps.config.timeZone;
+    await scope.register(signingRoutes, { db: deps.db, storage: deps.storage, misses, timeZone });
     await scope.register(signingApiRoutes, {
       db: deps.db,
       secret: signingSecret,
       misses,
+      timeZone,
       ...(attempts ? { attempts } : {}),
       images,
       onCompleted,

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { PngThreadBusyError, type PngThread } from '../../../formats/raster/index.js';
 import { isDocpipeError } from '../../../base/errors/index.js';
+import { writtenDate, writtenLanguage } from '../../../base/util/index.js';
+import { DEFAULT_TIME_ZONE } from '../../../document/fill/index.js';
 import type { Database } from '../../../service/db/index.js';
 import {
   denyRecipient,
@@ -49,6 +51,12 @@ export interface SigningApiOptions {
   onCompleted?: (outcome: SignOutcome) => Promise<void>;
   /** @defaultValue () => new Date() */
   now?: () => Date;
+  /**
+   * `DOCPIPE_TIME_ZONE`: the zone of the dates the answer writes out (`expiresOn`), as the
+   * e-mails write them.
+   * @defaultValue DEFAULT_TIME_ZONE ('Europe/Copenhagen')
+   */
+  timeZone?: string;
 }
 
 const NOT_FOUND = {
@@ -84,6 +92,7 @@ const errors = (description: string) => ({ description, ...SigningErrorSchema })
  */
 export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const { db, secret, misses } = options;
 
   app.setErrorHandler((err, request, reply) => {
@@ -189,7 +198,9 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
       const { token } = request.params;
       const session = await sessionOr(request, reply, token);
       if (!session) return reply;
-      return reply.header('cache-control', 'no-store').send(sessionAnswer(session, token, secret));
+      return reply
+        .header('cache-control', 'no-store')
+        .send(sessionAnswer(session, token, secret, timeZone));
     },
   );
 
@@ -338,7 +349,7 @@ export function signingApiRoutes(app: HttpApp, options: SigningApiOptions): Prom
 }
 
 /** The load answer: URLs relative to the server's root, same origin as the page. */
-function sessionAnswer(session: SigningSession, token: string, secret: string) {
+function sessionAnswer(session: SigningSession, token: string, secret: string, timeZone: string) {
   const base = `/sign/${encodeURIComponent(token)}`;
   const hasEid = session.recipient.methods.some(isEidScheme);
   return {
@@ -346,7 +357,9 @@ function sessionAnswer(session: SigningSession, token: string, secret: string) {
       title: session.title,
       language: session.language,
       sender: session.sender,
+      message: session.message,
       expiresAt: session.expiresAt.toISOString(),
+      expiresOn: writtenDate(session.expiresAt, writtenLanguage(session.language), timeZone),
       logo: session.logo === null ? null : `${base}/logo`,
     },
     recipient: {
@@ -356,6 +369,7 @@ function sessionAnswer(session: SigningSession, token: string, secret: string) {
       signing: session.recipient.signing,
       methods: session.recipient.methods,
       needsCpr: session.recipient.needsCpr,
+      message: session.recipient.message,
     },
     mayAct: session.mayAct,
     waitingFor: session.waitingFor,

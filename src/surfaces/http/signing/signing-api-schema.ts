@@ -45,7 +45,15 @@ export const SessionSchema = Type.Object({
     title: Type.String(),
     language: Type.String(),
     sender: Type.Object({ name: Type.String(), email: Type.String() }),
+    message: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'settings.message: the sender’s words to every recipient, as the invitation has them; plain text (show it as text, line breaks kept)',
+    }),
     expiresAt: Type.String({ format: 'date-time' }),
+    expiresOn: Type.String({
+      description:
+        'the day the case expires, written in the case’s language as the e-mails write it (`31. december 2026`, `31 December 2026`), in the installation’s zone',
+    }),
     logo: Type.Union([Type.String(), Type.Null()], { description: 'a same-origin URL' }),
   }),
   recipient: Type.Object({
@@ -57,6 +65,9 @@ export const SessionSchema = Type.Object({
       description: '`draw` (a drawn signature or the typed name) and/or eID schemes',
     }),
     needsCpr: Type.Boolean(),
+    message: Type.Union([Type.String(), Type.Null()], {
+      description: 'the recipient’s own message, when the case gave one; plain text',
+    }),
   }),
   mayAct: Type.Boolean({ description: 'the recipient may sign now (their group is active)' }),
   waitingFor: Type.Array(Type.String(), {

@@ -1,8 +1,9 @@
-import type { SigningSession } from '../../../service/signing/index.js';
+import { writtenDateTime, writtenLanguage } from '../../../base/util/index.js';
+import type { SignedReceipt, SigningSession } from '../../../service/signing/index.js';
 
 /**
  * The server's words on the signing pages: the shell before its script has run, and the pages
- * that need no script (a dead link, a failure, the eID's thank-you). The words of the page itself
+ * that need no script (a dead link, a used link's receipt, a failure, the eID's thank-you). The words of the page itself
  * are in assets/signing/signing.js. A case in another language gets English.
  */
 const WORDS = {
@@ -20,6 +21,32 @@ const WORDS = {
       'Der er prøvet for mange links, der ikke virker, fra din forbindelse. Vent et minut, og prøv igen.',
     doneTitle: 'Tak for din underskrift',
     done: 'Din underskrift er modtaget. Du kan lukke siden.',
+    signedTitle: 'Du har underskrevet',
+    signedOn: 'Du underskrev »{title}« den {date}.',
+    signedStage: {
+      waiting: 'Sagen venter nu på, at de andre underskriver.',
+      sealing: 'Alle har underskrevet, og dokumenterne bliver forseglet nu.',
+      sealed: 'Alle har underskrevet, og dokumenterne er forseglet, så de ikke kan ændres.',
+    },
+    signedCopy: {
+      email: {
+        waiting: 'Når alle har underskrevet, får du den underskrevne kopi på e-mail.',
+        sealing: 'Den underskrevne kopi sendes til dig på e-mail, så snart den er forseglet.',
+        sealed: 'Den underskrevne kopi er sendt til dig på e-mail.',
+      },
+      eboks: {
+        waiting: 'Når alle har underskrevet, får du den underskrevne kopi i e-Boks.',
+        sealing: 'Den underskrevne kopi sendes til dig i e-Boks, så snart den er forseglet.',
+        sealed: 'Den underskrevne kopi er sendt til dig i e-Boks.',
+      },
+      sms: {
+        waiting: 'Når alle har underskrevet, får du besked på SMS.',
+        sealing: 'Du får besked på SMS, så snart dokumenterne er forseglet.',
+        sealed: 'Du har fået besked på SMS.',
+      },
+    },
+    signedAsk: 'Har du brug for en kopi eller spørgsmål til sagen, så skriv til {sender}.',
+    signedClose: 'Linket kan ikke bruges igen. Du kan lukke siden.',
     eidTitle: 'Underskriften med eID blev ikke gennemført',
     eidAgain: 'Åbn dit link til underskrift igen for at prøve igen.',
     eid: {
@@ -47,6 +74,32 @@ const WORDS = {
       'Too many signing links that do not work were tried from your connection. Wait a minute and try again.',
     doneTitle: 'Thank you for signing',
     done: 'Your signature has been received. You can close this page.',
+    signedTitle: 'You have signed',
+    signedOn: 'You signed “{title}” on {date}.',
+    signedStage: {
+      waiting: 'The case is now waiting for the others to sign.',
+      sealing: 'Everyone has signed, and the documents are being sealed now.',
+      sealed: 'Everyone has signed, and the documents are sealed so that they cannot be changed.',
+    },
+    signedCopy: {
+      email: {
+        waiting: 'When everyone has signed, you will receive the signed copy by e-mail.',
+        sealing: 'The signed copy will be sent to you by e-mail as soon as it is sealed.',
+        sealed: 'The signed copy has been sent to you by e-mail.',
+      },
+      eboks: {
+        waiting: 'When everyone has signed, you will receive the signed copy in e-Boks.',
+        sealing: 'The signed copy will be sent to you in e-Boks as soon as it is sealed.',
+        sealed: 'The signed copy has been sent to you in e-Boks.',
+      },
+      sms: {
+        waiting: 'When everyone has signed, you will be told by text message.',
+        sealing: 'You will be told by text message as soon as the documents are sealed.',
+        sealed: 'You have been told by text message.',
+      },
+    },
+    signedAsk: 'For a copy, or questions about the case, write to {sender}.',
+    signedClose: 'The link cannot be used again. You can close this page.',
     eidTitle: 'Signing with eID did not finish',
     eidAgain: 'Open your signing link again to try again.',
     eid: {
@@ -96,7 +149,7 @@ export function pageLanguage(lang: string | undefined, accept: string | undefine
 }
 
 export function wordsFor(language: string | undefined): Words {
-  return language?.toLowerCase().startsWith('da') ? WORDS.da : WORDS.en;
+  return WORDS[writtenLanguage(language)];
 }
 
 /** Text for HTML content and quoted attribute values. */
@@ -139,6 +192,36 @@ export function messagePage(
   );
 }
 
+/**
+ * What a link shows its recipient once they have signed with it (readSignedReceipt): what and
+ * when they signed (the time in the installation's zone, with its offset, as the e-mails write
+ * dates), where the case stands, how the signed copy reaches them, and whom to ask. No script:
+ * there is nothing left to do on it.
+ */
+export function receiptPage(receipt: SignedReceipt, timeZone: string): string {
+  const language = writtenLanguage(receipt.language);
+  const w = WORDS[language];
+  const fill = (text: string, values: Record<string, string>) =>
+    text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+  const sender = `${receipt.sender.name} (${receipt.sender.email})`;
+  const lines = [
+    fill(w.signedOn, {
+      title: receipt.title,
+      date: writtenDateTime(receipt.signedAt, language, timeZone),
+    }),
+    `${w.signedStage[receipt.stage]} ${w.signedCopy[receipt.channel][receipt.stage]}`,
+    fill(w.signedAsk, { sender }),
+    w.signedClose,
+  ];
+  return layout(
+    receipt.language,
+    w.signedTitle,
+    `<h1>${escapeHtml(w.signedTitle)}</h1>\n${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}`,
+    [],
+    'done',
+  );
+}
+
 /** What an eID login that did not sign comes back with (`/sign/done?eid=...`). */
 export type EidOutcome = keyof Words['eid'];
 
@@ -158,7 +241,13 @@ export function donePage(language: string, eid?: string): string {
   );
 }
 
-function layout(language: string, title: string, body: string, scripts: string[]): string {
+function layout(
+  language: string,
+  title: string,
+  body: string,
+  scripts: string[],
+  mainClass?: string,
+): string {
   const lang = /^[A-Za-z-]{2,12}$/.test(language) ? language : 'en';
   // defer: in order, after the document is parsed; signature_pad first, as signing.js uses it.
   const scriptTags = scripts.map((src) => `<script src="${escapeHtml(src)}" defer></script>\n`);
@@ -171,7 +260,7 @@ function layout(language: string, title: string, body: string, scripts: string[]
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${ASSETS_PATH}/signing.css">
 ${scriptTags.join('')}</head>
-<body><main id="app">
+<body><main id="app"${mainClass ? ` class="${escapeHtml(mainClass)}"` : ''}>
 ${body}
 </main></body>
 </html>

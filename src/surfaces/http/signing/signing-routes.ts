@@ -5,7 +5,8 @@ import { rasterizePdf, type RasterOptions } from '../../../formats/raster/index.
 import { PageImageCache } from './page-image-cache.js';
 import type { Storage } from '../../../render/storage/index.js';
 import type { Database } from '../../../service/db/index.js';
-import { readSigningSession } from '../../../service/signing/index.js';
+import { DEFAULT_TIME_ZONE } from '../../../document/fill/index.js';
+import { readSignedReceipt, readSigningSession } from '../../../service/signing/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import { signingAssetRoutes } from './signing-assets-routes.js';
 import { signingLogoRoute } from './signing-logo-route.js';
@@ -15,6 +16,7 @@ import {
   PAGE_HEADERS,
   messagePage,
   pageLanguage,
+  receiptPage,
   signingPage,
 } from './signing-page.js';
 
@@ -31,6 +33,11 @@ export interface SigningRoutesOptions {
   rasterize?: (pdf: Uint8Array, options: RasterOptions) => Promise<Buffer[]>;
   /** @defaultValue () => new Date() */
   now?: () => Date;
+  /**
+   * `DOCPIPE_TIME_ZONE`: the zone of the times a page shows (a used link's "you signed on").
+   * @defaultValue DEFAULT_TIME_ZONE ('Europe/Copenhagen')
+   */
+  timeZone?: string;
 }
 
 /** Screen resolution: a page is about 800 pixels wide, readable and a few hundred KB at most. */
@@ -52,12 +59,14 @@ const html = (description: string) => ({
  * API, signing-api-routes.ts), `GET /sign/{token}/documents/{index}/pages/{page}`: its page
  * images, `GET /sign/{token}/logo`, and the page's assets and eID thank-you page. The token is
  * the capability, so no key is asked for; every token that opens nothing (wrong, used, of a
- * denied or expired case) gets the same 404 page.
+ * denied or expired case) gets the same 404 page, but for the link of a recipient who signed
+ * with it: the page says so to its holder (signed-receipt.ts), counted as no miss.
  */
 export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Promise<void> {
   const rasterize = options.rasterize ?? rasterizePdf;
   const pageImages = new PageImageCache();
   const now = options.now ?? (() => new Date());
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const { misses } = options;
   const notFound = (reply: FastifyReply, language?: string) =>
     reply
@@ -100,11 +109,11 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
         operationId: 'signingPage',
         summary: 'The recipient’s signing page',
         description:
-          'The page a recipient’s signingUrl opens: a page whose script shows the case, the documents page by page with the recipient’s places, and the ways to sign or deny, through the signing API (`/sign/{token}/api`). A token that opens nothing (wrong, used, of a denied or expired case) is a 404 page.',
+          'The page a recipient’s signingUrl opens: a page whose script shows the case, the documents page by page with the recipient’s places, and the ways to sign or deny, through the signing API (`/sign/{token}/api`). Once its recipient has signed with it, the link shows a page saying so, when, and how the signed copy comes, in the case’s language (while the case waits for others or is sealed; its API, sign and deny still answer 404). A token that opens nothing (wrong, used to deny, of a denied or expired case) is a 404 page.',
         security: [],
         params: Type.Object({ token: Token }),
         response: {
-          200: html('The signing page'),
+          200: html('The signing page, or the receipt of a link its recipient signed with'),
           404: html('The link opens nothing'),
           429: html('Too many links that open nothing from this address'),
           500: html('The page could not be made'),
@@ -112,12 +121,23 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
       },
     },
     async (request, reply) => {
-      const session = await sessionOr(request, reply, request.params.token);
-      if (!session) return reply;
-      return reply
-        .headers(PAGE_HEADERS)
-        .type('text/html; charset=utf-8')
-        .send(signingPage(session));
+      const { token } = request.params;
+      const session = await readSigningSession(options.db, token, now());
+      if (session)
+        return reply
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(signingPage(session));
+      // Only the link itself opens its receipt, so it is no miss: nothing a guesser could use.
+      const receipt = await readSignedReceipt(options.db, token, now());
+      if (receipt)
+        return reply
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(receiptPage(receipt, timeZone));
+      if (!misses || !(await misses.missed(request, reply)))
+        await notFound(reply, pageLanguage(undefined, request.headers['accept-language']));
+      return reply;
     },
   );
 
