@@ -27,11 +27,20 @@ export interface AuditRecipient {
   reason?: string;
 }
 
-export interface AuditDocument {
-  name: string;
-  /** SHA-256 of the bytes shown to the signers, hex. */
-  sha256: string;
-}
+export type AuditDocument =
+  | {
+      name: string;
+      /** SHA-256 of the bytes shown to the signers, hex. */
+      sha256: string;
+    }
+  | {
+      name: string;
+      /**
+       * A document kept by reference (another host's URL): its link. Its bytes were never read,
+       * so the trail says it was signed by reference and that the seal does not cover it.
+       */
+      byReference: string;
+    };
 
 /** What the audit trail records of a case. Every string in it is drawn as plain text. */
 export interface AuditTrail {
@@ -95,10 +104,12 @@ export function appendAuditTrail(
   writer.heading(w.documentsHeading);
   for (const d of audit.documents) {
     writer.subheading(d.name);
-    writer.field(w.sha256Shown, d.sha256);
+    if ('byReference' in d) writer.field(w.byReference, d.byReference);
+    else writer.field(w.sha256Shown, d.sha256);
   }
   writer.space(BODY);
   writer.paragraph(w.coveredBySeal);
+  if (audit.documents.some((d) => 'byReference' in d)) writer.paragraph(w.notCoveredBySeal);
   return writer.finish();
 }
 

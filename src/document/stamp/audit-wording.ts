@@ -20,7 +20,11 @@ export interface AuditWording {
   denialReason: string;
   documentsHeading: string;
   sha256Shown: string;
+  /** The label of a document kept by reference, before its link. */
+  byReference: string;
   coveredBySeal: string;
+  /** Said when some document was kept by reference: what the seal does not cover. */
+  notCoveredBySeal: string;
   continued: string;
   page: (n: number, of: number) => string;
   signaturesTitle: string;
@@ -50,8 +54,11 @@ export const AUDIT_WORDING: Record<AuditLanguage, AuditWording> = {
     denialReason: 'Reason given',
     documentsHeading: 'Documents',
     sha256Shown: 'SHA-256 as shown to the signers',
+    byReference: 'Link (not sealed)',
     coveredBySeal:
       "This file's digital seal (PAdES) covers the document and this audit trail: any change after sealing breaks the seal.",
+    notCoveredBySeal:
+      'A document given by link was signed by reference to that link: its content was not read here, and no seal covers what the link shows.',
     continued: 'continued',
     page: (n, of) => `Audit trail page ${n} of ${of}`,
     signaturesTitle: 'Signatures',
@@ -79,8 +86,11 @@ export const AUDIT_WORDING: Record<AuditLanguage, AuditWording> = {
     denialReason: 'Angivet begrundelse',
     documentsHeading: 'Dokumenter',
     sha256Shown: 'SHA-256 som vist for underskriverne',
+    byReference: 'Link (ikke forseglet)',
     coveredBySeal:
       'Filens digitale segl (PAdES) dækker dokumentet og dette revisionsspor: enhver ændring efter forseglingen bryder seglet.',
+    notCoveredBySeal:
+      'Et dokument givet som link er underskrevet med henvisning til linket: dets indhold er ikke læst her, og intet segl dækker det, linket viser.',
     continued: 'fortsat',
     page: (n, of) => `Revisionsspor side ${n} af ${of}`,
     signaturesTitle: 'Underskrifter',

@@ -241,7 +241,7 @@ async function outgoing(
   return { ...base, denial: { by: denier?.name ?? '', reason: denier?.denialReason ?? null } };
 }
 
-/** The sealed PDFs of a signed case (a document given by URL is linked as given). */
+/** The sealed PDFs of a signed case (a document kept by reference is linked as given). */
 async function signedDocuments(
   deps: MessageDeps,
   c: CaseContext,
@@ -257,7 +257,8 @@ async function signedDocuments(
     rows.map(async (d) => {
       const key = d.sealed_storage_key ?? d.storage_key;
       const name = `${d.name.replace(/\.(docx|pdf)$/i, '')}.pdf`;
-      if (!key) return { name, bytes: 0, url: d.url ?? '' };
+      // Another host's document, signed by reference to its link: never called sealed.
+      if (!key) return { name: d.name, bytes: 0, url: d.url ?? '', byReference: true };
       return {
         name,
         bytes: d.sealed_bytes ?? d.bytes ?? 0,

@@ -5,6 +5,7 @@ import { EMAIL_TEXTS, type EmailTexts } from './email-texts.js';
 import { htmlPage } from './html.js';
 import { formatDate, messageLanguage, type MessageLanguage } from './message-language.js';
 import type { OutgoingMessage } from './message.js';
+import { sealedDocuments } from './sealed-documents.js';
 import { bodyText, headerText } from './plain-text.js';
 
 /** An e-mail's subject (one clean header line), text part and HTML part. */
@@ -140,7 +141,7 @@ function builtIn(
         subject: t.signedCopy.subject(title),
         blocks: [
           greeting,
-          { kind: 'paragraph', text: t.signedCopy.intro(title) },
+          { kind: 'paragraph', text: t.signedCopy.intro(title, sealedDocuments(m)) },
           ...documentBlocks(m, t, options),
           ...reference,
           signOff,
@@ -195,7 +196,13 @@ function documentBlocks(
     return [{ kind: 'paragraph', text: t.signedCopy.attached(documents.length) }];
   return [
     { kind: 'paragraph', text: t.signedCopy.linked(documents.length) },
-    { kind: 'links', items: documents.map((d) => ({ label: d.name, url: d.url })) },
+    {
+      kind: 'links',
+      items: documents.map((d) => ({
+        label: d.byReference ? `${d.name} (${t.signedCopy.byReference})` : d.name,
+        url: d.url,
+      })),
+    },
   ];
 }
 

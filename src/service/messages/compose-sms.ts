@@ -2,6 +2,7 @@ import { defang } from './defang.js';
 import { formatDate, messageLanguage } from './message-language.js';
 import type { OutgoingMessage } from './message.js';
 import { cut, headerText } from './plain-text.js';
+import { sealedDocuments } from './sealed-documents.js';
 
 /**
  * Values in an SMS are cut so that a message with a signing link fits two segments (2 x 153
@@ -34,10 +35,17 @@ export function composeSms(m: OutgoingMessage, options: { timeZone: string }): s
         ? `Påmindelse${n}: ${company} venter på din underskrift på ${title}. Linket udløber ${date}: ${url(m)}`
         : `Reminder${n}: ${company} is waiting for your signature on ${title}. The link expires ${date}: ${url(m)}`;
     }
-    case 'signed-copy':
+    case 'signed-copy': {
+      const sealed = sealedDocuments(m);
+      if (sealed === 'all')
+        return da
+          ? `${company}: ${title} er underskrevet af alle parter og forseglet.`
+          : `${company}: ${title} has been signed by everyone and sealed.`;
+      // Documents given by link were signed by reference to it: no seal is claimed for them.
       return da
-        ? `${company}: ${title} er underskrevet af alle parter og forseglet.`
-        : `${company}: ${title} has been signed by everyone and sealed.`;
+        ? `${company}: ${title} er underskrevet af alle parter. Dokumenter givet som link er ikke forseglet.`
+        : `${company}: ${title} has been signed by everyone. Documents given by link are not sealed.`;
+    }
     case 'denial': {
       const by = headerText(m.denial?.by, MAX_NAME_CHARS);
       // The signer wrote it: no phone may show a link in it (defang.ts).

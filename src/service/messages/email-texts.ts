@@ -1,4 +1,5 @@
 import type { MessageLanguage } from './message-language.js';
+import type { SealedDocuments } from './sealed-documents.js';
 
 /**
  * The built-in wording of the e-mails, Danish and English. Values come in as plain text and are
@@ -28,9 +29,15 @@ export interface EmailTexts {
   };
   signedCopy: {
     subject(title: string): string;
-    intro(title: string): string;
+    /**
+     * `sealed`: which documents are sealed: `all`, `some` (the others were given by link and
+     * signed by reference), `none` (every one was given by link): never a seal that was not made.
+     */
+    intro(title: string, sealed: SealedDocuments): string;
     attached(count: number): string;
     linked(count: number): string;
+    /** After the link of a document signed by reference. */
+    byReference: string;
   };
   denial: {
     subject(title: string): string;
@@ -66,8 +73,12 @@ const da: EmailTexts = {
   },
   signedCopy: {
     subject: (title) => `Underskrevet: ${title}`,
-    intro: (title) =>
-      `»${title}« er nu underskrevet af alle parter og forseglet, så dokumentet ikke kan ændres.`,
+    intro: (title, sealed) =>
+      sealed === 'all'
+        ? `»${title}« er nu underskrevet af alle parter og forseglet, så dokumentet ikke kan ændres.`
+        : sealed === 'some'
+          ? `»${title}« er nu underskrevet af alle parter. De dokumenter, der blev sendt med sagen, er forseglet, så de ikke kan ændres; dokumenter givet som link er underskrevet med henvisning til linket og ikke forseglet.`
+          : `»${title}« er nu underskrevet af alle parter. Dokumenterne blev givet som link: de er underskrevet med henvisning til linket og ikke forseglet, så gem selv en kopi af det, linket viser.`,
     attached: (n) =>
       n === 1
         ? 'Det underskrevne dokument er vedhæftet.'
@@ -76,6 +87,7 @@ const da: EmailTexts = {
       n === 1
         ? 'Du kan hente det underskrevne dokument her:'
         : `Du kan hente de ${n} underskrevne dokumenter her:`,
+    byReference: 'underskrevet med henvisning til linket, ikke forseglet',
   },
   denial: {
     subject: (title) => `Afvist: ${title}`,
@@ -110,12 +122,17 @@ const en: EmailTexts = {
   },
   signedCopy: {
     subject: (title) => `Signed: ${title}`,
-    intro: (title) =>
-      `“${title}” has been signed by everyone and sealed, so that it cannot be changed.`,
+    intro: (title, sealed) =>
+      sealed === 'all'
+        ? `“${title}” has been signed by everyone and sealed, so that it cannot be changed.`
+        : sealed === 'some'
+          ? `“${title}” has been signed by everyone. The documents sent with the case are sealed, so that they cannot be changed; the ones given by link were signed by reference to the link and not sealed.`
+          : `“${title}” has been signed by everyone. Its documents were given by link: they were signed by reference to the link and not sealed, so keep a copy of what the link shows.`,
     attached: (n) =>
       n === 1 ? 'The signed document is attached.' : `The ${n} signed documents are attached.`,
     linked: (n) =>
       n === 1 ? 'Download the signed document here:' : `Download the ${n} signed documents here:`,
+    byReference: 'signed by reference to the link, not sealed',
   },
   denial: {
     subject: (title) => `Declined: ${title}`,

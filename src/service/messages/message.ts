@@ -25,8 +25,18 @@ export interface OutgoingMessage {
   template?: { subject: string; body: string } | null;
   /** reminder: which one, of how many. */
   reminder?: { number: number; of: number };
-  /** signed-copy: the sealed PDFs; each attached when the total is at most the attach limit, else linked. */
-  documents?: { name: string; bytes: number; url: string; content?: () => Promise<Buffer> }[];
+  /**
+   * signed-copy: the sealed PDFs; each attached when the total is at most the attach limit, else
+   * linked. `byReference`: a document given by another host's URL, signed by reference to it and
+   * not sealed (it has no content): the message never calls it sealed.
+   */
+  documents?: {
+    name: string;
+    bytes: number;
+    url: string;
+    content?: () => Promise<Buffer>;
+    byReference?: boolean;
+  }[];
   /** denial (to the sender): who denied and why. */
   denial?: { by: string; reason: string | null };
   /** Message-ID seed: the same message retried gets the same Message-ID (idempotent at the receiver). */

@@ -123,6 +123,7 @@ export async function sealCase(
       'index',
       'name',
       'storage_key',
+      'url',
       'sha256',
       'pages',
       'places',
@@ -153,9 +154,12 @@ export async function sealCase(
       ...(r.ip ? { ip: r.ip } : {}),
       ...(r.user_agent ? { userAgent: r.user_agent } : {}),
     })),
-    documents: documents
-      .filter((d) => d.storage_key !== null)
-      .map((d) => ({ name: d.name, sha256: d.sha256 ?? '' })),
+    // A document kept by reference is listed as signed by reference, never as sealed.
+    documents: documents.map((d) =>
+      d.storage_key === null
+        ? { name: d.name, byReference: d.url ?? '' }
+        : { name: d.name, sha256: d.sha256 ?? '' },
+    ),
   };
 
   const sealed: {
