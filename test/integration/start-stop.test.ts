@@ -170,9 +170,12 @@ describe('docpipe start: Ctrl-C', () => {
       expect(existsSync(join(data, 'docpipe.lock'))).toBe(false);
 
       const messages = start.lines().map((l) => l.msg);
-      expect(messages).toContain('stopping: no new jobs; press Ctrl-C again to stop now');
       expect(
-        messages.filter((m) => /^jobs still running: [1-9]\d*, waiting up to 30 s$/.test(m)),
+        messages.filter((m) =>
+          /^stopping: no new jobs; waiting up to 30 s for [1-9]\d* running jobs? \([1-9]\d* queued stay in Redis for the next start\); press Ctrl-C again to stop now$/.test(
+            m,
+          ),
+        ),
       ).toHaveLength(1);
       expect(messages.at(-1)).toBe('stopped');
       expect(start.log).not.toMatch(/after the grace period|ending the process|"level":50/);
@@ -207,7 +210,7 @@ describe('docpipe start: Ctrl-C', () => {
         await queue.close();
       }
       start.ctrlC();
-      await start.waitFor('jobs still running: 1, waiting up to 60 s');
+      await start.waitFor('stopping: no new jobs; waiting up to 60 s for 1 running job;');
       start.ctrlC();
       expect(await start.exited).toBe(0);
       expect(alive(server)).toBe(false);

@@ -28,6 +28,7 @@ describe('job contract schema', () => {
       'source',
       'requestId',
       'company',
+      'waitUntil',
       'tags',
       'options',
     ]);

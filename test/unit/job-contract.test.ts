@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_VALUE_LIMITS } from '../../src/document/values/index.js';
 import { jobDataProblems } from '../../src/jobs/queue/index.js';
 import { failureFromReason, joinFailures } from '../../src/jobs/queue/document-set-outcome.js';
+import { waiterGoneSince } from '../../src/jobs/queue/waiter-gone.js';
 
 const good = { v: 1, field: 'documents[2]', name: 'Lease', source: { inline: 'UEsDBA==' } };
 
@@ -45,6 +46,27 @@ describe('job contract v1', () => {
     expect(jobDataProblems({ ...good, options: { places: 'yes' } })).toEqual([
       { field: 'documents[2].options.places', message: 'must be a boolean' },
     ]);
+  });
+
+  it('carries when its waiter stops waiting, as an integer time, and a job without one is valid', () => {
+    expect(jobDataProblems({ ...good, waitUntil: 1_796_000_000_000 })).toEqual([]);
+    expect(jobDataProblems(good)).toEqual([]);
+    for (const waitUntil of ['soon', 1.5, -1])
+      expect(jobDataProblems({ ...good, waitUntil })).toEqual([
+        {
+          field: 'documents[2].waitUntil',
+          message: 'must be a time in milliseconds since 1970 (an integer)',
+        },
+      ]);
+  });
+
+  it('skips a job only once its waiter has stopped waiting, and never one without that time', () => {
+    const now = 1_796_000_000_000;
+    expect(waiterGoneSince({ ...good, waitUntil: now - 1 }, now)).toBe(now - 1);
+    expect(waiterGoneSince({ ...good, waitUntil: now }, now)).toBeUndefined();
+    expect(waiterGoneSince({ ...good, waitUntil: now + 1 }, now)).toBeUndefined();
+    expect(waiterGoneSince(good, now)).toBeUndefined();
+    expect(waiterGoneSince({ ...good, waitUntil: 'yesterday' }, now)).toBeUndefined();
   });
 
   it('counts inline bytes exactly, padding included', () => {

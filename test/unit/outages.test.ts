@@ -19,6 +19,7 @@ import {
   CallerGoneError,
   ConvertTimeoutError,
 } from '../../src/surfaces/http/convert/convert-deadline.js';
+import { ServiceStoppingError } from '../../src/surfaces/http/common/stopping.js';
 import { convertErrorHandler } from '../../src/surfaces/http/convert/convert-errors.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../../src/surfaces/http/convert/convert-routes.js';
 import { documentsErrorHandler } from '../../src/surfaces/http/documents/documents-errors.js';
@@ -46,6 +47,7 @@ const RAISED: Record<OutageKind, () => Error> = {
   'company-queue-full': () => new CompanyQueueFullError('acme', 10, 2, 10),
   deadline: () => new ConvertTimeoutError(60_000),
   'caller-gone': () => new CallerGoneError(),
+  stopping: () => new ServiceStoppingError(),
   'eid-broker-unavailable': () =>
     new EidBrokerUnavailableError('mitid', 'https://secret.10.0.0.5.example', 'fetch failed'),
 };
@@ -74,7 +76,7 @@ async function answer(handler: Handler, err: Error) {
 }
 
 describe('the outage table', () => {
-  it('lists the five outages the issue names, the database not answering, and the eID broker', () => {
+  it('lists the five outages the issue names, the database not answering, the eID broker, and the stop', () => {
     expect(KINDS.sort()).toEqual(
       [
         'caller-gone',
@@ -83,6 +85,7 @@ describe('the outage table', () => {
         'deadline',
         'eid-broker-unavailable',
         'queue-unavailable',
+        'stopping',
         'storage-unavailable',
       ].sort(),
     );

@@ -3,7 +3,8 @@
  * slug of the failure registry fits, and the same request may well succeed later, unchanged),
  * so each is an error class of its own where it is raised, marked with its kind in `outage`:
  * QueueUnavailableError (platform), DatabaseUnavailableError (platform), CompanyQueueFullError
- * (the queue), StorageUnavailableError (storage), EidBrokerUnavailableError (service/eid), and the HTTP convert's deadline and caller gone. This table is how every surface
+ * (the queue), StorageUnavailableError (storage), EidBrokerUnavailableError (service/eid), the HTTP convert's deadline and caller gone, and the
+ * HTTP service's stop (ServiceStoppingError). This table is how every surface
  * answers each one: the HTTP status, how long a caller is told to wait (`Retry-After`), and the
  * docpipe command's exit status. test/unit/outages.test.ts holds the surfaces to it.
  */
@@ -30,6 +31,8 @@ export const STORAGE_RETRY_AFTER_S = 30;
  * lasts minutes, and each try costs the signer a round trip to it.
  */
 export const EID_BROKER_RETRY_AFTER_S = 60;
+/** How long a caller is told to wait when docpipe is stopping: a restart takes seconds. */
+export const STOPPING_RETRY_AFTER_S = 10;
 /** How long a refused producer is told to wait: by then some of its company's jobs have started. */
 export const QUEUE_FULL_RETRY_AFTER_S = 10;
 
@@ -86,6 +89,13 @@ export const OUTAGES = {
     exit: EXIT_UNAVAILABLE,
     description:
       'The eID broker (OpenID Connect) does not answer: only eID signing waits; cases and draw signatures go on.',
+  },
+  stopping: {
+    status: 503,
+    retryAfterSeconds: STOPPING_RETRY_AFTER_S,
+    exit: EXIT_UNAVAILABLE,
+    description:
+      'docpipe is stopping (a restart, an upgrade): a new request, or one the stop cut short, was not done; it answers with `Connection: close`.',
   },
   'caller-gone': {
     // Nobody reads this answer; the status is for the access log and the metrics.

@@ -34,7 +34,7 @@ export interface DocpipeMetricsOptions {
 export interface DocumentJobFacts {
   queueWaitMs: number | undefined;
   durationMs: number;
-  outcome: 'rendered' | 'cached' | 'url' | 'failed';
+  outcome: 'rendered' | 'cached' | 'url' | 'failed' | 'skipped';
   timings?: Readonly<Partial<Record<string, number>>>;
   failure?: { slug: string; retryable: boolean };
 }
@@ -77,7 +77,7 @@ export class DocpipeMetrics {
     });
     this.documentJobs = new Counter({
       name: 'docpipe_document_jobs_total',
-      help: 'Document job attempts this process ended, by outcome (rendered, cached, url, failed).',
+      help: 'Document job attempts this process ended, by outcome (rendered, cached, url, failed; skipped: nobody waited any more).',
       labelNames: ['outcome'],
       registers,
     });

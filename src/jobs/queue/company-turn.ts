@@ -8,6 +8,13 @@ const NO_TURN: Turn = { end: () => Promise.resolve() };
 /** How often a job waiting for its company's turn asks again (jittered by half). */
 const POLL_MS = 100;
 
+/** The worker began to stop while the job waited for its turn: it goes back to the queue. */
+export class NotStartedError extends Error {
+  constructor() {
+    super('the worker is stopping: the job goes back to the queue, not started');
+  }
+}
+
 /** A job's turn to convert: renewed while it runs, handed on when it ends. */
 export interface Turn {
   end(): Promise<void>;
@@ -18,8 +25,8 @@ export interface Turn {
  * place), then, when its company has a cap on jobs converting, waits until the company is under
  * it. The wait holds the job in this worker rather than handing it back, so that the company's
  * next jobs are not pulled and pushed back over and over; another company's job still goes
- * first to the next free slot, by its place. `stopped` ends the wait when the worker hands its
- * jobs back.
+ * first to the next free slot, by its place. `stopped` ends the wait when the worker begins to
+ * stop: the job has not started, and goes back to the queue.
  */
 export async function takeTurn(
   fair: FairShare,
@@ -34,7 +41,7 @@ export async function takeTurn(
   const company = companyOf(job);
   const id = job.id!;
   while (!(await fair.take(company, id, place, leaseMs))) {
-    if (stopped()) throw new Error('the worker is handing its jobs back');
+    if (stopped()) throw new NotStartedError();
     await new Promise((r) => setTimeout(r, POLL_MS * (0.5 + Math.random())));
   }
   if (fair.limits.maxActive === 0) return NO_TURN;

@@ -51,6 +51,13 @@ export interface RequestOptions {
    * companies' jobs. @defaultValue the client's `company`
    */
   company?: string;
+  /**
+   * When the caller stops waiting (ms since 1970), if before the timeout's end: a caller that
+   * ends the wait itself through `signal` says when. The jobs carry the earlier of the two
+   * (`waitUntil`), so that a worker that takes one after it (the caller gone, the process
+   * stopped before it could withdraw them) skips it instead of rendering for nobody.
+   */
+  waitUntil?: number;
 }
 
 /** A job this request created, withdrawn when the request gives up before it starts. */
@@ -124,6 +131,7 @@ export class DocpipeClient {
     const staged: string[] = [];
     try {
       const data = await this.jobData([document], request.requestId, company, staged);
+      this.markWaitUntil(data, request);
       await this.requireWorker();
       const id = request.idempotencyKey ?? randomUUID();
       const [priority] = await this.places(company, [id]);
@@ -168,6 +176,7 @@ export class DocpipeClient {
     staged: string[],
   ): Promise<DocumentJobResult[]> {
     const data = await this.jobData(documents, request.requestId, company, staged);
+    this.markWaitUntil(data, request);
     const key = request.idempotencyKey;
     await this.requireWorker();
     const ids = data.map((_, i) => (key ? `${key}-${i}` : randomUUID()));
@@ -373,6 +382,18 @@ export class DocpipeClient {
       problems.push({ field: 'documents', message: 'at least one document' });
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
     return data;
+  }
+
+  /**
+   * Writes when the request stops waiting into its jobs. Not with an idempotency key: its caller
+   * may come back for the job after its wait (a retry finds it by the key), so its answer is
+   * read later, as a batch's is.
+   */
+  private markWaitUntil(data: DocumentJobData[], request: RequestOptions): void {
+    if (request.idempotencyKey !== undefined) return;
+    const timeoutEnd = Date.now() + (request.timeoutMs ?? this.options.timeoutMs);
+    const waitUntil = Math.min(request.waitUntil ?? timeoutEnd, timeoutEnd);
+    for (const d of data) d.waitUntil = Math.floor(waitUntil);
   }
 
   private companyOf(request: RequestOptions): string | undefined {

@@ -12,10 +12,11 @@ import {
 import { processDocumentJob } from './document-processor.js';
 import { checkJobHashLayout } from './bullmq-job-hash.js';
 import { REQUEST_ID, type DocumentJobResult } from './job-contract.js';
-import { takeTurn } from './company-turn.js';
+import { NotStartedError, takeTurn } from './company-turn.js';
 import { FairShare } from './fair-share.js';
 import { takeLegacyDocumentSets } from './legacy-document-sets.js';
-import { queueNames } from './queue-names.js';
+import { waiterGoneFailure, waiterGoneSince } from './waiter-gone.js';
+import { queueNames, type QueueNames } from './queue-names.js';
 import { checkEvictionPolicy, createRedis } from '../../platform/redis/index.js';
 import {
   DEFAULT_CLOSE_GRACE_MS,
@@ -37,6 +38,7 @@ export class DocpipeWorker {
     private readonly connection: Redis,
     private readonly logger: Logger,
     private readonly running: Running,
+    private readonly names: QueueNames,
     /**
      * Settles once no document set is left in the queue an earlier version put them in
      * (`cases`): at once when there was none at start-up.
@@ -44,9 +46,28 @@ export class DocpipeWorker {
     readonly legacyDrained: Promise<void>,
   ) {}
 
+  private closing: Promise<void> | undefined;
+  private queuedAtStop: number | undefined;
+
   /** Jobs this worker is running now (documents and document set parents). */
   get activeJobs(): number {
     return this.running.jobs;
+  }
+
+  /**
+   * Document jobs waiting in Redis that no worker has started (waiting, prioritized, delayed or
+   * paused, a document set's children among them): what a stop leaves for the next worker.
+   */
+  async queuedJobs(): Promise<number> {
+    const key = `${this.names.prefix}:${this.names.documents}`;
+    const counts = await this.connection
+      .pipeline()
+      .llen(`${key}:wait`)
+      .zcard(`${key}:prioritized`)
+      .zcard(`${key}:delayed`)
+      .llen(`${key}:paused`)
+      .exec();
+    return (counts ?? []).reduce((sum, [, n]) => sum + (typeof n === 'number' ? n : 0), 0);
   }
 
   static async start(given: DocpipeWorkerOptions): Promise<DocpipeWorker> {
@@ -61,7 +82,14 @@ export class DocpipeWorker {
       connection.disconnect();
       throw err;
     }
-    const running: Running = { jobs: 0, handBack: undefined, handedBack: false };
+    const running: Running = {
+      jobs: 0,
+      handBack: undefined,
+      handedBack: false,
+      stopping: false,
+      finished: 0,
+      returned: 0,
+    };
     const handBack = new Promise<void>((resolve) => (running.handBack = resolve));
     const counted =
       <T>(work: (job: Job) => Promise<T>) =>
@@ -75,6 +103,20 @@ export class DocpipeWorker {
             ),
             handBack,
           ]);
+          if (ended !== undefined && 'error' in ended && ended.error instanceof NotStartedError) {
+            // Taken but not started (waiting for its company's turn) when the stop began: it
+            // goes back to the queue at once, for the next worker, instead of starting now.
+            const handedBack = await job.moveToWait(token).then(
+              () => true,
+              () => false,
+            );
+            if (handedBack) {
+              running.returned++;
+              throw new WaitingError();
+            }
+            return new Promise<T>(() => undefined);
+          }
+          if (running.stopping && !running.handedBack) running.finished++;
           if (ended === undefined) {
             // Stopping now: the job goes back to the queue as it was, not as a failed attempt,
             // and BullMQ never writes to a connection that is closing (it would retry at once,
@@ -83,7 +125,10 @@ export class DocpipeWorker {
               () => true,
               () => false,
             );
-            if (handedBack) throw new WaitingError();
+            if (handedBack) {
+              running.returned++;
+              throw new WaitingError();
+            }
             // Redis is gone: never settling keeps BullMQ from writing to it; the job stalls
             // and is picked up again once its lock expires.
             return new Promise<T>(() => undefined);
@@ -117,7 +162,21 @@ export class DocpipeWorker {
       names.documents,
       counted(async (job: Job) => {
         const tell = reporter(job, options.onDocumentJob, logger);
-        const turn = await takeTurn(fair, job, options.lockDurationMs, () => running.handedBack);
+        const gone = waiterGoneSince(job.data);
+        if (gone !== undefined) {
+          // Its waiter left (a convert cut short, a stop before its jobs could be withdrawn):
+          // rendering it would only keep an office process from the jobs someone waits for.
+          tell({ outcome: 'skipped' });
+          logger.info(
+            { job: job.id, requestId: requestIdOf(job), waitUntil: new Date(gone).toISOString() },
+            'document job skipped: its waiter stopped waiting before a worker took it',
+          );
+          const field = (job.data as { field?: unknown }).field;
+          throw new UnrecoverableError(
+            JSON.stringify(waiterGoneFailure(typeof field === 'string' ? field : 'job', gone)),
+          );
+        }
+        const turn = await takeTurn(fair, job, options.lockDurationMs, () => running.stopping);
         try {
           const result = await processDocumentJob(job.data, deps, job.priority || undefined);
           tell(
@@ -190,17 +249,32 @@ export class DocpipeWorker {
     );
     const workers = [documents, documentSets, ...(legacy.worker ? [legacy.worker] : [])];
     logger.info({ concurrency: options.concurrency, prefix: names.prefix }, 'worker ready');
-    return new DocpipeWorker(workers, connection, logger, running, legacy.drained);
+    return new DocpipeWorker(workers, connection, logger, running, names, legacy.drained);
   }
 
   /**
-   * Stops taking jobs and lets active ones finish within the grace period, or until `now`
+   * Stops taking jobs at once and lets active ones finish within the grace period, or until `now`
    * resolves (a second Ctrl-C); jobs still running then go back to the queue, as they were, for
-   * another worker (or this one, started again).
+   * another worker (or this one, started again). A job taken but not started yet (waiting for
+   * its company's turn) goes back at once. The first call stops the worker; later calls answer
+   * the same stop.
    */
-  async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>): Promise<void> {
+  close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>): Promise<void> {
+    this.closing ??= this.stop(graceMs, now);
+    return this.closing;
+  }
+
+  private async stop(graceMs: number, now: Promise<unknown> | undefined): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    this.running.stopping = true;
+    // BullMQ's close stops its fetch loop at once (a job ending fetches no next one) and waits
+    // for the jobs it handed out.
     const graceful = Promise.all(this.workers.map((w) => w.close()));
+    // BullMQ's close drops the connection by which producers see a worker at once; this one
+    // stands in for it until the running jobs end, so that their waiters do not give up on
+    // them (`no worker`) while they are still being done.
+    const standIn = `${this.names.prefix}:${Buffer.from(this.names.documents).toString('base64')}:w:${hostname()}:${process.pid}:stopping`;
+    await this.connection.client('SETNAME', standIn).catch(() => undefined);
     const cutShort = new Promise<'timeout' | 'now'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), graceMs);
       void now?.then(() => resolve('now'));
@@ -223,8 +297,32 @@ export class DocpipeWorker {
       // that does not answer could still hold it: the process must end anyway.
       await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
     }
+    // What the next worker will find, handed-back jobs included; a Redis gone says nothing.
+    this.queuedAtStop = await Promise.race([
+      this.queuedJobs().catch(() => undefined),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), HAND_BACK_MS).unref()),
+    ]);
     this.connection.disconnect();
   }
+
+  /** What the stop did with the jobs that were running, once `close` has settled. */
+  get stopReport(): WorkerStopReport {
+    return {
+      finished: this.running.finished,
+      handedBack: this.running.returned,
+      queued: this.queuedAtStop,
+    };
+  }
+}
+
+/** What a worker's stop did with the jobs it was running. */
+export interface WorkerStopReport {
+  /** Jobs that ended (done or failed) after the stop began. */
+  finished: number;
+  /** Jobs that went back to the queue, as they were, for the next worker. */
+  handedBack: number;
+  /** Document jobs left waiting in Redis once stopped; undefined when Redis did not answer. */
+  queued: number | undefined;
 }
 
 /** Jobs running in a worker, and how to hand them back to the queue when stopping now. */
@@ -232,6 +330,11 @@ interface Running {
   jobs: number;
   handBack: (() => void) | undefined;
   handedBack: boolean;
+  /** The stop began: no job that has not started starts any more. */
+  stopping: boolean;
+  /** Jobs ended after the stop began, and jobs handed back to the queue. */
+  finished: number;
+  returned: number;
 }
 
 /**

@@ -13,7 +13,7 @@ export {
 } from './job-contract.js';
 export { MAX_JOB_NAME_CHARS } from './job-contract-schema.js';
 export { processDocumentJob, type ProcessorDeps } from './document-processor.js';
-export { DocpipeWorker } from './docpipe-worker.js';
+export { DocpipeWorker, type WorkerStopReport } from './docpipe-worker.js';
 export {
   DEFAULT_WORKER_OPTIONS,
   DEFAULT_CLOSE_GRACE_MS,

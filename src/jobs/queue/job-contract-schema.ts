@@ -143,6 +143,13 @@ export const DocumentJobDataSchema = Type.Object(
         description: 'the company it is done for: its jobs take turns with other companies',
       }),
     ),
+    waitUntil: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'when its waiter stops waiting (ms since 1970): a worker that takes the job later skips it, since nobody reads its answer; absent for batch jobs, whose results are read later',
+      }),
+    ),
     tags: Type.Optional(Type.Array(TagInputSchema)),
     options: Type.Optional(JobRenderOptionsSchema),
   },

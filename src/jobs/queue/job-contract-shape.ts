@@ -148,6 +148,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'source.versionId': 'must be a non-empty string',
   requestId: 'must be 1 to 128 letters, digits, _ . : or -',
   company: COMPANY_ID_RULE,
+  waitUntil: 'must be a time in milliseconds since 1970 (an integer)',
   tags: 'must be an array of {tag, value, type, format}',
   'tags[]': 'not a TagInput; send an object {tag, value, type, format}',
   'tags[].tag': 'required: a non-empty string, the tag as written in the template',

@@ -59,7 +59,8 @@ export interface DocumentJobReport {
   queueWaitMs: number | undefined;
   /** Milliseconds the attempt ran. */
   durationMs: number;
-  outcome: 'rendered' | 'cached' | 'url' | 'failed';
+  /** `skipped`: its waiter had stopped waiting (`waitUntil`) before a worker took it. */
+  outcome: 'rendered' | 'cached' | 'url' | 'failed' | 'skipped';
   /** Milliseconds per render step, for a rendered or cached document. */
   timings?: Partial<Record<RenderStep, number>>;
   /** The failure's slug, or 'internal' for one docpipe could not name (retried). */

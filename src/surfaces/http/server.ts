@@ -5,6 +5,7 @@ import { createHttpApp, type HttpApp } from './common/create-app.js';
 import { registerFrameworkAnswers } from './common/framework-errors.js';
 import { registerOpenApi } from './common/openapi.js';
 import { registerRateLimit } from './common/rate-limit.js';
+import { registerStopping } from './common/stopping.js';
 import { routeRecorder, undocumentedRoutes } from './common/route-coverage.js';
 import type { HttpServerDeps } from './common/server-deps.js';
 import type { HttpSurface, SurfaceAccess, SurfaceContext } from './common/surface.js';
@@ -34,6 +35,8 @@ export async function buildHttpServer(
   });
   // First, so that its root hook runs before every route group's authentication.
   registerFrameworkAnswers(app);
+  // Then the stop's refusal, before any authentication: a stopping server answers 503 to all.
+  registerStopping(app);
   const recorder = routeRecorder();
   app.addHook('onRoute', recorder.onRoute);
   observeHttpRequests(app, deps.metrics);

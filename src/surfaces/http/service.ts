@@ -6,8 +6,15 @@ import { freePort } from '../../platform/embedded/index.js';
 import type { OfficePoolStats } from '../../render/convert/index.js';
 import type { HttpApp } from './common/create-app.js';
 import type { HttpServerDeps } from './common/server-deps.js';
-import { databaseReady, officePoolReady, redisReady, storageWritable } from './operations/index.js';
+import {
+  databaseReady,
+  officePoolReady,
+  redisReady,
+  storageWritable,
+  type ReadinessCheck,
+} from './operations/index.js';
 import { buildHttpServer } from './server.js';
+import { stoppingOf } from './common/stopping.js';
 
 export interface HttpServiceOptions extends HttpDependenciesOptions {
   logger: PinoLogger;
@@ -33,8 +40,12 @@ export interface HttpService {
   /** The base of the URLs it issues (signing links): DOCPIPE_PUBLIC_URL, else its address. */
   publicUrl: string;
   metrics: DocpipeMetrics;
-  /** Stops taking connections, lets requests in flight finish, then closes what it opened. */
-  close(): Promise<void>;
+  /**
+   * Stops: new requests are answered 503 (`stopping`) at once, requests in flight finish until
+   * `cut` resolves (the grace period's end, a second Ctrl-C) and are then answered 503 too; then
+   * the server closes, and what it opened after it. Without `cut`, requests in flight finish.
+   */
+  close(cut?: Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -49,7 +60,16 @@ export async function startHttpService(
   const deps = await openHttpDependencies(config, options);
   try {
     const { app, address, publicUrl } = await listenHttp(config, deps, options.logger);
-    const close = async () => {
+    const close = async (cut?: Promise<unknown>) => {
+      const stopping = stoppingOf(app);
+      stopping?.begin();
+      if (stopping) {
+        const ended = await Promise.race([
+          stopping.settled.then(() => 'settled' as const),
+          (cut ?? new Promise<never>(() => undefined)).then(() => 'cut' as const),
+        ]);
+        if (ended === 'cut') await stopping.cut();
+      }
       await app.close().catch(() => undefined);
       await deps.close();
     };
@@ -70,7 +90,7 @@ export async function listenHttp(
   logger?: PinoLogger,
 ): Promise<{ app: HttpApp; address: string; publicUrl: string }> {
   const office = deps.office;
-  const checks = {
+  const checks: Record<string, ReadinessCheck> = {
     redis: redisReady(deps.redis),
     database: databaseReady(deps.db),
     storage: storageWritable(deps.storage),
@@ -85,6 +105,12 @@ export async function listenHttp(
     publicUrl,
     checks,
     logger,
+  });
+  // While stopping, /readyz fails on a check of its own, so that a load balancer sends no more.
+  void stoppingOf(app)?.begun.then(() => {
+    checks.stopping = () => {
+      throw new Error('docpipe is stopping: it takes no new requests');
+    };
   });
   const address = await app
     .listen({ host: config.http.host, port })

@@ -12,6 +12,7 @@ import {
   type Runtime,
   type ServiceDatabase,
 } from '../../../app/wiring/index.js';
+import type { WorkerStopReport } from '../../../jobs/queue/index.js';
 import { requireRedisUrl } from '../../../platform/redis/index.js';
 import { databaseUrlFile, NoDatabaseError, serverUser } from '../../../platform/postgres/index.js';
 import { StopSignals } from '../stop-signals.js';
@@ -159,13 +160,21 @@ async function runUntilStopped(
       `${startedMessage}; stop with Ctrl-C`,
     );
     const signal = await signals.first;
-    logStopping(logger, runtime, signal, graceMs);
+    const worker = runtime.worker;
+    // The worker takes no job from now on; the jobs it runs finish within the grace period.
+    const stopping = worker.close(graceMs, signals.second);
+    const running = worker.activeJobs;
+    const queued = await worker.queuedJobs().catch(() => undefined);
+    logStopping(logger, { signal, graceMs, running, queued, next: serveHttp ? 'start' : 'worker' });
     void signals.second.then((s) =>
       logger.warn({ signal: s }, 'stopping now: running jobs go back to the queue'),
     );
-    // Requests first: a convert in flight waits for the worker, which closes after it. A second
-    // Ctrl-C does not wait for them.
-    await Promise.race([http?.close(), signals.second]);
+    // Requests in flight finish meanwhile (a convert whose job is running gets its answer); new
+    // ones, and those the grace period or a second Ctrl-C cuts short, are answered 503.
+    const cut = Promise.race([signals.second, delay(graceMs)]);
+    await http?.close(cut);
+    await stopping;
+    logStopped(logger, worker.stopReport, serveHttp ? 'start' : 'worker');
     await runtime.close(graceMs, signals.second);
     logger.info({}, 'stopped');
   } finally {
@@ -197,9 +206,11 @@ async function serveUntilStopped(
       'docpipe serving HTTP; stop with Ctrl-C',
     );
     const signal = await signals.first;
-    logger.info({ signal, graceMs }, 'stopping: no new connections; requests in flight finish');
-    // Fastify's close waits for requests in flight; the grace period bounds that wait.
-    await Promise.race([http.close(), signals.second, delay(graceMs)]);
+    logger.info(
+      { signal, graceMs },
+      `stopping: new requests are answered 503; requests in flight get up to ${seconds(graceMs)} s to finish, then 503; ${StopSignals.again(signal)} to stop now`,
+    );
+    await http.close(Promise.race([signals.second, delay(graceMs)]));
     logger.info({}, 'stopped');
   } finally {
     await database?.close();
@@ -232,15 +243,42 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function logStopping(logger: Logger, runtime: Runtime, signal: NodeJS.Signals, graceMs: number) {
-  const jobs = runtime.worker.activeJobs;
+function seconds(ms: number): number {
+  return Math.round(ms / 1000);
+}
+
+interface Stopping {
+  signal: NodeJS.Signals;
+  graceMs: number;
+  /** Jobs the worker was running when the stop began. */
+  running: number;
+  /** Jobs waiting in Redis, not started; undefined when Redis did not say. */
+  queued: number | undefined;
+  /** Who takes the queued jobs: the next `docpipe start`, or the next worker. */
+  next: 'start' | 'worker';
+}
+
+/** What the first stop signal does, in one line: running jobs finish, queued ones stay. */
+function logStopping(logger: Logger, s: Stopping): void {
+  const waiting =
+    s.running > 0
+      ? `waiting up to ${seconds(s.graceMs)} s for ${s.running} running ${s.running === 1 ? 'job' : 'jobs'}`
+      : 'none running';
+  const left = s.queued ? ` (${s.queued} queued stay in Redis for the next ${s.next})` : '';
   logger.info(
-    { signal },
-    `stopping: no new jobs${jobs > 0 ? '' : ', none running'}; ${StopSignals.again(signal)} to stop now`,
+    { signal: s.signal, jobs: s.running, queued: s.queued, graceMs: s.graceMs },
+    `stopping: no new jobs; ${waiting}${left}; ${StopSignals.again(s.signal)} to stop now`,
   );
-  if (jobs > 0)
-    logger.info(
-      { jobs, graceMs },
-      `jobs still running: ${jobs}, waiting up to ${Math.round(graceMs / 1000)} s`,
-    );
+}
+
+/** What the stop did with the running jobs, and what it left in Redis. */
+function logStopped(logger: Logger, report: WorkerStopReport, next: 'start' | 'worker'): void {
+  const queued = report.queued;
+  const parts = [`${report.finished} finished`];
+  if (report.handedBack > 0) parts.push(`${report.handedBack} went back to the queue`);
+  const left = queued ? `; ${queued} queued stay in Redis for the next ${next}` : '';
+  logger.info(
+    { finished: report.finished, handedBack: report.handedBack, queued },
+    `jobs: ${parts.join(', ')}${left}`,
+  );
 }

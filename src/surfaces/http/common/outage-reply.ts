@@ -41,6 +41,8 @@ export function answerOutage(
   const queues = kind === 'queue-unavailable' || kind === 'deadline';
   const wait =
     queues && retryAfterSeconds !== undefined ? retryAfterSeconds : spec.retryAfterSeconds;
+  // A stopping server takes no more requests on this connection: the caller opens a new one.
+  if (kind === 'stopping') void reply.header('Connection', 'close');
   return reply
     .code(spec.status)
     .header('Retry-After', String(wait))
@@ -67,6 +69,7 @@ function callerMessage(kind: OutageKind, err: Error): string {
       return 'the eID service does not answer right now; try again in a few minutes';
     case 'deadline':
     case 'caller-gone':
+    case 'stopping':
       // Their own messages are written for the caller.
       return err.message;
   }

@@ -24,15 +24,22 @@ export class CallerGoneError extends Error implements Outage {
 }
 
 /**
- * What ends a convert request's wait early: its deadline, or its caller hanging up. Either
- * aborts the signal given to the queue client, which then withdraws the request's jobs that have
- * not started, so that an abandoned request does not keep office processes busy.
+ * What ends a convert request's wait early: its deadline, its caller hanging up, or the server's
+ * stop cutting it short (`stop`, aborted with ServiceStoppingError). Each aborts the signal given
+ * to the queue client, which then withdraws the request's jobs that have not started, so that an
+ * abandoned request does not keep office processes busy. `deadline` is when the wait ends at the
+ * latest (epoch ms): the jobs carry it, so that a worker that takes one later skips it.
  */
 export function convertSignal(
   reply: FastifyReply,
   timeoutMs: number,
-): { signal: AbortSignal; done: () => void } {
+  stop?: AbortSignal,
+): { signal: AbortSignal; deadline: number; done: () => void } {
   const controller = new AbortController();
+  const deadline = Date.now() + timeoutMs;
+  const onStop = () => controller.abort(stop?.reason);
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
   const timer = setTimeout(() => controller.abort(new ConvertTimeoutError(timeoutMs)), timeoutMs);
   const onClose = () => {
     if (!reply.raw.writableFinished) controller.abort(new CallerGoneError());
@@ -40,9 +47,11 @@ export function convertSignal(
   reply.raw.on('close', onClose);
   return {
     signal: controller.signal,
+    deadline,
     done: () => {
       clearTimeout(timer);
       reply.raw.off('close', onClose);
+      stop?.removeEventListener('abort', onStop);
     },
   };
 }

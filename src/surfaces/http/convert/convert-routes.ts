@@ -7,6 +7,7 @@ import type {
 import type { Storage } from '../../../render/storage/index.js';
 import { apiKeyOf } from '../common/api-key.js';
 import type { HttpApp } from '../common/create-app.js';
+import { stopSignalOf } from '../common/stopping.js';
 import { convertSignal } from './convert-deadline.js';
 import { convertErrorHandler } from './convert-errors.js';
 import { convertBodySchema, ConvertReplySchema, V2ErrorListSchema } from './convert-schema.js';
@@ -92,11 +93,12 @@ export async function convertRoutes(app: HttpApp, options: ConvertRoutesOptions)
       const { company } = apiKeyOf(request);
       const { documents, tags } = request.body;
       const inputs = await convertInputs(documents, tags, company, options);
-      const wait = convertSignal(reply, timeoutMs);
+      const wait = convertSignal(reply, timeoutMs, stopSignalOf(request));
       // The request id goes with the jobs, so that the worker's log lines for them carry it.
       // The key's company is the line the jobs wait in: companies take turns at the workers.
       const requestOptions: RequestOptions = {
         signal: wait.signal,
+        waitUntil: wait.deadline,
         requestId: request.id,
         company,
       };
