@@ -358,6 +358,38 @@ describe('the signing API', () => {
     expect(copied.body).toContain('<h1>This link does not work</h1>');
   });
 
+  it('shows a draft’s link that its case is not sent yet, counting no miss, and opens the case once sent', async () => {
+    const ip = nextAddress();
+    const { id, tokens } = await makeCase([{ name: 'Early Bird', email: 'early@example.com' }], {
+      title: 'Udkast <1>',
+      state: 'draft',
+      settings: { language: 'da' },
+    });
+    const token = tokens[0]!;
+    for (let i = 0; i <= MISSES_PER_MINUTE; i++) {
+      const notice = await page(token, ip);
+      expect(notice.statusCode).toBe(200);
+      expect(notice.body).toContain('<h1>Sagen er ikke sendt endnu</h1>');
+      expect(notice.body).toContain('»Udkast &lt;1&gt;« er gjort klar af Ann (ann@acme.example)');
+      expect(notice.body).not.toContain('<script');
+    }
+    // Nothing to act on before the send, and a wrong token is still a miss past the allowance.
+    // The notices counted no miss: the address still has its whole allowance.
+    expect((await load(token, ip)).statusCode).toBe(404);
+    for (let i = 1; i < MISSES_PER_MINUTE; i++)
+      expect((await page(`${'Z'.repeat(42)}${i}`, ip)).statusCode).toBe(404);
+    expect((await page('Z'.repeat(43), ip)).statusCode).toBe(429);
+    const lane = await stack.lane();
+    await new CaseService({
+      db: t.db,
+      client: lane.client,
+      storage: stack.storage,
+      library,
+      documentUrl: (key) => `${PUBLIC}/files/${key}`,
+    }).sendCase('acme', id);
+    expect((await load(token, nextAddress())).statusCode).toBe(200);
+  });
+
   it('keeps the one 404 page for a signer’s link of a denied or an expired case, and a denier’s', async () => {
     const ip = nextAddress();
     const wrong = await page('H'.repeat(43), ip);

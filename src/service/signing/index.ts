@@ -31,5 +31,6 @@ export {
   type SigningSession,
 } from './signing-session.js';
 export { readSignedReceipt, type SignedReceipt } from './signed-receipt.js';
+export { readUnsentLink, type UnsentLink } from './unsent-link.js';
 export { shownText } from './shown-text.js';
 export { MAX_ADDED_NAMES, typedNameMatches } from './typed-name.js';

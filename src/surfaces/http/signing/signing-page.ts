@@ -1,5 +1,5 @@
 import { writtenDateTime, writtenLanguage } from '../../../base/util/index.js';
-import type { SignedReceipt, SigningSession } from '../../../service/signing/index.js';
+import type { SignedReceipt, SigningSession, UnsentLink } from '../../../service/signing/index.js';
 
 /**
  * The server's words on the signing pages: the shell before its script has run, and the pages
@@ -47,6 +47,9 @@ const WORDS = {
     },
     signedAsk: 'Har du brug for en kopi eller spørgsmål til sagen, så skriv til {sender}.',
     signedClose: 'Linket kan ikke bruges igen. Du kan lukke siden.',
+    unsentTitle: 'Sagen er ikke sendt endnu',
+    unsent:
+      '»{title}« er gjort klar af {sender}, men ikke sendt til underskrift endnu. Når den er sendt, åbner dette link sagen, og du får besked.',
     eidTitle: 'Underskriften med eID blev ikke gennemført',
     eidAgain: 'Åbn dit link til underskrift igen for at prøve igen.',
     eid: {
@@ -100,6 +103,9 @@ const WORDS = {
     },
     signedAsk: 'For a copy, or questions about the case, write to {sender}.',
     signedClose: 'The link cannot be used again. You can close this page.',
+    unsentTitle: 'This case has not been sent yet',
+    unsent:
+      '“{title}” has been prepared by {sender} but not sent for signing yet. Once it is sent, this link opens it, and you will be told.',
     eidTitle: 'Signing with eID did not finish',
     eidAgain: 'Open your signing link again to try again.',
     eid: {
@@ -219,6 +225,23 @@ export function receiptPage(receipt: SignedReceipt, timeZone: string): string {
     `<h1>${escapeHtml(w.signedTitle)}</h1>\n${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}`,
     [],
     'done',
+  );
+}
+
+/** The page a draft's link opens until the draft is sent (unsent-link.ts). */
+export function unsentPage(link: UnsentLink): string {
+  const w = WORDS[writtenLanguage(link.language)];
+  // One pass, so that a title holding `{sender}` stays as written.
+  const values: Record<string, string> = {
+    title: link.title,
+    sender: `${link.sender.name} (${link.sender.email})`,
+  };
+  const text = w.unsent.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+  return layout(
+    link.language,
+    w.unsentTitle,
+    `<h1>${escapeHtml(w.unsentTitle)}</h1>\n<p>${escapeHtml(text)}</p>`,
+    [],
   );
 }
 

@@ -6,7 +6,11 @@ import { PageImageCache } from './page-image-cache.js';
 import type { Storage } from '../../../render/storage/index.js';
 import type { Database } from '../../../service/db/index.js';
 import { DEFAULT_TIME_ZONE } from '../../../document/fill/index.js';
-import { readSignedReceipt, readSigningSession } from '../../../service/signing/index.js';
+import {
+  readSignedReceipt,
+  readSigningSession,
+  readUnsentLink,
+} from '../../../service/signing/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import { signingAssetRoutes } from './signing-assets-routes.js';
 import { signingLogoRoute } from './signing-logo-route.js';
@@ -17,6 +21,7 @@ import {
   messagePage,
   pageLanguage,
   receiptPage,
+  unsentPage,
   signingPage,
 } from './signing-page.js';
 
@@ -135,6 +140,13 @@ export function signingRoutes(app: HttpApp, options: SigningRoutesOptions): Prom
           .headers(PAGE_HEADERS)
           .type('text/html; charset=utf-8')
           .send(receiptPage(receipt, timeZone));
+      // A draft's link, likewise: it opens the case once the draft is sent.
+      const unsent = await readUnsentLink(options.db, token);
+      if (unsent)
+        return reply
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(unsentPage(unsent));
       if (!misses || !(await misses.missed(request, reply)))
         await notFound(reply, pageLanguage(undefined, request.headers['accept-language']));
       return reply;
