@@ -181,7 +181,11 @@ export const CaseDocumentSchema = Type.Object(
       }),
     ),
     url: Type.Optional(
-      Type.String({ format: 'uri', description: 'stored by reference, never fetched' }),
+      Type.String({
+        format: 'uri',
+        description:
+          "a URL docpipe issued (an upload's url, a signed download URL) is read from its storage and produced like content; any other URL is kept by reference, never fetched, and takes no tags",
+      }),
     ),
     documentId: Type.Optional(id('a library document (GET /v3/api/documents)')),
     versionId: Type.Optional(

@@ -66,7 +66,7 @@ export interface CaseDocumentInput {
   name: string;
   /** Base64 bytes of a PDF or a real .docx. */
   content?: string;
-  /** Stored by reference, never fetched. */
+  /** docpipe's own URL: its stored document; any other: kept by reference, never fetched. */
   url?: string;
   /** A library document, with `versionId`. */
   documentId?: string;

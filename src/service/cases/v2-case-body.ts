@@ -147,7 +147,7 @@ export const V2DocumentSchema = Type.Object(
       Type.String({
         minLength: 1,
         description:
-          'base64 bytes of a PDF or .docx (fileIsBlob true), or a URL kept by reference (fileIsBlob false)',
+          "base64 bytes of a PDF or .docx (fileIsBlob true), or a URL (fileIsBlob false): one docpipe issued (an upload's url, a convert answer's file) is read from its storage and kept with the case, any other is kept by reference",
       }),
     ),
     fileIsBlob: Type.Optional(
