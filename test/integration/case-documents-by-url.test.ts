@@ -207,6 +207,20 @@ describe('a document given by a URL docpipe issued', () => {
       expect(fields(res)).toEqual(['documents[1].url']);
     }
     expect(answers[0]!.body.details).toEqual(answers[1]!.body.details);
+    // v2 says it at its own member.
+    const v2 = await expectNothingWritten(s.probe(s.acme), () =>
+      call(app, 'POST', '/api/v2/acme/case/create', s.acme.key, {
+        title: 'Not ours',
+        settings: { availability: { days: 30 } },
+        recipients: [{ name: ann.name, email: ann.email, signing: true }],
+        documents: [{ name: 'theirs.pdf', file: theirs, fileIsBlob: false }],
+      }),
+    );
+    expect(v2.status, v2.raw).toBe(400);
+    const errors = v2.body.errors as { error: string; description: string }[];
+    expect(errors.map((e) => [e.error, e.description.split(':')[0]])).toEqual([
+      ['document-not-found', 'documents[0].file'],
+    ]);
   });
 });
 

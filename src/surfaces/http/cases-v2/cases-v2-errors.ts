@@ -54,8 +54,8 @@ export function v2UntypedErrorHandler(retryAfterSeconds: number, what: string) {
 /**
  * Every failure of the v2 case endpoints in v2's shapes (spec 7.1):
  * - parameters (Fastify's schema): 400, each problem one error object, `validation-failed`;
- * - typed failures (the v2 check, the references, the pipeline): their status (4xx), every
- *   detail at its v2 path, with the v3 slug as `error`;
+ * - typed failures (the v2 check, the references, the pipeline): their status (4xx; 400 for
+ *   `document-not-found`), every detail at its v2 path, with the v3 slug as `error`;
  * - everything else as v2UntypedErrorHandler answers it.
  */
 export function casesV2ErrorHandler(retryAfterSeconds: number) {
@@ -65,7 +65,14 @@ export function casesV2ErrorHandler(retryAfterSeconds: number) {
       const details = validationDetails(err.validation, err.validationContext ?? 'body');
       return reply.code(400).send(v2CaseFailure(new DocpipeError('validation-failed', details)));
     }
-    if (isDocpipeError(err)) return reply.code(err.status).send(v2CaseFailure(err));
+    if (isDocpipeError(err)) {
+      // v2 has no document endpoints: a document not found is a body member's (a case
+      // document's url naming no upload of the company), the request's mistake, 400 as spec
+      // 4.2 lists for create and as v3's POST /cases answers it.
+      if (err.slug !== 'document-not-found') return reply.code(err.status).send(v2CaseFailure(err));
+      const { errors } = v2CaseFailure(err);
+      return reply.code(400).send({ errors: errors.map((e) => ({ ...e, code: 400 })) });
+    }
     return untyped(err, request, reply);
   };
 }
