@@ -590,6 +590,130 @@ describe("the sender's signed copy", () => {
   });
 });
 
+/** The bodies of the receiver's requests to `path`, awaited until `count` have come. */
+async function bodiesTo(path: string, count: number): Promise<Record<string, unknown>[]> {
+  for (;;) {
+    const mine = receiver.requests.filter((r) => r.url === path);
+    if (mine.length >= count) return mine.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    await receiver.next();
+  }
+}
+
+describe('case.deleted', () => {
+  it("reaches the webhooks after the case's rows are gone, signed, with the case as it was and its own dedup key", async () => {
+    const s = await stack();
+    const { webhook, secret } = await new WebhookRepository(t.db).add('acme', {
+      url: `${receiver.url}/hooks/deleted`,
+      triggers: ['case.deleted'],
+    });
+    onTestFinished(() => new WebhookRepository(t.db).remove(webhook.id).then(() => undefined));
+    const { case: made } = await create(
+      s,
+      base({
+        referenceId: 'crm-deleted-1',
+        recipients: [{ name: 'Gone', email: 'deleted-signer@example.com' }],
+      }),
+    );
+    const before = (await s.cases.getCase('acme', made.id)).updatedAt;
+    expect(await s.cases.deleteCase('acme', made.id)).toEqual({
+      acknowledged: true,
+      deletedCount: 1,
+    });
+    const [body] = await bodiesTo('/hooks/deleted', 1);
+    const request = receiver.requests.find((r) => r.url === '/hooks/deleted')!;
+    expect(request.headers['x-docpipe-event']).toBe('case.deleted');
+    const stamp = request.headers['x-docpipe-timestamp'] as string;
+    const expected = createHmac('sha256', secret).update(`${stamp}.${request.body}`).digest('hex');
+    expect(request.headers['x-docpipe-signature']).toBe(`sha256=${expected}`);
+    const deleted = body as {
+      trigger: string;
+      case: { _id: string; updatedAt: string; deletedAt: string; recipients: unknown[] };
+    };
+    expect(deleted).toMatchObject({
+      trigger: 'case.deleted',
+      case: {
+        _id: made.id,
+        title: 'Lease',
+        state: 'open',
+        referenceId: 'crm-deleted-1',
+        recipients: [{ name: 'Gone', status: 'pending' }],
+      },
+    });
+    // trigger:_id:updatedAt is new: later than every earlier event of the case.
+    expect(deleted.case.deletedAt).toBe(deleted.case.updatedAt);
+    expect(Date.parse(deleted.case.updatedAt)).toBeGreaterThan(Date.parse(before));
+    const left = await t.db
+      .selectFrom('cases')
+      .select('id')
+      .where('id', '=', made.id)
+      .executeTakeFirst();
+    expect(left).toBeUndefined();
+  });
+});
+
+describe('one case view in every event and the read', () => {
+  it("referenceId, every status, a signer's time, method and ip, a denial's reason and ip, in every event and in the read", async () => {
+    const s = await stack();
+    const { webhook } = await new WebhookRepository(t.db).add('acme', {
+      url: `${receiver.url}/hooks/view`,
+      triggers: ['*'],
+    });
+    onTestFinished(() => new WebhookRepository(t.db).remove(webhook.id).then(() => undefined));
+    const { case: made } = await create(
+      s,
+      base({
+        referenceId: 'crm-view-7',
+        recipients: [
+          { name: 'First', email: 'view-first@example.com', group: 1 },
+          { name: 'Second', email: 'view-second@example.com', group: 2 },
+        ],
+      }),
+    );
+    await signRecipient(
+      t.db,
+      { token: made.recipients[0]!.signingUrl.split('/').pop()! },
+      { method: 'typed', name: 'First' },
+      { ip: '198.51.100.7', userAgent: 'test', now: s.time.now() },
+    );
+    await mailTo('view-second@example.com');
+    s.time.add(1000);
+    await denyRecipient(t.db, made.recipients[1]!.signingUrl.split('/').pop()!, 'Wrong rent', {
+      ip: '203.0.113.9',
+      userAgent: 'test',
+      now: s.time.now(),
+    });
+    // case.created, recipient.invited (2), recipient.signed, case.denied.
+    const bodies = (await bodiesTo('/hooks/view', 5)) as {
+      trigger: string;
+      case: { referenceId: string; recipients: Record<string, unknown>[] };
+    }[];
+    expect(bodies.map((b) => b.trigger).sort()).toEqual([
+      'case.created',
+      'case.denied',
+      'recipient.invited',
+      'recipient.invited',
+      'recipient.signed',
+    ]);
+    for (const b of bodies)
+      expect([b.trigger, b.case.referenceId]).toEqual([b.trigger, 'crm-view-7']);
+    const of = (trigger: string) => bodies.find((b) => b.trigger === trigger)!.case.recipients;
+    expect(of('recipient.signed')).toMatchObject([
+      { name: 'First', status: 'signed', method: 'typed', ip: '198.51.100.7' },
+      { name: 'Second', status: 'pending' },
+    ]);
+    expect(of('recipient.signed')[1]).not.toHaveProperty('ip');
+    const denied = of('case.denied');
+    expect(denied).toMatchObject([
+      { name: 'First', status: 'signed', method: 'typed', ip: '198.51.100.7' },
+      { name: 'Second', status: 'denied', denialReason: 'Wrong rent', ip: '203.0.113.9' },
+    ]);
+    // The read says the same of every recipient as the last event did.
+    const read = await s.cases.getCase('acme', made.id);
+    expect(read.referenceId).toBe('crm-view-7');
+    expect(read.recipients).toEqual(denied);
+  });
+});
+
 describe('contacts', () => {
   it('keeps each recipient once per e-mail address, the last name given', async () => {
     const s = await stack();

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/app/config/index.js';
@@ -964,7 +965,7 @@ describe('the v2 reads and delete', () => {
     expect(await footprint(probe('initech'))).toEqual(before);
   });
 
-  it('GET case/{case_id}/delete removes the case, its rows and its stored PDFs', async () => {
+  it('GET case/{case_id}/delete removes the case, its rows, its stored PDFs and its folder, and writes case.deleted', async () => {
     const id = ids[0]!;
     const hex = Buffer.from('initech').toString('hex');
     const stored = async () => {
@@ -973,13 +974,18 @@ describe('the v2 reads and delete', () => {
       return keys;
     };
     expect(await stored()).toHaveLength(1);
+    const folderOf = (caseId: string) => join(stack.storage.root, 'cases', hex, caseId);
+    expect(existsSync(folderOf(ids[1]!))).toBe(true);
     const res = await as(`/api/v2/initech/case/${id}/delete`);
     expect(res).toEqual({
       status: 200,
       json: { status: 'case_deleted', return: { acknowledged: true, deletedCount: 1 } },
     });
     expect(await stored()).toEqual([]);
-    for (const table of ['cases', 'recipients', 'case_documents', 'case_events'] as const) {
+    // No empty folder is left on local storage, and another case's folder is untouched.
+    expect(existsSync(folderOf(id))).toBe(false);
+    expect(existsSync(folderOf(ids[1]!))).toBe(true);
+    for (const table of ['cases', 'recipients', 'case_documents'] as const) {
       const column = table === 'cases' ? 'id' : 'case_id';
       const row = await t.db
         .selectFrom(table)
@@ -988,6 +994,22 @@ describe('the v2 reads and delete', () => {
         .executeTakeFirstOrThrow();
       expect([table, Number(row.n)]).toEqual([table, 0]);
     }
+    // Its events went with it but one: case.deleted, written with the delete, the case as it was.
+    const events = await t.db
+      .selectFrom('case_events')
+      .select(['trigger', 'payload'])
+      .where('case_id', '=', id)
+      .execute();
+    expect(events.map((e) => e.trigger)).toEqual(['case.deleted']);
+    const payload = events[0]!.payload as {
+      trigger: string;
+      case: Record<string, unknown> & { recipients: unknown[]; updatedAt: string };
+    };
+    expect(payload).toMatchObject({
+      trigger: 'case.deleted',
+      case: { _id: id, title: 'Case 0', state: 'open', deletedAt: payload.case.updatedAt },
+    });
+    expect(payload.case.recipients).toHaveLength(1);
     expect((await as(`/api/v2/initech/case/${id}/get`)).json).toEqual({
       message: 'Case not found',
     });

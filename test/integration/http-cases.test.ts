@@ -13,6 +13,7 @@ import { InlinePreparer } from '../../src/render/prepare/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
 import { KeyStore } from '../../src/service/keys/index.js';
+import { denyRecipient, signRecipient } from '../../src/service/signing/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import { buildHttpServer } from '../../src/surfaces/http/server.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
@@ -282,6 +283,47 @@ describe('GET /v3/api/cases/{id}', () => {
     }
     const theirs = await get('/v3/api/cases?referenceId=mine', 'globex');
     expect(theirs.json).toEqual({ cases: [] });
+  });
+
+  it("says each recipient's status as the events do: a signer's method and ip, a denier's reason and ip", async () => {
+    const { json } = await create({
+      title: 'Lease',
+      referenceId: 'crm-read-1',
+      recipients: [
+        { name: 'Signer', email: 'signer@example.com', group: 1 },
+        { name: 'Denier', email: 'denier@example.com', group: 2 },
+      ],
+      documents: [byUrl],
+      settings: { signingSchemas: ['draw'] },
+    });
+    const made = json.case as { id: string; recipients: { signingUrl: string }[] };
+    const tokenOf = (i: number) => made.recipients[i]!.signingUrl.split('/').pop()!;
+    const now = new Date();
+    await signRecipient(
+      t.db,
+      { token: tokenOf(0) },
+      { method: 'typed', name: 'Signer' },
+      { ip: '198.51.100.20', userAgent: 'test', now },
+    );
+    await denyRecipient(t.db, tokenOf(1), 'Not this rent', {
+      ip: '203.0.113.21',
+      userAgent: 'test',
+      now,
+    });
+    const read = await get(`/v3/api/cases/${made.id}`);
+    expect(read.res.statusCode).toBe(200);
+    const kase = read.json.case as { referenceId: string; recipients: unknown[] };
+    expect(kase.referenceId).toBe('crm-read-1');
+    expect(kase.recipients).toMatchObject([
+      { name: 'Signer', status: 'signed', method: 'typed', ip: '198.51.100.20' },
+      {
+        name: 'Denier',
+        status: 'denied',
+        denialReason: 'Not this rent',
+        ip: '203.0.113.21',
+        actedAt: now.toISOString(),
+      },
+    ]);
   });
 });
 

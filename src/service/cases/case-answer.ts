@@ -111,8 +111,12 @@ export interface RecipientView {
   status: RecipientStatus;
   /** When they signed or denied (ISO 8601); absent while pending. */
   actedAt?: string;
+  /** How a recipient who signed signed: `draw`, `typed` or the eID scheme. */
+  method?: string;
   /** The reason a recipient who denied gave. */
   denialReason?: string;
+  /** The address a recipient who signed or denied acted from. */
+  ip?: string;
 }
 
 /**

@@ -20,3 +20,5 @@ export const MAX_PAGE_LIMIT = 1000;
 export const CASE_CREATED = 'case.created';
 /** A draft sent (POST /v3/api/cases/{id}/send). */
 export const CASE_SENT = 'case.sent';
+/** A case deleted (v2's delete): its rows are gone, its event carries the case as it was. */
+export const CASE_DELETED = 'case.deleted';

@@ -3,13 +3,13 @@ import { DocpipeError } from '../../base/errors/index.js';
 import { FolderRepository } from '../companies/index.js';
 import type { Database } from '../db/index.js';
 import {
-  recipientView,
   type CasePage,
   type CaseSummary,
   type CaseView,
   type DocumentView,
 } from './case-answer.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+import { caseStatusOf, readRecipientStatuses } from './case-status.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,25 +44,7 @@ export async function readCase(
     .executeTakeFirst();
   if (!row) throw notFound();
   const [recipients, documents] = await Promise.all([
-    db
-      .selectFrom('recipients')
-      .select([
-        'id',
-        'uid',
-        'name',
-        'email',
-        'phone',
-        'type',
-        'signing',
-        'group',
-        'status',
-        'acted_at',
-        'denial_reason',
-      ])
-      .where('company_id', '=', company)
-      .where('case_id', '=', id)
-      .orderBy('position')
-      .execute(),
+    readRecipientStatuses(db, company, id),
     db
       .selectFrom('case_documents')
       .select([
@@ -80,25 +62,23 @@ export async function readCase(
       .orderBy('index')
       .execute(),
   ]);
+  // The case's status as its events carry it too (case-status.ts), with what only a read shows.
+  const status = caseStatusOf(row, recipients);
   return {
-    id: row.id,
-    title: row.title,
-    state: row.state,
-    referenceId: row.reference_id,
+    id: status.id,
+    title: status.title,
+    state: status.state,
+    referenceId: status.referenceId,
     folder: { id: row.folder_id, name: row.folder_name },
     sender: { id: row.sender_id, name: row.sender_name, email: row.sender_email },
     language: row.language,
-    activeGroup: row.active_group,
+    activeGroup: status.activeGroup,
     sealing: row.state === 'open' && row.completed_at !== null && row.sealed_at === null,
-    expiresAt: row.expires_at.toISOString(),
+    expiresAt: status.expiresAt,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: status.updatedAt,
     settings: row.settings as Record<string, unknown>,
-    recipients: recipients.map((r) => ({
-      ...recipientView(r),
-      ...(r.acted_at ? { actedAt: r.acted_at.toISOString() } : {}),
-      ...(r.denial_reason !== null ? { denialReason: r.denial_reason } : {}),
-    })),
+    recipients: status.recipients,
     documents: await Promise.all(
       // A sealed case downloads its sealed PDFs; the copies shown to the signers stay stored
       // as evidence, their hashes in each document's evidence. Sealed as the case row read

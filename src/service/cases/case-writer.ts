@@ -3,6 +3,7 @@ import { rowBatches, type Database } from '../db/index.js';
 import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
+import { writeCaseEvent } from './case-status.js';
 
 /** A recipient as written: its token only as a hash. */
 export interface NewRecipient {
@@ -123,20 +124,21 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
       })),
     ))
       await trx.insertInto('case_documents').values(batch).execute();
-    await trx
-      .insertInto('case_events')
-      .values({
-        ...ofCase,
-        id: c.eventId,
-        trigger: CASE_CREATED,
-        payload: JSON.stringify(createdPayload(c)),
-        created_at: c.now,
-      })
-      .execute();
+    await writeCaseEvent(trx, {
+      id: c.eventId,
+      company: c.company,
+      caseId: c.id,
+      trigger: CASE_CREATED,
+      at: c.now,
+      caseExtra: createdPayload(c).case,
+    });
   });
 }
 
-/** The `case.created` payload: spec 6's `trigger` and `case` with `_id` and `updatedAt`. */
+/**
+ * The `case.created` payload: spec 6's `trigger` and `case` with `_id` and `updatedAt`; its
+ * `case` is written with the case's status over it (writeCaseEvent), as every event's is.
+ */
 function createdPayload(c: NewCase) {
   const at = c.now.toISOString();
   return {

@@ -54,7 +54,22 @@ export {
   type CaseSettings,
   type LibraryCaseBody,
 } from './case-body.js';
-export { CASE_CREATED, CASE_SENT, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+export {
+  CASE_CREATED,
+  CASE_DELETED,
+  CASE_SENT,
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+} from './case-defaults.js';
+export {
+  caseStatusOf,
+  eventCaseOf,
+  readCaseStatus,
+  readRecipientStatuses,
+  writeCaseEvent,
+  type CaseEventInput,
+  type CaseStatus,
+} from './case-status.js';
 export { readSigningView, type SigningView } from './signing-view.js';
 export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 export {

@@ -3,6 +3,7 @@ import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import type { Database } from '../db/index.js';
 import { CASE_SENT, DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
 import { caseExpiry } from './case-expiry.js';
+import { writeCaseEvent } from './case-status.js';
 import { firstReminderAt, type ReminderSettings } from './reminder-schedule.js';
 
 /** A draft made open, and the event that hands it to delivery. */
@@ -80,27 +81,7 @@ export async function sendDraft(
       .where('company_id', '=', company)
       .where('id', '=', caseId)
       .execute();
-    await trx
-      .insertInto('case_events')
-      .values({
-        id: eventId,
-        company_id: company,
-        case_id: caseId,
-        trigger: CASE_SENT,
-        payload: JSON.stringify({
-          trigger: CASE_SENT,
-          case: {
-            _id: caseId,
-            title: kase.title,
-            state: 'open',
-            activeGroup: kase.active_group,
-            expiresAt: expiresAt.toISOString(),
-            updatedAt: now.toISOString(),
-          },
-        }),
-        created_at: now,
-      })
-      .execute();
+    await writeCaseEvent(trx, { id: eventId, company, caseId, trigger: CASE_SENT, at: now });
     return { eventId, activeGroup: kase.active_group, expiresAt };
   });
 }

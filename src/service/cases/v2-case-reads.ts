@@ -4,7 +4,8 @@ import type { Storage } from '../../render/storage/index.js';
 import { FolderRepository } from '../companies/index.js';
 import type { Database } from '../db/index.js';
 import type { CaseState } from './case-answer.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+import { CASE_DELETED, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './case-defaults.js';
+import { readCaseStatus, writeCaseEvent } from './case-status.js';
 import { caseFolder } from './case-storage.js';
 import { V2_CASE_TYPE, v2Settings, type V2CaseOne, type V2CaseSummary } from './v2-case-answer.js';
 
@@ -144,25 +145,53 @@ export interface V2DeleteResult {
 }
 
 /**
- * GET .../case/{case_id}/delete: removes the company's case (its recipients, documents and events
- * go with it, by the foreign keys' cascade) and then its stored PDFs under
- * `cases/<company>/<case>/`. A case that is absent or another company's deletes nothing
- * (`deletedCount` 0), and says no more than that. The PDFs go after the row: a failure between
- * the two leaves files no case points to (found by their folder), never a case without its PDFs.
+ * GET .../case/{case_id}/delete: removes the company's case (its recipients and documents go
+ * with it by the foreign keys' cascade, its earlier events with it here) and writes
+ * `case.deleted` in the same transaction, carrying the case's status as it was before (the
+ * event outlives the rows: case_events does not cascade from cases), so that a webhook's copy
+ * of the case does not go stale. Then its stored PDFs under `cases/<company>/<case>/` go, and
+ * with them the folder (local storage removes the folders a delete leaves empty). A case that is
+ * absent or another company's deletes nothing (`deletedCount` 0), and says no more than that.
+ * The PDFs go after the row: a failure between the two leaves files no case points to (found by
+ * their folder), never a case without its PDFs.
  */
 export async function deleteV2Case(
   db: Kysely<Database>,
   storage: Storage,
   company: string,
   id: string,
+  now: Date = new Date(),
 ): Promise<V2DeleteResult> {
   if (!UUID.test(id)) return { acknowledged: true, deletedCount: 0 };
-  const deleted = await db
-    .deleteFrom('cases')
-    .where('company_id', '=', company)
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
+  const deleted = await db.transaction().execute(async (trx) => {
+    // Locked first: a signature or a message under way finishes before, or finds it gone.
+    const locked = await trx
+      .selectFrom('cases')
+      .select('updated_at')
+      .where('company_id', '=', company)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) return false;
+    const status = await readCaseStatus(trx, company, id);
+    await trx
+      .deleteFrom('case_events')
+      .where('company_id', '=', company)
+      .where('case_id', '=', id)
+      .execute();
+    await trx.deleteFrom('cases').where('company_id', '=', company).where('id', '=', id).execute();
+    // The deletion's own moment, after every earlier event's: its deduplication key is new.
+    const at = new Date(Math.max(now.getTime(), locked.updated_at.getTime() + 1));
+    await writeCaseEvent(trx, {
+      company,
+      caseId: id,
+      trigger: CASE_DELETED,
+      at: now,
+      status: { ...status!, updatedAt: at.toISOString() },
+      caseExtra: { deletedAt: at.toISOString() },
+    });
+    return true;
+  });
   if (!deleted) return { acknowledged: true, deletedCount: 0 };
   await removeCaseFiles(storage, caseFolder(company, id));
   return { acknowledged: true, deletedCount: 1 };

@@ -177,7 +177,7 @@ export interface RecipientsTable {
   /** When they signed or denied (migration 0005). */
   acted_at: Moment;
   denial_reason: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The address they signed or denied from (migration 0008); null while pending. */
+  /** The address they denied from (migration 0008; a signer's is its signature's `ip`). */
   acted_ip: ColumnType<string | null, string | null | undefined, string | null>;
   /** When its invitation was sent (migration 0006); null until then. */
   invited_at: Moment;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '../../base/log/index.js';
+import { writeCaseEvent } from '../cases/index.js';
 import type { Database } from '../db/index.js';
 import { readCaseContext, waitingSigners } from './case-context.js';
 import { CASE_EXPIRED } from './event-triggers.js';
@@ -64,31 +65,16 @@ export async function expireCases(
         due.map((d) => d.id),
       )
       .where('state', '=', 'open')
-      .returning(['company_id', 'id', 'title', 'active_group', 'updated_at', 'expires_at'])
+      .returning(['company_id', 'id'])
       .execute();
-    if (rows.length > 0)
-      await trx
-        .insertInto('case_events')
-        .values(
-          rows.map((r) => ({
-            company_id: r.company_id,
-            case_id: r.id,
-            trigger: CASE_EXPIRED,
-            payload: JSON.stringify({
-              trigger: CASE_EXPIRED,
-              case: {
-                _id: r.id,
-                title: r.title,
-                state: 'expired',
-                activeGroup: r.active_group,
-                expiresAt: r.expires_at.toISOString(),
-                updatedAt: r.updated_at.toISOString(),
-              },
-            }),
-            created_at: now,
-          })),
-        )
-        .execute();
+    // One at a time: each event carries its case's status (writeCaseEvent), recipients and all.
+    for (const r of rows)
+      await writeCaseEvent(trx, {
+        company: r.company_id,
+        caseId: r.id,
+        trigger: CASE_EXPIRED,
+        at: now,
+      });
     return rows;
   });
   if (ended.length > 0) logger?.info({ cases: ended.map((c) => c.id) }, 'cases expired');

@@ -4,10 +4,10 @@
  * `partner.customer.registered`. The cases and signing services write theirs with their changes;
  * delivery writes the ones below: a case expired, and the messages that went out.
  */
-import { CASE_CREATED, CASE_SENT } from '../cases/index.js';
+import { CASE_CREATED, CASE_DELETED, CASE_SENT } from '../cases/index.js';
 import { CASE_DENIED, CASE_SIGNED, RECIPIENT_SIGNED } from '../signing/index.js';
 
-export { CASE_CREATED, CASE_DENIED, CASE_SENT, CASE_SIGNED, RECIPIENT_SIGNED };
+export { CASE_CREATED, CASE_DELETED, CASE_DENIED, CASE_SENT, CASE_SIGNED, RECIPIENT_SIGNED };
 export const CASE_EXPIRED = 'case.expired';
 export const RECIPIENT_INVITED = 'recipient.invited';
 export const RECIPIENT_REMINDED = 'recipient.reminded';

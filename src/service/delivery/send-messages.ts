@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '../../base/log/index.js';
-import { signingTokenFor, signingUrl } from '../cases/index.js';
+import { signingTokenFor, signingUrl, writeCaseEvent } from '../cases/index.js';
 import type { Database } from '../db/index.js';
 import type { ChannelResult, MessageChannels, OutgoingMessage } from '../messages/index.js';
 import type { Storage } from '../../render/storage/index.js';
@@ -134,11 +134,10 @@ async function sendOne(
 }
 
 /**
- * A sent invitation or reminder, recorded in one statement (one round trip, atomic as a
- * transaction): the ledger row sent, the recipient's `invited_at`, the case's `updatedAt` moved
- * on (a millisecond at least, under its row lock, so that two messages in one millisecond still
- * give two deduplication keys), and the event `recipient.invited` or `recipient.reminded` with
- * the case as it now is. `updatedAt` is written as JavaScript's toISOString writes it.
+ * A sent invitation or reminder, recorded in one transaction: the case's `updatedAt` moved on
+ * (a millisecond at least, under its row lock, so that two messages in one millisecond still
+ * give two deduplication keys), the ledger row sent, the recipient's `invited_at`, and the
+ * event `recipient.invited` or `recipient.reminded` with the case's status as it now is.
  */
 async function recordSentWithEvent(
   db: Kysely<Database>,
@@ -148,38 +147,39 @@ async function recordSentWithEvent(
   now: Date,
 ): Promise<void> {
   const trigger = row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED;
-  const extra = {
-    recipient: { id: recipient.id, name: recipient.name },
-    channel: row.channel,
-    ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
-  };
-  await sql`
-    with sent as (
-      update messages
-      set status = 'sent', sent_at = ${now}, location = ${location ?? null}, error = null,
-          claimed_until = null, next_attempt_at = null
-      where id = ${row.id}
-    ), invited as (
-      update recipients set invited_at = ${now}
-      where id = ${recipient.id} and ${row.kind === 'invitation'}
-    ), moved as (
-      update cases
-      set updated_at = greatest(${now}::timestamptz, updated_at + interval '1 millisecond')
-      where company_id = ${row.company} and id = ${row.caseId}
-      returning id, title, state, active_group, updated_at
-    )
-    insert into case_events (company_id, case_id, trigger, payload, created_at)
-    select ${row.company}, moved.id, ${trigger},
-      jsonb_build_object(
-        'trigger', ${trigger}::text,
-        'case', jsonb_build_object(
-          '_id', moved.id, 'title', moved.title, 'state', moved.state,
-          'activeGroup', moved.active_group,
-          'updatedAt', to_char(moved.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-        )
-      ) || ${JSON.stringify(extra)}::jsonb,
-      ${now}
-    from moved`.execute(db);
+  await db.transaction().execute(async (trx) => {
+    // The case's row first, as signing and denying take it before its recipients' rows: taken
+    // in the other order the two would wait for each other.
+    const moved = await trx
+      .updateTable('cases')
+      .set({
+        updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at + interval '1 millisecond')`,
+      })
+      .where('company_id', '=', row.company)
+      .where('id', '=', row.caseId)
+      .returning('id')
+      .executeTakeFirst();
+    await markSent(trx, row.id, location, now);
+    // A case deleted meanwhile: the message went, and there is no case to tell of.
+    if (!moved) return;
+    if (row.kind === 'invitation')
+      await trx
+        .updateTable('recipients')
+        .set({ invited_at: now })
+        .where('id', '=', recipient.id)
+        .execute();
+    await writeCaseEvent(trx, {
+      company: row.company,
+      caseId: row.caseId,
+      trigger,
+      at: now,
+      extra: {
+        recipient: { id: recipient.id, name: recipient.name },
+        channel: row.channel,
+        ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
+      },
+    });
+  });
 }
 
 /** A channel's answer for a person it cannot reach: not worth another try. */

@@ -39,7 +39,13 @@ export async function denyRecipient(
     const { company, caseId } = session;
     const recipient = await trx
       .updateTable('recipients')
-      .set({ status: 'denied', acted_at: now, denial_reason: reason, updated_at: now })
+      .set({
+        status: 'denied',
+        acted_at: now,
+        denial_reason: reason,
+        acted_ip: context.ip,
+        updated_at: now,
+      })
       .where('id', '=', session.recipient.id)
       .returning(['uid', 'name'])
       .executeTakeFirstOrThrow();

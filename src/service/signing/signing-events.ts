@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { writeCaseEvent } from '../cases/index.js';
 import type { Database } from '../db/index.js';
 
 export const RECIPIENT_SIGNED = 'recipient.signed';
@@ -14,7 +15,10 @@ export interface EventCase {
   updatedAt: string;
 }
 
-/** The case as an event says it, at the moment of the change. */
+/**
+ * The case as an event says it, at the moment of the change; writeSigningEvent sets the case's
+ * status read in the transaction over it, so that these are what the case's rows say.
+ */
 export function eventCase(
   id: string,
   title: string,
@@ -37,7 +41,9 @@ export interface EventRecipient {
 
 /**
  * Writes an event in the transaction that makes its change (the outbox the relay publishes
- * from), its payload fixed now, so that every delivery carries the same body.
+ * from), its payload fixed now, so that every delivery carries the same body. Its `case` is the
+ * case's status as the transaction sees it (writeCaseEvent: the same view as every event and
+ * the read), with what `payload.case` adds; the rest of `payload` is this event's own.
  */
 export async function writeSigningEvent(
   trx: Transaction<Database>,
@@ -47,14 +53,13 @@ export async function writeSigningEvent(
   payload: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  await trx
-    .insertInto('case_events')
-    .values({
-      company_id: company,
-      case_id: caseId,
-      trigger,
-      payload: JSON.stringify({ trigger, ...payload }),
-      created_at: at,
-    })
-    .execute();
+  const { case: caseExtra, ...extra } = payload;
+  await writeCaseEvent(trx, {
+    company,
+    caseId,
+    trigger,
+    at,
+    caseExtra: (caseExtra ?? {}) as Record<string, unknown>,
+    extra,
+  });
 }

@@ -12,6 +12,7 @@ export const WEBHOOK_TRIGGERS = [
   'case.signed',
   'case.denied',
   'case.expired',
+  'case.deleted',
 ] as const;
 
 export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];

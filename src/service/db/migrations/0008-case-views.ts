@@ -7,8 +7,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * - `case_events` no longer cascades from `cases`: a deleted case's `case.deleted` is written in
  *   the delete's transaction and must outlive the case's rows to reach the webhooks. The delete
  *   removes the case's other events itself (service/cases' deleteCase).
- * - `recipients.acted_ip`: the address a recipient signed or denied from, so that every event
- *   and the read say it, not only the event of the moment.
+ * - `recipients.acted_ip`: the address a recipient denied from (a signer's is its signature's
+ *   `ip`; the signers of earlier cases get theirs copied), so that every event and the read say
+ *   it, not only the event of the moment.
  * Written against Kysely<unknown>: a migration sees the schema as it was then.
  */
 export const caseViews: Migration = {

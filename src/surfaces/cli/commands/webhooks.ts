@@ -7,10 +7,11 @@ const repeat = (value: string, previous: string[]) => [...previous, value];
 
 const WEBHOOKS_HELP =
   '\nTriggers: case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded,\n' +
-  'case.signed, case.denied, case.expired, or * for all. Each delivery is signed with the secret\n' +
-  '"add" prints once (X-Docpipe-Signature: sha256=HMAC(secret, "<timestamp>.<body>")); failed\n' +
-  'deliveries are retried for about a day, then can be replayed. Private, loopback and link-local\n' +
-  'destinations are refused unless DOCPIPE_WEBHOOK_ALLOW_PRIVATE=true. See docs/webhooks.md.\n';
+  'case.signed, case.denied, case.expired, case.deleted, or * for all. Each delivery is signed\n' +
+  'with the secret "add" prints once (X-Docpipe-Signature: sha256=HMAC(secret,\n' +
+  '"<timestamp>.<body>")); failed deliveries are retried for about a day, then can be replayed.\n' +
+  'Private, loopback and link-local destinations are refused unless\n' +
+  'DOCPIPE_WEBHOOK_ALLOW_PRIVATE=true. See docs/webhooks.md.\n';
 
 export function registerWebhooks(program: Command): void {
   const webhooks = program

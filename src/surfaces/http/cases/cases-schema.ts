@@ -192,8 +192,18 @@ export const CaseOneSchema = Type.Object(
               actedAt: Type.Optional(
                 Type.String({ format: 'date-time', description: 'when they signed or denied' }),
               ),
+              method: Type.Optional(
+                Type.String({
+                  description: 'how a recipient who signed signed: draw, typed or the eID scheme',
+                }),
+              ),
               denialReason: Type.Optional(
                 Type.String({ description: 'the reason given by a recipient who denied' }),
+              ),
+              ip: Type.Optional(
+                Type.String({
+                  description: 'the address a recipient who signed or denied acted from',
+                }),
               ),
             },
             { additionalProperties: false },
