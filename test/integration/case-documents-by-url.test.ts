@@ -271,6 +271,14 @@ describe("a document given by another host's URL", () => {
     const view = await read(app, made.id);
     expect(view.documents[1]).toMatchObject({ url: foreign, source: 'url', sealed: false });
     expect(view.documents[0]).toMatchObject({ sealed: true });
+    // The signer's link, opened again: it says which documents are not sealed.
+    const receipt = await app.inject({
+      method: 'GET',
+      url: new URL(made.recipients[0]!.signingUrl).pathname,
+    });
+    expect(receipt.body).toContain('You have signed');
+    expect(receipt.body).toContain('signed by reference to the link and are not sealed');
+    expect(receipt.body).not.toContain('the documents are sealed');
   });
 });
 

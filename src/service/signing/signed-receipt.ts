@@ -17,6 +17,8 @@ export interface SignedReceipt {
   stage: 'waiting' | 'sealing' | 'sealed';
   /** How the recipient is reached, so how the signed copy's notice reaches them. */
   channel: 'email' | 'sms' | 'eboks';
+  /** Whether a document of the case was given by another host's URL: signed by reference, never sealed. */
+  byReference: boolean;
 }
 
 /**
@@ -54,6 +56,18 @@ export async function readSignedReceipt(
       'cases.sender_name',
       'cases.sender_email',
     ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('case_documents')
+            .select('case_documents.index')
+            .whereRef('case_documents.company_id', '=', 'recipients.company_id')
+            .whereRef('case_documents.case_id', '=', 'recipients.case_id')
+            .where('case_documents.storage_key', 'is', null),
+        )
+        .as('by_reference'),
+    )
     .where('recipients.signing_token_hash', '=', hashSigningToken(token))
     .executeTakeFirst();
   if (!row || !row.signing || row.status !== 'signed' || row.acted_at === null) return undefined;
@@ -71,5 +85,6 @@ export async function readSignedReceipt(
     signedAt: row.acted_at,
     stage,
     channel: row.type,
+    byReference: row.by_reference === true,
   };
 }

@@ -28,6 +28,13 @@ const WORDS = {
       sealing: 'Alle har underskrevet, og dokumenterne bliver forseglet nu.',
       sealed: 'Alle har underskrevet, og dokumenterne er forseglet, så de ikke kan ændres.',
     },
+    signedStageByReference: {
+      waiting: 'Sagen venter nu på, at de andre underskriver.',
+      sealing:
+        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og forsegles ikke; de andre bliver forseglet nu.',
+      sealed:
+        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og ikke forseglet; de andre er forseglet, så de ikke kan ændres.',
+    },
     signedCopy: {
       email: {
         waiting: 'Når alle har underskrevet, får du den underskrevne kopi på e-mail.',
@@ -83,6 +90,13 @@ const WORDS = {
       waiting: 'The case is now waiting for the others to sign.',
       sealing: 'Everyone has signed, and the documents are being sealed now.',
       sealed: 'Everyone has signed, and the documents are sealed so that they cannot be changed.',
+    },
+    signedStageByReference: {
+      waiting: 'The case is now waiting for the others to sign.',
+      sealing:
+        'Everyone has signed. Documents given by link were signed by reference to the link and are not sealed; any others are being sealed now.',
+      sealed:
+        'Everyone has signed. Documents given by link were signed by reference to the link and are not sealed; any others are sealed so that they cannot be changed.',
     },
     signedCopy: {
       email: {
@@ -215,7 +229,8 @@ export function receiptPage(receipt: SignedReceipt, timeZone: string): string {
       title: receipt.title,
       date: writtenDateTime(receipt.signedAt, language, timeZone),
     }),
-    `${w.signedStage[receipt.stage]} ${w.signedCopy[receipt.channel][receipt.stage]}`,
+    // A document kept by reference is never sealed: the page does not say it is.
+    `${(receipt.byReference ? w.signedStageByReference : w.signedStage)[receipt.stage]} ${w.signedCopy[receipt.channel][receipt.stage]}`,
     fill(w.signedAsk, { sender }),
     w.signedClose,
   ];
