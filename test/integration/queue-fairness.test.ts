@@ -17,6 +17,7 @@ import { buildDocx, para } from '../helpers/docx-builder.js';
 import { rejectionOf } from '../helpers/failure.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { ScriptedConverter, convertedPdf } from '../helpers/scripted-converter.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * Fair sharing between companies on a real Redis, with the preparer inline and a converter that
@@ -79,7 +80,7 @@ async function lane(
     });
   const documents = new Queue('documents', { connection: lane.connection, prefix: lane.prefix });
   onTestFinished(() => documents.close());
-  return { connect, documents, lane };
+  return { connect, documents, lane, worker };
 }
 
 /** Distinct documents (distinct values: no answer from the render cache). */
@@ -191,6 +192,43 @@ describe('fair sharing between companies', () => {
     expect(order()).toHaveLength(12);
     expect(most.get('A')).toBe(1);
     expect(most.get('B')).toBe(1);
+  });
+
+  it("hands a job waiting for its company's turn back to the queue when the worker stops, not started", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const converter = new ScriptedConverter(async () => {
+      await gate;
+      return pdf;
+    });
+    const { connect, documents, worker } = await lane(converter, {}, 1);
+    const a = await connect({ company: 'company-a' });
+    const ids = ['A-first', 'A-second'];
+    const done = a
+      .renderEach(batch('A', 2).map((b, i) => ({ ...b, jobId: ids[i] })))
+      .catch(() => undefined);
+    // Both taken by the worker: the first converting, the second waiting for the company's turn.
+    await waitUntil(
+      async () => converter.requests.length === 1 && (await documents.getActiveCount()) === 2,
+      10_000,
+      'one converting, one waiting for its turn',
+    );
+    const closed = worker.close(60_000);
+    await waitUntil(
+      async () => (await documents.getActiveCount()) === 1,
+      10_000,
+      'the waiting job handed back',
+    );
+    release();
+    await closed;
+    expect(converter.requests).toHaveLength(1);
+    expect(worker.stopReport).toEqual({ finished: 1, handedBack: 1, queued: 1 });
+    expect(await documents.getJobState('A-first')).toBe('completed');
+    expect(await documents.getJobState('A-second')).toBe('prioritized');
+    // Not an attempt used up: the next worker starts it as new.
+    expect((await documents.getJob('A-second'))?.attemptsMade).toBe(0);
+    await a.close();
+    await done;
   });
 
   it('starts the line over when nothing waits: places stay far below BullMQ’s highest priority', async () => {
