@@ -286,7 +286,7 @@ describe('what a client reads between the last signature and the seal (issue 31)
     const id = await signedCase('Under way');
     const shown = await t.db
       .selectFrom('case_documents')
-      .select(['storage_key', 'sha256'])
+      .select(['storage_key', 'sha256', 'pages'])
       .where('case_id', '=', id)
       .executeTakeFirstOrThrow();
     const during = await reader().getCase('acme', id);
@@ -302,6 +302,8 @@ describe('what a client reads between the last signature and the seal (issue 31)
       expect.objectContaining({
         url: `${PUBLIC}/files/${shown.storage_key}`,
         sha256: shown.sha256,
+        pages: shown.pages,
+        shownPages: shown.pages,
         sealed: false,
       }),
     ]);
@@ -309,9 +311,11 @@ describe('what a client reads between the last signature and the seal (issue 31)
 
     await sealCase(deps, 'acme', id);
     const after = await reader().getCase('acme', id);
-    const sealedSha = createHash('sha256')
-      .update(await sealedBytes(id))
-      .digest('hex');
+    const sealedPdf = await sealedBytes(id);
+    const sealedSha = createHash('sha256').update(sealedPdf).digest('hex');
+    // The file's own count (signature page and audit trail added), and the signers' document's.
+    const sealedPageCount = (await PDFDocument.load(sealedPdf)).getPageCount();
+    expect(sealedPageCount).toBeGreaterThan(shown.pages!);
     expect({ state: after.state, sealing: after.sealing }).toEqual({
       state: 'signed',
       sealing: false,
@@ -320,6 +324,8 @@ describe('what a client reads between the last signature and the seal (issue 31)
       expect.objectContaining({
         url: `${PUBLIC}/files/${sealedDocumentKey('acme', id, 0)}`,
         sha256: sealedSha,
+        pages: sealedPageCount,
+        shownPages: shown.pages,
         sealed: true,
       }),
     ]);

@@ -143,7 +143,10 @@ export interface DocumentView {
   url: string;
   /** `content`, `url` or `library`: where the document came from. */
   source: 'content' | 'url' | 'library';
+  /** Pages of the file at `url`: the sealed PDF's once sealed (signature page, audit trail). */
   pages: number | null;
+  /** Pages of the document as the signers read it, before sealing added any. */
+  shownPages: number | null;
   sha256: string | null;
   /** `url` and `sha256` are the sealed PDF's (the case is signed); false before, and for a URL. */
   sealed: boolean;

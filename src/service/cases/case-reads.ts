@@ -56,6 +56,7 @@ export async function readCase(
         'sha256',
         'sealed_storage_key',
         'sealed_sha256',
+        'evidence',
       ])
       .where('company_id', '=', company)
       .where('case_id', '=', id)
@@ -91,7 +92,9 @@ export async function readCase(
           name: d.name,
           url: key ? await documentUrl(key, pdfName(d.name)) : d.url!,
           source: d.source,
-          pages: d.pages,
+          // The file at `url`: a sealed one has the signature page and audit trail added.
+          pages: sealed ? (sealedPages(d.evidence) ?? d.pages) : d.pages,
+          shownPages: d.pages,
           sha256: sealed ? d.sealed_sha256 : d.sha256,
           sealed,
         };
@@ -208,4 +211,13 @@ function casesWithFolders(db: Kysely<Database>) {
         .onRef('folders.company_id', '=', 'cases.company_id')
         .onRef('folders.id', '=', 'cases.folder_id'),
     );
+}
+
+/** The sealed PDF's page count, as the seal recorded it in the document's evidence. */
+function sealedPages(evidence: unknown): number | undefined {
+  const pages =
+    typeof evidence === 'object' && evidence !== null
+      ? (evidence as { sealedPages?: unknown }).sealedPages
+      : undefined;
+  return typeof pages === 'number' && Number.isInteger(pages) ? pages : undefined;
 }

@@ -217,7 +217,17 @@ export const CaseOneSchema = Type.Object(
                 description: 'a signed download URL, or the URL the document was given by',
               }),
               source: Type.Enum(['content', 'url', 'library']),
-              pages: Nullable(Type.Integer()),
+              pages: Nullable(
+                Type.Integer({
+                  description:
+                    'pages of the file at url: once sealed, with the signature page and audit trail added',
+                }),
+              ),
+              shownPages: Nullable(
+                Type.Integer({
+                  description: 'pages of the document as the signers read it, before sealing',
+                }),
+              ),
               sha256: Nullable(Type.String()),
               sealed: Type.Boolean({
                 description:
