@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Job, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
+import { corpusDir } from '../helpers/corpus.js';
 import { leaseDocument } from '../helpers/docpipe-start.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * A job whose waiter has gone (the request's deadline passed, the process stopped before it could
@@ -77,6 +81,26 @@ describe('a job whose waiter is gone', () => {
     });
     for (const id of [batch!.id!, waited!.id!])
       expect(await lane.documents.getJobState(id)).toBe('completed');
+  }, 120_000);
+
+  it('a request that gives up on a running job ends the wait it wrote there, so that the job is skipped should it come back', async () => {
+    const lane = await stack.lane();
+    const controller = new AbortController();
+    const slow = readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
+    const asked = Date.now();
+    const answer = lane.client.render(
+      { name: 'slow', content: slow },
+      { signal: controller.signal, timeoutMs: 600_000 },
+    );
+    await waitUntil(async () => (await lane.documents.getActiveCount()) === 1, 30_000, 'running');
+    const [running] = await lane.documents.getActive();
+    expect((running!.data as DocumentJobData).waitUntil).toBeGreaterThanOrEqual(asked + 600_000);
+    controller.abort(new Error('the caller left'));
+    await expect(answer).rejects.toThrow('the caller left');
+    const stored = (await Job.fromId(lane.documents, running!.id!))!;
+    const ended = (stored.data as DocumentJobData).waitUntil!;
+    expect(ended).toBeLessThanOrEqual(Date.now());
+    expect(ended).toBeGreaterThanOrEqual(asked);
   }, 120_000);
 
   it('a request writes when it stops waiting into its jobs; a batch and a keyed request do not', async () => {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
-import { createRedis } from '../../src/platform/redis/index.js';
+import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
+import { waiterGoneSince } from '../../src/jobs/queue/waiter-gone.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { StartedDocpipe, docpipe, docpipeEnv, leaseDocument } from '../helpers/docpipe-start.js';
 import { testDir } from '../helpers/test-dir.js';
@@ -52,7 +53,29 @@ async function started(prefix: string) {
     prefix: 'docpipe',
   });
   queue.on('error', () => undefined);
-  return { start, address, key, queue };
+  return { start, address, key, queue, data };
+}
+
+/**
+ * The slow document's jobs left in Redis once docpipe stopped that a worker would still render
+ * (waiting, with no waitUntil or one still ahead), read by a Redis started on its folder.
+ */
+async function slowJobsStillToRender(data: string): Promise<string[]> {
+  const redis = await EmbeddedRedis.start({ dir: join(data, 'redis') });
+  const queue = new Queue('documents', {
+    connection: createRedis(redis.url, 'worker'),
+    prefix: 'docpipe',
+  });
+  try {
+    const waiting = await queue.getJobs(['wait', 'prioritized', 'delayed', 'active']);
+    return waiting
+      .filter((j) => (j.data as DocumentJobData).name === 'slow.docx')
+      .filter((j) => waiterGoneSince(j.data) === undefined)
+      .map((j) => j.id!);
+  } finally {
+    await queue.close();
+    await redis.stop();
+  }
 }
 
 function convert(address: string, key: string, name: string, file: Buffer): Promise<Response> {
@@ -120,7 +143,7 @@ describe('docpipe start: Ctrl-C while a request and a batch are in flight', () =
   }, 180_000);
 
   it('answers 503 to new requests during the stop, and to the convert a second Ctrl-C cuts short', async () => {
-    const { start, address, key, queue } = await started('docpipe-stop-cut-');
+    const { start, address, key, queue, data } = await started('docpipe-stop-cut-');
     try {
       const answer = convert(address, key, 'slow.docx', slowDocx());
       await running(queue, 'slow.docx');
@@ -169,6 +192,8 @@ describe('docpipe start: Ctrl-C while a request and a batch are in flight', () =
       expect(cutBody.errors[0]!.description).toMatch(/docpipe is stopping/);
       expect(await start.exited).toBe(0);
       expect(start.lines().at(-1)?.msg).toBe('stopped');
+      // Its job, cut short too, is not rendered after the restart: nobody waits for it.
+      expect(await slowJobsStillToRender(data)).toEqual([]);
     } finally {
       await queue.close();
       await start.killAll();

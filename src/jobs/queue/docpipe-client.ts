@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Job, type JobsOptions } from 'bullmq';
+import { Job, type JobsOptions, type Queue } from 'bullmq';
 import { DocpipeError, type Failure, type FailureDetail } from '../../base/errors/index.js';
 import {
   jobInputKey,
@@ -500,17 +500,20 @@ export class DocpipeClient {
     }
   }
 
-  /** Jobs not started yet are removed; running ones finish and are cleaned up by age. */
+  /**
+   * Jobs not started yet are removed; running ones finish and are cleaned up by age. A running
+   * job that carries its waiter's time is told the wait is over now: should it come back to the
+   * queue (its worker stopping, or dying), the next worker skips it instead of rendering it for
+   * nobody.
+   */
   private async withdraw(owned: Owned[]): Promise<void> {
     await Promise.all(
       owned.map(async (o) => {
-        const removed = await (
-          o.queue === 'document-sets' ? this.conn.documentSets : this.conn.documents
-        )
-          .remove(o.id)
-          .catch(() => 0);
-        if (removed === 1 && o.queue === 'documents')
-          await this.fair.withdrawn(o.company, [o.id]).catch(() => undefined);
+        const queue = o.queue === 'document-sets' ? this.conn.documentSets : this.conn.documents;
+        const removed = await queue.remove(o.id).catch(() => 0);
+        if (o.queue !== 'documents') return;
+        if (removed === 1) await this.fair.withdrawn(o.company, [o.id]).catch(() => undefined);
+        else await waiterLeft(queue, o.id).catch(() => undefined);
       }),
     );
   }
@@ -588,6 +591,14 @@ export class DocpipeClient {
     this.documentSetWaiter.listen(next.documentSetEvents);
     void old.close();
   }
+}
+
+/** Ends the wait written into a job still in Redis (one without it is left as it is). */
+async function waiterLeft(queue: Queue, id: string): Promise<void> {
+  const job = await Job.fromId(queue, id);
+  const data = job?.data as DocumentJobData | undefined;
+  if (!job || data?.waitUntil === undefined || (await job.isCompleted())) return;
+  await job.updateData({ ...data, waitUntil: Math.min(data.waitUntil, Date.now()) });
 }
 
 /**
