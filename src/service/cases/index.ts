@@ -71,6 +71,7 @@ export {
   type CaseStatus,
 } from './case-status.js';
 export { readSigningView, type SigningView } from './signing-view.js';
+export { recipientOfToken } from './token-recipient.js';
 export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 export {
   REMINDER_DEFAULTS,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import { hashSigningToken } from './signing-token.js';
+import { recipientOfToken } from './token-recipient.js';
 
 /** What a recipient's signing page shows, found by the token of their link. */
 export interface SigningView {
@@ -15,9 +15,6 @@ export interface SigningView {
   documents: { index: number; name: string; pages: number | null; storageKey: string | null }[];
 }
 
-/** A base64url token of 32 bytes is 43 characters; anything far off is no token of ours. */
-const TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
-
 /**
  * The signing page's view of the recipient whose link carries `token`, or undefined when no
  * recipient has it (wrong, absent or malformed alike: the caller answers them the same). Only the
@@ -28,15 +25,8 @@ export async function readSigningView(
   db: Kysely<Database>,
   token: string,
 ): Promise<SigningView | undefined> {
-  if (!TOKEN.test(token)) return undefined;
-  const row = await db
-    .selectFrom('recipients')
-    .innerJoin('cases', (join) =>
-      join
-        .onRef('cases.company_id', '=', 'recipients.company_id')
-        .onRef('cases.id', '=', 'recipients.case_id'),
-    )
-    .select([
+  const row = await recipientOfToken(db, token)
+    ?.select([
       'recipients.company_id',
       'recipients.case_id',
       'recipients.name',
@@ -46,7 +36,6 @@ export async function readSigningView(
       'cases.state',
       'cases.language',
     ])
-    .where('recipients.signing_token_hash', '=', hashSigningToken(token))
     .executeTakeFirst();
   if (!row) return undefined;
   const documents = await db

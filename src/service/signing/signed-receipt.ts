@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { hashSigningToken } from '../cases/index.js';
+import { recipientOfToken } from '../cases/index.js';
 import type { Database } from '../db/index.js';
-import { TOKEN_SHAPE } from './signing-session.js';
 
 /** What a used link tells the recipient who signed with it: what they signed, and what comes next. */
 export interface SignedReceipt {
@@ -35,15 +34,8 @@ export async function readSignedReceipt(
   token: string,
   now: Date,
 ): Promise<SignedReceipt | undefined> {
-  if (!TOKEN_SHAPE.test(token)) return undefined;
-  const row = await db
-    .selectFrom('recipients')
-    .innerJoin('cases', (join) =>
-      join
-        .onRef('cases.company_id', '=', 'recipients.company_id')
-        .onRef('cases.id', '=', 'recipients.case_id'),
-    )
-    .select([
+  const row = await recipientOfToken(db, token)
+    ?.select([
       'recipients.status',
       'recipients.signing',
       'recipients.type',
@@ -68,7 +60,6 @@ export async function readSignedReceipt(
         )
         .as('by_reference'),
     )
-    .where('recipients.signing_token_hash', '=', hashSigningToken(token))
     .executeTakeFirst();
   if (!row || !row.signing || row.status !== 'signed' || row.acted_at === null) return undefined;
   let stage: SignedReceipt['stage'];

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { hashSigningToken } from '../cases/index.js';
+import { recipientOfToken } from '../cases/index.js';
 import type { Database } from '../db/index.js';
-import { TOKEN_SHAPE } from './signing-session.js';
 
 /** What the link of a draft's recipient tells its holder: the case exists, and is not sent yet. */
 export interface UnsentLink {
@@ -22,16 +21,8 @@ export async function readUnsentLink(
   db: Kysely<Database>,
   token: string,
 ): Promise<UnsentLink | undefined> {
-  if (!TOKEN_SHAPE.test(token)) return undefined;
-  const row = await db
-    .selectFrom('recipients')
-    .innerJoin('cases', (join) =>
-      join
-        .onRef('cases.company_id', '=', 'recipients.company_id')
-        .onRef('cases.id', '=', 'recipients.case_id'),
-    )
-    .select(['cases.title', 'cases.language', 'cases.sender_name', 'cases.sender_email'])
-    .where('recipients.signing_token_hash', '=', hashSigningToken(token))
+  const row = await recipientOfToken(db, token)
+    ?.select(['cases.title', 'cases.language', 'cases.sender_name', 'cases.sender_email'])
     .where('cases.state', '=', 'draft')
     .executeTakeFirst();
   if (!row) return undefined;
