@@ -91,9 +91,27 @@ export class DocpipeWorker {
       returned: 0,
     };
     const handBack = new Promise<void>((resolve) => (running.handBack = resolve));
+    /**
+     * Puts a job back in the queue as it was, not as a failed attempt (WaitingError tells BullMQ
+     * so). When Redis is gone, never settling keeps BullMQ from writing to a connection that is
+     * closing (it would retry at once, for ever): the job stalls and is picked up again once its
+     * lock expires.
+     */
+    const handBackJob = async (job: Job, token: string | undefined): Promise<never> => {
+      const handedBack = await job.moveToWait(token).then(
+        () => true,
+        () => false,
+      );
+      if (!handedBack) return new Promise<never>(() => undefined);
+      running.returned++;
+      throw new WaitingError();
+    };
     const counted =
       <T>(work: (job: Job) => Promise<T>) =>
       async (job: Job, token?: string): Promise<T> => {
+        // Fetched as the stop began, not started: back to the queue, as it was, so that what
+        // runs on is what the stop's message counted.
+        if (running.stopping) return handBackJob(job, token);
         running.jobs++;
         try {
           const ended = await Promise.race([
@@ -106,32 +124,14 @@ export class DocpipeWorker {
           if (ended !== undefined && 'error' in ended && ended.error instanceof NotStartedError) {
             // Taken but not started (waiting for its company's turn) when the stop began: it
             // goes back to the queue at once, for the next worker, instead of starting now.
-            const handedBack = await job.moveToWait(token).then(
-              () => true,
-              () => false,
-            );
-            if (handedBack) {
-              running.returned++;
-              throw new WaitingError();
-            }
-            return new Promise<T>(() => undefined);
+            return await handBackJob(job, token);
           }
           if (running.stopping && !running.handedBack) running.finished++;
           if (ended === undefined) {
             // Stopping now: the job goes back to the queue as it was, not as a failed attempt,
             // and BullMQ never writes to a connection that is closing (it would retry at once,
             // for ever). What the abandoned work still does is content-addressed and harmless.
-            const handedBack = await job.moveToWait(token).then(
-              () => true,
-              () => false,
-            );
-            if (handedBack) {
-              running.returned++;
-              throw new WaitingError();
-            }
-            // Redis is gone: never settling keeps BullMQ from writing to it; the job stalls
-            // and is picked up again once its lock expires.
-            return new Promise<T>(() => undefined);
+            return await handBackJob(job, token);
           }
           if ('error' in ended) throw ended.error;
           return ended.value;
