@@ -238,8 +238,14 @@ describe('webhook delivery', () => {
     const r = await receiver();
     await webhook(`${r.url}/once`);
     const event = await caseCreated();
-    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 1, result: { ok: true, attempted: true } });
-    expect(await dispatchEvent(deps(), event)).toEqual({ deliveries: 0, result: { ok: true, attempted: true } });
+    expect(await dispatchEvent(deps(), event)).toEqual({
+      deliveries: 1,
+      result: { ok: true, attempted: true },
+    });
+    expect(await dispatchEvent(deps(), event)).toEqual({
+      deliveries: 0,
+      result: { ok: true, attempted: true },
+    });
     const [d] = await deliveriesOf(event.id);
     expect((await deliveriesOf(event.id)).length).toBe(1);
     const again = await attemptDelivery(deps(), d!.id);
