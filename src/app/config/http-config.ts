@@ -20,7 +20,8 @@ export interface HttpConfig {
   rateLimitV3: number;
   /**
    * `DOCPIPE_HTTP_BODY_LIMIT_BYTES`: the largest request body of the routes that take documents
-   * (v2 convert, upload); the others take at most SMALL_BODY_LIMIT_BYTES.
+   * (v2 convert, upload, case create on v3 and v2, form submit); the others take at most
+   * SMALL_BODY_LIMIT_BYTES.
    * @defaultValue room for a document of DOCPIPE_MAX_INPUT_BYTES in base64, plus 1 MiB for the
    * rest of the body
    */

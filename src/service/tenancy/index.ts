@@ -1,7 +1,7 @@
 /**
  * The service's tenancy: who a request acts for. The company-id rule itself lives in
  * base/tenancy, because storage and the queue (below the service) check it too; the service
- * takes it from here, where company scoping of cases, forms and signing pages will join it.
+ * takes it from here.
  */
 export {
   COMPANY_ID,

@@ -114,7 +114,10 @@ export const SignBodySchema = Type.Union([
   Type.Object(
     {
       method: Type.Literal('typed'),
-      name: Type.String({ maxLength: 1000, description: 'the typed name, instead of a drawing' }),
+      name: Type.String({
+        maxLength: MAX_TYPED_NAME_CHARS,
+        description: 'the typed name, instead of a drawing',
+      }),
       documentsRead: DocumentsRead,
     },
     { additionalProperties: false },
