@@ -12,7 +12,7 @@ const open = { additionalProperties: true } as const;
 export const FormParamsSchema = Type.Object(
   {
     company: Type.String({ description: 'the company identifier; must be the key’s company' }),
-    form_id: Type.String({ description: 'the form id (docpipe forms list shows them)' }),
+    form_id: Type.String({ description: 'the form id, as the company was given it' }),
   },
   { additionalProperties: false },
 );
