@@ -183,7 +183,7 @@ describe('GET /files/<key>?expires&signature', () => {
       'send the same convert request again',
     );
     const caseKey = `cases/${Buffer.from('acme').toString('hex')}/0b7e4a52-7a43-4f4c-9d55-4f1f3b0a2c11/sealed-0.pdf`;
-    expect(await expired(caseKey)).toContain('read the case again (GET /v3/api/cases/{id}');
+    expect(await expired(caseKey)).toContain('read the case again with GET /v3/api/cases/{id}');
     expect(await expired('probe/readiness.txt')).toBe(
       'the signed URL has expired; ask whoever gave it to you for a new one',
     );

@@ -319,7 +319,9 @@ describe('POST /v3/company/{company}/file/view-presigned-url', () => {
     ]) {
       const res = await presign(files, { url: other });
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/^the request is invalid: url: not a stored document URL/);
+      expect(res.body.message).toMatch(
+        /^the request is invalid: url: not an upload's url: this renews the url an upload answered/,
+      );
     }
   });
 

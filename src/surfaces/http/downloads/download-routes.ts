@@ -52,7 +52,7 @@ function expiredRefusal(key: string): string {
   if (stored?.kind === 'render')
     return `${expired}; send the same convert request again: it is answered from storage, without converting, with a new URL`;
   if (isCaseDocumentKey(key))
-    return `${expired}; read the case again (GET /v3/api/cases/{id}, or v2 /api/v2/{company}/case/{id}/get): its documents carry new URLs`;
+    return `${expired}; read the case again with GET /v3/api/cases/{id} (the same API key works): its documents carry new URLs`;
   return `${expired}; ask whoever gave it to you for a new one`;
 }
 

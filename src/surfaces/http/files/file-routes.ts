@@ -228,7 +228,7 @@ async function ownedUpload(
     throw new DocpipeError('validation-failed', [
       {
         field: 'url',
-        message: `not a stored document URL of this service: upload the document first and send the url the upload answered (${options.publicUrl}/v3/company/<company>/file/<id>)`,
+        message: `not an upload's url: this renews the url an upload answered (${options.publicUrl}/v3/company/<company>/file/<id>); a conversion's file is renewed by sending the convert again, a case's document by reading the case (GET /v3/api/cases/{id})`,
       },
     ]);
   if (ref.company !== company || !(await options.storage.stat(ref.key)))

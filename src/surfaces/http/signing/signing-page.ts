@@ -31,9 +31,9 @@ const WORDS = {
     signedStageByReference: {
       waiting: 'Sagen venter nu på, at de andre underskriver.',
       sealing:
-        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og forsegles ikke; de andre bliver forseglet nu.',
+        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og forsegles ikke; eventuelle andre bliver forseglet nu.',
       sealed:
-        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og ikke forseglet; de andre er forseglet, så de ikke kan ændres.',
+        'Alle har underskrevet. Dokumenter givet som link er underskrevet med henvisning til linket og ikke forseglet; eventuelle andre er forseglet, så de ikke kan ændres.',
     },
     signedCopy: {
       email: {
