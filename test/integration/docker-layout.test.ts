@@ -256,6 +256,7 @@ describe("the image's runtime stage, laid out from the Dockerfile", () => {
       'assets/signing/signing.css',
       'assets/signing/signing.js',
       'dist/workers/prepare-task.js',
+      'dist/workers/reencode-png-task.js',
       'package.json',
       'workers/soffice-hardened.sh',
       'workers/uno-bridge.py',
