@@ -66,10 +66,10 @@ describe('KeyStore on PostgreSQL', () => {
     });
   });
 
-  it("finds the user by e-mail in any case, and names the key after the user's e-mail", async () => {
+  it('finds the user by e-mail in any case, and names a key made without a name "API key"', async () => {
     const { keys, owner } = await fresh();
     const created = await keys.create({ company: owner.company, user: owner.email.toUpperCase() });
-    expect(created.name).toBe(owner.email);
+    expect(created.name).toBe('API key');
     expect(created.userId).toBe(owner.userId);
   });
 
