@@ -88,8 +88,8 @@ const library = readdirSync(join(root, 'templates')).map((name) => ({
  * without values, and then needs every value (docs/signing.md), so a mutant rendered without
  * them is refused for that alone and never shows whether the damage is handled.
  */
-const fixtureTags = new Map(
-  readdirSync(join(root, 'templates')).map((name) => {
+const fixtureTags = new Map<string, TagInput[]>(
+  readdirSync(join(root, 'templates')).map((name): [string, TagInput[]] => {
     const folder = join(root, 'templates', name, 'fixtures');
     const first = readdirSync(folder)
       .filter((f) => f.endsWith('.tags.json'))
@@ -97,7 +97,7 @@ const fixtureTags = new Map(
     const tags: TagInput[] = first
       ? (JSON.parse(readFileSync(join(folder, first), 'utf8')) as TagInput[])
       : [];
-    return [`templates/${name}` as string, tags] as const;
+    return [`templates/${name}`, tags];
   }),
 );
 
