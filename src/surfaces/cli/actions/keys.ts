@@ -5,6 +5,7 @@ import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/inde
 import { parseDuration } from '../../../base/util/index.js';
 import { UsageError } from '../exit-codes.js';
 import { printJson } from '../io.js';
+import { when } from './text-table.js';
 
 /** The flag a person typed for each field the key store names. */
 const FLAGS: Record<string, string> = {
@@ -101,10 +102,6 @@ function usageOf(err: unknown): unknown {
   return new UsageError(
     err.details.map((d) => `${FLAGS[d.field] ?? d.field}: ${d.message}`).join('; '),
   );
-}
-
-function when(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function status(key: ApiKeyRecord, now: number): string {

@@ -14,6 +14,7 @@ import {
 } from '../../../jobs/retention/index.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../io.js';
+import { byteSize as size, when } from './text-table.js';
 
 /** `docpipe storage stats`: objects and bytes by kind, read from storage alone. */
 export async function showStats(flags: { json?: boolean }): Promise<void> {
@@ -167,22 +168,6 @@ function columns(rows: string[][]): string {
     )
     .join('\n')
     .concat('\n');
-}
-
-function when(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** Bytes in the largest unit that keeps a number of at least 1: 512 B, 3.4 MB. */
-function size(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 const UNITS = [
