@@ -52,7 +52,7 @@ export async function composedServer(
     DOCPIPE_TEMPLATES_DIR: join(projectRoot(), 'templates'),
     ...options.env,
   });
-  const keys = new KeyStore({ db: t.db, databaseUrl: t.url });
+  const keys = new KeyStore({ db: t.db, databaseUrl: t.url, environment: config.environment });
   const client = await DocpipeClient.connect({
     redisUrl: redis.url,
     prefix: lane.prefix,

@@ -64,9 +64,9 @@ describe('docpipe keys', () => {
     const { owner, create } = await fresh();
     const r = create('--name', 'billing server');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^dp_[0-9a-f]{16}_[0-9a-f]{64}\n$/);
+    expect(r.stdout).toMatch(/^dp_live_[0-9a-f]{16}_[0-9a-f]{64}\n$/);
     const key = r.stdout.trim();
-    const id = key.slice(3, 19);
+    const id = key.slice(8, 24);
     expect(r.stderr).toBe(
       `docpipe: API key ${id} of ${owner.email} in company ${owner.company} ("billing server"), does not expire.\n` +
         'Store the key now: it is shown only this once and cannot be shown again.\n',
@@ -139,10 +139,10 @@ describe('docpipe keys', () => {
         `^${first.id}  ${owner.company}\\s+${owner.email}\\s+revoked  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  never\\s+\\d{4}-\\S+Z  first one$`,
       ),
     );
-    expect(mine(second.slice(3, 19))).toMatch(
+    expect(mine(second.slice(8, 24))).toMatch(
       new RegExp(`  ${other.company}\\s+${other.email}\\s+active\\s+\\S+Z  \\S+Z  -\\s+second$`),
     );
-    expect(mine(third.slice(3, 19))).toMatch(/\(removed\)\s+no-user\s+\S+Z {2}never\s+-\s+third$/);
+    expect(mine(third.slice(8, 24))).toMatch(/\(removed\)\s+no-user\s+\S+Z {2}never\s+-\s+third$/);
 
     const json = run('list', '--company', owner.company, '--json');
     const listed = JSON.parse(json.stdout) as Record<string, unknown>[];
@@ -171,7 +171,7 @@ describe('docpipe keys', () => {
   it('revoke stops a key, says so when it was already revoked, and refuses an unknown id', async () => {
     const { run, create } = await fresh();
     const key = create('--name', 'old').stdout.trim();
-    const id = key.slice(3, 19);
+    const id = key.slice(8, 24);
     const r = run('revoke', id);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(

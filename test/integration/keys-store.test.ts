@@ -41,11 +41,11 @@ const key = (owner: KeyOwner, name?: string, expiresInMs?: number) => ({
 });
 
 describe('KeyStore on PostgreSQL', () => {
-  it('creates a dp_<id>_<secret> key of a user that verifies as its company, name and user', async () => {
+  it('creates a dp_live_<id>_<secret> key of a user that verifies as its company, name and user', async () => {
     const { keys, owner } = await fresh();
     const created = await keys.create(key(owner, 'billing server'));
-    expect(created.key).toMatch(/^dp_[0-9a-f]{16}_[0-9a-f]{64}$/);
-    expect(created.key.slice(3, 19)).toBe(created.id);
+    expect(created.key).toMatch(/^dp_live_[0-9a-f]{16}_[0-9a-f]{64}$/);
+    expect(created.key.slice(8, 24)).toBe(created.id);
     expect(created).toEqual({
       id: created.id,
       company: owner.company,

@@ -11,15 +11,15 @@ import { parseDuration } from '../../src/base/util/index.js';
 import { isCompanyId } from '../../src/service/tenancy/index.js';
 
 describe('API key tokens', () => {
-  it('are dp_<16 hex id>_<64 hex secret>, each one new', () => {
+  it('are dp_live_<16 hex id>_<64 hex secret>, each one new', () => {
     const made = Array.from({ length: 50 }, () => newToken());
     for (const { id, token } of made) {
-      expect(token).toMatch(/^dp_[0-9a-f]{16}_[0-9a-f]{64}$/);
+      expect(token).toMatch(/^dp_live_[0-9a-f]{16}_[0-9a-f]{64}$/);
       expect(tokenId(token)).toBe(id);
       expect(isKeyId(id)).toBe(true);
     }
     expect(new Set(made.map((m) => m.id)).size).toBe(50);
-    expect(new Set(made.map((m) => m.token.slice(20))).size).toBe(50);
+    expect(new Set(made.map((m) => m.token.slice(25))).size).toBe(50);
   });
 
   it('give no id for anything that is not exactly a key', () => {

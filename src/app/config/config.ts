@@ -26,6 +26,7 @@ import { ROOT_CLUSTERS_DIR } from '../../platform/postgres/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
+import { environmentConfigFrom, type Environment } from './environment-config.js';
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 import { cprKeyFrom } from './cpr-config.js';
 import { eidConfigFrom } from './eid-config.js';
@@ -36,6 +37,17 @@ import type { EidConfig } from '../../service/eid/index.js';
 
 /** docpipe's settings. Each comes from one environment variable, named beside it. */
 export interface DocpipeConfig {
+  /**
+   * `DOCPIPE_ENVIRONMENT`: `production` or `test` (spec 5.4). It decides the prefix of new API
+   * keys, refuses keys of the other environment, and lets pages show a test banner.
+   * @defaultValue 'production'
+   */
+  environment: Environment;
+  /**
+   * `DOCPIPE_TEST_DATA_RETENTION`: in the test environment, cases older than this are deleted by
+   * the retention sweep; `off` keeps them. Always undefined in production. @defaultValue '30d'
+   */
+  testDataRetentionMs: number | undefined;
   /** `DOCPIPE_DATA_DIR`: where docpipe keeps its data. @defaultValue `<project>/data` */
   dataDir: string;
   /** `DOCPIPE_TEMPLATES_DIR`: the document library. @defaultValue `<project>/templates` */
@@ -280,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const http = httpConfigFrom(env, int, count, limits.maxInputBytes, problems);
   const storage = storageConfigFrom(env, problems);
   const retention = retentionConfigFrom(env, problems);
+  const { environment, testDataRetentionMs } = environmentConfigFrom(env, problems);
   const fairness = fairnessConfigFrom(count);
   // A signed URL must not outlive what it points at: the sweeper would leave it a 404.
   const shortest = [retention.uploadsMs, retention.rendersMs].filter((ms) => ms !== undefined);
@@ -305,6 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
+    environment,
+    testDataRetentionMs,
     redisUrl,
     databaseUrl,
     postgresClustersDir: resolve(env.DOCPIPE_POSTGRES_CLUSTERS_DIR || ROOT_CLUSTERS_DIR),

@@ -25,6 +25,15 @@ export {
   retentionConfigFrom,
   type RetentionConfig,
 } from './retention-config.js';
+export {
+  DEFAULT_TEST_DATA_RETENTION,
+  ENVIRONMENTS,
+  ENVIRONMENT_VARIABLE,
+  TEST_DATA_RETENTION_VARIABLE,
+  environmentConfigFrom,
+  type Environment,
+  type EnvironmentConfig,
+} from './environment-config.js';
 export { DEFAULT_FAIRNESS, fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 export { CPR_KEY_BYTES, CPR_KEY_VARIABLE, parseCprKey } from './cpr-config.js';
 export { CPR_KEY_FILE, cprKeyPath, ensureCprKeyFile, readCprKeyFile } from './cpr-key-file.js';

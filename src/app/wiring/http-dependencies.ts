@@ -117,7 +117,11 @@ export async function openHttpDependencies(
       redis,
       redisUrl: options.redisUrl,
       db: options.database.db,
-      keys: new KeyStore({ db: options.database.db, databaseUrl: options.database.url }),
+      keys: new KeyStore({
+        db: options.database.db,
+        databaseUrl: options.database.url,
+        environment: config.environment,
+      }),
       client,
       storage,
       library: new FolderLibrary(config.templatesDir),

@@ -3,6 +3,7 @@ export { copyKeysOfRedis, openServiceDatabase, type ServiceDatabase } from './da
 export { connectClient } from './client.js';
 export { createPreparer } from './preparer.js';
 export { openStorage } from './storage.js';
+export { testDataSweep } from './test-data-sweep.js';
 export {
   openHttpDependencies,
   type HttpDependencies,

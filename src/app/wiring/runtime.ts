@@ -34,6 +34,7 @@ import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
 import { createPreparer } from './preparer.js';
+import { testDataSweep } from './test-data-sweep.js';
 import { startDelivery, type RunningDelivery } from './delivery.js';
 import { connectProducer } from '../../platform/redis/index.js';
 import { signUrl } from '../../render/storage/index.js';
@@ -159,13 +160,23 @@ export async function startRuntime(
       );
     }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
+    const records = testDataSweep(config, database?.db, storage);
     const sweeper = RetentionSweeper.start({
       storage,
       redisUrl,
       prefix: config.queue.prefix,
       retention: config.retention,
       logger,
+      ...(records ? { records } : {}),
     });
+    if (config.environment === 'test')
+      logger.info(
+        { environment: 'test', testDataRetentionMs: config.testDataRetentionMs },
+        testEnvironmentLine(config.testDataRetentionMs, {
+          database: database !== undefined,
+          scheduled: sweeper !== undefined,
+        }),
+      );
     return {
       redisUrl,
       embedded,
@@ -204,6 +215,20 @@ export async function startRuntime(
     );
     throw err;
   }
+}
+
+/** What the start says of the test environment: its keys, and when its cases are deleted. */
+function testEnvironmentLine(
+  retentionMs: number | undefined,
+  sweep: { database: boolean; scheduled: boolean },
+): string {
+  const keys = 'test environment (DOCPIPE_ENVIRONMENT=test): only dp_test_ API keys work';
+  if (retentionMs === undefined) return `${keys}; cases are kept (DOCPIPE_TEST_DATA_RETENTION=off)`;
+  const days = Math.round((retentionMs / 86_400_000) * 10) / 10;
+  if (!sweep.database) return `${keys}; this worker has no database, so it deletes no old cases`;
+  if (!sweep.scheduled)
+    return `${keys}; cases older than ${days} days are not deleted while DOCPIPE_RETENTION_SWEEP_EVERY is off`;
+  return `${keys}; the retention sweep deletes cases older than ${days} days`;
 }
 
 /** How long a signed copy's download link works (S3's longest pre-signed URL). */

@@ -37,4 +37,10 @@ export {
   type Tally,
 } from './sweep.js';
 export { storageStats, type KindStats, type StorageStats } from './storage-stats.js';
-export { FIRST_SWEEP_DELAY_MS, RetentionSweeper, type RetentionSweeperOptions } from './sweeper.js';
+export {
+  FIRST_SWEEP_DELAY_MS,
+  RetentionSweeper,
+  type RecordSweep,
+  type RecordSweepOutcome,
+  type RetentionSweeperOptions,
+} from './sweeper.js';

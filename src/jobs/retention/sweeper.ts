@@ -3,7 +3,7 @@ import { connectProducer } from '../../platform/redis/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import { retentionOn, type RetentionAges } from './retention-ages.js';
 import { SWEPT_KINDS } from './object-kinds.js';
-import { sweep, type SweepOutcome, type SweepReport } from './sweep.js';
+import { sweep, type SweepFailure, type SweepOutcome, type SweepReport } from './sweep.js';
 
 /**
  * The first sweep of a starting process comes about this long after start (half to one and a
@@ -17,6 +17,25 @@ const JITTER = 0.1;
 /** Failures named in a warning; the rest are counted. */
 const FAILURES_LOGGED = 5;
 
+/**
+ * A sweep of records beside storage's, on the same schedule: the test environment's old cases,
+ * which the service deletes (this layer knows no cases). It takes no sweep lock: what it removes
+ * must be safe to remove from several machines at once.
+ */
+export interface RecordSweep {
+  /** What it removes, for the log: "test cases". */
+  what: string;
+  run(signal: AbortSignal): Promise<RecordSweepOutcome>;
+}
+
+export interface RecordSweepOutcome {
+  removed: number;
+  /** What could not be removed; the next sweep tries again. */
+  failures: SweepFailure[];
+  /** Why it stopped before the end. */
+  stopped?: string;
+}
+
 export interface RetentionSweeperOptions {
   storage: Storage;
   redisUrl: string;
@@ -29,6 +48,10 @@ export interface RetentionSweeperOptions {
   firstDelayMs?: number;
   /** Told of each sweep's outcome, or its error (tests wait on it). */
   onSweep?: (outcome: SweepOutcome | Error) => void;
+  /** Run after storage's at each sweep, even with storage's retention off. */
+  records?: RecordSweep;
+  /** Told of each record sweep's outcome, or its error (tests wait on it). */
+  onRecordSweep?: (outcome: RecordSweepOutcome | Error) => void;
 }
 
 /**
@@ -46,10 +69,14 @@ export class RetentionSweeper {
     private readonly everyMs: number,
   ) {}
 
-  /** Starts sweeping; undefined when retention or its schedule is off (nothing to do). */
+  /**
+   * Starts sweeping; undefined when its schedule is off, or when there is nothing to do (storage's
+   * retention off and no record sweep).
+   */
   static start(options: RetentionSweeperOptions): RetentionSweeper | undefined {
     const { sweepEveryMs } = options.retention;
-    if (sweepEveryMs === undefined || !retentionOn(options.retention)) return undefined;
+    if (sweepEveryMs === undefined) return undefined;
+    if (!retentionOn(options.retention) && !options.records) return undefined;
     const sweeper = new RetentionSweeper(options, sweepEveryMs);
     sweeper.schedule(options.firstDelayMs ?? jittered(FIRST_SWEEP_DELAY_MS, 0.5));
     return sweeper;
@@ -75,6 +102,36 @@ export class RetentionSweeper {
   }
 
   private async once(): Promise<void> {
+    if (retentionOn(this.options.retention)) await this.storageOnce();
+    if (this.options.records && !this.abort.signal.aborted)
+      await this.recordsOnce(this.options.records);
+  }
+
+  private async recordsOnce(records: RecordSweep): Promise<void> {
+    const { logger, onRecordSweep } = this.options;
+    try {
+      const outcome = await records.run(this.abort.signal);
+      if (outcome.removed > 0)
+        logger.info(
+          { removed: outcome.removed, ...(outcome.stopped ? { stopped: outcome.stopped } : {}) },
+          `retention sweep removed ${outcome.removed} ${records.what}`,
+        );
+      if (outcome.failures.length > 0)
+        logger.warn(
+          { failures: outcome.failures.slice(0, FAILURES_LOGGED), count: outcome.failures.length },
+          `retention sweep could not remove some ${records.what}; the next sweep tries again`,
+        );
+      onRecordSweep?.(outcome);
+    } catch (err) {
+      logger.warn(
+        { err: (err as Error).message },
+        `retention sweep of ${records.what} failed; the next sweep tries again`,
+      );
+      onRecordSweep?.(err as Error);
+    }
+  }
+
+  private async storageOnce(): Promise<void> {
     const { storage, redisUrl, prefix, retention, logger, onSweep } = this.options;
     try {
       const redis = await connectProducer(redisUrl);

@@ -120,5 +120,10 @@ export {
   type V2DeleteResult,
   type V2ListQuery,
 } from './v2-case-reads.js';
+export {
+  clearTestCases,
+  type ClearTestCasesOptions,
+  type ClearedTestCases,
+} from './clear-test-cases.js';
 export { caseDocumentKey, caseFolder, isCaseDocumentKey } from './case-storage.js';
 export { attempted, deliveryOf, notAttempted } from './delivery.js';

@@ -16,6 +16,16 @@ export type {
   KeyVerifier,
   RevokeOutcome,
 } from './key-record.js';
-export { KEY_TOKEN_PREFIX, hashToken, isKeyId, newToken, tokenId } from './key-token.js';
+export {
+  KEY_ENVIRONMENTS,
+  KEY_TOKEN_PREFIX,
+  hashToken,
+  isKeyId,
+  keyTokenPrefix,
+  newToken,
+  tokenEnvironment,
+  tokenId,
+  type KeyEnvironment,
+} from './key-token.js';
 export { newKeyProblems } from './key-fields.js';
 export { sharedSigningSecret } from './signing-secret.js';

@@ -31,9 +31,17 @@ export interface CreatedKey extends ApiKeyRecord {
 /**
  * Why a presented key does not authenticate, one to each of the spec's slugs: `invalid-token`,
  * `key-revoked`, `key-expired` (401), `company-disabled` and `key-has-no-user` (403: the key is
- * right, what it acts for is not there).
+ * right, what it acts for is not there). A key of the other environment (spec 5.4) is
+ * `invalid-token` too, told apart so that its holder hears which key to use instead.
  */
-export type KeyRefusal = 'invalid' | 'revoked' | 'expired' | 'company-disabled' | 'no-user';
+export type KeyRefusal =
+  | 'invalid'
+  | 'test-key-in-production'
+  | 'production-key-in-test'
+  | 'revoked'
+  | 'expired'
+  | 'company-disabled'
+  | 'no-user';
 
 export type KeyVerification =
   { ok: true; identity: KeyIdentity } | { ok: false; reason: KeyRefusal };

@@ -18,7 +18,14 @@ import type {
   KeyVerification,
   RevokeOutcome,
 } from './key-record.js';
-import { hashToken, isKeyId, newToken, tokenId } from './key-token.js';
+import {
+  hashToken,
+  isKeyId,
+  newToken,
+  tokenEnvironment,
+  tokenId,
+  type KeyEnvironment,
+} from './key-token.js';
 
 export interface KeyStoreOptions {
   /** The service's database, migrated; the store never closes it unless it opened it itself. */
@@ -27,6 +34,11 @@ export interface KeyStoreOptions {
   databaseUrl: string;
   /** The clock, for creation, revocation and expiry. @defaultValue Date.now */
   now?: () => number;
+  /**
+   * The installation's environment (`DOCPIPE_ENVIRONMENT`): keys are made with its prefix, and a
+   * key of the other one is refused. @defaultValue 'production'
+   */
+  environment?: KeyEnvironment;
 }
 
 /** Compared with when no record exists, so that an unknown id costs the same comparison. */
@@ -51,11 +63,14 @@ export class KeyStore implements ExpiringKeyVerifier {
   private readonly databaseUrl: string;
   private readonly now: () => number;
   private readonly owned: boolean;
+  /** Which keys this installation makes and accepts. */
+  readonly environment: KeyEnvironment;
 
   constructor(options: KeyStoreOptions, owned = false) {
     this.db = options.db;
     this.databaseUrl = options.databaseUrl;
     this.now = options.now ?? Date.now;
+    this.environment = options.environment ?? 'production';
     this.owned = owned;
   }
 
@@ -65,7 +80,7 @@ export class KeyStore implements ExpiringKeyVerifier {
    */
   static async connect(
     databaseUrl: string,
-    options: { now?: () => number } = {},
+    options: Pick<KeyStoreOptions, 'now' | 'environment'> = {},
   ): Promise<KeyStore> {
     const db = openDatabase<Database>(databaseUrl, { maxConnections: 1 });
     try {
@@ -102,7 +117,7 @@ export class KeyStore implements ExpiringKeyVerifier {
         : new Date(createdAt.getTime() + input.expiresInMs);
     // A repeated 64-bit id is all but impossible; trying again costs nothing if it happens.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { id, token } = newToken();
+      const { id, token } = newToken(this.environment);
       const made = await this.call(() =>
         this.db.transaction().execute(async (tx) => {
           // Shared locks: the company cannot be disabled, nor the user removed, until the key
@@ -228,6 +243,11 @@ export class KeyStore implements ExpiringKeyVerifier {
 
   /** {@link verify}, with a working key's expiry, for a cache not to outlive it. */
   async check(token: string): Promise<CheckedKey> {
+    // Told from the prefix alone, before any query: the other environment's database holds the
+    // key, not this one, and what the prefix says its holder already knows.
+    const environment = tokenEnvironment(token);
+    if (environment !== undefined && environment !== this.environment)
+      return refusal(environment === 'test' ? 'test-key-in-production' : 'production-key-in-test');
     const id = tokenId(token);
     const presented = hashToken(token);
     const row = id

@@ -39,11 +39,16 @@ export async function createKey(flags: {
       });
     if (flags.json) printJson(created);
     else process.stdout.write(`${created.key}\n`);
+    // Production's keys are the usual ones; a test key says so, as its prefix does.
+    const kind = store.environment === 'test' ? 'test API key' : 'API key';
     process.stderr.write(
-      `docpipe: API key ${created.id} of ${created.user} in company ${created.company}` +
+      `docpipe: ${kind} ${created.id} of ${created.user} in company ${created.company}` +
         `${flags.name === undefined ? '' : ` ("${created.name}")`}, ` +
         `${created.expiresAt ? `expires ${when(created.expiresAt)}` : 'does not expire'}.\n` +
-        'Store the key now: it is shown only this once and cannot be shown again.\n',
+        'Store the key now: it is shown only this once and cannot be shown again.\n' +
+        (store.environment === 'test'
+          ? 'It works only on this test environment (DOCPIPE_ENVIRONMENT=test), never in production.\n'
+          : ''),
     );
   });
 }
@@ -88,7 +93,7 @@ async function withKeyStore(work: (store: KeyStore) => Promise<void>): Promise<v
   const config = loadConfig();
   const databaseUrl = await requireDatabaseUrl(config);
   // PostgreSQL not answering is DatabaseUnavailableError: an outage, exit 3.
-  const store = await KeyStore.connect(databaseUrl);
+  const store = await KeyStore.connect(databaseUrl, { environment: config.environment });
   try {
     await work(store);
   } finally {

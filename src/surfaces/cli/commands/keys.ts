@@ -34,6 +34,9 @@ export function registerKeys(program: Command): void {
       'after',
       '\nThe key is printed on stdout alone (or as JSON with --json) and cannot be shown again: only\n' +
         'its hash is kept. A lost key is replaced by creating a new one and revoking the old one.\n' +
+        'A key starts with dp_live_ in production and with dp_test_ in the test environment\n' +
+        '(DOCPIPE_ENVIRONMENT=test), and works only in its own; keys made as dp_<id>_<secret>\n' +
+        'before keys named their environment are production keys.\n' +
         'Without --expires the key works until it is revoked. The company must exist and not be\n' +
         'disabled, and the user must be one of its members (docpipe companies, docpipe users).\n' +
         '\nExamples:\n' +

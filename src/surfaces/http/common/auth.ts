@@ -73,6 +73,10 @@ const V2_DESCRIPTIONS: Record<AuthFailure, string> = {
   missing: 'Bearer token not found',
   malformed: 'Bearer token not valid: send "Authorization: Bearer <key>", one space after Bearer',
   invalid: 'Bearer token not valid: no such API key here',
+  'test-key-in-production':
+    'Bearer token not valid: this is a test key (dp_test_), and this is the production environment. Use a production key (dp_live_) here, or send the request to the test environment',
+  'production-key-in-test':
+    'Bearer token not valid: this is a production key, and this is the test environment. Use a test key (dp_test_) made in the test environment here, or send the request to production',
   revoked: 'Bearer token not valid: the API key was revoked',
   expired: 'Bearer token not valid: the API key has expired',
   'company-disabled': 'The company account is disabled; its API keys are refused',
@@ -112,6 +116,8 @@ const V3_SLUGS = {
   missing: 'missing-token',
   malformed: 'invalid-token',
   invalid: 'invalid-token',
+  'test-key-in-production': 'invalid-token',
+  'production-key-in-test': 'invalid-token',
   revoked: 'key-revoked',
   expired: 'key-expired',
   'company-disabled': 'company-disabled',
@@ -127,6 +133,10 @@ const V3_MESSAGES: Record<AuthFailure, string> = {
   malformed: 'not "Bearer <key>": send the key after "Bearer " and a single space',
   invalid:
     'no such key here; keys belong to one installation (a test key does not work in production)',
+  'test-key-in-production':
+    'this is a test key (dp_test_...), and this is the production environment: use a production key (dp_live_...) here, or send the request to the test environment',
+  'production-key-in-test':
+    'this is a production key, and this is the test environment: use a test key (dp_test_...) made in the test environment here, or send the request to production',
   revoked: 'the key was revoked; create a new key',
   expired: 'the key has expired; create a new key',
   'company-disabled': "the key's company is disabled; its operator can enable it again",
