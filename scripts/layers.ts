@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -16,6 +16,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
   {
     group: 'service',
     folders: [
+      'accounts',
       'cases',
       'companies',
       'cpr',
@@ -72,8 +73,14 @@ function sourceFiles(dir: string): string[] {
     .flatMap((name) => {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) return sourceFiles(full);
-      return /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+      return /\.(ts|mts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
     });
+}
+
+/** `x.js` is the compiled `x.ts`, or `x.tsx` for a page template (JSX). */
+function sourceOf(path: string): string {
+  const ts = path.replace(/\.js$/, '.ts');
+  return existsSync(ts) ? ts : path.replace(/\.js$/, '.tsx');
 }
 
 /** Relative imports of a file (static, type-only, re-exports and dynamic), as resolved paths. */
@@ -82,7 +89,7 @@ function importsOf(file: string): string[] {
   return info.importedFiles
     .map((i) => i.fileName)
     .filter((name) => name.startsWith('.'))
-    .map((name) => resolve(dirname(file), name).replace(/\.js$/, '.ts'));
+    .map((name) => sourceOf(resolve(dirname(file), name)));
 }
 
 function placeOf(src: string, path: string): Place {

@@ -6,20 +6,22 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-/** `./x.js` from a .ts file is `./x.ts` when only that exists, as tsc's NodeNext resolution reads it. */
+/** `./x.js` from a .ts file is `./x.ts` (or a template's `./x.tsx`) when only that exists, as tsc's NodeNext resolution reads it. */
 export async function resolve(specifier, context, nextResolve) {
   const parent = context.parentURL;
-  if (parent?.endsWith('.ts') && specifier.startsWith('.') && specifier.endsWith('.js')) {
-    const source = new URL(`${specifier.slice(0, -'.js'.length)}.ts`, parent);
-    if (!existsSync(new URL(specifier, parent)) && existsSync(source))
-      return { url: source.href, shortCircuit: true };
+  if (/\.tsx?$/.test(parent ?? '') && specifier.startsWith('.') && specifier.endsWith('.js')) {
+    if (!existsSync(new URL(specifier, parent)))
+      for (const ext of ['.ts', '.tsx']) {
+        const source = new URL(`${specifier.slice(0, -'.js'.length)}${ext}`, parent);
+        if (existsSync(source)) return { url: source.href, shortCircuit: true };
+      }
   }
   return nextResolve(specifier, context);
 }
 
 /** A .ts file as JavaScript: its types removed, one file at a time (no type check). */
 export async function load(url, context, nextLoad) {
-  if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context);
+  if (!url.startsWith('file:') || !/\.tsx?$/.test(url)) return nextLoad(url, context);
   const file = fileURLToPath(url);
   const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
     fileName: file,
@@ -29,6 +31,9 @@ export async function load(url, context, nextLoad) {
       sourceMap: false,
       inlineSourceMap: true,
       inlineSources: true,
+      // Page templates (src/**/*.tsx), as tsconfig.json compiles them.
+      jsx: ts.JsxEmit.ReactJSX,
+      jsxImportSource: 'preact',
     },
   });
   return { format: 'module', source: outputText, shortCircuit: true };

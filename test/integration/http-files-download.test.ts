@@ -211,7 +211,7 @@ describe('over a real socket', () => {
       const upload = await fetch(`${address}/v3/company/acme/file/upload`, {
         method: 'POST',
         headers: form.headers,
-        body: form.payload,
+        body: new Uint8Array(form.payload),
       });
       expect(upload.status).toBe(200);
       const { url, type } = (await upload.json()) as { url: string; type: string };

@@ -90,7 +90,7 @@ export async function multipartBody(
     else
       form.append(
         name,
-        new Blob([value.bytes], { type: value.type ?? 'application/octet-stream' }),
+        new Blob([new Uint8Array(value.bytes)], { type: value.type ?? 'application/octet-stream' }),
         value.filename,
       );
   }

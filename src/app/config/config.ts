@@ -28,6 +28,7 @@ import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
 import { environmentConfigFrom, type Environment } from './environment-config.js';
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
+import { dashboardConfigFrom, type DashboardConfig } from './dashboard-config.js';
 import { cprKeyFrom } from './cpr-config.js';
 import { eidConfigFrom } from './eid-config.js';
 import { deliveryConfigFrom } from './delivery-config.js';
@@ -134,6 +135,8 @@ export interface DocpipeConfig {
   retention: RetentionConfig;
   /** `DOCPIPE_COMPANY_MAX_*`: per-company caps of the fair scheduler. */
   fairness: FairnessConfig;
+  /** `DOCPIPE_SIGNUP`, `DOCPIPE_SESSION_*`, `DOCPIPE_LOGIN_*`: the dashboard's accounts. */
+  dashboard: DashboardConfig;
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
   /**
@@ -294,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const retention = retentionConfigFrom(env, problems);
   const { environment, testDataRetentionMs } = environmentConfigFrom(env, problems);
   const fairness = fairnessConfigFrom(count);
+  const dashboard = dashboardConfigFrom(env, count, problems);
   // A signed URL must not outlive what it points at: the sweeper would leave it a 404.
   const shortest = [retention.uploadsMs, retention.rendersMs].filter((ms) => ms !== undefined);
   // Left to its default, the lifetime gives way to a shorter retention set alone.
@@ -348,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     storage,
     retention,
     fairness,
+    dashboard,
   };
 }
 

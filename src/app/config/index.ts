@@ -56,3 +56,8 @@ export {
   webhookConfigFrom,
   type WebhookConfig,
 } from './webhook-config.js';
+export {
+  DEFAULT_DASHBOARD,
+  dashboardConfigFrom,
+  type DashboardConfig,
+} from './dashboard-config.js';

@@ -63,10 +63,10 @@ export async function makeSelfSignedP12(
 ): Promise<{ p12: Uint8Array; password: string }> {
   const engine = new pkijs.CryptoEngine({
     name: 'node',
-    // Node's WebCrypto is the standard one; the types differ only without the DOM library.
-    crypto: webcrypto as never,
+    // Node's global WebCrypto is the standard one, typed as pkijs expects (the DOM library's).
+    crypto: globalThis.crypto,
   });
-  const keys = await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
+  const keys = await globalThis.crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
   const certificate = await selfSignedCertificate(keys, options, engine);
   const password = randomBytes(24).toString('base64url');
   const p12 = await pkcs12(keys.privateKey, certificate, password, options.commonName, engine);
@@ -74,7 +74,7 @@ export async function makeSelfSignedP12(
 }
 
 async function selfSignedCertificate(
-  keys: webcrypto.CryptoKeyPair,
+  keys: CryptoKeyPair,
   options: SelfSignedOptions,
   engine: pkijs.CryptoEngine,
 ): Promise<pkijs.Certificate> {
@@ -93,7 +93,7 @@ async function selfSignedCertificate(
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey, engine);
   const keyId = await engine.digest(
     { name: 'SHA-1' },
-    certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView,
+    new Uint8Array(certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView),
   );
   // digitalSignature (bit 0) and nonRepudiation (bit 1): a document signing key, no CA.
   const keyUsage = new asn1js.BitString({ valueHex: new Uint8Array([0xc0]).buffer, unusedBits: 6 });
@@ -141,7 +141,7 @@ function distinguishedName(options: SelfSignedOptions): pkijs.RelativeDistinguis
 }
 
 async function pkcs12(
-  privateKey: webcrypto.CryptoKey,
+  privateKey: CryptoKey,
   certificate: pkijs.Certificate,
   password: string,
   friendlyName: string,
@@ -157,7 +157,11 @@ async function pkcs12(
   const pkcs8 = await engine.exportKey('pkcs8', privateKey);
   const keyInfo = new pkijs.PrivateKeyInfo({ schema: asn1js.fromBER(pkcs8).result });
   const keyBag = new pkijs.PKCS8ShroudedKeyBag({ parsedValue: keyInfo });
-  await keyBag.makeInternalValues(encryption, engine);
+  // pkijs makes the IV itself; its types (the DOM library's AesCbcParams) ask for one anyway.
+  await keyBag.makeInternalValues(
+    encryption as unknown as Parameters<typeof keyBag.makeInternalValues>[0],
+    engine,
+  );
   // The same localKeyId on both bags pairs the key with its certificate for other tools.
   const localKeyId = await engine.digest({ name: 'SHA-1' }, certificate.toSchema().toBER(false));
   const bagAttributes = [

@@ -7,6 +7,7 @@ import { signing } from './migrations/0005-signing.js';
 import { delivery } from './migrations/0006-delivery.js';
 import { eidLoginBrowser } from './migrations/0007-eid-login-browser.js';
 import { caseViews } from './migrations/0008-case-views.js';
+import { accounts } from './migrations/0009-accounts.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -23,4 +24,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006-delivery': delivery,
   '0007-eid-login-browser': eidLoginBrowser,
   '0008-case-views': caseViews,
+  '0009-accounts': accounts,
 };

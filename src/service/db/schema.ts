@@ -27,6 +27,10 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   messages: MessagesTable;
   contacts: ContactsTable;
+  logins: LoginsTable;
+  login_sessions: LoginSessionsTable;
+  login_links: LoginLinksTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -46,6 +50,13 @@ export interface CompaniesTable {
   default_language: string | null;
   /** Whether a sealed case's signed copy goes to its sender too (migration 0008; default true). */
   send_signed_copy_to_sender: Generated<boolean>;
+  /** The CVR number given at sign-up (migration 0009); null for companies made by the CLI. */
+  cvr: string | null;
+  /** The settings page's logo (PNG or JPEG by its bytes) and its media type. */
+  logo: Buffer | null;
+  logo_type: 'image/png' | 'image/jpeg' | null;
+  /** Whether it was made by `/user/register` rather than by the operator. */
+  created_by_signup: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -57,6 +68,8 @@ export interface UsersTable {
   email: string;
   name: string;
   admin: Generated<boolean>;
+  /** The person who logs in as this member (migration 0009); null until an invitation is taken. */
+  login_id: string | null;
   created_at: CreatedAt;
 }
 
@@ -370,4 +383,61 @@ export interface ContactsTable {
   phone: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/**
+ * A person who logs in to the dashboard (migration 0009): one per e-mail address, a member of
+ * one or more companies through `users.login_id`.
+ */
+export interface LoginsTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  /** argon2id, as a PHC string; null for a login that only uses its company's OIDC provider. */
+  password_hash: string | null;
+  email_confirmed_at: Moment;
+  /** The dashboard's language the person chose; null: the browser's, then Danish. */
+  language: 'da' | 'en' | null;
+  /** The TOTP secret, encrypted; set while two-factor log-in is being or has been turned on. */
+  totp_secret: string | null;
+  /** When two-factor log-in was turned on (the first code checked); null: off. */
+  totp_enabled_at: Moment;
+  password_changed_at: Moment;
+  created_at: CreatedAt;
+}
+
+/** A browser's dashboard session; its token is stored as SHA-256 only. */
+export interface LoginSessionsTable {
+  id: Generated<string>;
+  token_hash: Buffer;
+  login_id: string;
+  /** The membership (company) it works in; null when the login has none left. */
+  user_id: string | null;
+  /** Passed the password, waiting for the TOTP code: opens only the code's page. */
+  second_factor_due: Generated<boolean>;
+  created_at: CreatedAt;
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The absolute end, whatever the activity. */
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** A link sent by e-mail: confirm an address, reset a password, take an invitation. */
+export interface LoginLinksTable {
+  token_hash: Buffer;
+  purpose: 'confirm' | 'reset' | 'invite';
+  login_id: string | null;
+  user_id: string | null;
+  email: string;
+  created_at: CreatedAt;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: Moment;
+}
+
+/** A one-time code for a lost authenticator, stored as SHA-256 only. */
+export interface RecoveryCodesTable {
+  login_id: string;
+  code_hash: Buffer;
+  used_at: Moment;
 }

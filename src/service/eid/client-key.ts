@@ -33,10 +33,14 @@ export function clientKeyProblem(pem: string): string | undefined {
 }
 
 /** The client's key as Web Crypto signs with it (RS256 or ES256). */
-export function clientCryptoKey(pem: string): webcrypto.CryptoKey {
+export function clientCryptoKey(pem: string): CryptoKey {
   const key = keyOf(pem);
   if (typeof key === 'string') throw new TypeError(`the eID client key ${key}`);
-  return key.asymmetricKeyType === 'rsa'
-    ? key.toCryptoKey({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign'])
-    : key.toCryptoKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+  const cryptoKey: webcrypto.CryptoKey =
+    key.asymmetricKeyType === 'rsa'
+      ? key.toCryptoKey({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign'])
+      : key.toCryptoKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+  // Node's CryptoKey is the Web Crypto one; its type differs from the DOM library's (which the
+  // pages' JSX types bring in) only in key usages Node knows and the DOM library does not yet.
+  return cryptoKey as unknown as CryptoKey;
 }

@@ -7,6 +7,7 @@ import { downloadsSurface } from './downloads/index.js';
 import { filesSurface } from './files/index.js';
 import { formsSurface } from './forms/index.js';
 import { operationsSurface } from './operations/index.js';
+import { pagesSurface } from './pages/index.js';
 import { signingSurface } from './signing/index.js';
 
 /**
@@ -23,4 +24,5 @@ export const SURFACES: readonly HttpSurface[] = [
   downloadsSurface,
   operationsSurface,
   signingSurface,
+  pagesSurface,
 ];
