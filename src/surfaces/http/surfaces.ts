@@ -8,6 +8,9 @@ import { filesSurface } from './files/index.js';
 import { formsSurface } from './forms/index.js';
 import { operationsSurface } from './operations/index.js';
 import { pagesSurface } from './pages/index.js';
+import { accountSurface } from './account/index.js';
+import { dashboardSurface } from './dashboard/index.js';
+import { operatorSurface } from './operator/index.js';
 import { signingSurface } from './signing/index.js';
 
 /**
@@ -25,4 +28,7 @@ export const SURFACES: readonly HttpSurface[] = [
   operationsSurface,
   signingSurface,
   pagesSurface,
+  accountSurface,
+  dashboardSurface,
+  operatorSurface,
 ];

@@ -45,6 +45,8 @@ export const DA: Words = {
     requiredField: 'Skal udfyldes',
   },
   account: {},
+  security: {},
+  home: {},
   keys: {},
   webhooks: {},
   members: {},

@@ -49,6 +49,8 @@ export const EN = {
     requiredField: 'Required',
   },
   account: {},
+  security: {},
+  home: {},
   keys: {},
   webhooks: {},
   members: {},
