@@ -113,4 +113,22 @@ describe('pages', () => {
       'da',
     );
   });
+
+  it('shows the test environment banner on dashboard and signing pages there, and only there', async () => {
+    const test = await stack.server({ DOCPIPE_ENVIRONMENT: 'test' });
+    const member = await stack.member({ company: 'kit', email: 'cy@kit.example' });
+    const headers = { cookie: `docpipe_session=${member.cookie.value}`, 'accept-language': 'en' };
+    const banner = 'Test environment: signatures have no legal effect';
+    const dashboard = await (await fetch(`${test.url}/dashboard/none`, { headers })).text();
+    expect(dashboard).toContain(banner);
+    const signing = await fetch(`${test.url}/sign/${'x'.repeat(43)}`, { headers });
+    expect(signing.headers.get('content-type')).toContain('text/html');
+    expect(await signing.text()).toContain(banner);
+    const production = await (await fetch(`${server.url}/dashboard/none`, { headers })).text();
+    expect(production).not.toContain(banner);
+    const productionSigning = await (
+      await fetch(`${server.url}/sign/${'x'.repeat(43)}`, { headers })
+    ).text();
+    expect(productionSigning).not.toContain('test-banner');
+  });
 });

@@ -8,6 +8,7 @@ import type { SignedReceipt, SigningSession, UnsentLink } from '../../../service
  */
 const WORDS = {
   da: {
+    testBanner: 'Testmiljø: underskrifter har ingen retsvirkning',
     loading: 'Indlæser dokumenterne …',
     noScript:
       'Siden kræver JavaScript for at vise dokumenterne og tage imod din underskrift. Slå JavaScript til, eller åbn linket i en anden browser.',
@@ -71,6 +72,7 @@ const WORDS = {
     },
   },
   en: {
+    testBanner: 'Test environment: signatures have no legal effect',
     loading: 'Loading the documents …',
     noScript:
       'This page needs JavaScript to show the documents and take your signature. Turn JavaScript on, or open the link in another browser.',
@@ -170,6 +172,17 @@ export function pageLanguage(lang: string | undefined, accept: string | undefine
 
 export function wordsFor(language: string | undefined): Words {
   return WORDS[writtenLanguage(language)];
+}
+
+/**
+ * A signing page of the test environment (DOCPIPE_ENVIRONMENT=test) with its banner above the
+ * page, in the page's language: a recipient must not take a test signature for a real one. The
+ * banner sits outside `<main id="app">`, which the page's script fills.
+ */
+export function withTestBanner(html: string): string {
+  const lang = /<html lang="([^"]+)"/.exec(html)?.[1];
+  const banner = `<div class="test-banner" role="note">${escapeHtml(wordsFor(lang).testBanner)}</div>`;
+  return html.replace('<body>', `<body>${banner}`);
 }
 
 /** Text for HTML content and quoted attribute values. */
