@@ -156,8 +156,15 @@ async function runUntilStopped(
       runtime.servesAt(http.publicUrl);
     }
     logger.info(
-      { redisUrl: safeUrl(runtime.redisUrl), dataDir: config.dataDir, http: http?.address },
-      `${startedMessage}; stop with Ctrl-C`,
+      {
+        redisUrl: safeUrl(runtime.redisUrl),
+        dataDir: config.dataDir,
+        http: http?.address,
+        ...(http ? { dashboard: `${http.publicUrl}/` } : {}),
+      },
+      http
+        ? `${startedMessage}; open ${http.publicUrl}/ in a browser to sign up and use the dashboard; stop with Ctrl-C`
+        : `${startedMessage}; stop with Ctrl-C`,
     );
     const signal = await signals.first;
     const worker = runtime.worker;
@@ -202,8 +209,8 @@ async function serveUntilStopped(
     if (!database) throw noDatabaseForServe(config.dataDir);
     const http = await startHttpService(config, { redisUrl, database, logger });
     logger.info(
-      { redisUrl: safeUrl(redisUrl), http: http.address },
-      'docpipe serving HTTP; stop with Ctrl-C',
+      { redisUrl: safeUrl(redisUrl), http: http.address, dashboard: `${http.publicUrl}/` },
+      `docpipe serving HTTP; the dashboard is at ${http.publicUrl}/; stop with Ctrl-C`,
     );
     const signal = await signals.first;
     logger.info(
