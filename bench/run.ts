@@ -29,6 +29,7 @@ import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './c
 import { sealingRows } from './sealing.js';
 import { placesEvidenceRows } from './places-evidence.js';
 import { parseDeliveryArgs, runDelivery, type DeliveryReport } from './delivery.js';
+import { runDashboard, type DashboardReport } from './dashboard.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -91,6 +92,16 @@ if (process.argv[2] === 'places') {
   for (const r of await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300)))
     process.stdout.write(
       `${r.name}: p50 ${r.docpipe.p50.toFixed(2)} / p95 ${r.docpipe.p95.toFixed(2)} ms CPU; ${r.baseline.name} p50 ${r.baseline.stats.p50.toFixed(2)} ms; target ${r.target}: ${r.meets ? 'met' : 'missed'}\n`,
+    );
+  process.exit(0);
+}
+
+// `node dist/bench/run.js dashboard [--quick]`: issue 33's dashboard pages alone (bench/dashboard.ts).
+if (process.argv[2] === 'dashboard') {
+  const { rows: pageRows } = await runDashboard(root, process.argv.includes('--quick'));
+  for (const r of pageRows)
+    process.stdout.write(
+      `${r.name}: p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)}; target ${r.target}: ${r.meets ? 'met' : 'MISSED'}\n`,
     );
   process.exit(0);
 }
@@ -533,6 +544,14 @@ let cases: CasesReport | undefined;
 if (process.env.BENCH_CASES !== '0')
   cases = await runCases(root, CASE_BENCHMARKS, process.env.BENCH_CASES_QUICK === '1');
 
+// Issue 33's dashboard pages with 100,000 cases and 1,000 webhook runs (bench/dashboard.ts).
+let dashboard: DashboardReport | undefined;
+if (process.env.BENCH_DASHBOARD !== '0') {
+  const result = await runDashboard(root, process.env.BENCH_DASHBOARD_QUICK === '1');
+  dashboard = result.report;
+  rows.push(...result.rows);
+}
+
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
   if (limit) row.meets = row.docpipe.p50 <= Number(limit);
@@ -564,6 +583,6 @@ const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'latest.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results, delivery: delivery?.results }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results, delivery: delivery?.results, dashboard }, null, 2)}\n`,
 );
 process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);
