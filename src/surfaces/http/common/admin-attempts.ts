@@ -33,6 +33,12 @@ export interface RedisAdminAttemptsOptions {
    * signing pages' tokens that open nothing. @defaultValue 'admin-attempts'
    */
   counter?: string;
+  /**
+   * The window the allowance is counted in (the dashboard's log-ins per account count 15
+   * minutes, sign-ups an hour); `perMinute` is then the allowance per window.
+   * @defaultValue 60_000
+   */
+  windowMs?: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -66,6 +72,7 @@ export class RedisAdminAttempts implements AdminAttempts {
   private readonly onRedisError: (err: unknown) => void;
   private redisFailing = false;
   private readonly counter: string;
+  private readonly windowMs: number;
 
   constructor(options: RedisAdminAttemptsOptions) {
     if (!Number.isSafeInteger(options.perMinute) || options.perMinute < 1)
@@ -75,7 +82,8 @@ export class RedisAdminAttempts implements AdminAttempts {
     this.perMinute = options.perMinute;
     this.redis = options.redis;
     this.prefix = options.prefix;
-    this.local = new LocalAdminAttempts(options.perMinute);
+    this.windowMs = options.windowMs ?? WINDOW_MS;
+    this.local = new LocalAdminAttempts(options.perMinute, Date.now, this.windowMs);
     this.onRedisError = options.onRedisError ?? (() => undefined);
     this.counter = options.counter ?? 'admin-attempts';
   }
@@ -88,7 +96,7 @@ export class RedisAdminAttempts implements AdminAttempts {
   }
 
   async failed(address: string): Promise<number | undefined> {
-    const counted = await this.run(FAIL, address, WINDOW_MS);
+    const counted = await this.run(FAIL, address, this.windowMs);
     if (!counted) return this.local.failed(address);
     const [count, ttlMs] = counted;
     return count > this.perMinute ? seconds(ttlMs) : undefined;
@@ -123,6 +131,7 @@ export class LocalAdminAttempts implements AdminAttempts {
   constructor(
     readonly perMinute: number,
     private readonly now: () => number = Date.now,
+    private readonly windowMs: number = WINDOW_MS,
   ) {}
 
   waitFor(address: string): Promise<number | undefined> {
@@ -134,7 +143,7 @@ export class LocalAdminAttempts implements AdminAttempts {
 
   failed(address: string): Promise<number | undefined> {
     const bucket = addressBucket(address);
-    const entry = this.current(bucket) ?? { count: 0, until: this.now() + WINDOW_MS };
+    const entry = this.current(bucket) ?? { count: 0, until: this.now() + this.windowMs };
     entry.count += 1;
     this.counts.set(bucket, entry);
     return Promise.resolve(
