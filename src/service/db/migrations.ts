@@ -8,6 +8,7 @@ import { delivery } from './migrations/0006-delivery.js';
 import { eidLoginBrowser } from './migrations/0007-eid-login-browser.js';
 import { caseViews } from './migrations/0008-case-views.js';
 import { accounts } from './migrations/0009-accounts.js';
+import { totpStep } from './migrations/0010-totp-step.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -25,4 +26,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-eid-login-browser': eidLoginBrowser,
   '0008-case-views': caseViews,
   '0009-accounts': accounts,
+  '0010-totp-step': totpStep,
 };

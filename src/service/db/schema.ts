@@ -402,6 +402,8 @@ export interface LoginsTable {
   totp_secret: string | null;
   /** When two-factor log-in was turned on (the first code checked); null: off. */
   totp_enabled_at: Moment;
+  /** The time step of the last TOTP code taken (migration 0010): a code of it or before is refused. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   password_changed_at: Moment;
   created_at: CreatedAt;
 }
