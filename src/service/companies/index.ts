@@ -11,6 +11,18 @@ export {
   type NewCompany,
 } from './company-repository.js';
 export { UserRepository, type NewUser } from './user-repository.js';
+export {
+  CASE_STATES,
+  CompanyOverview,
+  DETAIL_ROWS,
+  RECENT_DAYS,
+  type CompanyDetail,
+  type CompanyListRequest,
+  type CompanyPage,
+  type CompanySummary,
+  type KeySummary,
+  type MemberSummary,
+} from './company-overview.js';
 export { DEFAULT_FOLDER_NAME, FolderRepository } from './folder-repository.js';
 export { PresetRepository, parsePreset, type NewPreset } from './preset-repository.js';
 export { CASE_SETTINGS, SIGNING_SCHEMAS, presetSettingsProblems } from './preset-settings.js';

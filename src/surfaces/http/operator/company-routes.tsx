@@ -1,0 +1,155 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { HttpApp } from '../common/create-app.js';
+import {
+  CompanyOverview,
+  CompanyRepository,
+  RecordNotFoundError,
+} from '../../../service/companies/index.js';
+import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import { Layout, pageOf, sendPage, sendProblem, type PageContext } from '../pages/index.js';
+import { CompanyListPage, companyHref } from './company-list-page.js';
+import { CompanyOperatorPage, ConfirmPage, OUTCOMES, type Outcome } from './company-page.js';
+import { OPERATOR_PATH } from './operator-frame.js';
+import { operatorGuard } from './operator-credential.js';
+
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  cursor: Type.Optional(Type.String({ maxLength: 400 })),
+});
+const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+const CompanyQuery = Type.Object({
+  done: Type.Optional(Type.Union(OUTCOMES.map((o) => Type.Literal(o)))),
+});
+const ActionParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  action: Type.Union([Type.Literal('disable'), Type.Literal('enable')]),
+});
+const ActionBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
+
+/**
+ * The operator's company pages under `/admin`, behind the admin credential (operator-credential.ts):
+ * the list, a company's page, and disable or enable with a confirmation page. They need no
+ * dashboard session and read every company, as `docpipe companies` does, through the same
+ * service (CompanyOverview to read, CompanyRepository.setDisabled to change). Without
+ * DOCPIPE_ADMIN_PASSWORD every `/admin` page is a 404 page that says how to turn them on.
+ */
+export const companyOperatorPages: DashboardPages = async (scope, { context }) => {
+  const guard = operatorGuard(context.deps);
+  if (guard === undefined) {
+    for (const url of [OPERATOR_PATH, `${OPERATOR_PATH}/*`])
+      scope.get(url, { schema: { hide: true } }, (request, reply) => {
+        const page = pageOf(request);
+        return sendPage(reply, <OperatorOff page={page} />, 404);
+      });
+    return;
+  }
+  const db = context.deps.db;
+  const overview = new CompanyOverview(db);
+  const companies = new CompanyRepository(db);
+
+  // A scope of its own, so that the credential guards these pages and nothing else; its hook
+  // runs on request, before the pages' hook reads a session or a form.
+  await scope.register((plain, _options, done) => {
+    const admin: HttpApp = plain.withTypeProvider<TypeBoxTypeProvider>();
+    admin.addHook('onRequest', guard);
+
+    admin.get(
+      OPERATOR_PATH,
+      { schema: { hide: true, querystring: ListQuery } },
+      async (request, reply) => {
+        const page = pageOf(request);
+        const search = request.query.q?.trim() ?? '';
+        const list = await overview.list({
+          ...(search ? { search } : {}),
+          ...(request.query.cursor ? { cursor: request.query.cursor } : {}),
+        });
+        return sendPage(
+          reply,
+          <CompanyListPage
+            page={page}
+            list={list}
+            search={search}
+            paged={request.query.cursor !== undefined}
+          />,
+        );
+      },
+    );
+
+    admin.get(
+      `${OPERATOR_PATH}/companies/:id`,
+      { schema: { hide: true, params: CompanyParams, querystring: CompanyQuery } },
+      async (request, reply) => {
+        const page = pageOf(request);
+        const detail = await overview.detail(request.params.id);
+        if (!detail) return sendProblem(reply, page, 'notFound');
+        const outcome: Outcome | undefined = request.query.done;
+        return sendPage(
+          reply,
+          <CompanyOperatorPage page={page} detail={detail} {...(outcome ? { outcome } : {})} />,
+        );
+      },
+    );
+
+    admin.get(
+      `${OPERATOR_PATH}/companies/:id/:action`,
+      { schema: { hide: true, params: ActionParams } },
+      async (request, reply) => {
+        const page = pageOf(request);
+        const company = await companies.find(request.params.id);
+        if (!company) return sendProblem(reply, page, 'notFound');
+        return sendPage(
+          reply,
+          <ConfirmPage
+            page={page}
+            company={company}
+            disable={request.params.action === 'disable'}
+          />,
+        );
+      },
+    );
+
+    admin.post(
+      `${OPERATOR_PATH}/companies/:id/:action`,
+      { schema: { hide: true, params: ActionParams, body: ActionBody } },
+      async (request, reply) => {
+        const { id, action } = request.params;
+        const disable = action === 'disable';
+        try {
+          const outcome = await companies.setDisabled(id, disable);
+          request.log.info(
+            { company: id, disabled: disable, changed: outcome.changed },
+            disable ? 'operator disabled a company' : 'operator enabled a company',
+          );
+          const done: Outcome = outcome.changed
+            ? disable
+              ? 'disabled'
+              : 'enabled'
+            : disable
+              ? 'already-disabled'
+              : 'already-enabled';
+          return reply.redirect(`${companyHref(id)}?done=${done}`, 303);
+        } catch (err) {
+          if (err instanceof RecordNotFoundError)
+            return sendProblem(reply, pageOf(request), 'notFound');
+          throw err;
+        }
+      },
+    );
+
+    // Any other path under /admin (but the queue dashboard's own) is the not-found page.
+    admin.get(`${OPERATOR_PATH}/*`, { schema: { hide: true } }, (request, reply) =>
+      sendProblem(reply, pageOf(request), 'notFound'),
+    );
+    done();
+  });
+};
+
+/** The 404 page of an installation without DOCPIPE_ADMIN_PASSWORD: how to turn the pages on. */
+function OperatorOff({ page }: { page: PageContext }) {
+  return (
+    <Layout page={page} title={page.words.admin.offTitle} narrow>
+      <p>{page.words.admin.off}</p>
+    </Layout>
+  );
+}
