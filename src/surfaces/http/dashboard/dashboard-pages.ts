@@ -1,6 +1,7 @@
 import type { SessionStore } from '../../../service/accounts/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import type { SurfaceContext } from '../common/surface.js';
+import { securityPages } from './security-pages.js';
 
 /** What each group of dashboard pages is registered with. */
 export interface DashboardPagesContext {
@@ -17,4 +18,4 @@ export type DashboardPages = (
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
  * group is a file beside this one exporting its registration, and one line here.
  */
-export const DASHBOARD_PAGES: readonly DashboardPages[] = [];
+export const DASHBOARD_PAGES: readonly DashboardPages[] = [securityPages];
