@@ -52,7 +52,7 @@ export function CompanyListPage({ page, list, search, paged }: CompanyListProps)
         <p>{search ? fill(w.noMatches, { search }) : w.noCompanies}</p>
       ) : (
         <div class="table-wrap" role="region" aria-labelledby="companies-caption" tabindex={0}>
-          <table>
+          <table class="operator-table">
             <caption id="companies-caption" class="visually-hidden">
               {w.companiesTable}
             </caption>

@@ -79,7 +79,7 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
         <p>{w.noMembers}</p>
       ) : (
         <div class="table-wrap" role="region" aria-labelledby="members-heading" tabindex={0}>
-          <table>
+          <table class="operator-table">
             <thead>
               <tr>
                 <th scope="col">{w.name}</th>
@@ -112,7 +112,7 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
         <p>{w.noKeys}</p>
       ) : (
         <div class="table-wrap" role="region" aria-labelledby="keys-heading" tabindex={0}>
-          <table>
+          <table class="operator-table">
             <thead>
               <tr>
                 <th scope="col">{w.name}</th>
