@@ -16,12 +16,21 @@ export function registerUsers(program: Command): void {
 
   users
     .command('add')
-    .description('add a user to a company; an e-mail address is one user whatever its case')
+    .description(
+      'add a user to a company and send them an invitation e-mail to the dashboard; an e-mail address is one user whatever its case',
+    )
     .requiredOption('--company <id>', 'the company the user belongs to')
     .requiredOption('--email <address>', 'the e-mail address: unique in the company')
     .requiredOption('--name <name>', "the user's name, shown as the sender of cases")
     .option('--admin', 'the user administers the company')
-    .option('--json', 'print the user {id, company, email, name, admin, createdAt} as JSON')
+    .option(
+      '--no-invite',
+      'do not send the invitation e-mail (its link lets the user choose a password and log in)',
+    )
+    .option(
+      '--json',
+      'print the user {id, company, email, name, admin, createdAt, invitation} as JSON',
+    )
     .addHelpText('after', RECORDS_HELP)
     .action(
       async (flags: {
@@ -29,6 +38,7 @@ export function registerUsers(program: Command): void {
         email: string;
         name: string;
         admin?: boolean;
+        invite: boolean;
         json?: boolean;
       }) => (await import('../actions/users.js')).addUser(flags),
     );
