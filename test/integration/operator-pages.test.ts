@@ -208,7 +208,9 @@ describe('the operator pages', () => {
     expect(member('bo@alpha.example')).toMatch(/\|No\|\|Yes\|/);
     expect(member('dan@alpha.example')).toMatch(/\|No\|\|No\|\|–\|/);
     expect([...html.matchAll(/<tr data-key="[0-9a-f]{16}">/g)]).toHaveLength(2);
-    expect(html).toContain(`<tr data-key="${alphaKey.split('_').at(-2)!}">`);
+    const alphaId = alphaKey.split('_').at(-2)!;
+    expect(html).toContain(`<tr data-key="${alphaId}">`);
+    expect(html).toContain(`<code>dp_live_${alphaId}_…</code>`);
     expect(html).not.toContain(alphaKey);
     expect(html).toContain('<dd data-fact="webhooks">0</dd>');
     expect(html).toContain('<dd data-fact="recent-cases">3</dd>');

@@ -59,6 +59,8 @@ export interface KeySummary {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** Copied from Redis by `docpipe db migrate`: made as `dp_<id>_...`, without the environment. */
+  copiedFromRedis: boolean;
 }
 
 /** Everything the operator's page of one company shows. */
@@ -141,7 +143,15 @@ export class CompanyOverview {
         .leftJoin('users as u', (j) =>
           j.onRef('u.id', '=', 'k.user_id').onRef('u.company_id', '=', 'k.company_id'),
         )
-        .select(['k.id', 'k.name', 'u.email', 'k.created_at', 'k.expires_at', 'k.revoked_at'])
+        .select([
+          'k.id',
+          'k.name',
+          'u.email',
+          'k.created_at',
+          'k.expires_at',
+          'k.revoked_at',
+          'k.copied_from_redis_at',
+        ])
         .where('k.company_id', '=', id)
         .orderBy('k.created_at', 'desc')
         .orderBy('k.id')
@@ -177,6 +187,7 @@ export class CompanyOverview {
         createdAt: k.created_at,
         expiresAt: k.expires_at,
         revokedAt: k.revoked_at,
+        copiedFromRedis: k.copied_from_redis_at !== null,
       })),
       webhooks: Number(webhooks.n),
       recentCases: Number(recent.n),

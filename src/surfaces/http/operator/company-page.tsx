@@ -3,7 +3,9 @@ import {
   DETAIL_ROWS,
   RECENT_DAYS,
   type CompanyDetail,
+  type KeySummary,
 } from '../../../service/companies/index.js';
+import { keyTokenPrefix, type KeyEnvironment } from '../../../service/keys/index.js';
 import { CsrfField, fill, Notice, type PageContext } from '../pages/index.js';
 import { companyHref } from './company-list-page.js';
 import { OperatorFrame } from './operator-frame.js';
@@ -128,7 +130,7 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
                 <tr data-key={k.id}>
                   <td>{k.name}</td>
                   <td>
-                    <code>{k.id}</code>
+                    <code>{keyStart(k, page.environment)}</code>
                   </td>
                   <td>{k.user ?? w.userRemoved}</td>
                   <td>{moment(k.createdAt, '–')}</td>
@@ -145,6 +147,14 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
       ) : null}
     </OperatorFrame>
   );
+}
+
+/**
+ * The visible start of a key, as the company's own keys page shows it: its environment's prefix
+ * and its id (a key copied from Redis was made as `dp_<id>_...`). Never more of it.
+ */
+function keyStart(key: KeySummary, environment: KeyEnvironment): string {
+  return key.copiedFromRedis ? `dp_${key.id}_…` : `${keyTokenPrefix(environment)}${key.id}_…`;
 }
 
 export interface ConfirmProps {

@@ -584,7 +584,7 @@ export const DA: Words = {
     admin: 'Administrator',
     hasLoggedIn: 'Har logget ind',
     lastSeen: 'Sidst set',
-    keyId: 'Nøgle-id',
+    keyId: 'Præfiks',
     user: 'Bruger',
     expires: 'Udløber',
     revoked: 'Tilbagekaldt',

@@ -588,7 +588,7 @@ export const EN = {
     admin: 'Admin',
     hasLoggedIn: 'Has logged in',
     lastSeen: 'Last seen',
-    keyId: 'Key id',
+    keyId: 'Prefix',
     user: 'User',
     expires: 'Expires',
     revoked: 'Revoked',
