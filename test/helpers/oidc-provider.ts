@@ -24,6 +24,12 @@ export interface TestOidcProviderOptions {
   clientJwks?: { keys: object[] };
   /** Claims each scope releases beside openid's `sub` (on the user info endpoint). */
   scopes?: Record<string, string[]>;
+  /**
+   * The loopback port to listen on, reserved by the caller: its issuer URL is then known before
+   * the provider starts (a docpipe server configured with it first, whose URL is a redirect URI).
+   * @defaultValue a free port
+   */
+  port?: number;
 }
 
 export interface TestOidcProvider {
@@ -79,7 +85,7 @@ export async function startOidcProvider(
     }
     made.handler!(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,4 +1,6 @@
 import { parseDuration } from '../../base/util/index.js';
+import type { LoginOidcConfig } from '../../service/accounts/index.js';
+import { loginOidcConfigFrom } from './login-oidc-config.js';
 
 /** The dashboard's accounts and sessions (issue 33), read with the rest of the configuration. */
 export interface DashboardConfig {
@@ -21,6 +23,8 @@ export interface DashboardConfig {
   loginFailuresPerAccount: number;
   /** `DOCPIPE_SIGNUPS_PER_HOUR`: sign-ups an hour per client address; 0 is off. @defaultValue 5 */
   signupsPerHour: number;
+  /** `DOCPIPE_LOGIN_OIDC_<NAME>_*`: single sign-on providers for companies' e-mail domains. @defaultValue none */
+  loginOidc: LoginOidcConfig;
 }
 
 export const DEFAULT_DASHBOARD = { sessionIdle: '12h', sessionMax: '14d' } as const;
@@ -52,5 +56,6 @@ export function dashboardConfigFrom(
     loginAttemptsPerMinute: count('DOCPIPE_LOGIN_ATTEMPTS_PER_MINUTE', 10),
     loginFailuresPerAccount: count('DOCPIPE_LOGIN_FAILURES_PER_ACCOUNT', 10),
     signupsPerHour: count('DOCPIPE_SIGNUPS_PER_HOUR', 5),
+    loginOidc: loginOidcConfigFrom(env, problems),
   };
 }

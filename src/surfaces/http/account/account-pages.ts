@@ -1,8 +1,9 @@
 import type { DashboardPages } from '../dashboard/dashboard-pages.js';
 import { secondFactorPages } from './second-factor-pages.js';
+import { ssoPages } from './sso-pages.js';
 
 /**
  * Every group of account pages, one line each (sign-up, log-in, password reset, invitation,
  * second factor, single sign-on). A new group is a file beside this one and one line here.
  */
-export const ACCOUNT_PAGES: readonly DashboardPages[] = [secondFactorPages];
+export const ACCOUNT_PAGES: readonly DashboardPages[] = [secondFactorPages, ssoPages];

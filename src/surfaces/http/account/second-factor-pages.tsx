@@ -13,9 +13,12 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
+import { nextPath } from './account-kit.js';
 import { secondFactorAttempts } from './second-factor-attempts.js';
 
 export const LOGIN_CODE_PATH = '/user/login/code';
+/** Where the log-in goes on to (the log-in page passes it along); nextPath keeps it on this server. */
+const Next = Type.Optional(Type.String({ maxLength: 2000 }));
 
 /**
  * The second step of a log-in (`/user/login/code`), for a session that passed the password and
@@ -28,12 +31,17 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
   const totp = new TotpLogins(deps.db, new TotpCipher(context.signingSecret));
   const attempts = secondFactorAttempts(deps);
 
-  scope.get(LOGIN_CODE_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const page = pageOf(request);
-    if (!page.session) return reply.redirect('/user/login', 303);
-    if (!page.session.secondFactorDue) return reply.redirect('/dashboard', 303);
-    return sendCodePage(reply, page, {});
-  });
+  scope.get(
+    LOGIN_CODE_PATH,
+    { schema: { hide: true, querystring: Type.Object({ next: Next }) } },
+    async (request, reply) => {
+      const page = pageOf(request);
+      const next = request.query.next ?? '';
+      if (!page.session) return reply.redirect('/user/login', 303);
+      if (!page.session.secondFactorDue) return reply.redirect(nextPath(next), 303);
+      return sendCodePage(reply, page, next, {});
+    },
+  );
 
   scope.post(
     LOGIN_CODE_PATH,
@@ -42,6 +50,7 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
         hide: true,
         body: Type.Object({
           code: Type.String({ maxLength: 64 }),
+          next: Next,
           _csrf: Type.Optional(Type.String({ maxLength: 128 })),
         }),
       },
@@ -49,8 +58,9 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
     async (request, reply) => {
       const page = pageOf(request);
       const session = page.session;
+      const next = request.body.next ?? '';
       if (!session) return reply.redirect('/user/login', 303);
-      if (!session.secondFactorDue) return reply.redirect('/dashboard', 303);
+      if (!session.secondFactorDue) return reply.redirect(nextPath(next), 303);
       const wait = await attempts.waitFor(session.loginId);
       if (wait !== undefined) return sendProblem(reply, page, 'tooMany', { seconds: wait });
       const outcome = await totp.verify(session.loginId, request.body.code);
@@ -58,7 +68,9 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
         await sessions.secondFactorPassed(session.id);
         // A recovery code used is one fewer: the security page says how many are left.
         return reply.redirect(
-          outcome === 'recovery-code' ? '/dashboard/account/security?done=recovery' : '/dashboard',
+          outcome === 'recovery-code'
+            ? '/dashboard/account/security?done=recovery'
+            : nextPath(next),
           303,
         );
       }
@@ -68,6 +80,7 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
       return sendCodePage(
         reply,
         page,
+        next,
         { code: outcome === 'replayed' ? w.codeReplayed : w.loginCodeWrong },
         400,
       );
@@ -78,6 +91,7 @@ export const secondFactorPages: DashboardPages = (scope, { context, sessions }) 
 function sendCodePage(
   reply: FastifyReply,
   page: PageContext,
+  next: string,
   errors: FieldErrors,
   status = 200,
 ): FastifyReply {
@@ -89,6 +103,7 @@ function sendCodePage(
       <p>{w.loginCodeIntro}</p>
       <form method="post" action={LOGIN_CODE_PATH} novalidate>
         <CsrfField page={page} />
+        {next ? <input type="hidden" name="next" value={next} /> : null}
         <Field
           name="code"
           label={w.codeLabel}
