@@ -9,6 +9,7 @@ import { eidLoginBrowser } from './migrations/0007-eid-login-browser.js';
 import { caseViews } from './migrations/0008-case-views.js';
 import { accounts } from './migrations/0009-accounts.js';
 import { totpStep } from './migrations/0010-totp-step.js';
+import { keyLastUsed } from './migrations/0011-key-last-used.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -27,4 +28,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-case-views': caseViews,
   '0009-accounts': accounts,
   '0010-totp-step': totpStep,
+  '0011-key-last-used': keyLastUsed,
 };

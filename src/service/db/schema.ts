@@ -90,6 +90,8 @@ export interface ApiKeysTable {
   revoked_at: Moment;
   /** When `docpipe db migrate` copied it from Redis (migration 0002); null for keys made here. */
   copied_from_redis_at: Moment;
+  /** When it last authenticated a request (migration 0011), to the minute; null: not since. */
+  last_used_at: Moment;
 }
 
 /** A folder of a company's cases; one per company is the default. Ids are unique per company. */

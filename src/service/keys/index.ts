@@ -28,4 +28,10 @@ export {
   type KeyEnvironment,
 } from './key-token.js';
 export { newKeyProblems } from './key-fields.js';
+export {
+  DEFAULT_KEY_USE_EVERY_MS,
+  KeyUseRecorder,
+  recordingKeyUse,
+  type KeyUseRecorderOptions,
+} from './key-use-recorder.js';
 export { sharedSigningSecret } from './signing-secret.js';

@@ -21,6 +21,8 @@ export interface ApiKeyRecord extends KeyIdentity {
   revokedAt?: Date;
   /** When `docpipe db migrate` copied it from Redis, where an earlier docpipe made it. */
   copiedFromRedisAt?: Date;
+  /** When it last authenticated a request, to the minute (KeyUseRecorder); absent: not yet. */
+  lastUsedAt?: Date;
 }
 
 /** A new key: its record and the key itself, which is shown once and stored nowhere. */

@@ -192,6 +192,7 @@ export class KeyStore implements ExpiringKeyVerifier {
           'k.expires_at',
           'k.revoked_at',
           'k.copied_from_redis_at',
+          'k.last_used_at',
         ])
         .orderBy('k.created_at')
         .orderBy('k.id');
@@ -208,6 +209,7 @@ export class KeyStore implements ExpiringKeyVerifier {
       ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
       ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
       ...(r.copied_from_redis_at ? { copiedFromRedisAt: r.copied_from_redis_at } : {}),
+      ...(r.last_used_at ? { lastUsedAt: r.last_used_at } : {}),
     }));
   }
 

@@ -1,16 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { docpipeVersion } from '../../render/pipeline/index.js';
 import { DestinationRefusedError, resolveDestination } from './destination-guard.js';
 import { retryDelay } from './retry-delay.js';
 import { unsendableHeader } from './webhook-header-rules.js';
 import type { WebhookDeps } from './webhook-deps.js';
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  signatureOf,
-} from './webhook-signature.js';
+import { requestHeaders } from './webhook-request-headers.js';
 import { shownUrl } from './webhook-records.js';
 import { sendWebhookRequest, type WebhookAnswer } from './webhook-request.js';
 
@@ -306,19 +299,6 @@ export async function makeTry(
     url: shown,
     deliveryStatus: status,
     nextAttemptAt,
-  };
-}
-
-function requestHeaders(c: ClaimedTry, timestamp: number): Record<string, string> {
-  const own = Object.keys(c.webhook.headers).map((h) => h.toLowerCase());
-  return {
-    ...(own.includes('content-type') ? {} : { 'Content-Type': 'application/json' }),
-    ...(own.includes('user-agent') ? {} : { 'User-Agent': `docpipe/${docpipeVersion()}` }),
-    ...c.webhook.headers,
-    [EVENT_HEADER]: c.trigger,
-    [DELIVERY_HEADER]: c.deliveryId,
-    [TIMESTAMP_HEADER]: String(timestamp),
-    [SIGNATURE_HEADER]: signatureOf(c.webhook.secret, timestamp, c.body),
   };
 }
 

@@ -60,6 +60,20 @@ export {
 export { dispatchEvent, type DispatchOutcome, type WebhookEvent } from './dispatch-event.js';
 export { prepareReplay, replayDelivery, type ReplayOptions } from './replay-delivery.js';
 export {
+  checkWebhookDestination,
+  type DestinationCheckOptions,
+} from './check-webhook-destination.js';
+export { updateWebhook } from './update-webhook.js';
+export { rotateWebhookSecret } from './rotate-webhook-secret.js';
+export { TEST_TRIGGER, sendTestEvent } from './send-test-event.js';
+export {
+  RUNS_PAGE_SIZE,
+  listWebhookRuns,
+  type WebhookRunSummary,
+  type WebhookRunsPage,
+} from './webhook-run-list.js';
+export { findWebhookRun, type WebhookRunDetail, type WebhookRunTry } from './webhook-run-detail.js';
+export {
   DEFAULT_WEBHOOK_SWEEP_MS,
   WEBHOOK_QUEUE,
   WebhookQueue,

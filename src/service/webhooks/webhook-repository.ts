@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { RecordNotFoundError } from '../companies/index.js';
 import type { Database } from '../db/index.js';
 import { checkWebhook, type NewWebhook } from './webhook-input.js';
 import { isUuid, webhookOf, type Webhook, type WebhookRun } from './webhook-records.js';
-
-/** 32 random bytes: HMAC-SHA256's block of key material, and more than can be guessed. */
-const SECRET_BYTES = 32;
+import { newWebhookSecret } from './webhook-secret.js';
 
 /** `runs` without a limit. */
 export const DEFAULT_RUNS_LIMIT = 20;
@@ -28,7 +25,7 @@ export class WebhookRepository {
    */
   async add(company: string, input: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
     const checked = checkWebhook(input);
-    const secret = randomBytes(SECRET_BYTES).toString('base64url');
+    const secret = newWebhookSecret();
     try {
       const row = await this.db
         .insertInto('webhooks')

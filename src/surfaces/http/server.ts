@@ -1,5 +1,10 @@
 import { SMALL_BODY_LIMIT_BYTES } from '../../app/config/index.js';
-import { VerifiedKeyCache, type KeyVerifier } from '../../service/keys/index.js';
+import {
+  KeyUseRecorder,
+  VerifiedKeyCache,
+  recordingKeyUse,
+  type KeyVerifier,
+} from '../../service/keys/index.js';
 import { authenticateV2, authenticateV3 } from './common/auth.js';
 import { createHttpApp, type HttpApp } from './common/create-app.js';
 import { registerFrameworkAnswers } from './common/framework-errors.js';
@@ -45,8 +50,12 @@ export async function buildHttpServer(
   if (signingSecret === undefined)
     throw new Error('the HTTP service needs a signing secret (DOCPIPE_SIGNING_SECRET or Redis)');
   const context: SurfaceContext = { deps, signingSecret };
-  // Working keys are reused for a few seconds (a revocation takes effect within them).
-  const verifier = new VerifiedKeyCache(deps.keys);
+  // Working keys are reused for a few seconds (a revocation takes effect within them); each
+  // key's use is written at most once a minute, beside the request (the key list's "last used").
+  const uses = new KeyUseRecorder(deps.db, {
+    onError: (err) => deps.logger?.warn({ err }, "a key's last use could not be written"),
+  });
+  const verifier = recordingKeyUse(new VerifiedKeyCache(deps.keys), uses);
   for (const group of byAccess(surfaces)) {
     if (group.access === 'public') {
       for (const surface of group.surfaces) await surface.register(app, context);

@@ -1,6 +1,8 @@
 import type { SessionStore } from '../../../service/accounts/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import type { SurfaceContext } from '../common/surface.js';
+import { keysPages } from './keys-routes.js';
+import { webhooksPages } from './webhooks-routes.js';
 import { securityPages } from './security-pages.js';
 
 /** What each group of dashboard pages is registered with. */
@@ -18,4 +20,4 @@ export type DashboardPages = (
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
  * group is a file beside this one exporting its registration, and one line here.
  */
-export const DASHBOARD_PAGES: readonly DashboardPages[] = [securityPages];
+export const DASHBOARD_PAGES: readonly DashboardPages[] = [securityPages, keysPages, webhooksPages];

@@ -1,0 +1,53 @@
+import { DocpipeError, isDocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import {
+  DestinationRefusedError,
+  resolveDestination,
+  type LookupAll,
+} from './destination-guard.js';
+import {
+  WEBHOOK_FIELDS,
+  checkWebhook,
+  type CheckedWebhook,
+  type NewWebhook,
+} from './webhook-input.js';
+
+export interface DestinationCheckOptions {
+  /** `DOCPIPE_WEBHOOK_ALLOW_PRIVATE`: what every delivery is held to. */
+  allowPrivate: boolean;
+  /** @defaultValue dns.lookup, all addresses */
+  lookup?: LookupAll;
+}
+
+/**
+ * checkWebhook, and the destination's address checked now as each delivery checks it (a
+ * loopback, private or link-local address is refused unless allowed), every problem in one
+ * DocpipeError `validation-failed`. For the dashboard, where a person adds a webhook and should
+ * hear at once that it would never be sent to; each delivery still checks again, since what a
+ * name resolves to can change. A name that does not resolve now is not refused: its deliveries
+ * say so, and are retried.
+ */
+export async function checkWebhookDestination(
+  input: NewWebhook,
+  options: DestinationCheckOptions,
+): Promise<CheckedWebhook> {
+  let checked: CheckedWebhook | undefined;
+  const problems: FailureDetail[] = [];
+  try {
+    checked = checkWebhook(input);
+  } catch (err) {
+    if (!isDocpipeError(err) || err.slug !== 'validation-failed') throw err;
+    problems.push(...err.details);
+  }
+  const urlRefused = problems.some((p) => p.field === WEBHOOK_FIELDS.url);
+  if (!urlRefused) {
+    try {
+      await resolveDestination(new URL(input.url), options);
+    } catch (err) {
+      if (err instanceof DestinationRefusedError)
+        problems.unshift({ field: WEBHOOK_FIELDS.url, message: err.message });
+      // Not resolved now: told by its deliveries.
+    }
+  }
+  if (problems.length > 0 || !checked) throw new DocpipeError('validation-failed', problems);
+  return checked;
+}
