@@ -222,6 +222,8 @@ describe('the operator pages', () => {
     expect((await admin('/admin/companies/op-nobody')).status).toBe(404);
     expect((await admin('/admin/companies/op-nobody/disable')).status).toBe(404);
     expect((await admin('/admin/elsewhere')).status).toBe(404);
+    expect((await admin('/admin/companies/op-alpha/delete')).status).toBe(404);
+    expect((await admin('/admin/companies/op-alpha?done=whatever')).status).toBe(200);
   });
 
   it("disable refuses the company's keys and its members' sessions; enable gives them back", async () => {

@@ -18,13 +18,8 @@ const ListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 400 })),
 });
 const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-const CompanyQuery = Type.Object({
-  done: Type.Optional(Type.Union(OUTCOMES.map((o) => Type.Literal(o)))),
-});
-const ActionParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 200 }),
-  action: Type.Union([Type.Literal('disable'), Type.Literal('enable')]),
-});
+// An unknown `done` is ignored rather than refused: it only chooses a notice.
+const CompanyQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 32 })) });
 const ActionBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
 
 /**
@@ -83,7 +78,7 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
         const page = pageOf(request);
         const detail = await overview.detail(request.params.id);
         if (!detail) return sendProblem(reply, page, 'notFound');
-        const outcome: Outcome | undefined = request.query.done;
+        const outcome = OUTCOMES.find((o) => o === request.query.done);
         return sendPage(
           reply,
           <CompanyOperatorPage page={page} detail={detail} {...(outcome ? { outcome } : {})} />,
@@ -91,51 +86,45 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
       },
     );
 
-    admin.get(
-      `${OPERATOR_PATH}/companies/:id/:action`,
-      { schema: { hide: true, params: ActionParams } },
-      async (request, reply) => {
+    // One route each, so that any other word after the company's id is the not-found page.
+    for (const action of ['disable', 'enable'] as const) {
+      const disable = action === 'disable';
+      const url = `${OPERATOR_PATH}/companies/:id/${action}`;
+
+      admin.get(url, { schema: { hide: true, params: CompanyParams } }, async (request, reply) => {
         const page = pageOf(request);
         const company = await companies.find(request.params.id);
         if (!company) return sendProblem(reply, page, 'notFound');
-        return sendPage(
-          reply,
-          <ConfirmPage
-            page={page}
-            company={company}
-            disable={request.params.action === 'disable'}
-          />,
-        );
-      },
-    );
+        return sendPage(reply, <ConfirmPage page={page} company={company} disable={disable} />);
+      });
 
-    admin.post(
-      `${OPERATOR_PATH}/companies/:id/:action`,
-      { schema: { hide: true, params: ActionParams, body: ActionBody } },
-      async (request, reply) => {
-        const { id, action } = request.params;
-        const disable = action === 'disable';
-        try {
-          const outcome = await companies.setDisabled(id, disable);
-          request.log.info(
-            { company: id, disabled: disable, changed: outcome.changed },
-            disable ? 'operator disabled a company' : 'operator enabled a company',
-          );
-          const done: Outcome = outcome.changed
-            ? disable
-              ? 'disabled'
-              : 'enabled'
-            : disable
-              ? 'already-disabled'
-              : 'already-enabled';
-          return reply.redirect(`${companyHref(id)}?done=${done}`, 303);
-        } catch (err) {
-          if (err instanceof RecordNotFoundError)
-            return sendProblem(reply, pageOf(request), 'notFound');
-          throw err;
-        }
-      },
-    );
+      admin.post(
+        url,
+        { schema: { hide: true, params: CompanyParams, body: ActionBody } },
+        async (request, reply) => {
+          const { id } = request.params;
+          try {
+            const outcome = await companies.setDisabled(id, disable);
+            request.log.info(
+              { company: id, disabled: disable, changed: outcome.changed },
+              disable ? 'operator disabled a company' : 'operator enabled a company',
+            );
+            const done: Outcome = outcome.changed
+              ? disable
+                ? 'disabled'
+                : 'enabled'
+              : disable
+                ? 'already-disabled'
+                : 'already-enabled';
+            return reply.redirect(`${companyHref(id)}?done=${done}`, 303);
+          } catch (err) {
+            if (err instanceof RecordNotFoundError)
+              return sendProblem(reply, pageOf(request), 'notFound');
+            throw err;
+          }
+        },
+      );
+    }
 
     // Any other path under /admin (but the queue dashboard's own) is the not-found page.
     admin.get(`${OPERATOR_PATH}/*`, { schema: { hide: true } }, (request, reply) =>
