@@ -202,7 +202,9 @@ describe('docpipe users', () => {
       '--admin',
     );
     expect(added.status, added.stderr).toBe(0);
-    expect(added.stdout).toBe('added Ann@Acme.example ("Ann Berg") to company acme as an admin\n');
+    expect(added.stdout).toMatch(
+      /^added Ann@Acme\.example \("Ann Berg"\) to company acme as an admin\nsent the invitation e-mail to Ann@Acme\.example \(.+\.eml\)/,
+    );
     expect(
       json('users', 'add', '--company', 'acme', '--email', 'bo@acme.example', '--name', 'Bo'),
     ).toMatchObject({ company: 'acme', email: 'bo@acme.example', name: 'Bo', admin: false });
