@@ -10,6 +10,8 @@ import {
   type TotpStatus,
 } from '../../../service/accounts/index.js';
 import { secondFactorAttempts } from '../account/second-factor-attempts.js';
+import type { HttpApp } from '../common/create-app.js';
+import type { SurfaceContext } from '../common/surface.js';
 import {
   CsrfField,
   ErrorSummary,
@@ -25,7 +27,6 @@ import {
   type Member,
   type PageContext,
 } from '../pages/index.js';
-import type { DashboardPages } from './dashboard-pages.js';
 
 export const SECURITY_PATH = '/dashboard/account/security';
 const SETUP_PATH = `${SECURITY_PATH}/totp`;
@@ -38,7 +39,9 @@ const Csrf = Type.Optional(Type.String({ maxLength: 128 }));
  * then ten recovery codes shown once), making new recovery codes, and turning it off with a
  * current code or the password. Each action is about `member.loginId` alone.
  */
-export const securityPages: DashboardPages = (scope, { context }) => {
+// Typed by hand, not as dashboard-pages.ts's DashboardPages: that file lists this one, and the
+// layer check refuses files that import each other (type imports too).
+export function securityPages(scope: HttpApp, { context }: { context: SurfaceContext }): void {
   const { deps } = context;
   const totp = new TotpLogins(deps.db, new TotpCipher(context.signingSecret));
   const attempts = secondFactorAttempts(deps);
@@ -201,7 +204,7 @@ export const securityPages: DashboardPages = (scope, { context }) => {
       Object.keys(errors).length > 0 ? 400 : 200,
     );
   }
-};
+}
 
 /** The security page: two-factor log-in's state and what can be done with it. */
 function sendSecurity(
