@@ -167,15 +167,9 @@ function KeyRow({
         ) : expired ? (
           w.expiredState
         ) : (
-          // Without script: the GET opens the confirmation page. With it, htmx asks here and
-          // posts the revocation itself (the CSRF token rides in the body's hx-headers).
-          <form
-            method="get"
-            action={revokeUrl}
-            class="inline-form"
-            hx-post={revokeUrl}
-            hx-confirm={fill(w.revokeQuestion, { name: k.name })}
-          >
+          // The confirmation is a page of its own (GET), with or without script: a revoked key
+          // cannot be brought back, and the page says what follows.
+          <form method="get" action={revokeUrl} class="inline-form">
             <span class="state">{w.working}</span>
             <button type="submit" class="danger" aria-label={fill(w.revokeLabel, { name: k.name })}>
               {w.revoke}

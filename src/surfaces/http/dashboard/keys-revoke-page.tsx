@@ -2,8 +2,8 @@ import { CsrfField, Layout, fill, type PageContext } from '../pages/index.js';
 import type { ApiKeyRecord } from '../../../service/keys/index.js';
 
 /**
- * `GET /dashboard/keys/:id/revoke`: the confirmation that works without script (with script the
- * list's button asks in a dialog and posts itself). Its form posts the revocation.
+ * `GET /dashboard/keys/:id/revoke`: the confirmation, a page of its own so that it works without
+ * script and says what follows. Its form posts the revocation.
  */
 export function KeyRevokePage({ page, keyRecord }: { page: PageContext; keyRecord: ApiKeyRecord }) {
   const w = page.words.keys;

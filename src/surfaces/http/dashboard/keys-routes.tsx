@@ -165,11 +165,7 @@ export function keysPages(scope: HttpApp, { context }: { context: SurfaceContext
         { key: key.id, company: member.companyId, user: member.userId },
         'API key revoked in the dashboard',
       );
-      const next = `/dashboard/keys?revoked=${key.id}`;
-      // htmx's request (the list's button with script): it follows this header with a page load.
-      if (request.headers['hx-request'] === 'true')
-        return reply.header('hx-redirect', next).code(204).send();
-      return reply.redirect(next, 303);
+      return reply.redirect(`/dashboard/keys?revoked=${key.id}`, 303);
     },
   );
 }

@@ -322,11 +322,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
         { webhook: found.webhook.id, company: found.member.companyId, user: found.member.userId },
         'webhook removed in the dashboard',
       );
-      const next = '/dashboard/webhooks?removed=1';
-      // htmx's request (the button with script): it follows this header with a page load.
-      if (request.headers['hx-request'] === 'true')
-        return reply.header('hx-redirect', next).code(204).send();
-      return reply.redirect(next, 303);
+      return reply.redirect('/dashboard/webhooks?removed=1', 303);
     },
   );
 

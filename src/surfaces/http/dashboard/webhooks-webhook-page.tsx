@@ -103,13 +103,8 @@ export function WebhookPage(props: WebhookPageProps) {
       <section aria-labelledby="remove-title" class="card">
         <h2 id="remove-title">{w.removeSection}</h2>
         <p>{w.removeText}</p>
-        {/* Without script the GET asks on a page; with it, htmx asks here and posts itself. */}
-        <form
-          method="get"
-          action={`${base}/remove`}
-          hx-post={`${base}/remove`}
-          hx-confirm={fill(w.removeQuestion, { url: webhook.url })}
-        >
+        {/* The confirmation is a page of its own (GET), with or without script. */}
+        <form method="get" action={`${base}/remove`}>
           <button type="submit" class="danger">
             {w.remove}
           </button>
