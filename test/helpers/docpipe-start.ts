@@ -87,7 +87,7 @@ export class StartedDocpipe {
     await this.exited;
   }
 
-  /** Cleanup after a test: it and the Redis it left, if any. */
+  /** Cleanup after a test: it and the Redis and PostgreSQL it left, if any. */
   async killAll(): Promise<void> {
     await this.kill();
     const dataDir = this.env.DOCPIPE_DATA_DIR!;
@@ -97,6 +97,17 @@ export class StartedDocpipe {
         process.kill(pid, 'SIGKILL');
     } catch {
       // No Redis left.
+    }
+    // The embedded PostgreSQL runs as its own user in a session of its own: the group's SIGKILL
+    // does not reach it. SIGQUIT is its immediate shutdown (backends end with it).
+    try {
+      const pid = Number(
+        readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres'))
+        process.kill(pid, 'SIGQUIT');
+    } catch {
+      // No PostgreSQL left (or an external one).
     }
   }
 
