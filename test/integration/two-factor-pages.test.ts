@@ -271,6 +271,22 @@ describe('two-factor log-in', () => {
     expect(left).toHaveLength(0);
   });
 
+  it('refuses codes, and takes recovery codes, when the secret no longer decrypts', async () => {
+    const { member, browser, secret } = await turnedOn('gu@tfa.example');
+    const on = await browser.post(`${SECURITY}/totp`, { code: codeAt(secret, Date.now()) });
+    const codes = [...on.html.matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
+    // As after a change of the signing secret: the stored value is another key's.
+    await stack.t.db
+      .updateTable('logins')
+      .set({ totp_secret: `v1.${Buffer.alloc(40, 7).toString('base64url')}` })
+      .where('id', '=', member.loginId)
+      .execute();
+    const due = await dueSession(member.loginId);
+    const code = await due.post('/user/login/code', { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(code.status).toBe(400);
+    expect((await due.post('/user/login/code', { code: codes[0]! })).status).toBe(303);
+  });
+
   it('answers the security page in Danish too', async () => {
     const member = await stack.member({ company: 'tfa', email: 'fi@tfa.example', language: 'da' });
     const res = await fetch(`${server.url}${SECURITY}`, {

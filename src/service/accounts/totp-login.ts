@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { checkTotp, newTotpSecret } from './totp.js';
-import type { TotpCipher } from './totp-cipher.js';
+import { TotpSecretDecryptError, type TotpCipher } from './totp-cipher.js';
 
 /**
  * A login's two-factor log-in: turning it on (a secret kept encrypted, then confirmed with a
@@ -70,7 +70,21 @@ export class TotpLogins {
       .where('id', '=', loginId)
       .executeTakeFirst();
     if (!row || row.totp_enabled_at !== null || row.totp_secret === null) return undefined;
-    return this.cipher.decrypt(row.totp_secret, loginId);
+    return this.secretOf(row.totp_secret, loginId);
+  }
+
+  /**
+   * The stored secret decrypted; undefined when it no longer decrypts (the signing secret it
+   * was derived from changed): its codes then match nothing, and the person logs in with a
+   * recovery code (or sets it up again), rather than meeting an error page.
+   */
+  private secretOf(stored: string, loginId: string): string | undefined {
+    try {
+      return this.cipher.decrypt(stored, loginId);
+    } catch (err) {
+      if (err instanceof TotpSecretDecryptError) return undefined;
+      throw err;
+    }
   }
 
   /**
@@ -105,7 +119,8 @@ export class TotpLogins {
     if (!row || row.totp_enabled_at === null || row.totp_secret === null) return 'wrong';
     const code = typed.trim();
     if (/^[\d\s]+$/.test(code)) {
-      const secret = this.cipher.decrypt(row.totp_secret, loginId);
+      const secret = this.secretOf(row.totp_secret, loginId);
+      if (secret === undefined) return 'wrong';
       const check = checkTotp(secret, code, this.now().getTime(), row.totp_last_step);
       if (!check.ok) return check.reason;
       const taken = await this.db
