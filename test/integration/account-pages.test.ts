@@ -328,6 +328,24 @@ describe('password reset', () => {
     expect((await logIn(new PageClient(server.url), email, 'new-orbit-password')).status).toBe(303);
   });
 
+  it('sends one address at most 5 reset e-mails an hour, known or not', async () => {
+    // A client address's own allowance well above the test's tries: only the address's counts.
+    const fresh = await stack.server({ DOCPIPE_LOGIN_ATTEMPTS_PER_MINUTE: '100' });
+    for (const email of ['vic@reset-count.example', 'nobody@reset-count.example']) {
+      if (email.startsWith('vic')) await signUp(email, 'Reset Count ApS');
+      const browser = new PageClient(fresh.url);
+      for (let i = 0; i < 5; i++) {
+        await browser.get('/user/password/forgot');
+        expect((await browser.post('/user/password/forgot', { email })).status).toBe(200);
+      }
+      await browser.get('/user/password/forgot');
+      const past = await browser.post('/user/password/forgot', { email: email.toUpperCase() });
+      expect(past.status, email).toBe(429);
+    }
+    const sent = (await mails(mailDir)).filter((m) => m.to === 'vic@reset-count.example');
+    expect(sent.filter((m) => m.subject === 'Choose a new docpipe password').length).toBe(5);
+  });
+
   it('refuses an expired reset link', async () => {
     const email = 'max@reset.example';
     await signUp(email, 'Reset Three ApS');

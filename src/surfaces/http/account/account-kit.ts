@@ -30,9 +30,17 @@ export interface AccountKit {
   signups: AdminAttempts | undefined;
   /** E-mails asked for per client address (reset, confirm again), a minute. */
   mailRequests: AdminAttempts | undefined;
+  /**
+   * Reset e-mails asked for one address (known or not, so that a 429 tells nothing), an hour:
+   * nobody can fill a person's mail box with them from many client addresses.
+   */
+  mailsPerAccount: AdminAttempts | undefined;
 }
 
 const kits = new WeakMap<object, AccountKit>();
+
+/** Reset e-mails one address may be sent an hour: a person asks twice, not ten times. */
+const RESET_MAILS_PER_HOUR = 5;
 
 /**
  * The account pages' service dependencies: the installation's e-mail channel (made from
@@ -75,6 +83,7 @@ export function accountKitOf(scope: HttpApp, { deps }: SurfaceContext): AccountK
     ),
     signups: throttle('signups', dashboard.signupsPerHour, 60 * 60_000),
     mailRequests: throttle('account-mails', Math.max(dashboard.loginAttemptsPerMinute, 3), 60_000),
+    mailsPerAccount: throttle('account-mails-to', RESET_MAILS_PER_HOUR, 60 * 60_000),
   };
   kits.set(deps, kit);
   return kit;

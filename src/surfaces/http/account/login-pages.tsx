@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { checkPassword } from '../../../service/accounts/index.js';
+import { checkPassword, dummyPasswordHash } from '../../../service/accounts/index.js';
 import type { DashboardPages } from '../dashboard/dashboard-pages.js';
 import {
   CsrfField,
@@ -55,6 +55,8 @@ type Done = 'reset' | 'logout';
 export const loginPages: DashboardPages = (scope, { context, sessions }) => {
   const kit = accountKitOf(scope, context);
   const publicUrl = context.deps.publicUrl;
+  // Made now, so that the first unknown address's log-in takes no longer than any other.
+  void dummyPasswordHash();
 
   scope.get(
     '/user/login',

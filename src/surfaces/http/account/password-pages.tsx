@@ -17,7 +17,15 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
-import { accountKitOf, countTry, languageOf, problemText, text, waitFor } from './account-kit.js';
+import {
+  accountKey,
+  accountKitOf,
+  countTry,
+  languageOf,
+  problemText,
+  text,
+  waitFor,
+} from './account-kit.js';
 import { LinkProblemPage, linkProblemStatus } from './link-problem.js';
 
 const FORGOT = '/user/password/forgot';
@@ -50,9 +58,13 @@ export const passwordPages: DashboardPages = (scope, { context, sessions }) => {
     const page = pageOf(request);
     const w = page.words.account;
     const email = text(request.body.email).trim();
-    const wait = await waitFor([kit.mailRequests, request.ip]);
+    const throttles = [
+      [kit.mailRequests, request.ip],
+      [kit.mailsPerAccount, accountKey(email)],
+    ] as const;
+    const wait = await waitFor(...throttles);
     if (wait !== undefined) return sendProblem(reply, page, 'tooMany', { seconds: wait });
-    await countTry([kit.mailRequests, request.ip]);
+    await countTry(...throttles);
     if (email !== '') await requestPasswordReset(kit.deps, email, languageOf(page));
     return sendPage(
       reply,
