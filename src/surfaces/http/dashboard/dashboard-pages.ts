@@ -4,6 +4,7 @@ import type { SurfaceContext } from '../common/surface.js';
 import { keysPages } from './keys-routes.js';
 import { webhooksPages } from './webhooks-routes.js';
 import { securityPages } from './security-pages.js';
+import { accountSettingsPages } from './account-settings-pages.js';
 
 /** What each group of dashboard pages is registered with. */
 export interface DashboardPagesContext {
@@ -20,4 +21,9 @@ export type DashboardPages = (
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
  * group is a file beside this one exporting its registration, and one line here.
  */
-export const DASHBOARD_PAGES: readonly DashboardPages[] = [securityPages, keysPages, webhooksPages];
+export const DASHBOARD_PAGES: readonly DashboardPages[] = [
+  securityPages,
+  keysPages,
+  webhooksPages,
+  accountSettingsPages,
+];
