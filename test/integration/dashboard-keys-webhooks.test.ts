@@ -257,7 +257,7 @@ describe('the webhooks pages', () => {
     const headers = decode(textOf(refused.html, 'field-headers-error') ?? '');
     expect(headers).toContain('Host is set by docpipe');
     expect(headers).toContain("X-Docpipe-Event is docpipe's own");
-    expect(textOf(refused.html, 'field-triggers-error')).toContain('give at least one');
+    expect(textOf(refused.html, 'field-triggers-error')).toBe('Choose at least one trigger.');
     // The form comes back as it was typed.
     expect(refused.html).toContain('value="http://127.0.0.1:9/hook"');
     expect(await stack.t.db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
@@ -350,6 +350,10 @@ describe('the webhooks pages', () => {
     expect(textOf(refused.html, 'field-url-error')).toContain('must be http or https');
     expect(decode(textOf(refused.html, 'field-triggers-error') ?? '')).toContain(
       '"case.nothing" is no trigger',
+    );
+    const empty = await ann.post(`/dashboard/webhooks/${id}`, { url: ' ', triggers: '*' });
+    expect(textOf(empty.html, 'field-url-error')).toBe(
+      'Give the URL where your system takes the events.',
     );
     const saved = await ann.post(`/dashboard/webhooks/${id}`, {
       url: `${receiver.url}/edited`,

@@ -102,7 +102,12 @@ const FIELD_OF: Record<string, string> = {
  * them together. The service's reason is the precise one (which header, which address), so it
  * is shown as it is, in the page's frame.
  */
-export function formErrorsOf(problems: readonly FailureDetail[], page: PageContext): FieldErrors {
+export function formErrorsOf(
+  problems: readonly FailureDetail[],
+  values: WebhookFormValues,
+  page: PageContext,
+): FieldErrors {
+  const w = page.words.webhooks;
   const byField = new Map<string, string[]>();
   for (const p of problems) {
     const field = FIELD_OF[p.field] ?? 'url';
@@ -110,7 +115,11 @@ export function formErrorsOf(problems: readonly FailureDetail[], page: PageConte
   }
   const errors: Record<string, string> = {};
   for (const [field, messages] of byField)
-    errors[field] = fill(page.words.webhooks.refused, { reason: messages.join('; ') });
+    errors[field] = fill(w.refused, { reason: messages.join('; ') });
+  // A field left empty is told in the page's own words (the service's are the CLI's).
+  if (errors.url !== undefined && values.url.trim() === '') errors.url = w.urlMissing;
+  if (errors.triggers !== undefined && values.triggers.length === 0)
+    errors.triggers = w.triggersMissing;
   return errors;
 }
 

@@ -323,6 +323,8 @@ export const DA: Words = {
     headersHint:
       'Én pr. linje som Navn: værdi, sendt med hver forespørgsel (fx en fælles hemmelighed, som modtageren tjekker).',
     triggers: 'Triggere',
+    urlMissing: 'Skriv URL’en, hvor jeres system tager imod hændelserne.',
+    triggersMissing: 'Vælg mindst én trigger.',
     allTriggers: 'Alle triggere, også dem der kommer senere (*)',
     add: 'Tilføj webhook',
     save: 'Gem webhook',

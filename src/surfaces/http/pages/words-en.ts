@@ -325,6 +325,8 @@ export const EN = {
     headersHint:
       'One per line, as Name: value, sent with every request (for example a shared secret your receiver checks).',
     triggers: 'Triggers',
+    urlMissing: 'Give the URL where your system takes the events.',
+    triggersMissing: 'Choose at least one trigger.',
     allTriggers: 'Every trigger, also ones added later (*)',
     add: 'Add webhook',
     save: 'Save webhook',
