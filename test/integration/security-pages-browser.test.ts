@@ -1,8 +1,10 @@
+import { createServer } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/service/accounts/index.js';
+import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import {
   launchChromium,
   startPagesStack,
@@ -18,15 +20,44 @@ import {
 let stack: PagesStack;
 let server: PagesServer;
 let browser: Browser;
+let op: TestOidcProvider;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startPagesStack(), launchChromium()]);
-  server = await stack.server();
+  // The provider's port is reserved first: docpipe's configuration names its issuer, and the
+  // provider's client names docpipe's callback (docpipe discovers on the first log-in).
+  const port = await freePort();
+  server = await stack.server({
+    DOCPIPE_LOGIN_OIDC_ACME_ISSUER: `http://127.0.0.1:${port}`,
+    DOCPIPE_LOGIN_OIDC_ACME_CLIENT_ID: 'set below',
+    DOCPIPE_LOGIN_OIDC_ACME_DOMAINS: 'acme.example',
+    DOCPIPE_LOGIN_OIDC_ACME_COMPANY: 'acme',
+  });
+  op = await startOidcProvider({
+    port,
+    redirectUris: [`${server.url}/user/login/sso/callback`],
+    accounts: {},
+  });
+  const provider = server.config.dashboard.loginOidc.providers[0]!;
+  provider.clientId = op.clientId;
+  provider.clientSecret = op.clientSecret;
 });
 afterAll(async () => {
   await browser?.close();
+  await op?.close();
   await stack?.close();
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 async function checked(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -97,6 +128,37 @@ describe('two-factor log-in in Chromium', () => {
     } finally {
       await setup.close();
       await due.close();
+    }
+  });
+
+  it('goes on to the provider from a form, which the pages’ CSP (form-action self) lets through', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 800 },
+      locale: 'en-GB',
+    });
+    try {
+      const page = await context.newPage();
+      // An address without single sign-on: the page that says so, under docpipe's CSP.
+      const none = await page.goto(`${server.url}/user/login/sso?email=ann%40elsewhere.example`);
+      expect(none?.status()).toBe(404);
+      await checked(page);
+      // A form of that page sent to the start, as a log-in form's answer would lead there: its
+      // redirects could not leave the site, the start's page moves on by itself.
+      await page.evaluate(() => {
+        const form = document.createElement('form');
+        form.method = 'get';
+        form.action = '/user/login/sso';
+        const email = document.createElement('input');
+        email.name = 'email';
+        email.value = 'ann@acme.example';
+        form.append(email);
+        document.body.append(form);
+        form.submit();
+      });
+      await page.waitForURL((url) => url.origin === op.issuer);
+      expect(new URL(page.url()).pathname).toMatch(/^\/(auth|interaction)/);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -44,8 +44,8 @@ const STARTS_PER_MINUTE = 20;
 const Next = Type.Optional(Type.String({ maxLength: 2000 }));
 
 /**
- * Single sign-on (`/user/login/sso?email=...`): for an address of a configured provider's
- * domains, the authorization code flow with PKCE, state and nonce (service/accounts'
+ * Single sign-on (`/user/login/sso?email=...`, a link or a log-in form's redirect): for an
+ * address of a configured provider's domains, the authorization code flow with PKCE, state and nonce (service/accounts'
  * OidcLoginClient), the log-in kept in Redis until the callback (sso-pending.ts) and bound to
  * the starting browser; the callback needs a verified address of the provider's domains, finds
  * or makes the login and its membership in the provider's company, and starts the session
@@ -97,10 +97,25 @@ export const ssoPages: DashboardPages = (scope, { context, sessions }) => {
         browserHash: sha256Hex(browser),
         next: request.query.next ?? '',
       });
-      return reply
+      // A page that moves on by itself rather than a redirect: a log-in form whose answer
+      // redirects here would otherwise be carried off this site by its redirects, which the
+      // pages' CSP (form-action 'self') forbids. A refresh is a navigation of its own.
+      void reply
         .header('set-cookie', browserCookie(browser, OIDC_LOGIN_TTL_MS / 1000))
-        .header('referrer-policy', 'no-referrer')
-        .redirect(started.url, 303);
+        .header('referrer-policy', 'no-referrer');
+      const w = page.words.security;
+      return sendPage(
+        reply,
+        <Layout page={page} title={w.ssoTitle} narrow>
+          <meta http-equiv="refresh" content={`0;url=${started.url}`} />
+          <p>{w.ssoRedirecting}</p>
+          <p class="actions">
+            <a class="button" href={started.url} rel="noreferrer">
+              {w.ssoContinue}
+            </a>
+          </p>
+        </Layout>,
+      );
     },
   );
 

@@ -207,6 +207,8 @@ export const DA: Words = {
     ssoUnavailable: 'Din organisations login svarer ikke. Prøv igen om lidt.',
     ssoNotSetUp:
       'Single sign-on er ikke sat helt op på denne installation. Sig det til dens operatør.',
+    ssoRedirecting: 'Du sendes videre til din organisations login.',
+    ssoContinue: 'Fortsæt til din organisations login',
     ssoTryAgain: 'Start forfra',
   },
   home: {

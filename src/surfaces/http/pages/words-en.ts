@@ -209,6 +209,8 @@ export const EN = {
       'Your organisation’s log-in answered with an address outside {domains}. Log in there with your company address.',
     ssoUnavailable: 'Your organisation’s log-in does not answer. Try again in a moment.',
     ssoNotSetUp: 'Single sign-on is not set up completely on this installation. Tell its operator.',
+    ssoRedirecting: 'Taking you to your organisation’s log-in.',
+    ssoContinue: 'Continue to your organisation’s log-in',
     ssoTryAgain: 'Start again',
   },
   home: {
