@@ -446,6 +446,72 @@ describe('invitation', () => {
     const choose = await browser.get('/user/companies');
     expect(choose.html).toContain('Open First ApS');
     expect(choose.html).toContain('Open Second ApS');
+    const first = await stack.t.db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', 'first-aps')
+      .executeTakeFirstOrThrow();
+    expect((await browser.post('/user/companies', { user: first.id })).location).toBe('/dashboard');
+    const session = await stack.t.db
+      .selectFrom('login_sessions as s')
+      .innerJoin('logins as l', 'l.id', 's.login_id')
+      .select('s.user_id')
+      .where('l.email', '=', 'quinn@first.example')
+      .executeTakeFirstOrThrow();
+    expect(session.user_id).toBe(first.id);
+    // Another login's membership is no choice of this one's.
+    const other = await stack.t.db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', 'invite-aps')
+      .executeTakeFirstOrThrow();
+    await browser.get('/user/companies');
+    expect((await browser.post('/user/companies', { user: other.id })).status).toBe(404);
+  });
+});
+
+describe('your account', () => {
+  it('changes the name and language, and the password with the current one, ending the other sessions', async () => {
+    const email = 'wes@account.example';
+    await signUp(email, 'Account ApS');
+    const other = new PageClient(server.url);
+    await logIn(other, email);
+    const browser = new PageClient(server.url);
+    await logIn(browser, email);
+    const page = await browser.get('/dashboard/account');
+    expect(page.html).toContain('>Current password</label>');
+    const saved = await browser.post('/dashboard/account', {
+      form: 'profile',
+      name: 'Wes Holm',
+      language: 'da',
+    });
+    expect(saved.location).toBe('/dashboard/account?done=profile');
+    expect((await browser.get('/dashboard/account')).html).toContain('<html lang="da"');
+    const wrong = await browser.post('/dashboard/account', {
+      form: 'password',
+      current: 'not-the-password',
+      password: 'wes-orbit-password',
+      repeated: 'wes-orbit-password',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('Den nuværende adgangskode er forkert');
+    await browser.get('/dashboard/account');
+    const changed = await browser.post('/dashboard/account', {
+      form: 'password',
+      current: PASSWORD,
+      password: 'wes-orbit-password',
+      repeated: 'wes-orbit-password',
+    });
+    expect(changed.location).toBe('/dashboard/account?done=password');
+    expect((await browser.get('/dashboard/account')).status).toBe(200);
+    expect((await other.get('/dashboard/account')).location).toMatch(/^\/user\/login/);
+    const login = await stack.t.db
+      .selectFrom('logins')
+      .select(['name', 'language'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(login).toEqual({ name: 'Wes Holm', language: 'da' });
+    expect((await logIn(new PageClient(server.url), email, 'wes-orbit-password')).status).toBe(303);
   });
 });
 
