@@ -41,4 +41,23 @@ describe('redactedUrl', () => {
       '/v3/api/cases?state=open&signatures=2',
     );
   });
+
+  it("hides the account links' tokens, with a locale prefix too", () => {
+    const token = 'x'.repeat(43);
+    expect(redactedUrl(`/user/confirm/${token}`)).toBe('/user/confirm/[token]');
+    expect(redactedUrl(`/user/password/reset/${token}?next=/dashboard`)).toBe(
+      '/user/password/reset/[token]?next=/dashboard',
+    );
+    expect(redactedUrl(`/da/user/invitation/${token}`)).toBe('/da/user/invitation/[token]');
+    expect(redactedUrl('/user/login?next=/dashboard')).toBe('/user/login?next=/dashboard');
+  });
+
+  it("hides single sign-on's code, state and the person's e-mail", () => {
+    expect(redactedUrl('/user/login/sso/callback?code=abc&state=def&iss=https%3A%2F%2Fidp')).toBe(
+      '/user/login/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp',
+    );
+    expect(redactedUrl('/user/login/sso?email=ann%40acme.example&next=%2Fdashboard')).toBe(
+      '/user/login/sso?email=[redacted]&next=%2Fdashboard',
+    );
+  });
 });

@@ -4,6 +4,13 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 const SIGNING_TOKEN = /^(\/sign\/)[^/?#]+/;
 
 /**
+ * The links the account pages send by e-mail (confirm an address, reset a password, take an
+ * invitation), under a locale prefix too: whoever holds one within its life acts as its
+ * addressee, so a log reader must not see it.
+ */
+const ACCOUNT_LINK = /^((?:\/(?:da|en))?\/user\/(?:confirm|invitation|password\/reset)\/)[^/?#]+/;
+
+/**
  * A signed download URL's `signature` (and S3's `X-Amz-Signature`): within its expiry it opens
  * the document to whoever holds it, so a log reader must not be able to rebuild the URL.
  */
@@ -17,12 +24,23 @@ const EID_CALLBACK = /^\/sign\/eid\/callback(?=[?#]|$)/;
 const EID_CALLBACK_PARAMS = /([?&](?:code|state)=)[^&#]*/g;
 
 /**
- * The URL as logged: a signing link's token, the eID callback's code and state, and a download
- * URL's signature replaced.
+ * The dashboard's single sign-on (sso-pages.tsx): the callback's one-time `code` and `state`,
+ * as the eID's, and the start's `email` (a person's address is not the log's business).
+ */
+const SSO = /^\/user\/login\/sso(?:\/callback)?(?=[?#]|$)/;
+const SSO_PARAMS = /([?&](?:code|state|email)=)[^&#]*/g;
+
+/**
+ * The URL as logged: a signing link's token, an account link's token, the eID and single
+ * sign-on callbacks' code and state, and a download URL's signature replaced.
  */
 export function redactedUrl(url: string): string {
   if (EID_CALLBACK.test(url)) return url.replace(EID_CALLBACK_PARAMS, '$1[redacted]');
-  return url.replace(SIGNING_TOKEN, '$1[token]').replace(URL_SIGNATURE, '$1[redacted]');
+  if (SSO.test(url)) return url.replace(SSO_PARAMS, '$1[redacted]');
+  return url
+    .replace(SIGNING_TOKEN, '$1[token]')
+    .replace(ACCOUNT_LINK, '$1[token]')
+    .replace(URL_SIGNATURE, '$1[redacted]');
 }
 
 /**
