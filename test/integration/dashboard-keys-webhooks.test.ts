@@ -185,6 +185,23 @@ describe('the API keys page', () => {
     expect(row('cli')).toContain(`dp_live_${made.id}_…`);
     expect(row('from redis')).toContain('CLI (no user)');
     expect(row('from redis')).toContain('dp_abcdef0123456789_…');
+    // A removed member's key: no user, refused with key-has-no-user, and still revocable.
+    const left = await stack.keys.create({
+      company: 'acme',
+      user: 'ann@acme.example',
+      name: 'left',
+    });
+    await stack.t.db
+      .updateTable('api_keys')
+      .set({ user_id: null })
+      .where('id', '=', left.id)
+      .execute();
+    const after = await browserOf(admin).get('/dashboard/keys');
+    const leftRow =
+      new RegExp(`<th scope="row">left</th>([\\s\\S]*?)</tr>`).exec(after.html)?.[1] ?? '';
+    expect(leftRow).toContain('A removed member');
+    expect(leftRow).toContain('Refused: its member was removed');
+    expect(leftRow).toContain(`/dashboard/keys/${left.id}/revoke`);
   });
 
   it("records a key's last use at most once a minute, beside the request", async () => {

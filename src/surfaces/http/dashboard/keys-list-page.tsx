@@ -150,6 +150,9 @@ function KeyRow({
   const w = page.words.keys;
   const at = (d: Date) => shownTime(page.language, d);
   const expired = k.expiresAt !== undefined && k.expiresAt.getTime() <= now.getTime();
+  // Without a user and not copied from Redis: its member was removed, and it answers
+  // key-has-no-user (a key copied from Redis never had one, and works).
+  const orphan = k.userId === undefined && k.copiedFromRedisAt === undefined;
   const revokeUrl = `/dashboard/keys/${k.id}/revoke`;
   return (
     <tr>
@@ -157,7 +160,7 @@ function KeyRow({
       <td>
         <code>{keyStart(k, environment)}</code>
       </td>
-      <td>{k.userName ?? k.user ?? w.noUser}</td>
+      <td>{k.userName ?? k.user ?? (orphan ? w.removedUser : w.noUser)}</td>
       <td>{at(k.createdAt)}</td>
       <td>{k.lastUsedAt ? at(k.lastUsedAt) : w.notUsed}</td>
       <td>{k.expiresAt ? at(k.expiresAt) : w.expiresNever}</td>
@@ -170,7 +173,7 @@ function KeyRow({
           // The confirmation is a page of its own (GET), with or without script: a revoked key
           // cannot be brought back, and the page says what follows.
           <form method="get" action={revokeUrl} class="inline-form">
-            <span class="state">{w.working}</span>
+            <span class="state">{orphan ? w.noUserState : w.working}</span>
             <button type="submit" class="danger" aria-label={fill(w.revokeLabel, { name: k.name })}>
               {w.revoke}
             </button>

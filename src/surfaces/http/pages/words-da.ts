@@ -284,6 +284,8 @@ export const DA: Words = {
     colExpires: 'Udløber',
     colState: 'Status',
     noUser: 'CLI (ingen bruger)',
+    removedUser: 'Et fjernet medlem',
+    noUserState: 'Afvises: medlemmet er fjernet',
     notUsed: 'Endnu ikke',
     working: 'Aktiv',
     revokedOn: 'Tilbagekaldt {date}',

@@ -286,6 +286,8 @@ export const EN = {
     colExpires: 'Expires',
     colState: 'State',
     noUser: 'CLI (no user)',
+    removedUser: 'A removed member',
+    noUserState: 'Refused: its member was removed',
     notUsed: 'Not yet',
     working: 'Active',
     revokedOn: 'Revoked {date}',
