@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Session, SessionStore } from '../../../service/accounts/index.js';
+import { redactedUrl } from '../common/log-redaction.js';
 import {
   CSRF_FIELD,
   CSRF_HEADER,
@@ -105,7 +106,7 @@ export function pageHooks(
     const origins = sameOrigin(origin, request.headers.origin, request.headers.referer);
     if (!seedWasValid || origins === false || !csrfTokenValid(options.secret, seed, given)) {
       request.log.warn(
-        { origin: request.headers.origin, path: request.page.path },
+        { origin: request.headers.origin, path: redactedUrl(request.page.path) },
         'page form refused: CSRF token or origin does not match',
       );
       return onCsrfFailure(request, reply);
