@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 
@@ -121,4 +122,27 @@ export function pathOf(link: string | undefined): string {
   if (!link) throw new Error('the e-mail has no such link');
   const url = new URL(link);
   return url.pathname + url.search;
+}
+
+/**
+ * The mails of `dir` once `ready` holds for them: read again on every change of the folder
+ * (an .eml appears by a rename), so that a mail sent after a page's answer is awaited, not
+ * slept for. The test's own timeout bounds the wait.
+ */
+export async function mailsWhen(dir: string, ready: (all: Mail[]) => boolean): Promise<Mail[]> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return new Promise<Mail[]>((resolve, reject) => {
+    let settled = false;
+    const watcher = watch(dir);
+    const check = () => {
+      mails(dir).then((all) => {
+        if (settled || !ready(all)) return;
+        settled = true;
+        watcher.close();
+        resolve(all);
+      }, reject);
+    };
+    watcher.on('change', check);
+    check();
+  });
 }

@@ -63,11 +63,13 @@ export async function signUp(deps: AccountDeps, input: SignUpInput): Promise<Sig
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   const email = input.email.trim();
   const logins = new LoginRepository(deps.db);
-  if (await logins.findByEmail(email)) {
-    await tellExists(deps, email, input.language);
+  const existing = await logins.findByEmail(email);
+  // Hashed either way: a taken address must not answer faster than a new one.
+  const passwordHash = await hashPassword(input.password);
+  if (existing) {
+    await tellExists(deps, email, existing.language ?? input.language);
     return { ok: true };
   }
-  const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; ; attempt++) {
     let created: { companyId: string; loginId: string; userId: string };
     try {

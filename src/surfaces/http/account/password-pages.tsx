@@ -65,7 +65,11 @@ export const passwordPages: DashboardPages = (scope, { context, sessions }) => {
     const wait = await waitFor(...throttles);
     if (wait !== undefined) return sendProblem(reply, page, 'tooMany', { seconds: wait });
     await countTry(...throttles);
-    if (email !== '') await requestPasswordReset(kit.deps, email, languageOf(page));
+    // Sent after the answer: an SMTP server's time would otherwise tell a known address.
+    if (email !== '')
+      void requestPasswordReset(kit.deps, email, languageOf(page)).catch((err: unknown) =>
+        request.log.error({ err }, 'a password reset e-mail failed'),
+      );
     return sendPage(
       reply,
       <Layout page={page} title={w.forgotSentTitle} narrow>
