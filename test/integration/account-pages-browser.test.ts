@@ -8,7 +8,10 @@ import {
   type PagesServer,
   type PagesStack,
 } from '../helpers/pages-stack.js';
-import { lastMailTo, pathOf } from './account-client.js';
+import { lastMailTo, mailsWhen, pathOf } from './account-client.js';
+import { channelMailer, inviteMember } from '../../src/service/accounts/index.js';
+import { messageChannels } from '../../src/service/messages/index.js';
+import { silentLogger } from '../../src/base/log/index.js';
 
 /**
  * Sign-up, the e-mail's confirmation and log-in in Chromium at 360 px, driven by the controls'
@@ -127,4 +130,62 @@ describe('the account pages in Chromium', () => {
         await context.close();
       }
     });
+
+  it('the forgotten password, the reset, an invitation and the company chooser pass too', async () => {
+    const mailDir = join(stack.redis.dir, 'mail');
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 800 },
+      locale: 'en-GB',
+    });
+    try {
+      const page = await context.newPage();
+      // An invited person: they take the invitation, then meet the chooser and the reset.
+      const channels = messageChannels(server.config.delivery, silentLogger);
+      const deps = {
+        db: stack.t.db,
+        publicUrl: server.url,
+        mailer: channelMailer(channels.email, server.config.delivery.from),
+      };
+      await stack.member({ company: 'chooser-co', email: 'owner@chooser.example', admin: true });
+      await inviteMember(deps, 'chooser-co', { email: 'new@chooser.example', name: 'New' });
+      await channels.close();
+
+      const invitation = await lastMailTo(mailDir, 'new@chooser.example', '/user/invitation/');
+      await page.goto(`${server.url}${pathOf(invitation.link)}`);
+      await checked(page);
+      await page.getByRole('textbox', { name: 'Your name' }).fill('New Person');
+      await page.getByLabel('Password', { exact: true }).fill('chooser-orbit-41');
+      await page.getByLabel('Repeat the new password').fill('chooser-orbit-41');
+      await page.getByRole('button', { name: 'Accept the invitation' }).click();
+      await page.waitForURL(/\/dashboard$/);
+      await page.goto(`${server.url}/user/companies`);
+      await checked(page);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(/\/user\/login\?done=logout$/);
+
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await checked(page);
+      await page.getByRole('textbox', { name: 'E-mail' }).fill('new@chooser.example');
+      await page.getByRole('button', { name: 'Send link' }).click();
+      await checked(page);
+      await mailsWhen(mailDir, (all) =>
+        all.some((m) => m.to === 'new@chooser.example' && m.text.includes('/reset/')),
+      );
+      const reset = await lastMailTo(mailDir, 'new@chooser.example', '/user/password/reset/');
+      await page.goto(`${server.url}${pathOf(reset.link)}`);
+      await checked(page);
+      await page.getByLabel('New password', { exact: true }).fill('chooser-orbit-42');
+      await page.getByLabel('Repeat the new password').fill('chooser-orbit-42');
+      await page.getByRole('button', { name: 'Save the new password' }).click();
+      await page.waitForURL(/\/user\/login\?done=reset$/);
+      await checked(page);
+      await page.goto(`${server.url}${pathOf(reset.link)}`);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'This link has been used',
+      );
+      await checked(page);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -26,7 +26,7 @@ export const companiesPages: DashboardPages = (scope, { context, sessions }) => 
         ) : (
           <>
             <p>{w.companiesIntro}</p>
-            <ul class="company-choices">
+            <ul>
               {memberships.map((m) => (
                 <li>
                   <form method="post" action="/user/companies" class="inline-form">
