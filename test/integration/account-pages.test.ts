@@ -221,6 +221,26 @@ describe('log-in', () => {
     expect(browser.cookies.has('docpipe_session')).toBe(false);
   });
 
+  it('sends an address of a single sign-on domain to its provider, never checking a password', async () => {
+    const sso = await stack.server({
+      DOCPIPE_LOGIN_OIDC_CORP_ISSUER: 'https://login.corp.example',
+      DOCPIPE_LOGIN_OIDC_CORP_CLIENT_ID: 'docpipe',
+      DOCPIPE_LOGIN_OIDC_CORP_DOMAINS: 'corp.example',
+      DOCPIPE_LOGIN_OIDC_CORP_COMPANY: 'corp',
+    });
+    const browser = new PageClient(sso.url);
+    await browser.get('/user/login');
+    const answer = await browser.post('/user/login', {
+      email: 'Zoe@Corp.example',
+      password: 'anything-at-all',
+      next: '/dashboard/account',
+    });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(
+      '/user/login/sso?email=Zoe%40Corp.example&next=%2Fdashboard%2Faccount',
+    );
+  });
+
   it('sends a login with TOTP on to the code page, its session waiting for the code', async () => {
     await signUp('gus@totp.example', 'Totp ApS');
     await stack.t.db

@@ -1,5 +1,9 @@
 import { Type } from 'typebox';
-import { checkPassword, dummyPasswordHash } from '../../../service/accounts/index.js';
+import {
+  checkPassword,
+  dummyPasswordHash,
+  ssoProviderFor,
+} from '../../../service/accounts/index.js';
 import type { DashboardPages } from '../dashboard/dashboard-pages.js';
 import {
   CsrfField,
@@ -23,6 +27,7 @@ import {
   text,
   waitFor,
 } from './account-kit.js';
+import { SSO_START_PATH } from './sso-pages.js';
 
 const QUERY = Type.Object(
   {
@@ -81,6 +86,11 @@ export const loginPages: DashboardPages = (scope, { context, sessions }) => {
     const email = text(request.body.email).trim();
     const password = text(request.body.password);
     const next = text(request.body.next);
+    // An address of a domain with single sign-on logs in at its provider, never by password.
+    if (ssoProviderFor(context.deps.config.dashboard.loginOidc, email)) {
+      const query = new URLSearchParams({ email, ...(next ? { next } : {}) });
+      return reply.redirect(`${SSO_START_PATH}?${query.toString()}`, 303);
+    }
     const throttles = [
       [kit.loginsPerAddress, request.ip],
       [kit.loginsPerAccount, accountKey(email)],
