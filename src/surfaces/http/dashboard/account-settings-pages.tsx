@@ -3,6 +3,7 @@ import {
   LoginRepository,
   changePassword,
   nameFieldProblem,
+  type SessionStore,
 } from '../../../service/accounts/index.js';
 import { accountKitOf, problemText, text } from '../account/account-kit.js';
 import {
@@ -18,7 +19,8 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
-import type { DashboardPages } from './dashboard-pages.js';
+import type { HttpApp } from '../common/create-app.js';
+import type { SurfaceContext } from '../common/surface.js';
 
 const PATH = '/dashboard/account';
 
@@ -50,7 +52,12 @@ interface Profile {
  * `/dashboard/account` (any member): the person's own name and language, and a new password
  * given with the current one; the change ends the login's other sessions.
  */
-export const accountSettingsPages: DashboardPages = (scope, { context, sessions }) => {
+// Typed by hand rather than as dashboard-pages.ts's DashboardPages: that file lists this one,
+// and the layer check refuses files that import each other (type imports too).
+export function accountSettingsPages(
+  scope: HttpApp,
+  { context, sessions }: { context: SurfaceContext; sessions: SessionStore },
+): void {
   const kit = accountKitOf(scope, context);
   const logins = new LoginRepository(context.deps.db);
 
@@ -116,7 +123,7 @@ export const accountSettingsPages: DashboardPages = (scope, { context, sessions 
     await logins.setProfile(member.loginId, { name, language });
     return reply.redirect(`${PATH}?done=profile`, 303);
   });
-};
+}
 
 function AccountPage({
   page,
