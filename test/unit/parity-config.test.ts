@@ -101,7 +101,9 @@ describe('configuration parity', () => {
   });
 
   it('reads every variable its source names', () => {
-    expect([...source].filter((n) => !read.has(n))).toEqual([]);
+    // A name ending in `_` is a family's prefix (DOCPIPE_LOGIN_OIDC_<NAME>_...), found by going
+    // through the environment's names rather than by asking for one.
+    expect([...source].filter((n) => !read.has(n) && !n.endsWith('_'))).toEqual([]);
   });
 
   it("documents every variable it reads in the README's configuration page, and only those", () => {
