@@ -66,6 +66,8 @@ function documentedNames(): { page: string; names: Set<string> } {
   for (const row of text.split('\n').filter((l) => l.startsWith('|'))) {
     const firstCell = row.split('|')[1] ?? '';
     for (const m of firstCell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(m[1]!);
+    // A family (`DOCPIPE_LOGIN_OIDC_<NAME>_ISSUER`) documents its prefix.
+    for (const m of firstCell.matchAll(/`([A-Z][A-Z0-9_]*_)<[A-Z]+>[A-Z0-9_]*`/g)) names.add(m[1]!);
   }
   return { page, names };
 }
