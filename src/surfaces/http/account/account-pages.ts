@@ -1,4 +1,4 @@
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import { secondFactorPages } from './second-factor-pages.js';
 import { ssoPages } from './sso-pages.js';
 import { companiesPages } from './companies-pages.js';

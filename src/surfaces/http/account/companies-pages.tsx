@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { membershipsOf } from '../../../service/accounts/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import { CsrfField, Layout, fill, pageOf, sendPage, sendProblem } from '../pages/index.js';
 
 /**

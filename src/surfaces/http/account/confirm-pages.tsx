@@ -4,7 +4,7 @@ import {
   confirmEmail,
   sendConfirmation,
 } from '../../../service/accounts/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import {
   CsrfField,
   Layout,

@@ -5,7 +5,7 @@ import {
   readInvitation,
   type Invitation,
 } from '../../../service/accounts/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import {
   CsrfField,
   ErrorSummary,

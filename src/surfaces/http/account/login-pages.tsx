@@ -4,7 +4,7 @@ import {
   dummyPasswordHash,
   ssoProviderFor,
 } from '../../../service/accounts/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import {
   CsrfField,
   ErrorSummary,

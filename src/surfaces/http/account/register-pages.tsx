@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { signUp, type SignUpField } from '../../../service/accounts/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import {
   CsrfField,
   ErrorSummary,

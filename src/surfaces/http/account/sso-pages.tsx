@@ -11,7 +11,7 @@ import {
   type OidcLoginFailureReason,
 } from '../../../service/accounts/index.js';
 import { RedisAdminAttempts } from '../common/admin-attempts.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import {
   Layout,
   Notice,

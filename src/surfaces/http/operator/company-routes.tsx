@@ -6,7 +6,7 @@ import {
   CompanyRepository,
   RecordNotFoundError,
 } from '../../../service/companies/index.js';
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import { Layout, pageOf, sendPage, sendProblem, type PageContext } from '../pages/index.js';
 import { CompanyListPage, companyHref } from './company-list-page.js';
 import { CompanyOperatorPage, ConfirmPage, OUTCOMES, type Outcome } from './company-page.js';

@@ -1,4 +1,4 @@
-import type { DashboardPages } from '../dashboard/dashboard-pages.js';
+import type { DashboardPages } from '../pages/index.js';
 import { companyOperatorPages } from './company-routes.js';
 
 /** Every group of operator pages, one line each. */

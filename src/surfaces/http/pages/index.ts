@@ -10,6 +10,7 @@ export { pageOf, pageCookies, cookieOptions, type PageContext } from './page-con
 export { fill, wordsOf, isLanguage, type Language, type Words } from './words.js';
 export { PAGE_HEADERS } from './page-headers.js';
 export { safeBack } from './shared-pages-routes.js';
+export type { DashboardPages, DashboardPagesContext } from './page-group.js';
 
 /** The routes every page shares: assets, the language switch, `/`. */
 export const pagesSurface: HttpSurface = {
