@@ -106,6 +106,18 @@ describe('composeEmail: the built-in messages', () => {
     expect(attached.text).not.toContain('https://x.example/d/1');
   });
 
+  it('says an automatic message (an account e-mail) has no one to reply to', () => {
+    const account = message({
+      automatic: true,
+      template: { subject: 'Bekræft din e-mail', body: 'Åbn linket: {{signingUrl}}' },
+      signingUrl: 'https://docpipe.example/user/confirm/x',
+    });
+    const da = composeEmail(account, options);
+    expect(da.text).toContain('-- \nDenne e-mail er sendt automatisk.\n');
+    expect(da.text).not.toContain('går svaret til');
+    expect(da.text).toContain('https://docpipe.example/user/confirm/x');
+  });
+
   it('the denial notice to the sender names who denied and why', () => {
     const denial = message({
       kind: 'denial',

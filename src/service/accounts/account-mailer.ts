@@ -29,8 +29,8 @@ const FAR_EXPIRY = new Date('2999-12-31T00:00:00Z');
  * The account's e-mails over the installation's e-mail channel (SMTP, or the .eml folder), so
  * that they leave exactly as a case's messages do (From, DKIM, the folder's permissions). The
  * channels compose case messages; an account's e-mail goes as a message whose template is the
- * account's text, its link in the `{{signingUrl}}` placeholder, and replies go to the
- * installation's From rather than to a person.
+ * account's text, its link in the `{{signingUrl}}` placeholder, marked `automatic`: no one to
+ * reply to, no Reply-To.
  */
 export function channelMailer(channel: MessageChannel, from: MailAddress): AccountMailer {
   return {
@@ -53,6 +53,7 @@ export function channelMailer(channel: MessageChannel, from: MailAddress): Accou
         template: { subject, body: texts.body(values) },
         signingUrl: mail.url,
         id: `account-${mail.kind}-${randomUUID()}`,
+        automatic: true,
       });
     },
   };

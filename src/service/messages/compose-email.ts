@@ -41,8 +41,9 @@ export function composeEmail(m: OutgoingMessage, options: ComposeEmailOptions): 
     ? fromTemplate(m, m.template, t, date, options)
     : builtIn(m, t, title, date, options);
   const subject = headerText(built.subject, MAX_SUBJECT_CHARS);
-  // The sender's own messages (a denial, their signed copy) do not say a reply goes to them.
-  const toSender = m.kind === 'denial' || m.to.email === m.sender.email;
+  // The sender's own messages (a denial, their signed copy) and those nobody sends (an account's)
+  // do not say a reply goes to someone.
+  const toSender = m.automatic === true || m.kind === 'denial' || m.to.email === m.sender.email;
   const footer = toSender ? t.footerToSender : t.footerToRecipient(headerText(m.sender.name));
   return {
     subject,

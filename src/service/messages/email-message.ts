@@ -57,7 +57,7 @@ export async function emailMessage(
   const composed = composeEmail(m, { timeZone: config.timeZone, attached });
   const sender = m.sender.email.trim();
   const replyTo =
-    m.kind !== 'denial' && EMAIL.test(sender)
+    m.kind !== 'denial' && m.automatic !== true && EMAIL.test(sender)
       ? { name: headerText(m.sender.name), address: sender }
       : undefined;
   return {

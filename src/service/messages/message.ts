@@ -41,6 +41,11 @@ export interface OutgoingMessage {
   denial?: { by: string; reason: string | null };
   /** Message-ID seed: the same message retried gets the same Message-ID (idempotent at the receiver). */
   id: string;
+  /**
+   * A message no person sends (a dashboard account's e-mail: confirm, reset, invitation): its
+   * footer says it was sent automatically, with no one to reply to, and it has no Reply-To.
+   */
+  automatic?: boolean;
 }
 
 /** What became of one message on one channel. */
