@@ -3,6 +3,7 @@ import type { CompaniesTable, Database } from '../db/index.js';
 import { companyIdProblem } from '../tenancy/index.js';
 import {
   RecordExistsError,
+  RecordInvalidError,
   RecordNotFoundError,
   refuseProblems,
   type RecordProblem,
@@ -11,6 +12,7 @@ import { collect, languageOf, nameProblem, signingDomainProblem } from './record
 import { uniqueViolation } from './pg-violation.js';
 import { DEFAULT_FOLDER_NAME, folderOf } from './folder-repository.js';
 import type { Company, Folder } from './records.js';
+import { logoTypeOf, type LogoType } from './company-logo.js';
 
 /** What `companies create` takes. */
 export interface NewCompany {
@@ -23,9 +25,20 @@ export interface NewCompany {
   sendSignedCopyToSender?: boolean;
 }
 
-/** What `companies set` changes; a member left out stays as it is. */
+/** What `companies set` and the dashboard's settings change; a member left out stays as it is. */
 export interface CompanySettings {
+  name?: string;
+  /** A language tag (`da`, `en`), stored in its canonical form; null: none (then Danish). */
+  defaultLanguage?: string | null;
+  /** The host of its signing pages; null: the service's own. */
+  signingDomain?: string | null;
   sendSignedCopyToSender?: boolean;
+}
+
+/** A company's logo as stored: its bytes and their media type (by their signature). */
+export interface CompanyLogo {
+  bytes: Buffer;
+  type: LogoType;
 }
 
 /** A company's disabled flag set: whether it changed, so the CLI can say it already was. */
@@ -128,17 +141,95 @@ export class CompanyRepository {
     return { company: await this.get(id), changed: false };
   }
 
-  /** Changes the company's settings; RecordNotFoundError when there is no such company. */
+  /**
+   * Changes the company's settings, each checked as `create` checks it (RecordInvalidError
+   * with every problem); RecordNotFoundError when there is no such company.
+   */
   async setSettings(id: string, settings: CompanySettings): Promise<Company> {
-    if (settings.sendSignedCopyToSender === undefined) return this.get(id);
+    const problems: RecordProblem[] = [];
+    const changes: {
+      name?: string;
+      default_language?: string | null;
+      signing_domain?: string | null;
+      send_signed_copy_to_sender?: boolean;
+    } = {};
+    if (settings.name !== undefined) {
+      collect(problems, 'name', nameProblem(settings.name));
+      changes.name = settings.name;
+    }
+    if (settings.defaultLanguage === null) changes.default_language = null;
+    else if (settings.defaultLanguage !== undefined) {
+      const found = languageOf(settings.defaultLanguage);
+      if ('problem' in found) problems.push({ path: 'defaultLanguage', message: found.problem });
+      else changes.default_language = found.tag;
+    }
+    if (settings.signingDomain === null) changes.signing_domain = null;
+    else if (settings.signingDomain !== undefined) {
+      collect(problems, 'signingDomain', signingDomainProblem(settings.signingDomain));
+      changes.signing_domain = settings.signingDomain.toLowerCase();
+    }
+    if (settings.sendSignedCopyToSender !== undefined)
+      changes.send_signed_copy_to_sender = settings.sendSignedCopyToSender;
+    refuseProblems('company', problems);
+    if (Object.keys(changes).length === 0) return this.get(id);
     const row = await this.db
       .updateTable('companies')
-      .set({ send_signed_copy_to_sender: settings.sendSignedCopyToSender })
+      .set(changes)
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new RecordNotFoundError('company', id);
     return companyOf(row);
+  }
+
+  /**
+   * Stores the company's logo: a PNG or a JPEG by its bytes (company-logo.ts), else
+   * RecordInvalidError at `logo` saying why; RecordNotFoundError when there is no such company.
+   */
+  async setLogo(id: string, bytes: Buffer): Promise<LogoType> {
+    const found = logoTypeOf(bytes);
+    if ('problem' in found)
+      throw new RecordInvalidError('company', [{ path: 'logo', message: found.problem }]);
+    const { type } = found;
+    const row = await this.db
+      .updateTable('companies')
+      .set({ logo: bytes, logo_type: type })
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw new RecordNotFoundError('company', id);
+    return type;
+  }
+
+  /** Removes the company's logo; RecordNotFoundError when there is no such company. */
+  async removeLogo(id: string): Promise<void> {
+    const row = await this.db
+      .updateTable('companies')
+      .set({ logo: null, logo_type: null })
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw new RecordNotFoundError('company', id);
+  }
+
+  /** The company's logo, or undefined when it has none (or there is no such company). */
+  async logo(id: string): Promise<CompanyLogo | undefined> {
+    const row = await this.db
+      .selectFrom('companies')
+      .select(['logo', 'logo_type'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.logo && row.logo_type ? { bytes: row.logo, type: row.logo_type } : undefined;
+  }
+
+  /** The media type of the company's logo, without its bytes; undefined when it has none. */
+  async logoType(id: string): Promise<LogoType | undefined> {
+    const row = await this.db
+      .selectFrom('companies')
+      .select('logo_type')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.logo_type ?? undefined;
   }
 }
 

@@ -6,11 +6,20 @@
  */
 export {
   CompanyRepository,
+  type CompanyLogo,
   type CompanySettings,
   type DisabledOutcome,
   type NewCompany,
 } from './company-repository.js';
-export { UserRepository, type NewUser } from './user-repository.js';
+export { UserRepository, type KeepAnAdmin, type NewUser } from './user-repository.js';
+export { LastAdminError } from './last-admin-error.js';
+export { FolderNotEmptyError } from './folder-not-empty-error.js';
+export {
+  MAX_COMPANY_LOGO_BYTES,
+  logoTypeOf,
+  type LogoProblem,
+  type LogoType,
+} from './company-logo.js';
 export {
   CASE_STATES,
   CompanyOverview,
@@ -47,4 +56,4 @@ export {
   type RecordProblem,
 } from './record-errors.js';
 export { MAX_EMAIL_CHARS, MAX_NAME_CHARS, RECORD_ID } from './record-fields.js';
-export type { Company, Folder, MessageTemplate, Preset, User } from './records.js';
+export type { Company, CompanyMember, Folder, MessageTemplate, Preset, User } from './records.js';

@@ -113,6 +113,28 @@ export class MessageTemplateRepository {
     return rows.map(messageTemplateOf);
   }
 
+  /**
+   * Replaces the name, subject and body of the company's template `id` with what `data`
+   * describes (checked by parseMessageTemplate; an `id` in it must be `id`);
+   * RecordNotFoundError when the company has no such template. Invitations sent after use it.
+   */
+  async update(company: string, id: string, data: unknown): Promise<MessageTemplate> {
+    const template = parseMessageTemplate(data);
+    if (template.id !== undefined && template.id !== id)
+      refuseProblems('message template', [
+        { path: 'id', message: `must be the template's own id, ${id}` },
+      ]);
+    const row = await this.db
+      .updateTable('message_templates')
+      .set({ name: template.name ?? null, subject: template.subject, body: template.body })
+      .where('company_id', '=', company)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new RecordNotFoundError('message template', id, company);
+    return messageTemplateOf(row);
+  }
+
   /** The company's template with this id, or undefined (also for another company's). */
   async find(company: string, id: string): Promise<MessageTemplate | undefined> {
     const row = await this.db

@@ -90,6 +90,33 @@ export class PresetRepository {
     return rows.map(presetOf);
   }
 
+  /**
+   * Replaces the name and settings of the company's preset `id` with what `data` describes
+   * (checked by parsePreset; an `id` in it must be `id`); RecordNotFoundError when the company
+   * has no such preset, RecordExistsError when another of its presets has the name. Cases made
+   * before keep the settings they were made with.
+   */
+  async update(company: string, id: string, data: unknown): Promise<Preset> {
+    const preset = parsePreset(data);
+    if (preset.id !== undefined && preset.id !== id)
+      refuseProblems('preset', [{ path: 'id', message: `must be the preset's own id, ${id}` }]);
+    try {
+      const row = await this.db
+        .updateTable('presets')
+        .set({ name: preset.name, settings: JSON.stringify(preset.settings) })
+        .where('company_id', '=', company)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) throw new RecordNotFoundError('preset', id, company);
+      return presetOf(row);
+    } catch (err) {
+      if (uniqueViolation(err) === 'presets_company_name')
+        throw new RecordExistsError('preset', JSON.stringify(preset.name), company);
+      throw err;
+    }
+  }
+
   /** The company's preset with this id, or undefined (also for another company's). */
   async find(company: string, id: string): Promise<Preset | undefined> {
     const row = await this.db

@@ -24,6 +24,12 @@ export interface User {
   createdAt: Date;
 }
 
+/** A user as the dashboard's members page lists them. */
+export interface CompanyMember extends User {
+  /** Whether the invitation was taken: a login is joined to the membership (users.login_id). */
+  invitationTaken: boolean;
+}
+
 export interface Folder {
   id: string;
   company: string;
