@@ -7,6 +7,7 @@ import {
   TotpCipher,
   TotpLogins,
   totpUri,
+  type Passkey,
   type TotpStatus,
 } from '../../../service/accounts/index.js';
 import { secondFactorAttempts } from '../account/second-factor-attempts.js';
@@ -27,6 +28,8 @@ import {
   type Member,
   type PageContext,
 } from '../pages/index.js';
+import { passkeyRoutes, passkeysOf } from './passkeys-pages.js';
+import { PASSKEY_SCRIPTS, PasskeysSection, type PasskeyDone } from './passkeys-section.js';
 
 export const SECURITY_PATH = '/dashboard/account/security';
 const SETUP_PATH = `${SECURITY_PATH}/totp`;
@@ -46,6 +49,8 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
   const totp = new TotpLogins(deps.db, new TotpCipher(context.signingSecret));
   const attempts = secondFactorAttempts(deps);
   const issuer = `docpipe (${new URL(deps.publicUrl).hostname})`;
+  const passkeys = passkeysOf(context);
+  passkeyRoutes(scope, context);
 
   scope.get(
     SECURITY_PATH,
@@ -53,7 +58,14 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       schema: {
         hide: true,
         querystring: Type.Object({
-          done: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('recovery')])),
+          done: Type.Optional(
+            Type.Union([
+              Type.Literal('off'),
+              Type.Literal('recovery'),
+              Type.Literal('passkey-added'),
+              Type.Literal('passkey-removed'),
+            ]),
+          ),
         }),
       },
     },
@@ -62,7 +74,8 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!member) return reply;
       const status = await totp.status(member.loginId);
       if (!status) return sendProblem(reply, pageOf(request), 'notFound');
-      return sendSecurity(reply, pageOf(request), status, {}, request.query.done);
+      const keys = await passkeys.list(member.loginId);
+      return sendSecurity(reply, pageOf(request), status, keys, {}, request.query.done);
     },
   );
 
@@ -144,6 +157,7 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
         reply,
         page,
         status,
+        await passkeys.list(member.loginId),
         { proof: page.words.security.proofWrong },
         undefined,
         400,
@@ -164,7 +178,8 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!gone) return reply.redirect(SECURITY_PATH, 303);
       const status = await totp.status(member.loginId);
       if (!status) return sendProblem(reply, page, 'notFound');
-      return sendSecurity(reply, page, status, {}, undefined, 409, w.setupGone);
+      const keys = await passkeys.list(member.loginId);
+      return sendSecurity(reply, page, status, keys, {}, undefined, 409, w.setupGone);
     }
     const uri = totpUri(secret, member.session.email, issuer);
     const qr = `data:image/svg+xml;base64,${Buffer.from(renderSVG(uri, { border: 2 })).toString('base64')}`;
@@ -211,8 +226,9 @@ function sendSecurity(
   reply: FastifyReply,
   page: PageContext,
   status: TotpStatus,
+  passkeys: readonly Passkey[],
   errors: FieldErrors,
-  done?: 'off' | 'recovery',
+  done?: 'off' | 'recovery' | PasskeyDone,
   code = 200,
   problem?: string,
 ): FastifyReply {
@@ -224,7 +240,7 @@ function sendSecurity(
     }).format(at);
   return sendPage(
     reply,
-    <Layout page={page} title={w.title}>
+    <Layout page={page} title={w.title} scripts={PASSKEY_SCRIPTS}>
       {done === 'off' ? <Notice kind="done">{w.turnedOff}</Notice> : null}
       {done === 'recovery' ? (
         <Notice kind="problem">{fill(w.recoveryUsed, { count: status.recoveryCodesLeft })}</Notice>
@@ -285,6 +301,7 @@ function sendSecurity(
           </form>
         </>
       )}
+      <PasskeysSection page={page} passkeys={passkeys} done={done} />
     </Layout>,
     code,
   );
