@@ -93,21 +93,3 @@ export {
   type OidcLoginPending,
 } from './oidc-login.js';
 export { SsoCompanyUnavailableError, ssoMemberFor, type SsoMember } from './oidc-login-account.js';
-export { relyingPartyOf, type RelyingParty } from './passkey-relying-party.js';
-export {
-  MAX_PASSKEY_NAME_CHARS,
-  passkeyNameProblem,
-  type PasskeyNameProblem,
-} from './passkey-name.js';
-export {
-  PASSKEY_CHALLENGE_TTL_S,
-  PasskeyChallenges,
-  type PasskeyChallenge,
-} from './passkey-challenges.js';
-export {
-  Passkeys,
-  userHandleOf,
-  type Passkey,
-  type PasskeyAdded,
-  type PasskeyLogin,
-} from './passkeys.js';

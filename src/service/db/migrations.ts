@@ -10,7 +10,6 @@ import { caseViews } from './migrations/0008-case-views.js';
 import { accounts } from './migrations/0009-accounts.js';
 import { totpStep } from './migrations/0010-totp-step.js';
 import { keyLastUsed } from './migrations/0011-key-last-used.js';
-import { passkeys } from './migrations/0012-passkeys.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -30,5 +29,4 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-accounts': accounts,
   '0010-totp-step': totpStep,
   '0011-key-last-used': keyLastUsed,
-  '0012-passkeys': passkeys,
 };

@@ -31,7 +31,6 @@ export interface Database {
   login_sessions: LoginSessionsTable;
   login_links: LoginLinksTable;
   recovery_codes: RecoveryCodesTable;
-  passkeys: PasskeysTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -445,21 +444,4 @@ export interface RecoveryCodesTable {
   login_id: string;
   code_hash: Buffer;
   used_at: Moment;
-}
-
-/** A login's passkey (WebAuthn credential, migration 0012); its challenges live in Redis. */
-export interface PasskeysTable {
-  id: Generated<string>;
-  login_id: string;
-  /** The credential id as the browser sends it (base64url); unique in the installation. */
-  credential_id: string;
-  /** The COSE public key. */
-  public_key: Buffer;
-  /** The signature counter last seen; a bigint column (node-postgres reads it as a string). */
-  counter: ColumnType<string, number | string | undefined, number | string>;
-  transports: ColumnType<string[], string[] | undefined, string[]>;
-  backed_up: ColumnType<boolean, boolean | undefined, boolean>;
-  name: string;
-  created_at: CreatedAt;
-  last_used_at: Moment;
 }

@@ -27,7 +27,6 @@ import {
   text,
   waitFor,
 } from './account-kit.js';
-import { PASSKEY_LOGIN_SCRIPTS, PasskeyLogin, passkeyLoginRoutes } from './passkey-login-pages.js';
 import { SSO_START_PATH } from './sso-pages.js';
 
 const QUERY = Type.Object(
@@ -63,7 +62,6 @@ export const loginPages: DashboardPages = (scope, { context, sessions }) => {
   const publicUrl = context.deps.publicUrl;
   // Made now, so that the first unknown address's log-in takes no longer than any other.
   void dummyPasswordHash();
-  passkeyLoginRoutes(scope, context, sessions);
 
   scope.get(
     '/user/login',
@@ -153,7 +151,7 @@ function LoginPage({
 }) {
   const w = page.words.account;
   return (
-    <Layout page={page} title={w.loginTitle} narrow scripts={PASSKEY_LOGIN_SCRIPTS}>
+    <Layout page={page} title={w.loginTitle} narrow>
       {done === 'reset' ? <Notice kind="done">{w.passwordResetDone}</Notice> : null}
       {done === 'logout' ? <Notice kind="done">{w.loggedOut}</Notice> : null}
       <ErrorSummary page={page} errors={errors} />
@@ -183,7 +181,6 @@ function LoginPage({
           </button>
         </div>
       </form>
-      <PasskeyLogin page={page} next={next} />
       <p>
         <a href="/user/password/forgot">{w.forgotLink}</a>
       </p>

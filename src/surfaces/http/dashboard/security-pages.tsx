@@ -7,7 +7,6 @@ import {
   TotpCipher,
   TotpLogins,
   totpUri,
-  type Passkey,
   type TotpStatus,
 } from '../../../service/accounts/index.js';
 import { secondFactorAttempts } from '../account/second-factor-attempts.js';
@@ -28,8 +27,6 @@ import {
   type Member,
   type PageContext,
 } from '../pages/index.js';
-import { passkeyRoutes, passkeysOf } from './passkeys-pages.js';
-import { PASSKEY_SCRIPTS, PasskeysSection, type PasskeyDone } from './passkeys-section.js';
 
 export const SECURITY_PATH = '/dashboard/account/security';
 const SETUP_PATH = `${SECURITY_PATH}/totp`;
@@ -49,8 +46,6 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
   const totp = new TotpLogins(deps.db, new TotpCipher(context.signingSecret));
   const attempts = secondFactorAttempts(deps);
   const issuer = `docpipe (${new URL(deps.publicUrl).hostname})`;
-  const passkeys = passkeysOf(context);
-  passkeyRoutes(scope, context);
 
   scope.get(
     SECURITY_PATH,
@@ -58,14 +53,7 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       schema: {
         hide: true,
         querystring: Type.Object({
-          done: Type.Optional(
-            Type.Union([
-              Type.Literal('off'),
-              Type.Literal('recovery'),
-              Type.Literal('passkey-added'),
-              Type.Literal('passkey-removed'),
-            ]),
-          ),
+          done: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('recovery')])),
         }),
       },
     },
@@ -74,8 +62,7 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!member) return reply;
       const status = await totp.status(member.loginId);
       if (!status) return sendProblem(reply, pageOf(request), 'notFound');
-      const keys = await passkeys.list(member.loginId);
-      return sendSecurity(reply, pageOf(request), status, keys, {}, request.query.done);
+      return sendSecurity(reply, pageOf(request), status, {}, request.query.done);
     },
   );
 
@@ -157,7 +144,6 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
         reply,
         page,
         status,
-        await passkeys.list(member.loginId),
         { proof: page.words.security.proofWrong },
         undefined,
         400,
@@ -178,8 +164,7 @@ export function securityPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!gone) return reply.redirect(SECURITY_PATH, 303);
       const status = await totp.status(member.loginId);
       if (!status) return sendProblem(reply, page, 'notFound');
-      const keys = await passkeys.list(member.loginId);
-      return sendSecurity(reply, page, status, keys, {}, undefined, 409, w.setupGone);
+      return sendSecurity(reply, page, status, {}, undefined, 409, w.setupGone);
     }
     const uri = totpUri(secret, member.session.email, issuer);
     const qr = `data:image/svg+xml;base64,${Buffer.from(renderSVG(uri, { border: 2 })).toString('base64')}`;
@@ -226,9 +211,8 @@ function sendSecurity(
   reply: FastifyReply,
   page: PageContext,
   status: TotpStatus,
-  passkeys: readonly Passkey[],
   errors: FieldErrors,
-  done?: 'off' | 'recovery' | PasskeyDone,
+  done?: 'off' | 'recovery',
   code = 200,
   problem?: string,
 ): FastifyReply {
@@ -240,7 +224,7 @@ function sendSecurity(
     }).format(at);
   return sendPage(
     reply,
-    <Layout page={page} title={w.title} scripts={PASSKEY_SCRIPTS}>
+    <Layout page={page} title={w.title}>
       {done === 'off' ? <Notice kind="done">{w.turnedOff}</Notice> : null}
       {done === 'recovery' ? (
         <Notice kind="problem">{fill(w.recoveryUsed, { count: status.recoveryCodesLeft })}</Notice>
@@ -301,7 +285,6 @@ function sendSecurity(
           </form>
         </>
       )}
-      <PasskeysSection page={page} passkeys={passkeys} done={done} />
     </Layout>,
     code,
   );

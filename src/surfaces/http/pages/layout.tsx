@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { CSRF_FIELD } from './csrf.js';
-import { assetUrl, type PageScript } from './page-assets.js';
+import { assetUrl } from './page-assets.js';
 import type { PageContext } from './page-context.js';
 import { fill } from './words.js';
 
@@ -14,8 +14,6 @@ export interface LayoutProps {
   section?: Section;
   /** Shown under the title: the sign-up's or log-in's narrow column rather than the wide one. */
   narrow?: boolean;
-  /** Scripts only this page needs (the passkey ceremony), loaded after every page's. */
-  scripts?: readonly PageScript[];
   children: ComponentChildren;
 }
 
@@ -33,7 +31,7 @@ const NAV: readonly { section: Section; href: string; key: Section }[] = [
  * inline script or style anywhere (the CSP forbids them): htmx's configuration is in a meta
  * element, and the CSRF token reaches htmx's requests through `hx-headers` on the body.
  */
-export function Layout({ page, title, section, narrow, scripts, children }: LayoutProps) {
+export function Layout({ page, title, section, narrow, children }: LayoutProps) {
   const w = page.words.common;
   const session = page.session;
   const member = session && !session.secondFactorDue ? session.user : null;
@@ -57,9 +55,6 @@ export function Layout({ page, title, section, narrow, scripts, children }: Layo
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('htmx.js')} defer></script>
         <script src={assetUrl('app.js')} defer></script>
-        {(scripts ?? []).map((name) => (
-          <script src={assetUrl(name)} defer></script>
-        ))}
       </head>
       <body hx-headers={JSON.stringify({ 'X-CSRF-Token': page.csrf })}>
         <a class="skip-link" href="#main">

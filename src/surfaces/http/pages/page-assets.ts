@@ -28,34 +28,17 @@ let loaded: ReadonlyMap<string, PageAsset> | undefined;
 export function pageAssets(): ReadonlyMap<string, PageAsset> {
   if (loaded) return loaded;
   const own = (name: string) => readFileSync(join(projectRoot(), 'assets', 'pages', name));
-  const require = createRequire(import.meta.url);
-  const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
-  // @simplewebauthn/browser's exports name no bundle: its UMD build sits beside its CommonJS entry.
-  const webauthn = readFileSync(
-    join(
-      require.resolve('@simplewebauthn/browser'),
-      '..',
-      '..',
-      'dist',
-      'bundle',
-      'index.umd.min.js',
-    ),
-  );
+  const htmx = readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'));
   loaded = new Map([
     ['app.css', asset(own('app.css'), 'text/css; charset=utf-8')],
     ['app.js', asset(own('app.js'), 'text/javascript; charset=utf-8')],
     ['htmx.js', asset(htmx, 'text/javascript; charset=utf-8')],
-    ['webauthn.js', asset(webauthn, 'text/javascript; charset=utf-8')],
-    ['passkeys.js', asset(own('passkeys.js'), 'text/javascript; charset=utf-8')],
   ]);
   return loaded;
 }
 
-/** The scripts a page may load besides every page's (LayoutProps.scripts), in this order. */
-export type PageScript = 'webauthn.js' | 'passkeys.js';
-
 /** `/assets/{name}?v={version}` of a page asset (its name must be one of pageAssets'). */
-export function assetUrl(name: 'app.css' | 'app.js' | 'htmx.js' | PageScript): string {
+export function assetUrl(name: 'app.css' | 'app.js' | 'htmx.js'): string {
   const found = pageAssets().get(name);
   if (!found) throw new Error(`no page asset ${name}`);
   return `${PAGE_ASSETS_PATH}/${name}?v=${found.version}`;

@@ -211,46 +211,6 @@ export const DA: Words = {
     ssoContinue: 'Fortsæt til din organisations login',
     ssoTryAgain: 'Start forfra',
   },
-  passkeys: {
-    heading: 'Adgangsnøgler',
-    intro:
-      'En adgangsnøgle logger dig ind med dit fingeraftryk, dit ansigt eller enhedens pinkode i stedet for din adgangskode og kode. Din enhed eller adgangskodeadministrator gemmer den, og den virker kun på dette websted.',
-    none: 'Du har ingen adgangsnøgler endnu.',
-    listLabel: 'Dine adgangsnøgler',
-    name: 'Navn',
-    created: 'Tilføjet',
-    lastUsed: 'Sidst brugt',
-    never: 'Aldrig',
-    synced: 'synkroniseret',
-    nameLabel: 'Adgangsnøglens navn',
-    nameHint: 'Så du kan kende den fra andre, fx “Arbejdscomputer”.',
-    add: 'Tilføj en adgangsnøgle',
-    needsScript: 'Det kræver JavaScript i din browser at tilføje en adgangsnøgle.',
-    unsupported: 'Denne browser kan ikke lave eller bruge adgangsnøgler.',
-    working: 'Følg din browsers trin.',
-    added: 'Adgangsnøglen blev tilføjet. Næste gang kan du logge ind med den.',
-    removed: 'Adgangsnøglen blev fjernet.',
-    remove: 'Fjern',
-    removeNamed: 'Fjern {name}',
-    removeTitle: 'Fjern adgangsnøglen?',
-    removeIntro:
-      'Adgangsnøglen “{name}” logger dig ikke længere ind. Fjern den også fra din enhed eller adgangskodeadministrator.',
-    removeConfirm: 'Fjern adgangsnøgle',
-    nameRequired: 'Giv adgangsnøglen et navn.',
-    nameTooLong: 'En adgangsnøgles navn har højst {max} tegn.',
-    nameControl: 'Navnet må ikke indeholde kontroltegn.',
-    addFailed: 'Adgangsnøglen blev ikke tilføjet. Prøv igen.',
-    addCancelled:
-      'Adgangsnøglen blev ikke tilføjet: browserens trin blev annulleret eller tog for lang tid.',
-    known: 'Den adgangsnøgle er allerede tilføjet.',
-    expired: 'Det tog for lang tid. Start forfra.',
-    loginButton: 'Log ind med en adgangsnøgle',
-    loginOr: 'Eller log ind med en adgangsnøgle: ingen adgangskode og ingen kode.',
-    loginFailed:
-      'Den adgangsnøgle loggede dig ikke ind. Prøv igen, eller log ind med din e-mail og adgangskode.',
-    loginCancelled: 'Login med adgangsnøgle blev annulleret eller tog for lang tid.',
-    tooMany: 'For mange login mislykkedes. Prøv igen om {seconds} sekunder.',
-  },
   home: {
     title: 'Oversigt',
     companyId: 'Virksomheds-id',
@@ -491,7 +451,6 @@ export const DA: Words = {
     languageDa: 'Dansk',
     languageEn: 'Engelsk',
     languageOther: '{tag} (sat af driftsansvarlig)',
-    languageInvalid: 'Vælg dansk eller engelsk.',
     domain: 'Underskriftsdomæne',
     domainHint:
       'Værten i jeres underskriftslinks, fx sign.acme.example, peget på denne installation. Tomt: {host}.',
@@ -513,8 +472,6 @@ export const DA: Words = {
     logoRefused: 'Filen blev ikke modtaget: {reason}',
     logoEmpty: 'den er tom; vælg en PNG- eller JPEG-fil.',
     logoTooLarge: 'den fylder {bytes} byte, og et logo må højst fylde 1 MiB (1.048.576 byte).',
-    logoCutOff:
-      'Filen blev ikke modtaget: den kunne ikke læses som en logofil på højst 1 MiB. Vælg et PNG- eller JPEG-billede.',
     logoNotImage:
       'indholdet er hverken et PNG- eller et JPEG-billede (en omdøbt fil bedømmes på sit indhold).',
     folders: 'Mapper',
