@@ -1,6 +1,7 @@
 import type { DashboardPages } from '../pages/index.js';
 import { homePages } from './home-pages.js';
 import { membersPages } from './members-pages.js';
+import { settingsPages } from './settings-pages.js';
 import { keysPages } from './keys-routes.js';
 import { webhooksPages } from './webhooks-routes.js';
 import { securityPages } from './security-pages.js';
@@ -13,6 +14,7 @@ import { accountSettingsPages } from './account-settings-pages.js';
 export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   homePages,
   membersPages,
+  settingsPages,
   keysPages,
   webhooksPages,
   securityPages,

@@ -1,0 +1,11 @@
+import type { DashboardPages } from '../pages/index.js';
+import { settingsCompanyPages } from './settings-company-pages.js';
+import { settingsFoldersPages } from './settings-folders-pages.js';
+import { settingsPresetsPages } from './settings-presets-pages.js';
+
+/** `/dashboard/settings` and its pages (admins): the company, folders and presets. */
+export const settingsPages: DashboardPages = async (scope, options) => {
+  await settingsCompanyPages(scope, options);
+  await settingsFoldersPages(scope, options);
+  await settingsPresetsPages(scope, options);
+};
