@@ -154,12 +154,12 @@ export const settingsCompanyPages: DashboardPages = async (scope, { context }) =
   );
 
   // The upload in a context of its own: only this route reads multipart bodies.
-  await scope.register(async (uploads: HttpApp) => {
+  await scope.register((uploads: HttpApp, _options, done) => {
     uploads.addContentTypeParser('multipart/form-data', logoFormParser);
     // A form past the upload's limits is cut off while it is read, before the page knows who
     // sent it: the settings page says so after a redirect (the rest of the body stays unread,
     // and the connection is closed).
-    uploads.setErrorHandler(async (error, request, reply) => {
+    uploads.setErrorHandler((error, _request, reply) => {
       if (!(error instanceof FileRefusal)) throw error;
       void reply.header('connection', 'close');
       return redirectWithFlash(reply, publicUrl, '/dashboard/settings', {
@@ -193,5 +193,7 @@ export const settingsCompanyPages: DashboardPages = async (scope, { context }) =
         });
       },
     );
+    done();
+    done();
   });
 };

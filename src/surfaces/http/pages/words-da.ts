@@ -451,6 +451,7 @@ export const DA: Words = {
     languageDa: 'Dansk',
     languageEn: 'Engelsk',
     languageOther: '{tag} (sat af driftsansvarlig)',
+    languageInvalid: 'Vælg dansk eller engelsk.',
     domain: 'Underskriftsdomæne',
     domainHint:
       'Værten i jeres underskriftslinks, fx sign.acme.example, peget på denne installation. Tomt: {host}.',
@@ -472,6 +473,8 @@ export const DA: Words = {
     logoRefused: 'Filen blev ikke modtaget: {reason}',
     logoEmpty: 'den er tom; vælg en PNG- eller JPEG-fil.',
     logoTooLarge: 'den fylder {bytes} byte, og et logo må højst fylde 1 MiB (1.048.576 byte).',
+    logoCutOff:
+      'Filen blev ikke modtaget: den kunne ikke læses som en logofil på højst 1 MiB. Vælg et PNG- eller JPEG-billede.',
     logoNotImage:
       'indholdet er hverken et PNG- eller et JPEG-billede (en omdøbt fil bedømmes på sit indhold).',
     folders: 'Mapper',

@@ -455,6 +455,7 @@ export const EN = {
     languageDa: 'Danish',
     languageEn: 'English',
     languageOther: '{tag} (set by the operator)',
+    languageInvalid: 'Choose Danish or English.',
     domain: 'Signing domain',
     domainHint:
       'The host of your signing links, such as sign.acme.example, pointed at this installation. Empty: {host}.',
@@ -476,6 +477,8 @@ export const EN = {
     logoRefused: 'The file was not taken: {reason}',
     logoEmpty: 'it is empty; choose a PNG or JPEG file.',
     logoTooLarge: 'it has {bytes} bytes, and a logo has at most 1 MiB (1,048,576 bytes).',
+    logoCutOff:
+      'The file was not taken: it could not be read as a logo file of at most 1 MiB. Choose a PNG or JPEG image.',
     logoNotImage:
       'its bytes are neither a PNG nor a JPEG image (a renamed file is judged by what it holds).',
     folders: 'Folders',
