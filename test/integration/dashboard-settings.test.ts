@@ -23,7 +23,7 @@ const PNG = Buffer.concat([
 ]);
 const logoForm = (bytes: Buffer, name: string, type: string) => {
   const form = new FormData();
-  form.set('logo', new Blob([bytes], { type }), name);
+  form.set('logo', new Blob([new Uint8Array(bytes)], { type }), name);
   return form;
 };
 
