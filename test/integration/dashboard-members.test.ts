@@ -124,7 +124,11 @@ describe('the members page', () => {
       a.post(`/dashboard/members/${eve.userId}/role`, { admin: 'false' }),
       e.post(`/dashboard/members/${ann.userId}/role`, { admin: 'false' }),
     ]);
-    expect(answers.map((r) => r.status).sort()).toEqual([303, 409]);
+    // One demotion goes through. The other is refused: 409 when both checked while both were
+    // admins (the row lock keeps one), or 403 when it came after the first took its admin away.
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(303);
+    expect([403, 409]).toContain(statuses[1]);
     const admins = (await users().list('mem-e')).filter((u) => u.admin);
     expect(admins).toHaveLength(1);
   });
