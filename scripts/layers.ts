@@ -80,7 +80,8 @@ function sourceFiles(dir: string): string[] {
 /** `x.js` is the compiled `x.ts`, or `x.tsx` for a page template (JSX). */
 function sourceOf(path: string): string {
   const ts = path.replace(/\.js$/, '.ts');
-  return existsSync(ts) ? ts : path.replace(/\.js$/, '.tsx');
+  const tsx = path.replace(/\.js$/, '.tsx');
+  return !existsSync(ts) && existsSync(tsx) ? tsx : ts;
 }
 
 /** Relative imports of a file (static, type-only, re-exports and dynamic), as resolved paths. */
