@@ -6,6 +6,10 @@ import { keysPages } from './keys-routes.js';
 import { webhooksPages } from './webhooks-routes.js';
 import { securityPages } from './security-pages.js';
 import { accountSettingsPages } from './account-settings-pages.js';
+import { casesListPages } from './cases-list-pages.js';
+import { casePages } from './case-pages.js';
+import { newCasePages } from './new-case-pages.js';
+import { placesPages } from './places-pages.js';
 
 /**
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
@@ -19,4 +23,8 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   webhooksPages,
   securityPages,
   accountSettingsPages,
+  casesListPages,
+  casePages,
+  newCasePages,
+  placesPages,
 ];

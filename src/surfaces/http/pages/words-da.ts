@@ -1,4 +1,8 @@
+import { CASE_LIST_DA } from './words-case-list-da.js';
+import { CASE_PAGE_DA } from './words-case-page-da.js';
 import type { Words } from './words-en.js';
+import { NEW_CASE_DA } from './words-new-case-da.js';
+import { PLACES_DA } from './words-places-da.js';
 
 /** Every text of the pages in Danish: the same keys as words-en.ts (see there). */
 export const DA: Words = {
@@ -619,4 +623,8 @@ export const DA: Words = {
     alreadyDisabled: 'Virksomheden var allerede spærret.',
     alreadyEnabled: 'Virksomheden var allerede aktiv.',
   },
+  caseList: CASE_LIST_DA,
+  casePage: CASE_PAGE_DA,
+  newCase: NEW_CASE_DA,
+  places: PLACES_DA,
 };

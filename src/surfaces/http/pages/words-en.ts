@@ -1,3 +1,8 @@
+import { CASE_LIST_EN } from './words-case-list-en.js';
+import { CASE_PAGE_EN } from './words-case-page-en.js';
+import { NEW_CASE_EN } from './words-new-case-en.js';
+import { PLACES_EN } from './words-places-en.js';
+
 /**
  * Every text of the pages a person sees (dashboard, sign-up, log-in, operator), in English. The
  * Danish catalogue (words-da.ts) has exactly the same keys: its type is this one's, so a key
@@ -623,6 +628,11 @@ export const EN = {
     alreadyDisabled: 'The company was already disabled.',
     alreadyEnabled: 'The company was already enabled.',
   },
+  // The case pages' sections (issue 34), each in a file of its own.
+  caseList: CASE_LIST_EN,
+  casePage: CASE_PAGE_EN,
+  newCase: NEW_CASE_EN,
+  places: PLACES_EN,
 } as const;
 
 /** A catalogue's shape with its texts as any string: what each language must have. */
