@@ -214,6 +214,49 @@ describe('creating a case', () => {
     expect(view).toMatchObject({ state: 'draft', language: 'da', folder: { name: 'Default' } });
   });
 
+  it('keeps where a case came from and who made it: a key over v3 or v2, a member in the dashboard', async () => {
+    const cases = await service();
+    const draft = { title: 'Where from', state: 'draft' as const };
+    const v3 = await cases.createCase('acme', key(), draft, { publicUrl: PUBLIC });
+    const dashboard = await cases.createCase('acme', { userId: annId }, draft, {
+      publicUrl: PUBLIC,
+      source: 'dashboard',
+    });
+    const v2 = await cases.createV2Case(
+      'acme',
+      key(),
+      {
+        title: 'Where from',
+        settings: {},
+        documents: [{ name: 'a.pdf', file: pdf, fileIsBlob: true }],
+      },
+      { publicUrl: PUBLIC, state: 'draft' },
+    );
+    const rows = await t.db
+      .selectFrom('cases')
+      .select(['id', 'source', 'created_by_key', 'created_by_user', 'sender_id'])
+      .where('id', 'in', [v3.case.id, dashboard.case.id, v2.data._id])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(v3.case.id)).toMatchObject({
+      source: 'v3',
+      created_by_key: 'k1',
+      created_by_user: null,
+    });
+    // No key: the member is the creator and, naming no sender, the sender.
+    expect(byId.get(dashboard.case.id)).toMatchObject({
+      source: 'dashboard',
+      created_by_key: null,
+      created_by_user: annId,
+      sender_id: annId,
+    });
+    expect(byId.get(v2.data._id)).toMatchObject({
+      source: 'v2',
+      created_by_key: 'k1',
+      created_by_user: null,
+    });
+  });
+
   it('fills and converts a .docx with the case tags, and a library document strictly', async () => {
     const cases = await service();
     const docx = buildDocx({ body: para(run('Dear {name}')) }).toString('base64');

@@ -355,6 +355,12 @@ describe('POST .../submit', () => {
     const { row, documents } = await caseRows(contract._id);
     expect(row.state).toBe('draft');
     expect(row.settings).toMatchObject({ autoSend: false });
+    // The dashboard's list says where it came from (migration 0012).
+    expect(row).toMatchObject({
+      source: 'form',
+      created_by_key: expect.any(String),
+      created_by_user: null,
+    });
     const lease = pdfText((await stack.storage.get(documents[0]!.storage_key!))!);
     expect(lease).toMatch(/999/);
   });

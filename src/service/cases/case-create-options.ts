@@ -1,3 +1,4 @@
+import type { CaseSource } from '../db/index.js';
 import type { CaseAnswer, CaseNotice } from './case-answer.js';
 import { DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
 
@@ -8,13 +9,22 @@ import { DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
  * them without importing the service back.
  */
 
-/** Who creates the case: the verified API key (service/keys' KeyIdentity fits). */
+/**
+ * Who creates the case: the verified API key (service/keys' KeyIdentity fits), or a member in the
+ * dashboard (no key: `userId` alone).
+ */
 export interface CaseCreator {
-  /** The key's id, written into the case's first event. */
-  id: string;
-  /** The key's user: the sender when the body names none. Absent for a key copied from Redis. */
+  /** The key's id, kept as the case's creating key; absent when a member made it in the dashboard. */
+  id?: string;
+  /**
+   * The key's user, or the dashboard's member: the sender when the body names none. Absent for a
+   * key copied from Redis.
+   */
   userId?: string;
 }
+
+/** A creator through an API key: v2 answers name the key (`serviceKey`), so v2 has no other. */
+export type KeyCreator = CaseCreator & { id: string };
 
 export interface CreateCaseOptions {
   /** This service's public base URL: signing links (without a signing domain) and logo URLs. */
@@ -33,6 +43,11 @@ export interface CreateCaseOptions {
    * them; the number itself never reaches the case service.
    */
   encryptedCprs?: readonly (Buffer | undefined)[];
+  /**
+   * Where the case comes from, kept with it for the dashboard's list. @defaultValue 'v3'; v2's
+   * create path gives 'v2' unless told 'form'.
+   */
+  source?: CaseSource;
 }
 
 /**

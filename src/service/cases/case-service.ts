@@ -17,6 +17,7 @@ import {
   type CaseCreator,
   type CreateCaseOptions,
   type CreatedCase,
+  type KeyCreator,
 } from './case-create-options.js';
 import { CASE_CREATED, CASE_SENT, DEFAULT_GROUP, DEFAULT_LANGUAGE } from './case-defaults.js';
 import { sendDraft } from './send-draft.js';
@@ -46,6 +47,7 @@ import {
 export {
   V3_POLICY,
   type CaseCreator,
+  type KeyCreator,
   type CasePolicy,
   type CreateCaseOptions,
   type CreatedCase,
@@ -246,7 +248,10 @@ export class CaseService {
           name: policy.senderAs?.name ?? refs.sender.name,
           email: policy.senderAs?.email ?? refs.sender.email,
         },
-        createdByKey: creator.id,
+        createdByKey: creator.id ?? null,
+        // A key's case is the key's; a member's (the dashboard, no key) is the member's.
+        createdByUser: creator.id === undefined ? (creator.userId ?? null) : null,
+        source: options.source ?? 'v3',
         now,
         recipients,
         documents: produced.documents,
@@ -324,7 +329,7 @@ export class CaseService {
    */
   createV2Case(
     company: string,
-    creator: CaseCreator,
+    creator: KeyCreator,
     body: unknown,
     options: CreateV2CaseOptions,
   ): Promise<V2CreatedCase> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { rowBatches, type Database } from '../db/index.js';
+import { rowBatches, type CaseSource, type Database } from '../db/index.js';
 import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
@@ -41,7 +41,11 @@ export interface NewCase {
   eventId: string;
   activeGroup: number | null;
   sender: { id: string; name: string; email: string };
-  createdByKey: string;
+  /** The creating key; null when a member made it in the dashboard. */
+  createdByKey: string | null;
+  /** The member who made it in the dashboard; null when a key did. */
+  createdByUser: string | null;
+  source: CaseSource;
   now: Date;
   recipients: NewRecipient[];
   documents: ProducedDocument[];
@@ -77,6 +81,8 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         sender_name: c.sender.name,
         sender_email: c.sender.email,
         created_by_key: c.createdByKey,
+        created_by_user: c.createdByUser,
+        source: c.source,
         created_at: c.now,
         updated_at: c.now,
       })

@@ -7,6 +7,7 @@ export {
   CaseService,
   V3_POLICY,
   type CaseCreator,
+  type KeyCreator,
   type CasePolicy,
   type CaseListFilters,
   type CasePageRequest,

@@ -1,7 +1,12 @@
 import { DocpipeError, isDocpipeError } from '../../base/errors/index.js';
 import { CprKeyMissingError, recipientCprs, type CprCipher } from '../cpr/index.js';
 import type { CaseView } from './case-answer.js';
-import type { CaseCreator, CreateCaseOptions, CreatedCase } from './case-create-options.js';
+import type {
+  CaseCreator,
+  CreateCaseOptions,
+  CreatedCase,
+  KeyCreator,
+} from './case-create-options.js';
 import type { CaseInput } from './case-input.js';
 import { v2CaseData, type V2CreatedCase } from './v2-case-answer.js';
 import { checkMappedInput, checkV2Body } from './v2-case-check.js';
@@ -43,7 +48,7 @@ export interface CreateV2CaseOptions extends Omit<CreateCaseOptions, 'policy'> {
 export async function createV2Case(
   cases: CaseCreatePath,
   company: string,
-  creator: CaseCreator,
+  creator: KeyCreator,
   raw: unknown,
   options: CreateV2CaseOptions,
 ): Promise<V2CreatedCase> {
@@ -75,6 +80,7 @@ export async function createV2Case(
   try {
     created = await cases.createCase(company, creator, input, {
       ...createOptions,
+      source: createOptions.source ?? 'v2',
       policy: mapping.policy,
     });
   } catch (err) {

@@ -2,6 +2,7 @@ export type {
   ApiKeysTable,
   CaseDocumentsTable,
   CaseEventsTable,
+  CaseSource,
   CasesTable,
   CompaniesTable,
   Database,

@@ -10,6 +10,7 @@ import { caseViews } from './migrations/0008-case-views.js';
 import { accounts } from './migrations/0009-accounts.js';
 import { totpStep } from './migrations/0010-totp-step.js';
 import { keyLastUsed } from './migrations/0011-key-last-used.js';
+import { caseSource } from './migrations/0012-case-source.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -29,4 +30,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-accounts': accounts,
   '0010-totp-step': totpStep,
   '0011-key-last-used': keyLastUsed,
+  '0012-case-source': caseSource,
 };

@@ -60,6 +60,9 @@ export interface CompaniesTable {
   created_at: CreatedAt;
 }
 
+/** How a case was made: `v3`, `v2` case create, a v2 `form` submit, or the `dashboard`. */
+export type CaseSource = 'v3' | 'v2' | 'form' | 'dashboard';
+
 /** A member of a company: the sender of its cases and the owner of API keys. */
 export interface UsersTable {
   id: Generated<string>;
@@ -160,6 +163,10 @@ export interface CasesTable {
   sender_email: string;
   /** The API key that made it; null for a case made otherwise. */
   created_by_key: string | null;
+  /** Where it came from (migration 0012); null for a case made before it recorded that. */
+  source: ColumnType<CaseSource | null, CaseSource | null | undefined, CaseSource | null>;
+  /** The member who made it in the dashboard (migration 0012); null when a key made it. */
+  created_by_user: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

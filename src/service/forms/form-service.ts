@@ -1,5 +1,5 @@
 import { DocpipeError } from '../../base/errors/index.js';
-import type { CaseCreator } from '../cases/index.js';
+import type { KeyCreator } from '../cases/index.js';
 import { FolderRepository } from '../companies/index.js';
 import { FormRepository } from './form-repository.js';
 import type { FormRecord, FormView, TagDefinition } from './form-types.js';
@@ -34,7 +34,7 @@ export class FormService {
   /** See submitForm. */
   submit(
     company: string,
-    creator: CaseCreator,
+    creator: KeyCreator,
     id: string,
     body: unknown,
     options: SubmitFormOptions,

@@ -10,7 +10,7 @@ import {
 } from '../../document/values/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import {
-  type CaseCreator,
+  type KeyCreator,
   type CaseService,
   type CreateV2CaseOptions,
   type V2CaseData,
@@ -89,7 +89,7 @@ const checkBody = schemaChecker(FormSubmitBodySchema);
 export async function submitForm(
   deps: SubmitFormDeps,
   company: string,
-  creator: CaseCreator,
+  creator: KeyCreator,
   formId: string,
   raw: unknown,
   options: SubmitFormOptions,
@@ -152,6 +152,7 @@ export async function submitForm(
   try {
     created = await deps.cases.createV2Case(company, creator, v2Body, {
       ...options,
+      source: 'form',
       state,
       encryptedCprs,
     });
