@@ -3,6 +3,7 @@ import { joinField, type FailureDetail } from '../../base/errors/index.js';
 import { TagInputSchema, readerTextProblem, resolveLocale } from '../../document/values/index.js';
 import { MAX_JOB_NAME_CHARS } from '../../jobs/queue/index.js';
 import { MAX_EMAIL_CHARS, MAX_NAME_CHARS, SIGNING_SCHEMAS } from '../companies/index.js';
+import { CasePlacesSchema } from './case-places.js';
 
 /**
  * The body of `POST /v3/api/cases` (spec 2.2), once for validation, the types and the OpenAPI
@@ -196,6 +197,7 @@ export const CaseDocumentSchema = Type.Object(
         description: "this document's own tag values; default: the case's tags",
       }),
     ),
+    places: Type.Optional(CasePlacesSchema),
   },
   { additionalProperties: false },
 );

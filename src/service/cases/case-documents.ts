@@ -14,6 +14,7 @@ import type { Storage } from '../../render/storage/index.js';
 import type { CaseInput } from './case-input.js';
 import { caseDocumentKey, discardRender } from './case-storage.js';
 import { caseDocumentUrl, notStored } from './case-document-url.js';
+import { givenPlaceProblems, pageSizesOf, storedPlace } from './case-places.js';
 
 /** A case document ready to be written: its stored PDF (a case's own copy) or its URL. */
 export interface ProducedDocument {
@@ -89,6 +90,20 @@ export async function produceDocuments(
     if (doc.url !== undefined) {
       const input = await urlInput(doc.url, doc.name, doc.tags !== undefined, field, context);
       if ('failure' in input) failures.push({ index, failure: input.failure });
+      else if (!input.input && doc.places !== undefined)
+        failures.push({
+          index,
+          failure: {
+            error: 'validation-failed',
+            details: [
+              {
+                field: `${field}.places`,
+                message:
+                  "places need a document docpipe has read: this url is another host's, kept by reference, so its pages are not known. Send the PDF as content, or upload it and send the url that answers",
+              },
+            ],
+          },
+        });
       else if (input.input)
         inputs.push({
           index,
@@ -173,6 +188,22 @@ export async function produceDocuments(
   };
   for (const [i, r] of results.entries())
     if (r.kind === 'rendered') {
+      const index = inputs[i]!.index;
+      const own = given[index]!.places;
+      // Places given win over the document's anchors, whose own problems then do not matter.
+      if (own !== undefined) {
+        const pdf = await context.storage.get(r.result.key);
+        if (!pdf) throw new Error(`${r.field}: the rendered PDF ${r.result.key} is gone`);
+        const details = givenPlaceProblems(
+          own.map(storedPlace),
+          await pageSizesOf(pdf),
+          body.recipients ?? [],
+          `documents[${index}]`,
+        );
+        if (details.length > 0)
+          failures.push({ index, failure: { error: 'validation-failed', details } });
+        continue;
+      }
       const problems = placeProblems(r.result.places ?? [], body.recipients ?? []);
       if (problems.length > 0)
         failures.push({
@@ -233,7 +264,7 @@ export async function produceDocuments(
         sha256: result.result.sha256,
         bytes: result.result.bytes,
         pages: result.result.pages,
-        places: result.result.places ?? [],
+        places: doc.places?.map(storedPlace) ?? result.result.places ?? [],
         evidence: result.result.evidence ?? null,
         ...(input.documentId !== undefined
           ? { libraryDocumentId: input.documentId, libraryVersionId: input.versionId ?? null }

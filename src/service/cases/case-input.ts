@@ -1,4 +1,5 @@
 import type { TagInput } from '../../document/values/index.js';
+import type { CasePlace } from './case-places.js';
 
 /**
  * What the case service needs of a POST /v3/api/cases body (spec 2.2) once its structure was
@@ -73,6 +74,8 @@ export interface CaseDocumentInput {
   versionId?: string;
   /** This document's own tag values; absent: the case's `tags`. */
   tags?: TagInput[];
+  /** Places the sender gives (case-places.ts); given, they replace its anchors and text tags. */
+  places?: CasePlace[];
   /**
    * v2 `documentMustBeRead`: the signer pages through it before signing. Not a v3 member (its
    * schema is closed); v2 cases and forms set it.

@@ -128,3 +128,18 @@ export {
 } from './clear-test-cases.js';
 export { caseDocumentKey, caseFolder, isCaseDocumentKey } from './case-storage.js';
 export { attempted, deliveryOf, notAttempted } from './delivery.js';
+export {
+  CasePlaceSchema,
+  CasePlacesSchema,
+  MAX_DOCUMENT_PLACES,
+  MIN_PLACE_SIDE,
+  givenPlaceProblems,
+  unplacedSignerProblems,
+  type CasePlace,
+} from './case-places.js';
+export {
+  readCasePlaces,
+  saveDraftPlaces,
+  type CasePlaces,
+  type PlacesDocument,
+} from './draft-places.js';

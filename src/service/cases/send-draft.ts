@@ -4,6 +4,7 @@ import type { Database } from '../db/index.js';
 import { CASE_SENT, DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
 import { caseExpiry } from './case-expiry.js';
 import { writeCaseEvent } from './case-status.js';
+import { sendPlaceProblems } from './draft-places.js';
 import { firstReminderAt, type ReminderSettings } from './reminder-schedule.js';
 
 /** A draft made open, and the event that hands it to delivery. */
@@ -62,6 +63,8 @@ export async function sendDraft(
       problems.push({ field: 'recipients', message: 'a case is sent to at least one recipient' });
     if (Number(documents.n) === 0)
       problems.push({ field: 'documents', message: 'a case is sent with at least one document' });
+    // Once some document carries places, every signer needs one (draft-places.ts says why).
+    problems.push(...(await sendPlaceProblems(trx, company, caseId)));
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
     const settings = (kase.settings ?? {}) as {
       expiresInDays?: number;
