@@ -10,6 +10,7 @@ import {
   type PagesStack,
   type TestMember,
 } from '../helpers/pages-stack.js';
+import { draftCase } from '../helpers/draft-case.js';
 
 /**
  * Company isolation on every dashboard route, read from the server's route table: a member (an
@@ -102,6 +103,10 @@ beforeAll(async () => {
     subject: `${MARK} subject`,
     body: 'Please sign.',
   });
+  const places = await draftCase(stack, 'acme', {
+    title: `${MARK} draft`,
+    recipients: [{ name: `${MARK} signer`, email: 'signer@example.com' }],
+  });
   ids = {
     keys: key.id,
     webhooks: webhook.id,
@@ -110,6 +115,10 @@ beforeAll(async () => {
     folders: folder.id,
     presets: preset.id,
     templates: template.id,
+    // The places editor's (issue 34): a draft of A's, its first document and page.
+    cases: places.id,
+    documents: '0',
+    pages: '1',
   };
 });
 afterAll(() => stack?.close());

@@ -32,13 +32,15 @@ export function pageAssets(): ReadonlyMap<string, PageAsset> {
   loaded = new Map([
     ['app.css', asset(own('app.css'), 'text/css; charset=utf-8')],
     ['app.js', asset(own('app.js'), 'text/javascript; charset=utf-8')],
+    // The places editor's element (issue 34): loaded by its page only, not by every page.
+    ['place-editor.js', asset(own('place-editor.js'), 'text/javascript; charset=utf-8')],
     ['htmx.js', asset(htmx, 'text/javascript; charset=utf-8')],
   ]);
   return loaded;
 }
 
 /** `/assets/{name}?v={version}` of a page asset (its name must be one of pageAssets'). */
-export function assetUrl(name: 'app.css' | 'app.js' | 'htmx.js'): string {
+export function assetUrl(name: 'app.css' | 'app.js' | 'htmx.js' | 'place-editor.js'): string {
   const found = pageAssets().get(name);
   if (!found) throw new Error(`no page asset ${name}`);
   return `${PAGE_ASSETS_PATH}/${name}?v=${found.version}`;

@@ -5,4 +5,41 @@
  */
 export const PLACES_EN = {
   title: 'Place signatures',
+  intro:
+    'Choose a recipient and what they put there, then drag a box on a page. Drag a box to move it, drag its corner to resize it. With the keyboard: Add place puts one on the chosen page; arrow keys move the focused box, Shift and arrow keys resize it, Delete removes it.',
+  back: 'Back to the case',
+  notDraft: 'The case is {state}: its places can no longer change.',
+  noDocuments: 'The case has no documents to place signatures on.',
+  noSigners: 'The case has no recipient who signs.',
+  recipient: 'Recipient',
+  kind: 'Place',
+  page: 'Page',
+  pageOf: '{document}, page {page}',
+  pageImage: '{document}, page {page} of {pages}',
+  add: 'Add place',
+  save: 'Save places',
+  send: 'Send the case',
+  sendHint: 'Sending invites the first recipients; the places are what you saved.',
+  saved: 'The places are saved.',
+  problems: 'Before the case can be sent',
+  needsScript:
+    'Placing signatures needs script in the browser: the places below are what the case has now.',
+  none: 'No places yet: signers without a place sign on a page added after the document.',
+  listCaption: 'Places now',
+  document: 'Document',
+  size: 'Position and size (points)',
+  kinds: {
+    sign: 'Signature',
+    initials: 'Initials',
+    name: 'Name',
+    date: 'Date',
+  },
+  /** Announced through the live region; {kind}, {recipient}, {page} filled by the script. */
+  added: '{kind} of {recipient} added on page {page}.',
+  moved: '{kind} of {recipient} moved.',
+  resized: '{kind} of {recipient} resized.',
+  removed: '{kind} of {recipient} removed.',
+  boxLabel:
+    '{kind} of {recipient}, page {page}. Arrow keys move, Shift and arrow keys resize, Delete removes.',
+  badBody: 'The places sent could not be read; reload the page and try again.',
 } as const;

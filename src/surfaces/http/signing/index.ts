@@ -12,6 +12,7 @@ import { signingRoutes } from './signing-routes.js';
 import { withTestBanner } from './signing-page.js';
 
 export { signingRoutes, PAGE_IMAGE_DPI, type SigningRoutesOptions } from './signing-routes.js';
+export { PageImageCache } from './page-image-cache.js';
 export { signingApiRoutes, type SigningApiOptions } from './signing-api-routes.js';
 export { csrfTokenFor, csrfTokenMatches } from './csrf-token.js';
 export { signingMisses, type SigningMisses } from './signing-misses.js';
