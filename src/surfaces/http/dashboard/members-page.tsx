@@ -1,5 +1,6 @@
 import type { CompanyMember } from '../../../service/companies/index.js';
 import {
+  CheckboxField,
   CsrfField,
   ErrorSummary,
   Field,
@@ -105,20 +106,12 @@ export function MembersPage({ page, member, members, notice, invite }: MembersPa
             autocomplete="off"
             maxLength={254}
           />
-          <div class="checkbox">
-            <input
-              type="checkbox"
-              id="field-admin"
-              name="admin"
-              value="true"
-              checked={invite?.admin ?? false}
-              aria-describedby="field-admin-hint"
-            />
-            <label for="field-admin">{w.admin}</label>
-          </div>
-          <p class="hint" id="field-admin-hint">
-            {w.adminHint}
-          </p>
+          <CheckboxField
+            name="admin"
+            label={w.admin}
+            hint={w.adminHint}
+            checked={invite?.admin ?? false}
+          />
           <div class="actions">
             <button type="submit">{w.inviteButton}</button>
           </div>

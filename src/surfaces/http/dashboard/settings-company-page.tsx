@@ -1,5 +1,6 @@
 import type { Company } from '../../../service/companies/index.js';
 import {
+  CheckboxField,
   CsrfField,
   ErrorSummary,
   Field,
@@ -114,20 +115,12 @@ export function SettingsCompanyPage(props: SettingsCompanyPageProps) {
             maxLength={253}
             autocomplete="off"
           />
-          <div class="checkbox">
-            <input
-              type="checkbox"
-              id="field-signedCopy"
-              name="signedCopy"
-              value="true"
-              checked={form.signedCopy}
-              aria-describedby="field-signedCopy-hint"
-            />
-            <label for="field-signedCopy">{w.signedCopy}</label>
-          </div>
-          <p class="hint" id="field-signedCopy-hint">
-            {w.signedCopyHint}
-          </p>
+          <CheckboxField
+            name="signedCopy"
+            label={w.signedCopy}
+            hint={w.signedCopyHint}
+            checked={form.signedCopy}
+          />
           <div class="actions">
             <button type="submit">{w.save}</button>
           </div>

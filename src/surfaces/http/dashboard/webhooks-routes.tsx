@@ -243,27 +243,30 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
     },
   );
 
-  scope.get(
-    '/dashboard/webhooks/:id/rotate',
-    { schema: { hide: true, params: WebhookParams } },
-    async (request, reply) => {
-      const found = await webhookOf(request, reply, request.params.id);
-      if (!found) return reply;
-      const page = pageOf(request);
-      const w = page.words.webhooks;
-      return sendPage(
-        reply,
-        <WebhookConfirmPage
-          page={page}
-          webhookId={found.webhook.id}
-          question={fill(w.rotateQuestion, { url: found.webhook.url })}
-          text={w.rotateText}
-          action={`/dashboard/webhooks/${found.webhook.id}/rotate`}
-          button={w.rotate}
-        />,
-      );
-    },
-  );
+  // Rotating the secret and removing the webhook each ask first, on a page of the same shape.
+  for (const action of ['rotate', 'remove'] as const) {
+    scope.get(
+      `/dashboard/webhooks/:id/${action}`,
+      { schema: { hide: true, params: WebhookParams } },
+      async (request, reply) => {
+        const found = await webhookOf(request, reply, request.params.id);
+        if (!found) return reply;
+        const page = pageOf(request);
+        const w = page.words.webhooks;
+        return sendPage(
+          reply,
+          <WebhookConfirmPage
+            page={page}
+            webhookId={found.webhook.id}
+            question={fill(w[`${action}Question`], { url: found.webhook.url })}
+            text={w[`${action}Text`]}
+            action={`/dashboard/webhooks/${found.webhook.id}/${action}`}
+            button={w[action]}
+          />,
+        );
+      },
+    );
+  }
 
   scope.post(
     '/dashboard/webhooks/:id/rotate',
@@ -284,28 +287,6 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
           webhook={rotated.webhook}
           secret={rotated.secret}
           rotated
-        />,
-      );
-    },
-  );
-
-  scope.get(
-    '/dashboard/webhooks/:id/remove',
-    { schema: { hide: true, params: WebhookParams } },
-    async (request, reply) => {
-      const found = await webhookOf(request, reply, request.params.id);
-      if (!found) return reply;
-      const page = pageOf(request);
-      const w = page.words.webhooks;
-      return sendPage(
-        reply,
-        <WebhookConfirmPage
-          page={page}
-          webhookId={found.webhook.id}
-          question={fill(w.removeQuestion, { url: found.webhook.url })}
-          text={w.removeText}
-          action={`/dashboard/webhooks/${found.webhook.id}/remove`}
-          button={w.remove}
         />,
       );
     },

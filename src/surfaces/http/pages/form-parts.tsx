@@ -82,6 +82,44 @@ export function Field(props: FieldProps) {
   );
 }
 
+/**
+ * A checkbox with its label and hint: posts `name=true` when ticked and nothing when not (a
+ * form reads absence as false).
+ */
+export function CheckboxField({
+  name,
+  label,
+  hint,
+  checked,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  checked: boolean;
+}) {
+  const id = `field-${name}`;
+  return (
+    <>
+      <div class="checkbox">
+        <input
+          type="checkbox"
+          id={id}
+          name={name}
+          value="true"
+          checked={checked}
+          {...(hint ? { 'aria-describedby': `${id}-hint` } : {})}
+        />
+        <label for={id}>{label}</label>
+      </div>
+      {hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /** A notice at the top of a page: done (status) or a problem (alert). */
 export function Notice({
   kind,

@@ -5,7 +5,14 @@ import { pageAssetRoutes, sharedPagesRoutes } from './shared-pages-routes.js';
 export { registerPages, memberOf, sessionStoreOf, type Member } from './pages-scope.js';
 export { sendPage, sendProblem, type ProblemPage } from './page-reply.js';
 export { Layout, type Section } from './layout.js';
-export { CsrfField, ErrorSummary, Field, Notice, type FieldErrors } from './form-parts.js';
+export {
+  CheckboxField,
+  CsrfField,
+  ErrorSummary,
+  Field,
+  Notice,
+  type FieldErrors,
+} from './form-parts.js';
 export { pageOf, pageCookies, cookieOptions, type PageContext } from './page-context.js';
 export { fill, wordsOf, isLanguage, type Language, type Words } from './words.js';
 export { PAGE_HEADERS } from './page-headers.js';
