@@ -38,7 +38,6 @@ export function PlacesPage({ page, places, problems, saved }: PlacesPageProps) {
   const shown = places.documents.filter((d) => d.pages.length > 0);
   return (
     <Layout page={page} title={`${w.title}: ${places.title}`} section="cases">
-      <h1>{w.title}</h1>
       <p class="places-case">
         <a href={caseUrl}>{w.back}</a> · {places.title}
       </p>
@@ -186,7 +185,6 @@ export function PlacesClosedPage({ page, places }: { page: PageContext; places: 
   const w = page.words.places;
   return (
     <Layout page={page} title={w.title} section="cases">
-      <h1>{w.title}</h1>
       <p>{fill(w.notDraft, { state: places.state })}</p>
       <p>
         <a href={`/dashboard/cases/${encodeURIComponent(places.id)}`}>{w.back}</a>
