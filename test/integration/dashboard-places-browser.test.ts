@@ -42,6 +42,9 @@ async function firstPage(page: Page) {
   await expect
     .poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
     .toBe(true);
+  // The page's top at the window's top (under the sticky toolbar), so that the drags below,
+  // 150 to 450 px down the image, are inside the 900 px window.
+  await image.evaluate((i) => i.scrollIntoView({ block: 'start' }));
   return (await image.boundingBox())!;
 }
 
@@ -92,7 +95,7 @@ describe('the places editor', () => {
 
       await page.locator('[data-role=recipient]').selectOption({ label: 'Alma Berg' });
       await page.locator('[data-role=kind]').selectOption('sign');
-      const a = { from: [box.x + 40, box.y + 100], to: [box.x + 240, box.y + 140] } as const;
+      const a = { from: [box.x + 40, box.y + 150], to: [box.x + 240, box.y + 190] } as const;
       await drag(page, [...a.from], [...a.to]);
       await expect
         .poll(() => page.locator('[aria-live=polite]').textContent())
@@ -222,6 +225,36 @@ describe('the places editor', () => {
         'content-type',
       ),
     ).toBe('image/png');
+    // A save with an overlap and a box off its page is refused with both problems, nothing stored.
+    const own = await get(member.cookie, path);
+    const csrf = own.headers.getSetCookie().find((c) => c.startsWith('docpipe_csrf='))!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await own.text())![1]!;
+    const rect = { x: 50, y: 50, width: 150, height: 30 };
+    const posted = [
+      { document: 0, recipient: 1, kind: 'sign', page: 1, rect },
+      { document: 0, recipient: 1, kind: 'name', page: 1, rect: { ...rect, x: 60 } },
+      { document: 0, recipient: 1, kind: 'date', page: 2, rect: { ...rect, x: 500 } },
+    ];
+    const refused = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: `${member.cookie.name}=${member.cookie.value}; ${csrf.split(';')[0]!}`,
+        origin: server.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ _csrf: token, places: JSON.stringify(posted) }).toString(),
+    });
+    expect(refused.status).toBe(400);
+    const problems = await refused.text();
+    expect(problems).toContain('documents[0].places[1].rect');
+    expect(problems).toContain('documents[0].places[2].rect');
+    const unchanged = await stack.t.db
+      .selectFrom('case_documents')
+      .select('places')
+      .where('case_id', '=', draft.id)
+      .executeTakeFirstOrThrow();
+    expect(unchanged.places).toEqual([]);
     await stack.t.db
       .updateTable('cases')
       .set({ state: 'open' })

@@ -185,7 +185,11 @@ export function PlacesClosedPage({ page, places }: { page: PageContext; places: 
   const w = page.words.places;
   return (
     <Layout page={page} title={w.title} section="cases">
-      <p>{fill(w.notDraft, { state: places.state })}</p>
+      <p>
+        {fill(w.notDraft, {
+          state: w.states[places.state as keyof typeof w.states] ?? places.state,
+        })}
+      </p>
       <p>
         <a href={`/dashboard/cases/${encodeURIComponent(places.id)}`}>{w.back}</a>
       </p>

@@ -26,6 +26,13 @@ export const PLACES_DA: Words['places'] = {
   listCaption: 'Placeringer nu',
   document: 'Dokument',
   size: 'Placering og størrelse (punkter)',
+  states: {
+    draft: 'en kladde',
+    open: 'sendt',
+    signed: 'underskrevet',
+    denied: 'afvist',
+    expired: 'udløbet',
+  },
   kinds: {
     sign: 'Underskrift',
     initials: 'Initialer',

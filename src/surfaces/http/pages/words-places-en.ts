@@ -28,6 +28,13 @@ export const PLACES_EN = {
   listCaption: 'Places now',
   document: 'Document',
   size: 'Position and size (points)',
+  states: {
+    draft: 'a draft',
+    open: 'sent',
+    signed: 'signed',
+    denied: 'denied',
+    expired: 'expired',
+  },
   kinds: {
     sign: 'Signature',
     initials: 'Initials',
