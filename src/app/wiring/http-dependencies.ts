@@ -102,7 +102,16 @@ export async function openHttpDependencies(
       EVENTS_QUEUE,
       WEBHOOK_QUEUE,
     ].map((name) => new Queue(name, { connection: queueConnection, prefix: names.prefix }));
-    for (const queue of queues) closers.push(() => queue.close());
+    for (const queue of queues) {
+      // A queue's failures reach its callers (an add rejects). Its 'error' event, with no
+      // listener, would throw inside BullMQ's own promise: a start that fails at once (its port
+      // taken) and disconnects while the queue still checks the Redis version ended the process
+      // with "Connection is closed." instead of its reason.
+      queue.on('error', () => undefined);
+      closers.push(() => queue.close());
+    }
+    // Ready before anything can close them: no check of theirs is left in flight.
+    await Promise.all(queues.map((queue) => queue.waitUntilReady()));
     const events = new EventQueue(queueConnection, names.prefix, options.redisUrl);
     closers.push(() => events.close());
     const storage = await openStorage(config);

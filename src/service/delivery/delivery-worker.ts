@@ -59,6 +59,8 @@ export class DeliveryWorker {
         concurrency: options.concurrency ?? DEFAULT_EVENT_CONCURRENCY,
       },
     );
+    // Connection trouble is retried by BullMQ; unheard, the event would end the process.
+    worker.on('error', (err) => deps.logger?.error({ err: err.message }, 'event worker error'));
     worker.on('failed', (job, err) =>
       deps.logger?.warn(
         { err, event: job?.data.eventId, trigger: job?.data.trigger, attempt: job?.attemptsMade },

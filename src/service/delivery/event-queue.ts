@@ -52,13 +52,18 @@ export class EventQueue {
   ) {}
 
   private opened(): Queue<EventJob, EventOutcome> {
-    this.queue ??= new Queue<EventJob, EventOutcome>(EVENTS_QUEUE, {
-      connection: this.connection,
-      prefix: this.prefix,
-      // The queue's event stream (what outcome() listens to) is read within seconds: 10,000
-      // entries, BullMQ's default, is Redis memory for nothing.
-      streams: { events: { maxLen: EVENT_STREAM_LENGTH } },
-    });
+    if (!this.queue) {
+      this.queue = new Queue<EventJob, EventOutcome>(EVENTS_QUEUE, {
+        connection: this.connection,
+        prefix: this.prefix,
+        // The queue's event stream (what outcome() listens to) is read within seconds: 10,000
+        // entries, BullMQ's default, is Redis memory for nothing.
+        streams: { events: { maxLen: EVENT_STREAM_LENGTH } },
+      });
+      // Failures reach the caller through add; an 'error' event nobody listens to would throw
+      // inside BullMQ's own promise and end the process (a Redis closed during its first check).
+      this.queue.on('error', () => undefined);
+    }
     return this.queue;
   }
 

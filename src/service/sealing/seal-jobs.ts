@@ -45,10 +45,15 @@ export class SealQueue {
   ) {}
 
   async add(job: SealJob): Promise<void> {
-    this.queue ??= new Queue<SealJob>(SEAL_QUEUE, {
-      connection: this.connection,
-      prefix: this.prefix,
-    });
+    if (!this.queue) {
+      this.queue = new Queue<SealJob>(SEAL_QUEUE, {
+        connection: this.connection,
+        prefix: this.prefix,
+      });
+      // Failures reach the caller through add; an 'error' event nobody listens to would throw
+      // inside BullMQ's own promise and end the process (a Redis closed during its first check).
+      this.queue.on('error', () => undefined);
+    }
     await this.queue.add('seal', job, jobOptions(job.caseId));
   }
 
@@ -100,6 +105,8 @@ export class SealWorker {
         concurrency: 1,
       },
     );
+    // Connection trouble is retried by BullMQ; unheard, the event would end the process.
+    worker.on('error', (err) => deps.logger?.error({ err: err.message }, 'seal worker error'));
     worker.on('failed', (job, err) =>
       deps.logger?.warn(
         { err, case: job?.data.caseId, attempt: job?.attemptsMade },

@@ -52,10 +52,15 @@ export class WebhookQueue implements RetryScheduler {
   ) {}
 
   async add(job: WebhookJob, delayMs = 0): Promise<void> {
-    this.queue ??= new Queue<WebhookJob>(WEBHOOK_QUEUE, {
-      connection: this.connection,
-      prefix: this.prefix,
-    });
+    if (!this.queue) {
+      this.queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, {
+        connection: this.connection,
+        prefix: this.prefix,
+      });
+      // Failures reach the caller through add; an 'error' event nobody listens to would throw
+      // inside BullMQ's own promise and end the process (a Redis closed during its first check).
+      this.queue.on('error', () => undefined);
+    }
     await this.queue.add(job.replay ? 'replay' : 'attempt', job, jobOptions(job, delayMs));
   }
 
@@ -120,6 +125,8 @@ export class WebhookWorker {
         concurrency: options.concurrency ?? deps.settings.concurrency,
       },
     );
+    // Connection trouble is retried by BullMQ; unheard, the event would end the process.
+    worker.on('error', (err) => deps.logger?.error({ err: err.message }, 'webhook worker error'));
     worker.on('failed', (job, err) =>
       deps.logger?.warn(
         { err, delivery: job?.data.deliveryId, attempt: job?.data.attempt },
