@@ -34,6 +34,8 @@ export { anchorField, anchorName, type PlaceRect, type SignaturePlace } from './
 export {
   MARKER_WIDTH_TOLERANCE,
   OVERLAP_TOLERANCE,
+  insidePage,
+  placesOverlap,
   placesFromMarkers,
   placesFromTextTags,
   spreadMarkerPattern,

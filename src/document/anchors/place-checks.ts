@@ -145,7 +145,7 @@ function layoutProblems(
   const problems: FailureDetail[] = [];
   for (const { anchor, text } of hits) {
     const page = pages[text.page - 1];
-    if (page && !inside(text.rect, page))
+    if (page && !insidePage(text.rect, page))
       problems.push({
         field: anchorField(field, anchorName(anchor)),
         message: outsideMessage(anchor, text, page),
@@ -154,7 +154,7 @@ function layoutProblems(
   for (let i = 0; i < hits.length; i++)
     for (let j = i + 1; j < hits.length && hits[j]!.text.page === hits[i]!.text.page; j++) {
       const [a, b] = [hits[i]!, hits[j]!];
-      if (overlap(a.text.rect, b.text.rect))
+      if (placesOverlap(a.text.rect, b.text.rect))
         problems.push({
           field: anchorField(field, anchorName(a.anchor)),
           message: overlapMessage(a, b),
@@ -175,7 +175,8 @@ function isMarkerSized(anchor: PlacedAnchor, rect: PlaceRect): boolean {
   return Math.abs(rect.width - markerWidth(anchor.kind)) <= MARKER_WIDTH_TOLERANCE;
 }
 
-function inside(r: PlaceRect, page: PageSize): boolean {
+/** Whether `r` lies inside its page (to a hundredth of a point). */
+export function insidePage(r: PlaceRect, page: PageSize): boolean {
   const e = 0.01;
   return (
     r.x >= -e && r.y >= -e && r.x + r.width <= page.width + e && r.y + r.height <= page.height + e
@@ -189,7 +190,8 @@ function inside(r: PlaceRect, page: PageSize): boolean {
  */
 const MARK_SHARE = 0.8;
 
-function overlap(whole: PlaceRect, other: PlaceRect): boolean {
+/** Whether two places on one page overlap where their marks go (sealing's rule for anchors too). */
+export function placesOverlap(whole: PlaceRect, other: PlaceRect): boolean {
   const a = { ...whole, height: whole.height * MARK_SHARE };
   const b = { ...other, height: other.height * MARK_SHARE };
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);

@@ -4,6 +4,8 @@ import {
   ANCHOR_KINDS,
   MAX_RECIPIENT,
   MIN_RECIPIENT,
+  insidePage,
+  placesOverlap,
   type PageSize,
   type SignaturePlace,
 } from '../../document/anchors/index.js';
@@ -117,7 +119,7 @@ export function givenPlaceProblems(
       });
       continue;
     }
-    if (!inside(p.rect, page))
+    if (!insidePage(p.rect, page))
       problems.push({
         field: at(i, 'rect'),
         message: `is outside page ${p.page}: the place (x ${round(p.rect.x)}, y ${round(p.rect.y)}, ${round(p.rect.width)} × ${round(p.rect.height)} pt) does not fit in the page's ${round(page.width)} × ${round(page.height)} pt; move it inside the page`,
@@ -126,7 +128,8 @@ export function givenPlaceProblems(
   for (let i = 0; i < places.length; i++)
     for (let j = i + 1; j < places.length; j++) {
       const [a, b] = [places[i]!, places[j]!];
-      if (a.page === b.page && overlap(a.rect, b.rect))
+      // The anchors' rule, so that places found from anchors pass as they did at creation.
+      if (a.page === b.page && placesOverlap(a.rect, b.rect))
         problems.push({
           field: at(j, 'rect'),
           message: `overlaps places[${i}] (${a.kind}:${a.recipient}) on page ${a.page}: a signer's marks would cover each other; move them apart`,
@@ -157,20 +160,6 @@ export function unplacedSignerProblems(
           },
         ],
   );
-}
-
-function inside(r: SignaturePlace['rect'], page: PageSize): boolean {
-  const e = 0.01;
-  return (
-    r.x >= -e && r.y >= -e && r.x + r.width <= page.width + e && r.y + r.height <= page.height + e
-  );
-}
-
-/** Given boxes are drawn where the mark goes: any shared area of more than a point overlaps. */
-function overlap(a: SignaturePlace['rect'], b: SignaturePlace['rect']): boolean {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 1 && h > 1;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
