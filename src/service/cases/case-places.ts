@@ -142,12 +142,15 @@ export function givenPlaceProblems(
  * The signers with no place on any document, when some document carries places: sealing would
  * put them on an appended signature page while the others sign in the text, which a sender who
  * placed signatures did not mean. A case whose documents carry no places at all signs on the
- * signature page, as before, and is fine. `field` is where the problem is reported.
+ * signature page, as before, and is fine; so is a case with a library document.
  */
 export function unplacedSignerProblems(
-  documents: readonly { places: readonly SignaturePlace[] }[],
+  documents: readonly { places: readonly SignaturePlace[]; source?: string }[],
   recipients: readonly PlaceRecipient[],
 ): FailureDetail[] {
+  // A library contract signs its list rows (the tenants) on a signature page by design: its loop
+  // cannot hold anchors (issue 32), so a case with one is not held to a place for every signer.
+  if (documents.some((d) => d.source === 'library')) return [];
   const placed = new Set(documents.flatMap((d) => d.places.map((p) => p.recipient)));
   if (placed.size === 0) return [];
   return recipients.flatMap((r, i) =>

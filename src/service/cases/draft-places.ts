@@ -66,13 +66,13 @@ export async function sendPlaceProblems(
     recipientsOf(db, company, caseId),
     db
       .selectFrom('case_documents')
-      .select(['places'])
+      .select(['places', 'source'])
       .where('company_id', '=', company)
       .where('case_id', '=', caseId)
       .execute(),
   ]);
   return unplacedSignerProblems(
-    documents.map((d) => ({ places: storedPlaces(d.places) })),
+    documents.map((d) => ({ places: storedPlaces(d.places), source: d.source })),
     recipients,
   );
 }
@@ -95,7 +95,7 @@ export async function readCasePlaces(
     recipientsOf(db, company, caseId),
     db
       .selectFrom('case_documents')
-      .select(['index', 'name', 'storage_key', 'places'])
+      .select(['index', 'name', 'storage_key', 'places', 'source'])
       .where('company_id', '=', company)
       .where('case_id', '=', caseId)
       .orderBy('index')
@@ -115,7 +115,10 @@ export async function readCasePlaces(
     ...documents.flatMap((d) =>
       givenPlaceProblems(d.places, d.pages, recipients, `documents[${d.index}]`),
     ),
-    ...unplacedSignerProblems(documents, recipients),
+    ...unplacedSignerProblems(
+      documents.map((d, i) => ({ places: d.places, source: rows[i]!.source })),
+      recipients,
+    ),
   ];
   return { ...kase, recipients, documents, problems };
 }
