@@ -1,0 +1,140 @@
+import type { Folder } from '../../../service/companies/index.js';
+import {
+  CsrfField,
+  ErrorSummary,
+  Field,
+  Layout,
+  fill,
+  type FieldErrors,
+  type PageContext,
+} from '../pages/index.js';
+import type { NewCaseValues } from './new-case-form.js';
+
+export interface NewCasePageProps {
+  page: PageContext;
+  values: NewCaseValues;
+  folders: Folder[];
+  documents: { id: string; name: string }[];
+  errors?: FieldErrors;
+}
+
+/** /dashboard/cases/new: title, folder, document, recipients and settings; draft or send. */
+export function NewCasePage({ page, values, folders, documents, errors = {} }: NewCasePageProps) {
+  const w = page.words.newCase;
+  return (
+    <Layout page={page} title={w.title} section="cases">
+      <ErrorSummary page={page} errors={errors} />
+      <form method="post" action="/dashboard/cases/new" novalidate>
+        <CsrfField page={page} />
+        <input type="hidden" name="rows" value={String(values.recipients.length)} />
+        <Field name="title" label={w.caseTitle} value={values.title} errors={errors} required />
+        <div class="field">
+          <label for="field-folder">{w.folder}</label>
+          <select id="field-folder" name="folder">
+            {folders.map((f) => (
+              <option value={f.id} selected={f.id === values.folder}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset>
+          <legend>{w.documents}</legend>
+          <div class={errors.documentId ? 'field has-error' : 'field'}>
+            <label for="field-documentId">{w.libraryDocument}</label>
+            {errors.documentId ? (
+              <p class="field-error" id="field-documentId-error">
+                {errors.documentId}
+              </p>
+            ) : null}
+            <select
+              id="field-documentId"
+              name="documentId"
+              aria-describedby={errors.documentId ? 'field-documentId-error' : undefined}
+            >
+              <option value="">{w.noDocument}</option>
+              {documents.map((d) => (
+                <option value={d.id} selected={d.id === values.documentId}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>{w.recipients}</legend>
+          {values.recipients.map((r, i) => {
+            const p = `recipients.${i}.`;
+            const n = String(i + 1);
+            return (
+              <fieldset class="recipient-row">
+                <legend>{fill(w.recipient, { n })}</legend>
+                <Field name={`${p}name`} label={w.name} value={r.name} errors={errors} />
+                <Field
+                  name={`${p}email`}
+                  label={w.email}
+                  type="email"
+                  value={r.email}
+                  errors={errors}
+                />
+                <Field
+                  name={`${p}phone`}
+                  label={w.phone}
+                  type="tel"
+                  value={r.phone}
+                  errors={errors}
+                />
+                <div class="field">
+                  <label for={`field-${p}channel`}>{w.channel}</label>
+                  <select id={`field-${p}channel`} name={`${p}channel`}>
+                    <option value="email" selected={r.channel === 'email'}>
+                      {w.channelEmail}
+                    </option>
+                    <option value="sms" selected={r.channel === 'sms'}>
+                      {w.channelSms}
+                    </option>
+                  </select>
+                </div>
+                <div class="checkbox">
+                  <input
+                    type="checkbox"
+                    id={`field-${p}signing`}
+                    name={`${p}signing`}
+                    value="true"
+                    checked={r.signing}
+                  />
+                  <label for={`field-${p}signing`}>{w.signing}</label>
+                </div>
+                <button type="submit" name="remove" value={String(i)} formnovalidate>
+                  {fill(w.removeRecipient, { n })}
+                </button>
+              </fieldset>
+            );
+          })}
+          <button type="submit" name="add" value="1" formnovalidate>
+            {w.addRecipient}
+          </button>
+        </fieldset>
+        <fieldset>
+          <legend>{w.settings}</legend>
+          <Field
+            name="expiresInDays"
+            label={w.expiresInDays}
+            type="number"
+            inputmode="numeric"
+            value={values.expiresInDays}
+            errors={errors}
+          />
+        </fieldset>
+        <div class="actions">
+          <button type="submit" name="state" value="draft">
+            {w.saveDraft}
+          </button>
+          <button type="submit" name="state" value="open">
+            {w.send}
+          </button>
+        </div>
+      </form>
+    </Layout>
+  );
+}
