@@ -11,6 +11,7 @@ import { accounts } from './migrations/0009-accounts.js';
 import { totpStep } from './migrations/0010-totp-step.js';
 import { keyLastUsed } from './migrations/0011-key-last-used.js';
 import { caseSource } from './migrations/0012-case-source.js';
+import { caseSearch } from './migrations/0013-case-search.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -31,4 +32,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-totp-step': totpStep,
   '0011-key-last-used': keyLastUsed,
   '0012-case-source': caseSource,
+  '0013-case-search': caseSearch,
 };
