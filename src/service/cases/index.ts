@@ -143,3 +143,9 @@ export {
   type CasePlaces,
   type PlacesDocument,
 } from './draft-places.js';
+export {
+  readCaseTrail,
+  type CaseMessage,
+  type CaseTimelineEvent,
+  type CaseTrail,
+} from './case-timeline.js';

@@ -1,4 +1,170 @@
-import type { DashboardPages } from '../pages/index.js';
+import type { FastifyReply } from 'fastify';
+import { render } from 'preact-render-to-string';
+import { Type } from 'typebox';
+import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
+import {
+  readCaseTrail,
+  type CaseService,
+  type CaseTrail,
+  type CaseView,
+} from '../../../service/cases/index.js';
+import { caseServiceOf } from '../common/case-service.js';
+import {
+  PAGE_HEADERS,
+  fill,
+  memberOf,
+  pageOf,
+  sendPage,
+  sendProblem,
+  type DashboardPages,
+  type PageContext,
+} from '../pages/index.js';
+import { CaseDeletePage, CaseLive, CasePage, type CaseNoticeShown } from './case-page.js';
+import { redirectWithFlash, takeFlash } from './home-flash.js';
 
-/** The pages of a case's page, /dashboard/cases/:id, its actions and its live updates (issue 34). */
-export const casePages: DashboardPages = () => undefined;
+const CaseParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const FormBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
+
+/**
+ * A case's page, /dashboard/cases/:id (issue 34): its details, recipients, timeline, documents
+ * and delivery report, read through the same case service as the API; its actions (send a
+ * draft, delete) as POST + redirect; and its live part polled by htmx. Another company's case
+ * is not found on every route.
+ */
+export const casePages: DashboardPages = (scope, { context }) => {
+  const { db, publicUrl } = context.deps;
+  let service: Promise<CaseService> | undefined;
+  const cases = () => (service ??= caseServiceOf(context));
+
+  /** The company's case and its trail, or undefined when absent or another company's. */
+  const read = async (
+    company: string,
+    id: string,
+  ): Promise<{ view: CaseView; trail: CaseTrail } | undefined> => {
+    const trail = await readCaseTrail(db, company, id);
+    if (!trail) return undefined;
+    try {
+      return { view: await (await cases()).getCase(company, id), trail };
+    } catch (err) {
+      if (err instanceof DocpipeError && err.slug === 'case-not-found') return undefined;
+      throw err;
+    }
+  };
+
+  const show = (
+    reply: FastifyReply,
+    page: PageContext,
+    found: { view: CaseView; trail: CaseTrail },
+    notice?: CaseNoticeShown,
+    status = 200,
+  ) =>
+    sendPage(
+      reply,
+      <CasePage page={page} view={found.view} trail={found.trail} notice={notice} />,
+      status,
+    );
+
+  const caseUrl = (id: string) => `/dashboard/cases/${encodeURIComponent(id)}`;
+
+  scope.get(
+    '/dashboard/cases/:id',
+    { schema: { hide: true, params: CaseParams } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const found = await read(member.companyId, request.params.id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      const flash = takeFlash(request, reply, publicUrl, page.words.casePage);
+      return show(
+        reply,
+        page,
+        found,
+        flash && { kind: flash.kind, text: fill(flash.text, flash.values) },
+      );
+    },
+  );
+
+  scope.get(
+    '/dashboard/cases/:id/live',
+    { schema: { hide: true, params: CaseParams } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const { id } = request.params;
+      const trail = await readCaseTrail(db, member.companyId, id);
+      if (!trail) return sendProblem(reply, page, 'notFound');
+      const asked = (request.query as { v?: unknown } | undefined)?.v;
+      // Unchanged: htmx swaps nothing on a 204, so the page stays as it is.
+      if (typeof asked === 'string' && asked === trail.version)
+        return reply.headers(PAGE_HEADERS).code(204).send();
+      const found = await read(member.companyId, id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      // A fragment for htmx to swap in: no document type, no frame.
+      return reply
+        .headers(PAGE_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(render(<CaseLive page={page} view={found.view} trail={found.trail} />));
+    },
+  );
+
+  scope.post(
+    '/dashboard/cases/:id/send',
+    { schema: { hide: true, params: CaseParams, body: FormBody } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const { id } = request.params;
+      const found = await read(member.companyId, id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      try {
+        await (await cases()).sendCase(member.companyId, id);
+      } catch (err) {
+        if (!isDocpipeError(err)) throw err;
+        if (err.slug === 'case-not-found') return sendProblem(reply, page, 'notFound');
+        // A typed refusal (a signer without a place, no longer a draft) is shown with its details.
+        return show(
+          reply,
+          page,
+          found,
+          { kind: 'problem', text: page.words.casePage.sendRefused, problems: err.details },
+          err.status >= 400 && err.status < 500 ? err.status : 409,
+        );
+      }
+      return redirectWithFlash(reply, publicUrl, caseUrl(id), { key: 'sent', values: {} });
+    },
+  );
+
+  scope.get(
+    '/dashboard/cases/:id/delete',
+    { schema: { hide: true, params: CaseParams } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const found = await read(member.companyId, request.params.id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      return sendPage(reply, <CaseDeletePage page={page} view={found.view} />);
+    },
+  );
+
+  scope.post(
+    '/dashboard/cases/:id/delete',
+    { schema: { hide: true, params: CaseParams, body: FormBody } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const found = await read(member.companyId, request.params.id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      const result = await (await cases()).deleteCase(member.companyId, found.view.id);
+      if (result.deletedCount === 0) return sendProblem(reply, page, 'notFound');
+      return redirectWithFlash(reply, publicUrl, '/dashboard/cases', {
+        key: 'deleted',
+        values: { title: found.view.title },
+      });
+    },
+  );
+};

@@ -1,0 +1,161 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One row of a case's timeline: an event of its outbox, and a denial's reason when it is one. */
+export interface CaseTimelineEvent {
+  id: string;
+  trigger: string;
+  at: Date;
+  reason?: string;
+}
+
+/** One message of the case as its delivery report shows it. */
+export interface CaseMessage {
+  id: string;
+  channel: string;
+  kind: string;
+  recipientId: string | null;
+  to: string | null;
+  status: string;
+  error: string | null;
+  at: Date;
+}
+
+/** What the dashboard's case page reads beside the case view (issue 34). */
+export interface CaseTrail {
+  /**
+   * Changes whenever the page's changing part may have: the case's and its recipients' last
+   * update and the last event's id. The page's live poll compares it.
+   */
+  version: string;
+  events: CaseTimelineEvent[];
+  /** Per recipient id: when the invitation went and how a signer signed. */
+  recipients: Map<string, { invitedAt: Date | null; method: string | null }>;
+  messages: CaseMessage[];
+}
+
+/** The case's timeline, invitations, signature methods and messages; undefined when not the company's. */
+export async function readCaseTrail(
+  db: Kysely<Database>,
+  company: string,
+  id: string,
+): Promise<CaseTrail | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const kase = await db
+    .selectFrom('cases')
+    .select(['updated_at'])
+    .where('company_id', '=', company)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!kase) return undefined;
+  const [events, recipients, messages] = await Promise.all([
+    db
+      .selectFrom('case_events')
+      .select(['id', 'trigger', 'payload', 'created_at'])
+      .where('company_id', '=', company)
+      .where('case_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('recipients')
+      .leftJoin('signatures', (j) =>
+        j
+          .onRef('signatures.recipient_id', '=', 'recipients.id')
+          .onRef('signatures.company_id', '=', 'recipients.company_id'),
+      )
+      .select([
+        'recipients.id',
+        'recipients.invited_at',
+        'recipients.updated_at',
+        'recipients.status',
+        'signatures.method',
+      ])
+      .where('recipients.company_id', '=', company)
+      .where('recipients.case_id', '=', id)
+      .execute(),
+    db
+      .selectFrom('messages')
+      .select([
+        'id',
+        'channel',
+        'kind',
+        'recipient_id',
+        'to_address',
+        'status',
+        'error',
+        'created_at',
+      ])
+      .where('company_id', '=', company)
+      .where('case_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const times = [kase.updated_at, ...recipients.map((r) => r.updated_at)].map((d) =>
+    new Date(d).getTime(),
+  );
+  const lastEvent = events.at(-1)?.id ?? '';
+  // Statuses too: a writer that forgets updated_at still moves the version.
+  const states = [
+    ...recipients.map((r) => `${r.id}:${r.status}`),
+    ...messages.map((m) => `${m.id}:${m.status}`),
+  ].join(',');
+  return {
+    version: `${Math.max(...times)}.${lastEvent}.${hashOf(states)}`,
+    events: events.map((e) => {
+      const reason = reasonOf(e.payload);
+      return {
+        id: e.id,
+        trigger: e.trigger,
+        at: new Date(e.created_at),
+        ...(reason ? { reason } : {}),
+      };
+    }),
+    recipients: new Map(
+      recipients.map((r) => [
+        r.id,
+        { invitedAt: r.invited_at ? new Date(r.invited_at) : null, method: r.method ?? null },
+      ]),
+    ),
+    messages: messages.map((m) => ({
+      id: m.id,
+      channel: m.channel,
+      kind: m.kind,
+      recipientId: m.recipient_id,
+      to: m.to_address,
+      status: m.status,
+      error: m.error,
+      at: new Date(m.created_at),
+    })),
+  };
+}
+
+/** A short, stable digest of the recipients' and messages' states, so that a change moves the version. */
+function hashOf(text: string): string {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+/** A denial event's reason: its payload names it at `reason` or a recipient's `denialReason`. */
+function reasonOf(payload: unknown): string | undefined {
+  const p = (typeof payload === 'string' ? safeJson(payload) : payload) as
+    | { reason?: unknown; denialReason?: unknown; recipient?: { denialReason?: unknown } }
+    | null
+    | undefined;
+  if (!p || typeof p !== 'object') return undefined;
+  for (const v of [p.reason, p.denialReason, p.recipient?.denialReason])
+    if (typeof v === 'string' && v !== '') return v;
+  return undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,239 @@
+import type { ComponentChildren } from 'preact';
+import type { FailureDetail } from '../../../base/errors/index.js';
+import type { CaseTrail, CaseView } from '../../../service/cases/index.js';
+import { CsrfField, Layout, Notice, fill, type PageContext } from '../pages/index.js';
+import { shownTime } from './dashboard-time.js';
+
+/** What the case page says on top: a flash, or a refused send with its problems. */
+export interface CaseNoticeShown {
+  kind: 'done' | 'problem';
+  text: string;
+  problems?: FailureDetail[];
+}
+
+/** `/dashboard/cases/{id}`: the case, its recipients, timeline, documents and delivery report, and its actions. */
+export function CasePage(props: {
+  page: PageContext;
+  view: CaseView;
+  trail: CaseTrail;
+  notice?: CaseNoticeShown | undefined;
+}) {
+  const { page, view, notice } = props;
+  const w = page.words.casePage;
+  const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
+  return (
+    <Layout page={page} title={fill(w.title, { title: view.title })} section="cases">
+      {notice ? (
+        <Notice kind={notice.kind}>
+          <p>{notice.text}</p>
+          {notice.problems?.length ? (
+            <ul>
+              {notice.problems.map((p) => (
+                <li>
+                  {p.field ? <code>{p.field}</code> : null} {p.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </Notice>
+      ) : null}
+      <CaseLive page={page} view={view} trail={props.trail} />
+      <section aria-labelledby="case-actions-title" class="card">
+        <h2 id="case-actions-title">{w.actions}</h2>
+        <div class="actions">
+          {view.state === 'draft' ? (
+            <>
+              <a class="button secondary" href={`${base}/places`}>
+                {w.placeSignatures}
+              </a>
+              <form method="post" action={`${base}/send`}>
+                <CsrfField page={page} />
+                <button type="submit">{w.send}</button>
+              </form>
+            </>
+          ) : null}
+          <a class="button danger" href={`${base}/delete`}>
+            {w.delete}
+          </a>
+        </div>
+      </section>
+    </Layout>
+  );
+}
+
+/**
+ * The part of the page that changes while the case runs, polled by htmx (`/live?v=`): the
+ * answer is 204 while nothing changed (htmx then keeps it), else this part anew.
+ */
+export function CaseLive(props: { page: PageContext; view: CaseView; trail: CaseTrail }) {
+  const { page, view, trail } = props;
+  const w = page.words.casePage;
+  const lang = page.language;
+  const at = (iso: string | Date | null | undefined) =>
+    iso ? shownTime(lang, typeof iso === 'string' ? new Date(iso) : iso) : w.none;
+  const live = `/dashboard/cases/${encodeURIComponent(view.id)}/live?v=${encodeURIComponent(trail.version)}`;
+  const names = new Map(view.recipients.map((r) => [r.id, r.name]));
+  return (
+    <div id="case-live" hx-get={live} hx-trigger="every 3s" hx-swap="outerHTML">
+      <section aria-labelledby="case-details-title" class="card">
+        <h2 id="case-details-title">{w.details}</h2>
+        <dl class="case-details">
+          <dt>{w.state}</dt>
+          <dd>
+            <span class={`case-state case-state-${view.state}`}>{w.states[view.state]}</span>
+            {view.sealing ? <> {w.sealing}</> : null}
+          </dd>
+          <dt>{w.reference}</dt>
+          <dd>{view.referenceId ?? w.none}</dd>
+          <dt>{w.sender}</dt>
+          <dd>{view.sender ? `${view.sender.name} <${view.sender.email}>` : w.none}</dd>
+          <dt>{w.folder}</dt>
+          <dd>{view.folder.name}</dd>
+          <dt>{w.activeGroup}</dt>
+          <dd>{view.activeGroup ?? w.none}</dd>
+          <dt>{w.expires}</dt>
+          <dd>{at(view.expiresAt)}</dd>
+        </dl>
+      </section>
+      <Table label={w.recipients} id="case-recipients">
+        <thead>
+          <tr>
+            <th scope="col">{w.name}</th>
+            <th scope="col">{w.address}</th>
+            <th scope="col">{w.status}</th>
+            <th scope="col">{w.group}</th>
+            <th scope="col">{w.invited}</th>
+            <th scope="col">{w.acted}</th>
+            <th scope="col">{w.method}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.recipients.map((r) => {
+            const extra = trail.recipients.get(r.id);
+            return (
+              <tr data-recipient={r.uid}>
+                <td>{r.name}</td>
+                <td>{r.email ?? r.phone ?? w.none}</td>
+                <td>
+                  {r.signing ? w.statuses[r.status] : w.notSigning}
+                  {r.denialReason ? <> ({fill(w.reason, { reason: r.denialReason })})</> : null}
+                </td>
+                <td>{r.group}</td>
+                <td>{at(extra?.invitedAt)}</td>
+                <td>{at(r.actedAt)}</td>
+                <td>{r.method ?? extra?.method ?? w.none}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+      <section aria-labelledby="case-documents-title" class="card">
+        <h2 id="case-documents-title">{w.documents}</h2>
+        <ul>
+          {view.documents.map((d) => (
+            <li>
+              <a href={d.url} download={d.name}>
+                {fill(w.download, { name: d.name })}
+              </a>
+              {d.sealed ? <> ({w.sealed})</> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+      {trail.events.length === 0 ? (
+        <section aria-labelledby="case-timeline-title" class="card">
+          <h2 id="case-timeline-title">{w.timeline}</h2>
+          <p>{w.noEvents}</p>
+        </section>
+      ) : (
+        <Table label={w.timeline} id="case-timeline">
+          <thead>
+            <tr>
+              <th scope="col">{w.time}</th>
+              <th scope="col">{w.event}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {trail.events.map((e) => (
+              <tr>
+                <td>{at(e.at)}</td>
+                <td>
+                  <code>{e.trigger}</code>
+                  {e.reason ? <> {fill(w.reason, { reason: e.reason })}</> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {trail.messages.length === 0 ? (
+        <section aria-labelledby="case-delivery-title" class="card">
+          <h2 id="case-delivery-title">{w.delivery}</h2>
+          <p>{w.noMessages}</p>
+        </section>
+      ) : (
+        <Table label={w.delivery} id="case-delivery">
+          <thead>
+            <tr>
+              <th scope="col">{w.time}</th>
+              <th scope="col">{w.kind}</th>
+              <th scope="col">{w.channel}</th>
+              <th scope="col">{w.to}</th>
+              <th scope="col">{w.status}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {trail.messages.map((m) => (
+              <tr>
+                <td>{at(m.at)}</td>
+                <td>{m.kind}</td>
+                <td>{m.channel}</td>
+                <td>
+                  {(m.recipientId ? names.get(m.recipientId) : undefined) ?? w.sender}
+                  {m.to ? ` (${m.to})` : ''}
+                </td>
+                <td>
+                  {w.messageStatuses[m.status as 'pending' | 'sent' | 'failed'] ?? m.status}
+                  {m.error ? ` (${m.error})` : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </div>
+  );
+}
+
+/** A titled section whose table scrolls inside a focusable region at 360 px. */
+function Table(props: { label: string; id: string; children: ComponentChildren }) {
+  return (
+    <section aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`}>{props.label}</h2>
+      <div class="table-wrap" role="region" aria-labelledby={`${props.id}-title`} tabindex={0}>
+        <table>{props.children}</table>
+      </div>
+    </section>
+  );
+}
+
+/** The delete's confirmation, which works without script. */
+export function CaseDeletePage(props: { page: PageContext; view: CaseView }) {
+  const { page, view } = props;
+  const w = page.words.casePage;
+  const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
+  return (
+    <Layout page={page} title={fill(w.deleteQuestion, { title: view.title })} section="cases">
+      <p>{w.deleteText}</p>
+      <form method="post" action={`${base}/delete`} class="actions">
+        <CsrfField page={page} />
+        <button type="submit" class="danger">
+          {w.delete}
+        </button>
+        <a class="button secondary" href={base}>
+          {page.words.common.cancel}
+        </a>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,227 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { caseDocumentKey } from '../../src/service/cases/index.js';
+import { dashboardBrowser } from '../helpers/dashboard-forms.js';
+import { draftCase } from '../helpers/draft-case.js';
+import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
+
+/** A case's page (/dashboard/cases/{id}) over a real socket: its parts, send, delete, live part, isolation. */
+let stack: PagesStack;
+let server: PagesServer;
+
+beforeAll(async () => {
+  stack = await startPagesStack();
+  server = await stack.server();
+});
+afterAll(() => stack?.close());
+
+/** A draft with a denial event and a sent message, so that every part of the page has a row. */
+async function busyCase(company: string, title: string) {
+  const kase = await draftCase(stack, company, {
+    title,
+    recipients: [
+      { name: 'Bo Signer', email: 'bo@example.com' },
+      { name: 'Cy Copy', email: 'cy@example.com', signing: false },
+    ],
+  });
+  const db = stack.t.db;
+  const bo = await db
+    .selectFrom('recipients')
+    .select('id')
+    .where('case_id', '=', kase.id)
+    .where('name', '=', 'Bo Signer')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('case_events')
+    .values({
+      company_id: company,
+      case_id: kase.id,
+      trigger: 'case.denied',
+      payload: JSON.stringify({ reason: 'Wrong amount' }),
+      published_at: null,
+    })
+    .execute();
+  await db
+    .insertInto('messages')
+    .values({
+      company_id: company,
+      case_id: kase.id,
+      recipient_id: bo.id,
+      addressee: bo.id,
+      channel: 'email',
+      kind: 'invitation',
+      status: 'sent',
+      to_address: 'bo@example.com',
+      claimed_until: null,
+      next_attempt_at: null,
+      error: null,
+      location: '<m@example>',
+      sent_at: new Date(),
+    })
+    .execute();
+  return { ...kase, boId: bo.id };
+}
+
+describe("a case's page", () => {
+  it('shows details, recipients, timeline, documents and the delivery report in English', async () => {
+    const ann = await stack.member({ company: 'cp-a', email: 'ann@cp-a.example', language: 'en' });
+    const kase = await busyCase('cp-a', 'Lease of flat 3');
+    const b = await dashboardBrowser(server, ann);
+    const res = await b.get(`/dashboard/cases/${kase.id}`);
+    expect(res.status).toBe(200);
+    expect(res.html).toContain('Lease of flat 3');
+    expect(res.html).toContain('Draft');
+    expect(res.html).toContain('Sender &lt;sender@example.com>');
+    expect(res.html).toMatch(/Drafts [0-9a-f]{6}/);
+    expect(res.html).toContain('Bo Signer');
+    expect(res.html).toContain('Pending');
+    expect(res.html).toContain('Receives a copy');
+    expect(res.html).toContain('case.denied');
+    expect(res.html).toContain('Reason: Wrong amount');
+    expect(res.html).toContain('Download contract.pdf');
+    expect(res.html).toContain('Delivery report');
+    expect(res.html).toContain('bo@example.com');
+    expect(res.html).toContain('Sent');
+    expect(res.html).toContain(`href="/dashboard/cases/${kase.id}/places"`);
+    expect(res.html).toContain('hx-trigger="every 3s"');
+    // The document's link downloads the stored PDF.
+    const href = /href="([^"]+)" download="contract.pdf"/
+      .exec(res.html)?.[1]
+      ?.replaceAll('&amp;', '&');
+    expect(href).toBeDefined();
+    const pdf = await fetch(new URL(href!, server.url));
+    expect(pdf.status).toBe(200);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+  });
+
+  it('shows the same parts in Danish', async () => {
+    const bent = await stack.member({
+      company: 'cp-b',
+      email: 'bent@cp-b.example',
+      language: 'da',
+    });
+    const kase = await busyCase('cp-b', 'Lejekontrakt');
+    const b = await dashboardBrowser(server, bent);
+    const res = await b.get(`/dashboard/cases/${kase.id}`);
+    expect(res.status).toBe(200);
+    expect(res.html).toContain('lang="da"');
+    for (const text of [
+      'Kladde',
+      'Modtagere',
+      'Afventer',
+      'Modtager en kopi',
+      'Tidslinje',
+      'Begrundelse: Wrong amount',
+      'Hent contract.pdf',
+      'Leveringsrapport',
+      'Sendt',
+      'Placér underskrifter',
+    ])
+      expect(res.html).toContain(text);
+  });
+
+  it('sends a draft whose documents have no places, or shows the typed refusal', async () => {
+    const ann = await stack.member({ company: 'cp-c', email: 'ann@cp-c.example', language: 'en' });
+    const kase = await draftCase(stack, 'cp-c', {
+      title: 'To send',
+      recipients: [{ name: 'Bo', email: 'bo@example.com' }],
+    });
+    const b = await dashboardBrowser(server, ann);
+    const sent = await b.post(`/dashboard/cases/${kase.id}/send`, {});
+    const row = await stack.t.db
+      .selectFrom('cases')
+      .select('state')
+      .where('id', '=', kase.id)
+      .executeTakeFirstOrThrow();
+    if (sent.status === 303) {
+      expect(sent.location).toBe(`/dashboard/cases/${kase.id}`);
+      expect(row.state).toBe('open');
+      const after = await b.get(`/dashboard/cases/${kase.id}`);
+      expect(after.html).toContain('The case was sent to its recipients.');
+      expect(after.html).toContain('Open');
+      expect(after.html).toContain('case.sent');
+    } else {
+      expect(sent.status).toBeGreaterThanOrEqual(400);
+      expect(sent.status).toBeLessThan(500);
+      expect(sent.html).toContain('The case could not be sent:');
+      expect(row.state).toBe('draft');
+    }
+    // Sent once, it cannot be sent again: the refusal is shown, not a 500.
+    if (sent.status === 303) {
+      const again = await b.post(`/dashboard/cases/${kase.id}/send`, {});
+      expect(again.status).toBeGreaterThanOrEqual(400);
+      expect(again.status).toBeLessThan(500);
+      expect(again.html).toContain('The case could not be sent:');
+    }
+  });
+
+  it('deletes a case after its confirmation: its rows and its stored PDF', async () => {
+    const ann = await stack.member({ company: 'cp-d', email: 'ann@cp-d.example', language: 'en' });
+    const kase = await busyCase('cp-d', 'To delete');
+    const storage = new LocalStorage(join(stack.redis.dir, 'storage'));
+    const key = caseDocumentKey('cp-d', kase.id, 0);
+    expect(await storage.get(key)).toBeDefined();
+    const b = await dashboardBrowser(server, ann);
+    const confirm = await b.get(`/dashboard/cases/${kase.id}/delete`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('Delete the case To delete?');
+    const done = await b.post(`/dashboard/cases/${kase.id}/delete`, {});
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/dashboard/cases');
+    const db = stack.t.db;
+    for (const table of ['cases', 'recipients', 'case_documents'] as const) {
+      const column = table === 'cases' ? 'id' : 'case_id';
+      const rows = await db.selectFrom(table).select(column).where(column, '=', kase.id).execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect(await storage.get(key)).toBeFalsy();
+    expect((await b.get(`/dashboard/cases/${kase.id}`)).status).toBe(404);
+  });
+
+  it("answers another company's case as not found on every route, and changes nothing", async () => {
+    const ann = await stack.member({ company: 'cp-e', email: 'ann@cp-e.example', language: 'en' });
+    await stack.member({ company: 'cp-f', email: 'bo@cp-f.example', language: 'en' });
+    const kase = await busyCase('cp-f', 'Not yours');
+    const b = await dashboardBrowser(server, ann);
+    for (const path of ['', '/live?v=x', '/delete'])
+      expect((await b.get(`/dashboard/cases/${kase.id}${path}`)).status, path).toBe(404);
+    for (const path of ['/send', '/delete'])
+      expect((await b.post(`/dashboard/cases/${kase.id}${path}`, {})).status, path).toBe(404);
+    const row = await stack.t.db
+      .selectFrom('cases')
+      .select('state')
+      .where('id', '=', kase.id)
+      .executeTakeFirst();
+    expect(row?.state).toBe('draft');
+  });
+
+  it('answers the live route 204 while unchanged and the changed part after a signature', async () => {
+    const ann = await stack.member({ company: 'cp-g', email: 'ann@cp-g.example', language: 'en' });
+    const kase = await busyCase('cp-g', 'Live');
+    const b = await dashboardBrowser(server, ann);
+    const page = await b.get(`/dashboard/cases/${kase.id}`);
+    const live = /hx-get="([^"]+)"/.exec(page.html)?.[1]?.replaceAll('&amp;', '&');
+    expect(live).toMatch(new RegExp(`^/dashboard/cases/${kase.id}/live\\?v=`));
+    const unchanged = await b.get(live!);
+    expect(unchanged.status).toBe(204);
+    expect(unchanged.html).toBe('');
+    await stack.t.db
+      .updateTable('recipients')
+      .set({ status: 'signed', acted_at: new Date() })
+      .where('id', '=', kase.boId)
+      .execute();
+    const changed = await b.get(live!);
+    expect(changed.status).toBe(200);
+    expect(changed.html).toMatch(/^<div id="case-live"/);
+    expect(changed.html).not.toContain('<html');
+    expect(changed.html).toContain('Signed');
+    const next = /hx-get="([^"]+)"/.exec(changed.html)?.[1]?.replaceAll('&amp;', '&');
+    expect(next).not.toBe(live);
+    expect((await b.get(next!)).status).toBe(204);
+  });
+});
