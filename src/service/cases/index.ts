@@ -144,6 +144,12 @@ export {
   type PlacesDocument,
 } from './draft-places.js';
 export {
+  searchCases,
+  type CaseListPage,
+  type CaseListRow,
+  type CaseSearch,
+} from './case-search.js';
+export {
   readCaseTrail,
   type CaseMessage,
   type CaseTimelineEvent,

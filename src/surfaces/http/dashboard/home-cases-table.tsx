@@ -1,19 +1,26 @@
 import type { CaseState } from '../../../service/cases/index.js';
+import type { CaseSource } from '../../../service/db/index.js';
 import { fill, type PageContext } from '../pages/index.js';
 import type { RecentCase } from './home-recent-cases.js';
 import { When } from './home-when.js';
 
-/** A list of cases: title, state, signers who signed of all, created. */
+/**
+ * A list of cases: title, state, signers who signed of all, created. `full` (the case list) adds
+ * each case's link, active group, folder, creator and source; the home page keeps it short.
+ */
 export function CasesTable({
   page,
   cases,
   caption,
+  full,
 }: {
   page: PageContext;
   cases: readonly RecentCase[];
   caption: string;
+  full?: boolean;
 }) {
   const w = page.words.home;
+  const l = page.words.caseList;
   const states: Record<CaseState, string> = {
     draft: w.stateDraft,
     open: w.stateOpen,
@@ -21,6 +28,16 @@ export function CasesTable({
     denied: w.stateDenied,
     expired: w.stateExpired,
   };
+  const sources: Record<CaseSource, string> = {
+    v3: l.sourceV3,
+    v2: l.sourceV2,
+    form: l.sourceForm,
+    dashboard: l.sourceDashboard,
+  };
+  const creator = (c: RecentCase) =>
+    c.creator === null
+      ? l.creatorUnknown
+      : fill(c.creator.kind === 'key' ? l.creatorKey : l.creatorMember, { name: c.creator.name });
   return (
     // Focusable and named: at 360 px the table scrolls inside it, and a keyboard must reach it.
     <div class="table-wrap" role="region" aria-label={caption} tabindex={0}>
@@ -31,20 +48,38 @@ export function CasesTable({
             <th scope="col">{w.caseTitle}</th>
             <th scope="col">{w.caseState}</th>
             <th scope="col">{w.caseSigned}</th>
+            {full ? <th scope="col">{l.colGroup}</th> : null}
+            {full ? <th scope="col">{l.colFolder}</th> : null}
             <th scope="col">{w.caseCreated}</th>
+            {full ? <th scope="col">{l.colCreator}</th> : null}
+            {full ? <th scope="col">{l.colSource}</th> : null}
           </tr>
         </thead>
         <tbody>
           {cases.map((c) => (
             <tr>
-              <td>{c.title}</td>
+              {full ? (
+                <td>
+                  <a href={`/dashboard/cases/${c.id}`}>{c.title}</a>
+                </td>
+              ) : (
+                <td>{c.title}</td>
+              )}
               <td>
                 <span class={`case-state case-state-${c.state}`}>{states[c.state]}</span>
               </td>
-              <td>{fill(w.signedOf, { signed: c.signed, all: c.signers })}</td>
+              <td>{fill(full ? l.signedOf : w.signedOf, { signed: c.signed, all: c.signers })}</td>
+              {full ? <td>{c.activeGroup ?? l.noGroup}</td> : null}
+              {full ? <td>{c.folderName}</td> : null}
               <td>
                 <When at={c.createdAt} language={page.language} />
               </td>
+              {full ? <td>{creator(c)}</td> : null}
+              {full ? (
+                <td class="case-source">
+                  {c.source === null ? l.sourceUnknown : sources[c.source]}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

@@ -1,18 +1,13 @@
 import { memberOf, pageOf, sendPage } from '../pages/index.js';
 import type { DashboardPages } from '../pages/index.js';
-import { CasesPage } from './home-cases-page.js';
 import { firstCaseCommand } from './home-first-case.js';
 import { HomePage } from './home-page.js';
 import { recentCases } from './home-recent-cases.js';
 
-/** The home page shows this many of the company's cases; the interim cases page this many. */
+/** The home page shows this many of the company's cases; /dashboard/cases has them all. */
 const HOME_CASES = 10;
-const CASES_PAGE_CASES = 50;
 
-/**
- * `/dashboard` (any member): the company, the getting-started card, the recent cases; and
- * `/dashboard/cases`, the navigation's "Cases", as a plain list until the case pages come.
- */
+/** `/dashboard` (any member): the company, the getting-started card, the recent cases. */
 export const homePages: DashboardPages = (scope, { context }) => {
   const { db, publicUrl } = context.deps;
   scope.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
@@ -44,12 +39,5 @@ export const homePages: DashboardPages = (scope, { context }) => {
         cases={cases}
       />,
     );
-  });
-
-  scope.get('/dashboard/cases', { schema: { hide: true } }, async (request, reply) => {
-    const member = await memberOf(request, reply);
-    if (!member) return reply;
-    const cases = await recentCases(db, member.companyId, CASES_PAGE_CASES);
-    return sendPage(reply, <CasesPage page={pageOf(request)} member={member} cases={cases} />);
   });
 };

@@ -1,0 +1,316 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaseSource } from '../../src/service/db/index.js';
+import { FolderRepository } from '../../src/service/companies/index.js';
+import { dashboardBrowser, type DashboardBrowser } from '../helpers/dashboard-forms.js';
+import { draftCase } from '../helpers/draft-case.js';
+import {
+  startPagesStack,
+  type PagesServer,
+  type PagesStack,
+  type TestMember,
+} from '../helpers/pages-stack.js';
+
+/**
+ * The case list (/dashboard/cases) over a real socket and PostgreSQL: tabs by state, the folder
+ * and date filters, the search over title, reference and recipients, the cursor's pages, the
+ * company's own cases only, and each row's creator and source, in English and Danish.
+ */
+let stack: PagesStack;
+let server: PagesServer;
+let ann: TestMember;
+let annB: DashboardBrowser;
+const ids: Record<string, string> = {};
+let contracts: string;
+let keyName: string;
+
+/** The listed cases' titles, in the page's order (links to a case's page only, not "New case"). */
+function titlesOf(html: string): string[] {
+  return [...html.matchAll(/<a href="\/dashboard\/cases\/[0-9a-f-]{36}">([^<]+)<\/a>/g)].map(
+    (m) => m[1]!,
+  );
+}
+
+function idsOf(html: string): string[] {
+  return [...html.matchAll(/<a href="\/dashboard\/cases\/([0-9a-f-]{36})">/g)].map((m) => m[1]!);
+}
+
+/** The "Older" link's address, or undefined on the last page. */
+function olderOf(html: string): string | undefined {
+  return /<a href="([^"]+)" rel="next">/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+}
+
+async function set(
+  id: string,
+  values: {
+    state?: 'draft' | 'open' | 'signed' | 'denied' | 'expired';
+    created_at?: Date;
+    source?: CaseSource | null;
+    reference_id?: string | null;
+    folder_id?: string;
+    created_by_key?: string | null;
+    created_by_user?: string | null;
+  },
+): Promise<void> {
+  const { created_at: at, ...rest } = values;
+  if (Object.keys(rest).length)
+    await stack.t.db.updateTable('cases').set(rest).where('id', '=', id).execute();
+  // created_at is the database's own (not updatable by type): the test sets it as a migration would.
+  if (at) await sql`update cases set created_at = ${at} where id = ${id}`.execute(stack.t.db);
+}
+
+beforeAll(async () => {
+  stack = await startPagesStack();
+  server = await stack.server();
+  ann = await stack.member({
+    company: 'list-a',
+    email: 'ann@list-a.example',
+    name: 'Ann Andersen',
+    admin: true,
+  });
+  await stack.member({ company: 'list-b', email: 'bob@list-b.example', admin: true });
+  keyName = `Integration ${randomBytes(2).toString('hex')}`;
+  const key = await stack.keys.create({
+    company: 'list-a',
+    user: 'ann@list-a.example',
+    name: keyName,
+  });
+  contracts = (await new FolderRepository(stack.t.db).add('list-a', 'Contracts')).id;
+
+  const make = async (title: string, recipients: { name: string; email: string }[]) =>
+    (ids[title] = (await draftCase(stack, 'list-a', { title, recipients, pages: 1 })).id);
+  await make('Alpha lease', [{ name: 'Anna', email: 'anna@example.com' }]);
+  await make('Bravo loan', [
+    { name: 'Bo', email: 'bo@example.com' },
+    { name: 'Bea', email: 'bea@example.com' },
+  ]);
+  await make('Charlie deal', [{ name: 'Carl', email: 'carl@example.com' }]);
+  await make('Delta sale', [{ name: 'Søren Kierkegaard', email: 'soren@example.com' }]);
+  await make('Echo hire', [{ name: 'Eve', email: 'Echo.Person@Example.org' }]);
+  ids['Foxtrot of B'] = (
+    await draftCase(stack, 'list-b', {
+      title: 'Foxtrot of B',
+      recipients: [{ name: 'Kierkegaard Bravo', email: 'echo.person@example.org' }],
+      pages: 1,
+    })
+  ).id;
+
+  await set(ids['Alpha lease']!, {
+    created_at: new Date('2026-01-05T12:00:00Z'),
+    source: 'dashboard',
+    created_by_user: ann.userId,
+  });
+  await set(ids['Bravo loan']!, {
+    state: 'open',
+    created_at: new Date('2026-02-10T23:30:00Z'),
+    source: 'v3',
+    created_by_key: key.id,
+    folder_id: contracts,
+  });
+  await stack.t.db
+    .updateTable('recipients')
+    .set({ status: 'signed' })
+    .where('case_id', '=', ids['Bravo loan']!)
+    .where('name', '=', 'Bo')
+    .execute();
+  await set(ids['Charlie deal']!, {
+    state: 'signed',
+    created_at: new Date('2026-03-15T00:10:00Z'),
+    source: null,
+    reference_id: 'PO-77_X',
+    folder_id: contracts,
+  });
+  await set(ids['Delta sale']!, {
+    state: 'denied',
+    created_at: new Date('2026-04-20T12:00:00Z'),
+    source: 'v2',
+  });
+  await set(ids['Echo hire']!, {
+    state: 'expired',
+    created_at: new Date('2026-05-25T12:00:00Z'),
+    source: 'form',
+  });
+  await set(ids['Foxtrot of B'], { created_at: new Date('2026-03-01T12:00:00Z') });
+  annB = await dashboardBrowser(server, ann);
+});
+afterAll(() => stack?.close());
+
+describe('the case list', () => {
+  it('shows every case of its own company newest first, with a New case button', async () => {
+    const page = await annB.get('/dashboard/cases');
+    expect(page.status).toBe(200);
+    expect(titlesOf(page.html)).toEqual([
+      'Echo hire',
+      'Delta sale',
+      'Charlie deal',
+      'Bravo loan',
+      'Alpha lease',
+    ]);
+    expect(page.html).toContain('href="/dashboard/cases/new"');
+    expect(page.html).not.toContain('Foxtrot of B');
+    expect(olderOf(page.html)).toBeUndefined();
+  });
+
+  it('has a tab for each state, each listing only its cases', async () => {
+    const tabs: Record<string, string[]> = {
+      draft: ['Alpha lease'],
+      open: ['Bravo loan'],
+      signed: ['Charlie deal'],
+      denied: ['Delta sale'],
+      expired: ['Echo hire'],
+    };
+    for (const [state, titles] of Object.entries(tabs)) {
+      const page = await annB.get(`/dashboard/cases?state=${state}`);
+      expect(titlesOf(page.html), state).toEqual(titles);
+      expect(page.html).toContain(`href="/dashboard/cases?state=${state}" aria-current="page"`);
+    }
+    // A state that is none is the All tab, not an error.
+    expect(titlesOf((await annB.get('/dashboard/cases?state=lost')).html)).toHaveLength(5);
+  });
+
+  it('filters by folder and by created date, both days included', async () => {
+    const folder = await annB.get(`/dashboard/cases?folder=${contracts}`);
+    expect(titlesOf(folder.html)).toEqual(['Charlie deal', 'Bravo loan']);
+    expect(folder.html).toContain(`<option value="${contracts}" selected>Contracts</option>`);
+    const dates = await annB.get('/dashboard/cases?from=2026-02-10&to=2026-03-15');
+    expect(titlesOf(dates.html)).toEqual(['Charlie deal', 'Bravo loan']);
+    expect(titlesOf((await annB.get('/dashboard/cases?from=2026-04-01')).html)).toEqual([
+      'Echo hire',
+      'Delta sale',
+    ]);
+    expect(titlesOf((await annB.get('/dashboard/cases?to=2026-01-31')).html)).toEqual([
+      'Alpha lease',
+    ]);
+    // Filters and a tab together, and another company's folder id finds nothing of theirs.
+    expect(
+      titlesOf((await annB.get(`/dashboard/cases?state=open&folder=${contracts}`)).html),
+    ).toEqual(['Bravo loan']);
+  });
+
+  it('searches title, reference and recipient name and e-mail, in any case, LIKE signs as text', async () => {
+    const search = async (q: string) =>
+      titlesOf((await annB.get(`/dashboard/cases?q=${encodeURIComponent(q)}`)).html);
+    expect(await search('BRAVO')).toEqual(['Bravo loan']);
+    expect(await search('po-77_x')).toEqual(['Charlie deal']);
+    expect(await search('_')).toEqual(['Charlie deal']);
+    expect(await search('%')).toEqual([]);
+    expect(await search('kierkeg')).toEqual(['Delta sale']);
+    expect(await search('echo.person@example')).toEqual(['Echo hire']);
+    expect(await search('Foxtrot')).toEqual([]);
+    // The search is kept in the form and in the tabs' links.
+    const page = await annB.get('/dashboard/cases?q=loan');
+    expect(page.html).toContain('value="loan"');
+    expect(page.html).toContain('href="/dashboard/cases?state=open&amp;q=loan"');
+  });
+
+  it('shows signed of signers, active group, folder, creator and source', async () => {
+    const html = (await annB.get('/dashboard/cases')).html;
+    const row = (title: string) => {
+      const at = html.indexOf(`>${title}</a>`);
+      return html.slice(at, html.indexOf('</tr>', at));
+    };
+    expect(row('Bravo loan')).toContain('<td>1/2</td>');
+    expect(row('Bravo loan')).toContain('<td>Contracts</td>');
+    expect(row('Bravo loan')).toContain(`<td>Key ${keyName}</td>`);
+    expect(row('Bravo loan')).toContain('>API v3<');
+    expect(row('Alpha lease')).toContain('<td>Ann Andersen</td>');
+    expect(row('Alpha lease')).toContain('>Dashboard<');
+    expect(row('Alpha lease')).toContain('<td>0/1</td>');
+    expect(row('Charlie deal')).toContain('>Not recorded<');
+    expect(row('Charlie deal')).toContain('<td>Unknown</td>');
+    expect(row('Delta sale')).toContain('>API v2<');
+    expect(row('Echo hire')).toContain('>Form<');
+  });
+
+  it('is in Danish for a Danish member', async () => {
+    const dan = await stack.member({
+      company: 'list-a',
+      email: 'dan@list-a.example',
+      name: 'Dan',
+      language: 'da',
+    });
+    const html = (await (await dashboardBrowser(server, dan)).get('/dashboard/cases')).html;
+    expect(html).toContain('<html lang="da"');
+    expect(html).toContain('Ny sag');
+    expect(html).toContain('>Alle<');
+    expect(html).toContain('>Ikke registreret<');
+    expect(html).toContain(`<td>Nøgle ${keyName}</td>`);
+    expect(titlesOf(html)).toHaveLength(5);
+  });
+
+  it('pages by cursor through many cases, without a gap or a repeat, ties on time included', async () => {
+    const pat = await stack.member({ company: 'list-p', email: 'pat@list-p.example' });
+    const folder = await new FolderRepository(stack.t.db).defaultFolder('list-p');
+    // 130 cases, three to each moment: the id orders the ties.
+    const base = Date.parse('2026-06-01T00:00:00Z');
+    await stack.t.db
+      .insertInto('cases')
+      .values(
+        Array.from({ length: 130 }, (_, i) => ({
+          company_id: 'list-p',
+          title: `Paged ${String(i).padStart(3, '0')}`,
+          state: i % 2 === 0 ? ('open' as const) : ('draft' as const),
+          folder_id: folder.id,
+          reference_id: null,
+          settings: '{}',
+          language: 'en',
+          signing_schemas: '["draw"]',
+          message_template_id: null,
+          expires_at: new Date(base + 90 * 86_400_000),
+          active_group: null,
+          completed_at: null,
+          sealed_at: null,
+          next_reminder_at: null,
+          expired_at: null,
+          sender_id: null,
+          sender_name: 'S',
+          sender_email: 's@example.com',
+          created_by_key: null,
+          // Microseconds apart within a millisecond too: the cursor must keep them.
+          created_at: new Date(base + Math.floor(i / 3) * 60_000)
+            .toISOString()
+            .replace('Z', `${i % 3}Z`),
+        })),
+      )
+      .execute();
+    const expected = (
+      await stack.t.db
+        .selectFrom('cases')
+        .select('id')
+        .where('company_id', '=', 'list-p')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((r) => r.id);
+    const b = await dashboardBrowser(server, pat);
+    const walk = async (start: string) => {
+      const seen: string[] = [];
+      let path: string | undefined = start;
+      let pages = 0;
+      while (path) {
+        const page = await b.get(path);
+        expect(page.status).toBe(200);
+        seen.push(...idsOf(page.html));
+        if (pages > 0) expect(page.html).toContain('>Newest<');
+        path = olderOf(page.html);
+        pages++;
+        expect(pages).toBeLessThan(10);
+      }
+      return { seen, pages };
+    };
+    const all = await walk('/dashboard/cases');
+    expect(all.pages).toBe(3);
+    expect(all.seen).toEqual(expected);
+    const open = await walk('/dashboard/cases?state=open');
+    expect(open.pages).toBe(2);
+    expect(open.seen).toHaveLength(65);
+    expect(new Set(open.seen).size).toBe(65);
+    // A cursor that is not one reads as none: the newest page.
+    expect(idsOf((await b.get('/dashboard/cases?cursor=bm9uc2Vuc2U')).html)).toEqual(
+      expected.slice(0, 50),
+    );
+    // Another company's member sees none of these.
+    expect(titlesOf((await annB.get('/dashboard/cases?q=Paged')).html)).toEqual([]);
+  });
+});
