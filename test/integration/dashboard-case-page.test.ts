@@ -190,7 +190,7 @@ describe("a case's page", () => {
     const b = await dashboardBrowser(server, ann);
     for (const path of ['', '/live?v=x', '/delete'])
       expect((await b.get(`/dashboard/cases/${kase.id}${path}`)).status, path).toBe(404);
-    for (const path of ['/send', '/delete'])
+    for (const path of ['/send', '/delete', '/extend'])
       expect((await b.post(`/dashboard/cases/${kase.id}${path}`, {})).status, path).toBe(404);
     const row = await stack.t.db
       .selectFrom('cases')
@@ -198,6 +198,41 @@ describe("a case's page", () => {
       .where('id', '=', kase.id)
       .executeTakeFirst();
     expect(row?.state).toBe('draft');
+  });
+
+  it("extends an open case's expiry by the days given, and refuses days out of bounds", async () => {
+    const ann = await stack.member({ company: 'cp-h', email: 'ann@cp-h.example', language: 'en' });
+    const kase = await draftCase(stack, 'cp-h', {
+      title: 'Longer',
+      recipients: [{ name: 'Bo', email: 'bo@example.com' }],
+    });
+    const db = stack.t.db;
+    const expiresAt = () =>
+      db
+        .selectFrom('cases')
+        .select('expires_at')
+        .where('id', '=', kase.id)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.expires_at.getTime());
+    const b = await dashboardBrowser(server, ann);
+    // A draft cannot be extended: it has no running expiry yet.
+    const before = await expiresAt();
+    const draft = await b.post(`/dashboard/cases/${kase.id}/extend`, { days: '10' });
+    expect(draft.status).toBe(409);
+    expect(await expiresAt()).toBe(before);
+    await db.updateTable('cases').set({ state: 'open' }).where('id', '=', kase.id).execute();
+    expect((await b.get(`/dashboard/cases/${kase.id}`)).html).toContain('name="days"');
+    for (const days of ['0', '366', 'ten']) {
+      const refused = await b.post(`/dashboard/cases/${kase.id}/extend`, { days });
+      expect(refused.status, days).toBe(400);
+      expect(refused.html).toContain('Give a whole number of days from 1 to 365');
+    }
+    expect(await expiresAt()).toBe(before);
+    const done = await b.post(`/dashboard/cases/${kase.id}/extend`, { days: '10' });
+    expect(done.status).toBe(303);
+    expect(await expiresAt()).toBe(before + 10 * 86_400_000);
+    const after = await b.get(done.location!);
+    expect(after.html).toContain('The case now expires');
   });
 
   it('answers the live route 204 while unchanged and the changed part after a signature', async () => {

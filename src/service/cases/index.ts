@@ -155,3 +155,4 @@ export {
   type CaseTimelineEvent,
   type CaseTrail,
 } from './case-timeline.js';
+export { MAX_EXTEND_DAYS, extendCaseExpiry, extendDaysOf } from './case-extend.js';

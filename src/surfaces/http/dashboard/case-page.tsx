@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { FailureDetail } from '../../../base/errors/index.js';
-import type { CaseTrail, CaseView } from '../../../service/cases/index.js';
-import { CsrfField, Layout, Notice, fill, type PageContext } from '../pages/index.js';
+import { MAX_EXTEND_DAYS, type CaseTrail, type CaseView } from '../../../service/cases/index.js';
+import { CsrfField, Field, Layout, Notice, fill, type PageContext } from '../pages/index.js';
 import { shownTime } from './dashboard-time.js';
 
 /** What the case page says on top: a flash, or a refused send with its problems. */
@@ -51,6 +51,21 @@ export function CasePage(props: {
                 <button type="submit">{w.send}</button>
               </form>
             </>
+          ) : null}
+          {view.state === 'open' ? (
+            <form method="post" action={`${base}/extend`}>
+              <CsrfField page={page} />
+              <Field
+                name="days"
+                type="number"
+                label={w.extendDays}
+                hint={fill(w.extendHint, { max: String(MAX_EXTEND_DAYS) })}
+                value="7"
+                inputmode="numeric"
+                required
+              />
+              <button type="submit">{w.extend}</button>
+            </form>
           ) : null}
           <a class="button danger" href={`${base}/delete`}>
             {w.delete}

@@ -3,6 +3,9 @@ import { render } from 'preact-render-to-string';
 import { Type } from 'typebox';
 import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
 import {
+  MAX_EXTEND_DAYS,
+  extendCaseExpiry,
+  extendDaysOf,
   readCaseTrail,
   type CaseService,
   type CaseTrail,
@@ -19,11 +22,16 @@ import {
   type DashboardPages,
   type PageContext,
 } from '../pages/index.js';
+import { shownTime } from './dashboard-time.js';
 import { CaseDeletePage, CaseLive, CasePage, type CaseNoticeShown } from './case-page.js';
 import { redirectWithFlash, takeFlash } from './home-flash.js';
 
 const CaseParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const FormBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
+const ExtendBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 128 })),
+  days: Type.Optional(Type.String({ maxLength: 16 })),
+});
 
 /**
  * A case's page, /dashboard/cases/:id (issue 34): its details, recipients, timeline, documents
@@ -134,6 +142,37 @@ export const casePages: DashboardPages = (scope, { context }) => {
         );
       }
       return redirectWithFlash(reply, publicUrl, caseUrl(id), { key: 'sent', values: {} });
+    },
+  );
+
+  scope.post(
+    '/dashboard/cases/:id/extend',
+    { schema: { hide: true, params: CaseParams, body: ExtendBody } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const { id } = request.params;
+      const found = await read(member.companyId, id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      const days = extendDaysOf(request.body.days);
+      const expires =
+        days === undefined ? undefined : await extendCaseExpiry(db, member.companyId, id, days);
+      if (!expires)
+        return show(
+          reply,
+          page,
+          found,
+          {
+            kind: 'problem',
+            text: fill(page.words.casePage.extendRefused, { max: String(MAX_EXTEND_DAYS) }),
+          },
+          days === undefined ? 400 : 409,
+        );
+      return redirectWithFlash(reply, publicUrl, caseUrl(id), {
+        key: 'extended',
+        values: { expires: shownTime(page.language, expires) },
+      });
     },
   );
 

@@ -53,4 +53,9 @@ export const CASE_PAGE_DA: Words['casePage'] = {
   deleteText: 'Modtagere, historik og gemte dokumenter fjernes. Det kan ikke fortrydes.',
   deleted: 'Sagen {title} blev slettet.',
   created: 'Sagen "{title}" er oprettet.',
+  extendDays: 'Forlæng udløbet med dage',
+  extendHint: '1 til {max} dage.',
+  extend: 'Forlæng udløb',
+  extended: 'Sagen udløber nu {expires}.',
+  extendRefused: 'Angiv et helt antal dage fra 1 til {max}; kun en åben sag kan forlænges.',
 };

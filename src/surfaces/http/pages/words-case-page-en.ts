@@ -55,4 +55,9 @@ export const CASE_PAGE_EN = {
   deleteText: 'Its recipients, history and stored documents are removed. This cannot be undone.',
   deleted: 'The case {title} was deleted.',
   created: 'Case "{title}" created.',
+  extendDays: 'Extend the expiry by days',
+  extendHint: '1 to {max} days.',
+  extend: 'Extend expiry',
+  extended: 'The case now expires {expires}.',
+  extendRefused: 'Give a whole number of days from 1 to {max}; only an open case can be extended.',
 } as const;
