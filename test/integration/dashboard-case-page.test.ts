@@ -190,7 +190,7 @@ describe("a case's page", () => {
     const b = await dashboardBrowser(server, ann);
     for (const path of ['', '/live?v=x', '/delete'])
       expect((await b.get(`/dashboard/cases/${kase.id}${path}`)).status, path).toBe(404);
-    for (const path of ['/send', '/delete', '/extend'])
+    for (const path of ['/send', '/delete', '/extend', '/remind'])
       expect((await b.post(`/dashboard/cases/${kase.id}${path}`, {})).status, path).toBe(404);
     const row = await stack.t.db
       .selectFrom('cases')
@@ -233,6 +233,36 @@ describe("a case's page", () => {
     expect(await expiresAt()).toBe(before + 10 * 86_400_000);
     const after = await b.get(done.location!);
     expect(after.html).toContain('The case now expires');
+  });
+
+  it('makes the next reminder of an open case due now, and refuses a draft', async () => {
+    const ann = await stack.member({ company: 'cp-i', email: 'ann@cp-i.example', language: 'en' });
+    const kase = await draftCase(stack, 'cp-i', {
+      title: 'Remind',
+      recipients: [{ name: 'Bo', email: 'bo@example.com' }],
+    });
+    const db = stack.t.db;
+    const due = () =>
+      db
+        .selectFrom('cases')
+        .select('next_reminder_at')
+        .where('id', '=', kase.id)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.next_reminder_at);
+    const b = await dashboardBrowser(server, ann);
+    const draft = await b.post(`/dashboard/cases/${kase.id}/remind`, {});
+    expect(draft.status).toBe(409);
+    expect(draft.html).toContain('there is no one to remind');
+    expect(await due()).toBeNull();
+    await db.updateTable('cases').set({ state: 'open' }).where('id', '=', kase.id).execute();
+    const before = Date.now();
+    const done = await b.post(`/dashboard/cases/${kase.id}/remind`, {});
+    expect(done.status).toBe(303);
+    const at = await due();
+    expect(at).not.toBeNull();
+    expect(at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(at!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await b.get(done.location!)).html).toContain('get a reminder within a minute');
   });
 
   it('answers the live route 204 while unchanged and the changed part after a signature', async () => {

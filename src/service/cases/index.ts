@@ -156,3 +156,4 @@ export {
   type CaseTrail,
 } from './case-timeline.js';
 export { MAX_EXTEND_DAYS, extendCaseExpiry, extendDaysOf } from './case-extend.js';
+export { remindCaseNow } from './case-remind.js';

@@ -52,6 +52,12 @@ export function CasePage(props: {
               </form>
             </>
           ) : null}
+          {view.state === 'open' && view.activeGroup !== null ? (
+            <form method="post" action={`${base}/remind`}>
+              <CsrfField page={page} />
+              <button type="submit">{w.remind}</button>
+            </form>
+          ) : null}
           {view.state === 'open' ? (
             <form method="post" action={`${base}/extend`}>
               <CsrfField page={page} />

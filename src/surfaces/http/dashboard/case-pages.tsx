@@ -7,6 +7,7 @@ import {
   extendCaseExpiry,
   extendDaysOf,
   readCaseTrail,
+  remindCaseNow,
   type CaseService,
   type CaseTrail,
   type CaseView,
@@ -173,6 +174,28 @@ export const casePages: DashboardPages = (scope, { context }) => {
         key: 'extended',
         values: { expires: shownTime(page.language, expires) },
       });
+    },
+  );
+
+  scope.post(
+    '/dashboard/cases/:id/remind',
+    { schema: { hide: true, params: CaseParams, body: FormBody } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const { id } = request.params;
+      const found = await read(member.companyId, id);
+      if (!found) return sendProblem(reply, page, 'notFound');
+      if (!(await remindCaseNow(db, member.companyId, id)))
+        return show(
+          reply,
+          page,
+          found,
+          { kind: 'problem', text: page.words.casePage.remindRefused },
+          409,
+        );
+      return redirectWithFlash(reply, publicUrl, caseUrl(id), { key: 'reminded', values: {} });
     },
   );
 

@@ -56,6 +56,9 @@ export const CASE_PAGE_DA: Words['casePage'] = {
   extendDays: 'Forlæng udløbet med dage',
   extendHint: '1 til {max} dage.',
   extend: 'Forlæng udløb',
+  remind: 'Påmind nu',
+  reminded: 'De underskrivere, der mangler, får en påmindelse inden for et minut.',
+  remindRefused: 'Ingen mangler at underskrive: der er ingen at påminde.',
   extended: 'Sagen udløber nu {expires}.',
   extendRefused: 'Angiv et helt antal dage fra 1 til {max}; kun en åben sag kan forlænges.',
 };

@@ -58,6 +58,9 @@ export const CASE_PAGE_EN = {
   extendDays: 'Extend the expiry by days',
   extendHint: '1 to {max} days.',
   extend: 'Extend expiry',
+  remind: 'Remind now',
+  reminded: 'The signers still waiting get a reminder within a minute.',
+  remindRefused: 'Nobody is waiting to sign: there is no one to remind.',
   extended: 'The case now expires {expires}.',
   extendRefused: 'Give a whole number of days from 1 to {max}; only an open case can be extended.',
 } as const;
