@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseSource } from '../../src/service/db/index.js';
 import { FolderRepository } from '../../src/service/companies/index.js';
 import { dashboardBrowser, type DashboardBrowser } from '../helpers/dashboard-forms.js';
 import { draftCase } from '../helpers/draft-case.js';
 import {
+  launchChromium,
   startPagesStack,
   type PagesServer,
   type PagesStack,
@@ -313,4 +315,37 @@ describe('the case list', () => {
     // Another company's member sees none of these.
     expect(titlesOf((await annB.get('/dashboard/cases?q=Paged')).html)).toEqual([]);
   });
+
+  it('is searched from its form by keyboard at 360 px, without script, and passes axe', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({
+        viewport: { width: 360, height: 800 },
+        javaScriptEnabled: false,
+      });
+      await context.addCookies([{ ...ann.cookie, url: server.url }]);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/dashboard/cases`);
+      await page.getByLabel('Search').fill('kierke');
+      await page.getByLabel('Search').press('Enter');
+      await page.waitForURL(/q=kierke/);
+      expect(titlesOf(await page.content())).toEqual(['Delta sale']);
+      const found = page.url();
+      await context.close();
+      // axe runs its script in the page: a context with script for it, at the same width.
+      const withScript = await browser.newContext({ viewport: { width: 360, height: 800 } });
+      await withScript.addCookies([{ ...ann.cookie, url: server.url }]);
+      const checked = await withScript.newPage();
+      await checked.goto(found);
+      const { violations } = await new AxeBuilder({ page: checked }).analyze();
+      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      expect(
+        await checked.evaluate(() => document.documentElement.scrollWidth),
+      ).toBeLessThanOrEqual(360);
+      await withScript.close();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
