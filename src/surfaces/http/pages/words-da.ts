@@ -254,9 +254,6 @@ export const DA: Words = {
     stateSigned: 'Underskrevet',
     stateDenied: 'Afvist',
     stateExpired: 'Udløbet',
-    casesTitle: 'Sager',
-    casesNote:
-      'De 50 seneste sager i {company}. At åbne, søge i og oprette sager her kommer snart; indtil da viser GET /v3/api/cases alle sager.',
   },
   keys: {
     title: 'API-nøgler',

@@ -257,9 +257,6 @@ export const EN = {
     stateSigned: 'Signed',
     stateDenied: 'Denied',
     stateExpired: 'Expired',
-    casesTitle: 'Cases',
-    casesNote:
-      'The 50 most recent cases of {company}. Opening, searching and creating cases here come next; until then GET /v3/api/cases lists every case.',
   },
   keys: {
     title: 'API keys',
