@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { render } from 'preact-render-to-string';
 import { Type } from 'typebox';
 import { DocpipeError, isDocpipeError } from '../../../base/errors/index.js';
@@ -45,19 +45,31 @@ export const casePages: DashboardPages = (scope, { context }) => {
   let service: Promise<CaseService> | undefined;
   const cases = () => (service ??= caseServiceOf(context));
 
-  /** The company's case and its trail, or undefined when absent or another company's. */
-  const read = async (
-    company: string,
-    id: string,
-  ): Promise<{ view: CaseView; trail: CaseTrail } | undefined> => {
-    const trail = await readCaseTrail(db, company, id);
-    if (!trail) return undefined;
+  /** The company's case as the API reads it, or undefined when absent or another company's. */
+  const viewOf = async (company: string, id: string): Promise<CaseView | undefined> => {
     try {
-      return { view: await (await cases()).getCase(company, id), trail };
+      return await (await cases()).getCase(company, id);
     } catch (err) {
       if (err instanceof DocpipeError && err.slug === 'case-not-found') return undefined;
       throw err;
     }
+  };
+
+  /**
+   * The member and the company's case with its trail, as every route of a case opens them; the
+   * log-in page or the not-found page already sent (and undefined) when there is none.
+   */
+  const caseOf = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
+    const member = await memberOf(request, reply);
+    if (!member) return undefined;
+    const page = pageOf(request);
+    const trail = await readCaseTrail(db, member.companyId, id);
+    const view = trail && (await viewOf(member.companyId, id));
+    if (!trail || !view) {
+      await sendProblem(reply, page, 'notFound');
+      return undefined;
+    }
+    return { member, page, found: { view, trail } };
   };
 
   const show = (
@@ -79,11 +91,9 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id',
     { schema: { hide: true, params: CaseParams } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
-      const found = await read(member.companyId, request.params.id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, request.params.id);
+      if (!opened) return reply;
+      const { page, found } = opened;
       const flash = takeFlash(request, reply, publicUrl, page.words.casePage);
       return show(
         reply,
@@ -108,13 +118,13 @@ export const casePages: DashboardPages = (scope, { context }) => {
       // Unchanged: htmx swaps nothing on a 204, so the page stays as it is.
       if (typeof asked === 'string' && asked === trail.version)
         return reply.headers(PAGE_HEADERS).code(204).send();
-      const found = await read(member.companyId, id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const view = await viewOf(member.companyId, id);
+      if (!view) return sendProblem(reply, page, 'notFound');
       // A fragment for htmx to swap in: no document type, no frame.
       return reply
         .headers(PAGE_HEADERS)
         .type('text/html; charset=utf-8')
-        .send(render(<CaseLive page={page} view={found.view} trail={found.trail} />));
+        .send(render(<CaseLive page={page} view={view} trail={trail} />));
     },
   );
 
@@ -122,12 +132,10 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/send',
     { schema: { hide: true, params: CaseParams, body: FormBody } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
       const { id } = request.params;
-      const found = await read(member.companyId, id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, id);
+      if (!opened) return reply;
+      const { member, page, found } = opened;
       try {
         await (await cases()).sendCase(member.companyId, id);
       } catch (err) {
@@ -150,12 +158,10 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/extend',
     { schema: { hide: true, params: CaseParams, body: ExtendBody } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
       const { id } = request.params;
-      const found = await read(member.companyId, id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, id);
+      if (!opened) return reply;
+      const { member, page, found } = opened;
       const days = extendDaysOf(request.body.days);
       const expires =
         days === undefined ? undefined : await extendCaseExpiry(db, member.companyId, id, days);
@@ -181,12 +187,10 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/remind',
     { schema: { hide: true, params: CaseParams, body: FormBody } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
       const { id } = request.params;
-      const found = await read(member.companyId, id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, id);
+      if (!opened) return reply;
+      const { member, page, found } = opened;
       if (!(await remindCaseNow(db, member.companyId, id)))
         return show(
           reply,
@@ -203,11 +207,9 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/delete',
     { schema: { hide: true, params: CaseParams } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
-      const found = await read(member.companyId, request.params.id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, request.params.id);
+      if (!opened) return reply;
+      const { page, found } = opened;
       return sendPage(reply, <CaseDeletePage page={page} view={found.view} />);
     },
   );
@@ -216,11 +218,9 @@ export const casePages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/delete',
     { schema: { hide: true, params: CaseParams, body: FormBody } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
-      const found = await read(member.companyId, request.params.id);
-      if (!found) return sendProblem(reply, page, 'notFound');
+      const opened = await caseOf(request, reply, request.params.id);
+      if (!opened) return reply;
+      const { member, page, found } = opened;
       const result = await (await cases()).deleteCase(member.companyId, found.view.id);
       if (result.deletedCount === 0) return sendProblem(reply, page, 'notFound');
       return redirectWithFlash(reply, publicUrl, '/dashboard/cases', {
