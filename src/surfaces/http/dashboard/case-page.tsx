@@ -226,15 +226,18 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
   );
 }
 
-/** A titled section whose table scrolls inside a focusable region at 360 px. */
+/**
+ * A titled table that scrolls inside a focusable region at 360 px. The region is the one
+ * landmark its title names (a labelled section around it would be a second of the same name).
+ */
 function Table(props: { label: string; id: string; children: ComponentChildren }) {
   return (
-    <section aria-labelledby={`${props.id}-title`}>
+    <div class="case-table">
       <h2 id={`${props.id}-title`}>{props.label}</h2>
       <div class="table-wrap" role="region" aria-labelledby={`${props.id}-title`} tabindex={0}>
         <table>{props.children}</table>
       </div>
-    </section>
+    </div>
   );
 }
 
