@@ -73,6 +73,17 @@ export async function makeSelfSignedP12(
   return { p12, password };
 }
 
+/**
+ * A certificate serial from random bytes, as DER wants it: positive (top bit clear) and minimal
+ * (first byte never zero). A zero first byte before one below 0x80 is a non-minimal INTEGER,
+ * which OpenSSL refuses to parse: one certificate in 256 could then not be loaded.
+ */
+export function certificateSerial(random: Uint8Array): Uint8Array {
+  const serial = Uint8Array.from(random);
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
+  return serial;
+}
+
 async function selfSignedCertificate(
   keys: CryptoKeyPair,
   options: SelfSignedOptions,
@@ -83,9 +94,7 @@ async function selfSignedCertificate(
   const start = (options.now ?? new Date()).getTime() - BACKDATE_MS;
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f; // a positive INTEGER
-  certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
+  certificate.serialNumber = new asn1js.Integer({ valueHex: certificateSerial(randomBytes(16)) });
   certificate.subject = distinguishedName(options);
   certificate.issuer = distinguishedName(options);
   certificate.notBefore.value = new Date(start);
