@@ -112,6 +112,8 @@ export async function startRuntime(
   let converter: Converter | undefined;
   let sealWorker: SealWorker | undefined;
   let delivery: RunningDelivery | undefined;
+  let worker: DocpipeWorker | undefined;
+  let sweeper: ReturnType<typeof RetentionSweeper.start> | undefined;
   const publicUrl = {
     current: config.http.publicUrl ?? publicUrlOf(config.http, config.http.port),
   };
@@ -124,7 +126,7 @@ export async function startRuntime(
       logger,
       fidelity: config.strictFidelity ? 'strict' : 'report',
     });
-    const worker = await DocpipeWorker.start({
+    worker = await DocpipeWorker.start({
       redisUrl,
       prefix: config.queue.prefix,
       concurrency:
@@ -161,7 +163,7 @@ export async function startRuntime(
     }
     // Every worker sweeps on schedule; the sweep lock lets one at a time do it.
     const records = testDataSweep(config, database?.db, storage);
-    const sweeper = RetentionSweeper.start({
+    sweeper = RetentionSweeper.start({
       storage,
       redisUrl,
       prefix: config.queue.prefix,
@@ -177,11 +179,13 @@ export async function startRuntime(
           scheduled: sweeper !== undefined,
         }),
       );
+    const running = worker;
+    const sweeping = sweeper;
     return {
       redisUrl,
       embedded,
       database,
-      worker,
+      worker: running,
       preparer,
       converter: started,
       servesAt(url: string) {
@@ -189,10 +193,10 @@ export async function startRuntime(
       },
       async close(graceMs = DEFAULT_CLOSE_GRACE_MS, now?: Promise<unknown>) {
         await closeEvery([
-          () => sweeper?.close(),
+          () => sweeping?.close(),
           () => delivery?.close(),
           () => sealWorker?.close(),
-          () => worker.close(graceMs, now),
+          () => running.close(graceMs, now),
           () => started.close(),
           () => preparer.close(),
           () => (embedded ? redisUrlFile(config.dataDir).remove() : undefined),
@@ -202,12 +206,17 @@ export async function startRuntime(
       },
     };
   } catch (err) {
-    // The reason start failed is what is thrown; a part that fails to close is logged.
+    // The reason start failed is what is thrown; a part that fails to close is logged. Every
+    // part started before the failure is closed, the queue worker first, so that no job is taken
+    // by a process that is about to exit.
     await closeEvery([
+      () => sweeper?.close(),
+      () => worker?.close(),
       () => delivery?.close(),
       () => sealWorker?.close(),
       () => converter?.close(),
       () => preparer.close(),
+      () => (embedded ? redisUrlFile(config.dataDir).remove() : undefined),
       () => embedded?.stop(),
       () => database?.close(),
     ]).catch((closeErr: unknown) =>
