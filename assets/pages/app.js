@@ -23,11 +23,19 @@ class CopyButton extends HTMLElement {
     button.addEventListener('click', async () => {
       const source = document.getElementById(this.getAttribute('for') || '');
       if (!source) return;
-      const text = source.textContent.trim();
+      // A read-only field (a signing link) holds its text as its value.
+      const field = source instanceof HTMLInputElement ? source : null;
+      const text = field ? field.value : source.textContent.trim();
       try {
         await navigator.clipboard.writeText(text);
       } catch {
         // Without clipboard access (an http page outside localhost): select it for Ctrl+C.
+        if (field) {
+          field.focus();
+          field.select();
+          status.textContent = '';
+          return;
+        }
         const range = document.createRange();
         range.selectNodeContents(source);
         const selection = window.getSelection();

@@ -1,10 +1,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../src/render/storage/index.js';
-import { caseDocumentKey } from '../../src/service/cases/index.js';
+import { caseDocumentKey, signingTokenFor, signingUrl } from '../../src/service/cases/index.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { draftCase } from '../helpers/draft-case.js';
-import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
+import {
+  TEST_SECRET,
+  startPagesStack,
+  type PagesServer,
+  type PagesStack,
+} from '../helpers/pages-stack.js';
 
 /** A case's page (/dashboard/cases/{id}) over a real socket: its parts, send, delete, live part, isolation. */
 let stack: PagesStack;
@@ -77,8 +82,9 @@ describe("a case's page", () => {
     expect(res.html).toContain('Bo Signer');
     expect(res.html).toContain('Pending');
     expect(res.html).toContain('Receives a copy');
-    expect(res.html).toContain('case.denied');
-    expect(res.html).toContain('Reason: Wrong amount');
+    // The timeline in words, not trigger names.
+    expect(res.html).toMatch(/<td>Denied Reason: Wrong amount<\/td>/);
+    expect(res.html).not.toMatch(/<code>case\.denied<\/code>/);
     expect(res.html).toContain('Download contract.pdf');
     expect(res.html).toContain('Delivery report');
     expect(res.html).toContain('bo@example.com');
@@ -116,7 +122,7 @@ describe("a case's page", () => {
       'Afventer',
       'Modtager en kopi',
       'Tidslinje',
-      'Begrundelse: Wrong amount',
+      'Afvist Begrundelse: Wrong amount',
       'Hent contract.pdf',
       'Leveringsrapport',
       'Sendt',
@@ -146,7 +152,8 @@ describe("a case's page", () => {
       const after = await b.get(`/dashboard/cases/${kase.id}`);
       expect(after.html).toContain('The case was sent to its recipients.');
       expect(after.html).toContain('Open');
-      expect(after.html).toContain('case.sent');
+      expect(after.html).toContain('data-trigger="case.sent"');
+      expect(after.html).toMatch(/<tr data-trigger="case.sent"><td>[^<]+<\/td><td>Sent<\/td>/);
     } else {
       expect(sent.status).toBeGreaterThanOrEqual(400);
       expect(sent.status).toBeLessThan(500);
@@ -175,6 +182,10 @@ describe("a case's page", () => {
     const done = await b.post(`/dashboard/cases/${kase.id}/delete`, {});
     expect(done.status).toBe(303);
     expect(done.location).toBe('/dashboard/cases');
+    // The list it leads to says what was deleted, once.
+    const list = await b.get(done.location!);
+    expect(list.html).toContain('The case To delete was deleted.');
+    expect((await b.get('/dashboard/cases')).html).not.toContain('was deleted');
     const db = stack.t.db;
     for (const table of ['cases', 'recipients', 'case_documents'] as const) {
       const column = table === 'cases' ? 'id' : 'case_id';
@@ -192,8 +203,20 @@ describe("a case's page", () => {
     const b = await dashboardBrowser(server, ann);
     for (const path of ['', '/live?v=x', '/delete'])
       expect((await b.get(`/dashboard/cases/${kase.id}${path}`)).status, path).toBe(404);
+    expect((await b.get(`/dashboard/cases/${kase.id}/audit`)).status).toBe(404);
     for (const path of ['/send', '/delete', '/extend', '/remind'])
       expect((await b.post(`/dashboard/cases/${kase.id}${path}`, {})).status, path).toBe(404);
+    // The link is an admin's: an admin of another company finds no such case either.
+    const admin = await stack.member({
+      company: 'cp-e',
+      email: 'adm@cp-e.example',
+      language: 'en',
+      admin: true,
+    });
+    const link = await (
+      await dashboardBrowser(server, admin)
+    ).post(`/dashboard/cases/${kase.id}/link`, { recipient: kase.boId });
+    expect(link.status).toBe(404);
     const row = await stack.t.db
       .selectFrom('cases')
       .select('state')
@@ -290,5 +313,200 @@ describe("a case's page", () => {
     const next = /hx-get="([^"]+)"/.exec(changed.html)?.[1]?.replaceAll('&amp;', '&');
     expect(next).not.toBe(live);
     expect((await b.get(next!)).status).toBe(204);
+  });
+
+  it('gives an admin a pending signer’s link, written to the audit trail, with no webhook event', async () => {
+    const ann = await stack.member({
+      company: 'cp-j',
+      email: 'ann@cp-j.example',
+      name: 'Ann Admin',
+      language: 'en',
+      admin: true,
+    });
+    const moe = await stack.member({ company: 'cp-j', email: 'moe@cp-j.example', language: 'en' });
+    const kase = await busyCase('cp-j', 'Linked');
+    const db = stack.t.db;
+    const { token, hash } = signingTokenFor(TEST_SECRET, kase.boId);
+    await db
+      .updateTable('recipients')
+      .set({ signing_token_hash: hash })
+      .where('id', '=', kase.boId)
+      .execute();
+    await db.updateTable('cases').set({ state: 'open' }).where('id', '=', kase.id).execute();
+    const events = () =>
+      db
+        .selectFrom('case_events')
+        .select('trigger')
+        .where('case_id', '=', kase.id)
+        .execute()
+        .then((r) => r.length);
+    const eventsBefore = await events();
+
+    // A member who is no admin sees no button, and the route refuses them.
+    const m = await dashboardBrowser(server, moe);
+    expect((await m.get(`/dashboard/cases/${kase.id}`)).html).not.toContain('/link"');
+    const refused = await m.post(`/dashboard/cases/${kase.id}/link`, { recipient: kase.boId });
+    expect(refused.status).toBe(403);
+    expect(refused.html).not.toContain(token);
+
+    const a = await dashboardBrowser(server, ann);
+    const page = await a.get(`/dashboard/cases/${kase.id}`);
+    expect(page.html).toContain(`action="/dashboard/cases/${kase.id}/link"`);
+    expect(page.html).toContain('Show the signing link of Bo Signer');
+    expect(page.html).not.toContain(token);
+    const taken = await a.post(`/dashboard/cases/${kase.id}/link`, { recipient: kase.boId });
+    expect(taken.status).toBe(200);
+    // The link invitations carry, written by the same code.
+    const url = signingUrl(null, server.url, token);
+    expect(taken.html).toContain(`value="${url}"`);
+    expect(taken.html).toContain('readonly');
+    expect(taken.html).toContain('<copy-button for="signing-link"');
+    expect(taken.html).toContain('Signing link of Bo Signer');
+
+    const records = await db
+      .selectFrom('case_audit')
+      .select(['action', 'user_id', 'user_name', 'recipient_id'])
+      .where('case_id', '=', kase.id)
+      .execute();
+    expect(records).toEqual([
+      {
+        action: 'signing-link-taken',
+        user_id: ann.userId,
+        user_name: 'Ann Admin <ann@cp-j.example>',
+        recipient_id: kase.boId,
+      },
+    ]);
+    expect(await events()).toBe(eventsBefore);
+
+    // The audit trail shows it in the member's words; a reload of the case never shows the link.
+    const audit = await a.get(`/dashboard/cases/${kase.id}/audit`);
+    expect(audit.status).toBe(200);
+    expect(audit.html).toContain('took the signing link of Bo Signer');
+    expect(audit.html).toContain('Ann Admin &lt;ann@cp-j.example>');
+    expect(audit.html).not.toContain(token);
+    expect((await a.get(`/dashboard/cases/${kase.id}`)).html).not.toContain(token);
+
+    // A copy recipient has no link, and a case of another secret cannot give one: typed refusals.
+    const cy = await db
+      .selectFrom('recipients')
+      .select('id')
+      .where('case_id', '=', kase.id)
+      .where('name', '=', 'Cy Copy')
+      .executeTakeFirstOrThrow();
+    const copy = await a.post(`/dashboard/cases/${kase.id}/link`, { recipient: cy.id });
+    expect(copy.status).toBe(409);
+    expect(copy.html).toContain('<code>recipientId</code>');
+    await db
+      .updateTable('recipients')
+      .set({ signing_token_hash: Buffer.alloc(32) })
+      .where('id', '=', kase.boId)
+      .execute();
+    const lost = await a.post(`/dashboard/cases/${kase.id}/link`, { recipient: kase.boId });
+    expect(lost.status).toBe(409);
+    expect(lost.html).toContain('<code>signingSecret</code>');
+    const other = await busyCase('cp-j', 'Other');
+    const foreign = await a.post(`/dashboard/cases/${kase.id}/link`, { recipient: other.boId });
+    expect(foreign.status).toBe(404);
+    expect(
+      await db.selectFrom('case_audit').select('id').where('case_id', '=', kase.id).execute(),
+    ).toHaveLength(1);
+  });
+
+  it('shows the audit trail in Danish and the webhook runs in the timeline', async () => {
+    const bent = await stack.member({
+      company: 'cp-k',
+      email: 'bent@cp-k.example',
+      language: 'da',
+      admin: true,
+    });
+    const kase = await busyCase('cp-k', 'Revision');
+    const db = stack.t.db;
+    await db
+      .updateTable('recipients')
+      .set({ status: 'signed', acted_at: new Date() })
+      .where('id', '=', kase.boId)
+      .execute();
+    await db
+      .insertInto('signatures')
+      .values({
+        recipient_id: kase.boId,
+        company_id: 'cp-k',
+        case_id: kase.id,
+        method: 'draw',
+        typed_name: null,
+        image: Buffer.from('png'),
+        identity: null,
+        cpr_matched: null,
+        ip: '203.0.113.7',
+        user_agent: 'TestBrowser/1.0',
+      })
+      .execute();
+    const event = await db
+      .insertInto('case_events')
+      .values({
+        company_id: 'cp-k',
+        case_id: kase.id,
+        trigger: 'recipient.signed',
+        payload: JSON.stringify({ recipient: { name: 'Bo Signer' } }),
+        published_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const hook = await db
+      .insertInto('webhooks')
+      .values({
+        company_id: 'cp-k',
+        url: 'https://hooks.example/in?secret=s3cr3t',
+        headers: '{}',
+        triggers: JSON.stringify(['*']),
+        secret: 'whsec',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const run = await db
+      .insertInto('webhook_deliveries')
+      .values({
+        company_id: 'cp-k',
+        webhook_id: hook.id,
+        event_id: event.id,
+        case_id: kase.id,
+        trigger: 'recipient.signed',
+        body: '{}',
+        status: 'succeeded',
+        attempts: 2,
+        next_attempt_at: null,
+        last_status: 200,
+        last_error: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const b = await dashboardBrowser(server, bent);
+    const res = await b.get(`/dashboard/cases/${kase.id}`);
+    expect(res.html).toContain('<td>Underskrevet: Bo Signer</td>');
+    expect(res.html).toContain(
+      'Webhooken https://hooks.example/in fik “Underskrevet”: leveret (2 forsøg, sidste svar HTTP 200)',
+    );
+    // The receiver's query may hold its secret: never on the page.
+    expect(res.html).not.toContain('s3cr3t');
+    expect(res.html).toContain(`href="/dashboard/webhooks/${hook.id}/runs/${run.id}"`);
+    const audit = await b.get(`/dashboard/cases/${kase.id}/audit`);
+    expect(audit.status).toBe(200);
+    expect(audit.html).toContain('lang="da"');
+    for (const text of [
+      'Revisionsspor for Revision',
+      '1. Bo Signer',
+      'Tegnet underskrift',
+      '203.0.113.7',
+      'TestBrowser/1.0',
+      'SHA-256 som vist for underskriverne',
+      'Intet medlem har hentet et underskriftslink.',
+    ])
+      expect(audit.html).toContain(text);
+    const sha = await db
+      .selectFrom('case_documents')
+      .select('sha256')
+      .where('case_id', '=', kase.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.html).toContain(sha.sha256!);
   });
 });

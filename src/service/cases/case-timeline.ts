@@ -1,15 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
+import { shownUrl } from '../webhooks/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One row of a case's timeline: an event of its outbox, and a denial's reason when it is one. */
+/**
+ * One row of a case's timeline: an event of its outbox (its trigger), with the recipient it
+ * names and a denial's reason; or `case.sealed`, which is no event (sealing writes none) but
+ * the moment the case's sealed_at records.
+ */
 export interface CaseTimelineEvent {
   id: string;
   trigger: string;
   at: Date;
+  recipient?: string;
   reason?: string;
 }
+
+/** The timeline's row of the case's sealing: read from the case row, not the outbox. */
+export const SEALED_TRIGGER = 'case.sealed';
 
 /** One message of the case as its delivery report shows it. */
 export interface CaseMessage {
@@ -20,6 +29,22 @@ export interface CaseMessage {
   to: string | null;
   status: string;
   error: string | null;
+  at: Date;
+}
+
+/**
+ * One webhook run of the case: the delivery of one of its events to one webhook, with its tries
+ * so far. `url` is shown without its query, which may carry a receiver's secret.
+ */
+export interface CaseWebhookRun {
+  id: string;
+  webhookId: string;
+  url: string;
+  trigger: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  /** The last try's HTTP status; null when no answer came or none was tried. */
+  lastStatus: number | null;
   at: Date;
 }
 
@@ -34,6 +59,7 @@ export interface CaseTrail {
   /** Per recipient id: when the invitation went and how a signer signed. */
   recipients: Map<string, { invitedAt: Date | null; method: string | null }>;
   messages: CaseMessage[];
+  webhookRuns: CaseWebhookRun[];
 }
 
 /** The case's timeline, invitations, signature methods and messages; undefined when not the company's. */
@@ -45,12 +71,12 @@ export async function readCaseTrail(
   if (!UUID.test(id)) return undefined;
   const kase = await db
     .selectFrom('cases')
-    .select(['updated_at'])
+    .select(['updated_at', 'sealed_at'])
     .where('company_id', '=', company)
     .where('id', '=', id)
     .executeTakeFirst();
   if (!kase) return undefined;
-  const [events, recipients, messages] = await Promise.all([
+  const [events, recipients, messages, runs] = await Promise.all([
     db
       .selectFrom('case_events')
       .select(['id', 'trigger', 'payload', 'created_at'])
@@ -93,6 +119,28 @@ export async function readCaseTrail(
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+    db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhooks', (j) =>
+        j
+          .onRef('webhooks.id', '=', 'webhook_deliveries.webhook_id')
+          .onRef('webhooks.company_id', '=', 'webhook_deliveries.company_id'),
+      )
+      .select([
+        'webhook_deliveries.id',
+        'webhook_deliveries.webhook_id',
+        'webhooks.url',
+        'webhook_deliveries.trigger',
+        'webhook_deliveries.status',
+        'webhook_deliveries.attempts',
+        'webhook_deliveries.last_status',
+        'webhook_deliveries.created_at',
+      ])
+      .where('webhook_deliveries.company_id', '=', company)
+      .where('webhook_deliveries.case_id', '=', id)
+      .orderBy('webhook_deliveries.created_at')
+      .orderBy('webhook_deliveries.id')
+      .execute(),
   ]);
   const times = [kase.updated_at, ...recipients.map((r) => r.updated_at)].map((d) =>
     new Date(d).getTime(),
@@ -102,18 +150,26 @@ export async function readCaseTrail(
   const states = [
     ...recipients.map((r) => `${r.id}:${r.status}`),
     ...messages.map((m) => `${m.id}:${m.status}`),
+    ...runs.map((r) => `${r.id}:${r.status}:${r.attempts}`),
   ].join(',');
   return {
     version: `${Math.max(...times)}.${lastEvent}.${hashOf(states)}`,
-    events: events.map((e) => {
-      const reason = reasonOf(e.payload);
-      return {
-        id: e.id,
-        trigger: e.trigger,
-        at: new Date(e.created_at),
-        ...(reason ? { reason } : {}),
-      };
-    }),
+    events: [
+      ...events.map((e) => {
+        const reason = reasonOf(e.payload);
+        const recipient = recipientOf(e.payload);
+        return {
+          id: e.id,
+          trigger: e.trigger,
+          at: new Date(e.created_at),
+          ...(recipient ? { recipient } : {}),
+          ...(reason ? { reason } : {}),
+        };
+      }),
+      ...(kase.sealed_at
+        ? [{ id: 'sealed', trigger: SEALED_TRIGGER, at: new Date(kase.sealed_at) }]
+        : []),
+    ].sort((a, b) => a.at.getTime() - b.at.getTime()),
     recipients: new Map(
       recipients.map((r) => [
         r.id,
@@ -129,6 +185,16 @@ export async function readCaseTrail(
       status: m.status,
       error: m.error,
       at: new Date(m.created_at),
+    })),
+    webhookRuns: runs.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      url: shownUrl(r.url),
+      trigger: r.trigger,
+      status: r.status,
+      attempts: r.attempts,
+      lastStatus: r.last_status,
+      at: new Date(r.created_at),
     })),
   };
 }
@@ -150,6 +216,14 @@ function reasonOf(payload: unknown): string | undefined {
   for (const v of [p.reason, p.denialReason, p.recipient?.denialReason])
     if (typeof v === 'string' && v !== '') return v;
   return undefined;
+}
+
+/** The recipient an event names (`recipient.name` of recipient.* and case.denied). */
+function recipientOf(payload: unknown): string | undefined {
+  const p = (typeof payload === 'string' ? safeJson(payload) : payload) as
+    { recipient?: { name?: unknown } } | null | undefined;
+  const name = p && typeof p === 'object' ? p.recipient?.name : undefined;
+  return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 function safeJson(text: string): unknown {

@@ -154,6 +154,14 @@ export {
   type CaseMessage,
   type CaseTimelineEvent,
   type CaseTrail,
+  type CaseWebhookRun,
 } from './case-timeline.js';
+export {
+  readCaseAudit,
+  type AuditedRecipient,
+  type CaseAudit,
+  type CaseAuditRecord,
+} from './case-audit.js';
+export { takeSigningLink, type LinkTaker, type TakenSigningLink } from './case-signing-link.js';
 export { MAX_EXTEND_DAYS, extendCaseExpiry, extendDaysOf } from './case-extend.js';
 export { remindCaseNow } from './case-remind.js';

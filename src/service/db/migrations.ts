@@ -12,6 +12,7 @@ import { totpStep } from './migrations/0010-totp-step.js';
 import { keyLastUsed } from './migrations/0011-key-last-used.js';
 import { caseSource } from './migrations/0012-case-source.js';
 import { caseSearch } from './migrations/0013-case-search.js';
+import { caseAudit } from './migrations/0014-case-audit.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -33,4 +34,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-key-last-used': keyLastUsed,
   '0012-case-source': caseSource,
   '0013-case-search': caseSearch,
+  '0014-case-audit': caseAudit,
 };

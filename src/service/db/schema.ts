@@ -19,6 +19,7 @@ export interface Database {
   recipients: RecipientsTable;
   case_documents: CaseDocumentsTable;
   case_events: CaseEventsTable;
+  case_audit: CaseAuditTable;
   forms: FormsTable;
   signatures: SignaturesTable;
   signing_logins: SigningLoginsTable;
@@ -247,6 +248,22 @@ export interface CaseEventsTable {
   payload: Json;
   created_at: CreatedAt;
   published_at: Moment;
+}
+
+/**
+ * A case's audit record (migration 0014): something a member did to the case that fires no
+ * webhook, such as taking a recipient's signing link (`signing-link-taken`).
+ */
+export interface CaseAuditTable {
+  id: Generated<string>;
+  company_id: string;
+  case_id: string;
+  action: 'signing-link-taken';
+  /** The member; null once removed (their name stays). */
+  user_id: string | null;
+  user_name: string;
+  recipient_id: string | null;
+  created_at: CreatedAt;
 }
 
 /**

@@ -1,7 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import type { FailureDetail } from '../../../base/errors/index.js';
-import { MAX_EXTEND_DAYS, type CaseTrail, type CaseView } from '../../../service/cases/index.js';
+import {
+  MAX_EXTEND_DAYS,
+  type CaseTimelineEvent,
+  type CaseTrail,
+  type CaseView,
+  type CaseWebhookRun,
+  type TakenSigningLink,
+} from '../../../service/cases/index.js';
 import { CsrfField, Field, Layout, Notice, fill, type PageContext } from '../pages/index.js';
+import { CopyButton } from './dashboard-copy-button.js';
 import { shownTime } from './dashboard-time.js';
 
 /** What the case page says on top: a flash, or a refused send with its problems. */
@@ -17,8 +25,10 @@ export function CasePage(props: {
   view: CaseView;
   trail: CaseTrail;
   notice?: CaseNoticeShown | undefined;
+  /** A signing link an admin just took, shown once in this answer's body. */
+  link?: TakenSigningLink | undefined;
 }) {
-  const { page, view, notice } = props;
+  const { page, view, notice, link } = props;
   const w = page.words.casePage;
   const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
   return (
@@ -37,6 +47,7 @@ export function CasePage(props: {
           ) : null}
         </Notice>
       ) : null}
+      {link ? <SigningLink page={page} link={link} /> : null}
       <CaseLive page={page} view={view} trail={props.trail} />
       <section aria-labelledby="case-actions-title" class="card">
         <h2 id="case-actions-title">{w.actions}</h2>
@@ -73,6 +84,9 @@ export function CasePage(props: {
               <button type="submit">{w.extend}</button>
             </form>
           ) : null}
+          <a class="button secondary" href={`${base}/audit`}>
+            {w.openAudit}
+          </a>
           <a class="button danger" href={`${base}/delete`}>
             {w.delete}
           </a>
@@ -92,8 +106,13 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
   const lang = page.language;
   const at = (iso: string | Date | null | undefined) =>
     iso ? shownTime(lang, typeof iso === 'string' ? new Date(iso) : iso) : w.none;
-  const live = `/dashboard/cases/${encodeURIComponent(view.id)}/live?v=${encodeURIComponent(trail.version)}`;
+  const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
+  const live = `${base}/live?v=${encodeURIComponent(trail.version)}`;
   const names = new Map(view.recipients.map((r) => [r.id, r.name]));
+  // Admins only: a signing link lets its holder sign as the recipient.
+  const admin = page.session?.user?.admin === true;
+  const links = admin && view.state === 'open';
+  const rows = timelineOf(trail.events, trail.webhookRuns);
   return (
     <div id="case-live" hx-get={live} hx-trigger="every 3s" hx-swap="outerHTML">
       <section aria-labelledby="case-details-title" class="card">
@@ -126,6 +145,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             <th scope="col">{w.invited}</th>
             <th scope="col">{w.acted}</th>
             <th scope="col">{w.method}</th>
+            {links ? <th scope="col">{w.signingLink}</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -143,6 +163,25 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
                 <td>{at(extra?.invitedAt)}</td>
                 <td>{at(r.actedAt)}</td>
                 <td>{r.method ?? extra?.method ?? w.none}</td>
+                {links ? (
+                  <td>
+                    {r.signing && r.status === 'pending' ? (
+                      <form method="post" action={`${base}/link`}>
+                        <CsrfField page={page} />
+                        <input type="hidden" name="recipient" value={r.id} />
+                        <button
+                          type="submit"
+                          class="secondary"
+                          aria-label={fill(w.takeLinkOf, { name: r.name })}
+                        >
+                          {w.takeLink}
+                        </button>
+                      </form>
+                    ) : (
+                      w.none
+                    )}
+                  </td>
+                ) : null}
               </tr>
             );
           })}
@@ -161,7 +200,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           ))}
         </ul>
       </section>
-      {trail.events.length === 0 ? (
+      {rows.length === 0 ? (
         <section aria-labelledby="case-timeline-title" class="card">
           <h2 id="case-timeline-title">{w.timeline}</h2>
           <p>{w.noEvents}</p>
@@ -175,12 +214,15 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             </tr>
           </thead>
           <tbody>
-            {trail.events.map((e) => (
-              <tr>
-                <td>{at(e.at)}</td>
+            {rows.map((row) => (
+              <tr data-trigger={row.kind === 'event' ? row.event.trigger : 'webhook.run'}>
+                <td>{at(row.at)}</td>
                 <td>
-                  <code>{e.trigger}</code>
-                  {e.reason ? <> {fill(w.reason, { reason: e.reason })}</> : null}
+                  {row.kind === 'event' ? (
+                    <EventText page={page} event={row.event} />
+                  ) : (
+                    <RunText page={page} run={row.run} admin={admin} />
+                  )}
                 </td>
               </tr>
             ))}
@@ -223,6 +265,92 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
         </Table>
       )}
     </div>
+  );
+}
+
+/** A timeline row: an event of the case, or one of its webhook runs, in the order they happened. */
+type TimelineRow =
+  | { kind: 'event'; at: Date; event: CaseTimelineEvent }
+  | { kind: 'run'; at: Date; run: CaseWebhookRun };
+
+function timelineOf(events: CaseTimelineEvent[], runs: CaseWebhookRun[]): TimelineRow[] {
+  return [
+    ...events.map((event): TimelineRow => ({ kind: 'event', at: event.at, event })),
+    ...runs.map((run): TimelineRow => ({ kind: 'run', at: run.at, run })),
+  ].sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** The event in the member's words; a trigger the words do not know yet keeps its name. */
+function triggerText(page: PageContext, trigger: string): string {
+  const words: Record<string, string> = page.words.casePage.triggers;
+  return Object.hasOwn(words, trigger) ? words[trigger]! : trigger;
+}
+
+function EventText({ page, event }: { page: PageContext; event: CaseTimelineEvent }) {
+  const w = page.words.casePage;
+  const text = triggerText(page, event.trigger);
+  return (
+    <>
+      {event.recipient ? fill(w.eventRecipient, { event: text, name: event.recipient }) : text}
+      {event.reason ? <> {fill(w.reason, { reason: event.reason })}</> : null}
+    </>
+  );
+}
+
+/** A webhook run: where it went, what it carried, how it went; its detail page for admins. */
+function RunText({ page, run, admin }: { page: PageContext; run: CaseWebhookRun; admin: boolean }) {
+  const w = page.words.casePage;
+  return (
+    <>
+      {fill(w.webhookRun, {
+        url: run.url,
+        event: triggerText(page, run.trigger),
+        status: w.runStatuses[run.status],
+      })}{' '}
+      (
+      {fill(w.webhookRunTries, {
+        count: String(run.attempts),
+        answer: run.lastStatus === null ? w.webhookRunNoAnswer : `HTTP ${run.lastStatus}`,
+      })}
+      )
+      {admin ? (
+        <>
+          {' '}
+          <a
+            href={`/dashboard/webhooks/${encodeURIComponent(run.webhookId)}/runs/${encodeURIComponent(run.id)}`}
+          >
+            {w.openRun}
+          </a>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The signing link an admin took: a read-only field to select, and the kit's copy button. It
+ * is in this answer only; the page it leads back to never shows it again.
+ */
+function SigningLink({ page, link }: { page: PageContext; link: TakenSigningLink }) {
+  const w = page.words.casePage;
+  return (
+    <section aria-labelledby="signing-link-title" class="card signing-link">
+      <h2 id="signing-link-title">{fill(w.linkTitle, { name: link.recipient.name })}</h2>
+      <p class="hint" id="signing-link-hint">
+        {fill(w.linkHint, { name: link.recipient.name })}
+      </p>
+      <label for="signing-link">{w.signingLink}</label>
+      <input
+        id="signing-link"
+        type="text"
+        readOnly
+        value={link.url}
+        aria-describedby="signing-link-hint"
+        autocomplete="off"
+        spellcheck={false}
+      />
+      <CopyButton page={page} target="signing-link" />
+    </section>
   );
 }
 

@@ -6,11 +6,14 @@ import {
   MAX_EXTEND_DAYS,
   extendCaseExpiry,
   extendDaysOf,
+  readCaseAudit,
   readCaseTrail,
   remindCaseNow,
+  takeSigningLink,
   type CaseService,
   type CaseTrail,
   type CaseView,
+  type TakenSigningLink,
 } from '../../../service/cases/index.js';
 import { caseServiceOf } from '../common/case-service.js';
 import {
@@ -24,11 +27,19 @@ import {
   type PageContext,
 } from '../pages/index.js';
 import { shownTime } from './dashboard-time.js';
+import { CaseAuditPage } from './case-audit-page.js';
 import { CaseDeletePage, CaseLive, CasePage, type CaseNoticeShown } from './case-page.js';
 import { redirectWithFlash, takeFlash } from './home-flash.js';
 
+/** A case id is a UUID: anything else is not found without asking PostgreSQL to cast it. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const CaseParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const FormBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
+const LinkBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 128 })),
+  recipient: Type.Optional(Type.String({ maxLength: 64 })),
+});
 const ExtendBody = Type.Object({
   _csrf: Type.Optional(Type.String({ maxLength: 128 })),
   days: Type.Optional(Type.String({ maxLength: 16 })),
@@ -42,6 +53,7 @@ const ExtendBody = Type.Object({
  */
 export const casePages: DashboardPages = (scope, { context }) => {
   const { db, publicUrl } = context.deps;
+  const { signingSecret } = context;
   let service: Promise<CaseService> | undefined;
   const cases = () => (service ??= caseServiceOf(context));
 
@@ -59,8 +71,13 @@ export const casePages: DashboardPages = (scope, { context }) => {
    * The member and the company's case with its trail, as every route of a case opens them; the
    * log-in page or the not-found page already sent (and undefined) when there is none.
    */
-  const caseOf = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
-    const member = await memberOf(request, reply);
+  const caseOf = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    need: { admin?: boolean } = {},
+  ) => {
+    const member = await memberOf(request, reply, need);
     if (!member) return undefined;
     const page = pageOf(request);
     const trail = await readCaseTrail(db, member.companyId, id);
@@ -78,12 +95,17 @@ export const casePages: DashboardPages = (scope, { context }) => {
     found: { view: CaseView; trail: CaseTrail },
     notice?: CaseNoticeShown,
     status = 200,
+    link?: TakenSigningLink,
   ) =>
     sendPage(
       reply,
-      <CasePage page={page} view={found.view} trail={found.trail} notice={notice} />,
+      <CasePage page={page} view={found.view} trail={found.trail} notice={notice} link={link} />,
       status,
     );
+
+  /** The audit trail of the company's case; undefined for an id that is no case's. */
+  const readCaseAuditOf = (company: string, id: string) =>
+    UUID.test(id) ? readCaseAudit(db, company, id) : Promise.resolve(undefined);
 
   const caseUrl = (id: string) => `/dashboard/cases/${encodeURIComponent(id)}`;
 
@@ -200,6 +222,64 @@ export const casePages: DashboardPages = (scope, { context }) => {
           409,
         );
       return redirectWithFlash(reply, publicUrl, caseUrl(id), { key: 'reminded', values: {} });
+    },
+  );
+
+  // A pending signer's link, for an admin to hand over another way (issue 34). A POST that
+  // answers the link in the page's body: a GET would put nothing secret in its URL either, but
+  // a POST is never prefetched, cached or replayed from history, and the request log, which
+  // writes URLs, never sees the token.
+  scope.post(
+    '/dashboard/cases/:id/link',
+    { schema: { hide: true, params: CaseParams, body: LinkBody } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const opened = await caseOf(request, reply, id, { admin: true });
+      if (!opened) return reply;
+      const { member, page, found } = opened;
+      const recipientId = request.body.recipient ?? '';
+      // Only the case's own recipients: an id from elsewhere is the case's not-found.
+      if (!found.view.recipients.some((r) => r.id === recipientId))
+        return sendProblem(reply, page, 'notFound');
+      let link: TakenSigningLink;
+      try {
+        link = await takeSigningLink(db, {
+          company: member.companyId,
+          caseId: found.view.id,
+          recipientId,
+          // The name and address as they are now: the record keeps them if the member goes.
+          taker: {
+            userId: member.userId,
+            name: `${member.session.name} <${member.session.email}>`,
+          },
+          secret: signingSecret,
+          publicUrl,
+        });
+      } catch (err) {
+        if (!isDocpipeError(err)) throw err;
+        if (err.slug === 'case-not-found') return sendProblem(reply, page, 'notFound');
+        return show(
+          reply,
+          page,
+          found,
+          { kind: 'problem', text: page.words.casePage.linkRefused, problems: err.details },
+          409,
+        );
+      }
+      return show(reply, page, found, undefined, 200, link);
+    },
+  );
+
+  scope.get(
+    '/dashboard/cases/:id/audit',
+    { schema: { hide: true, params: CaseParams } },
+    async (request, reply) => {
+      const member = await memberOf(request, reply);
+      if (!member) return reply;
+      const page = pageOf(request);
+      const audit = await readCaseAuditOf(member.companyId, request.params.id);
+      if (!audit) return sendProblem(reply, page, 'notFound');
+      return sendPage(reply, <CaseAuditPage page={page} audit={audit} />);
     },
   );
 

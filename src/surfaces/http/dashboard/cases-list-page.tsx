@@ -1,5 +1,5 @@
 import type { CaseListPage } from '../../../service/cases/index.js';
-import { Layout, type PageContext } from '../pages/index.js';
+import { Layout, Notice, type PageContext } from '../pages/index.js';
 import {
   CASE_LIST_PATH,
   CASE_LIST_TABS,
@@ -20,6 +20,7 @@ export function CasesListPage({
   folders,
   result,
   paged,
+  notice,
 }: {
   page: PageContext;
   filters: CaseListFilters;
@@ -27,6 +28,8 @@ export function CasesListPage({
   result: CaseListPage;
   /** A later page than the first: "Newest" leads back. */
   paged: boolean;
+  /** The flash of a case just deleted. */
+  notice?: { kind: 'done' | 'problem'; text: string } | undefined;
 }) {
   const l = page.words.caseList;
   const h = page.words.home;
@@ -41,6 +44,11 @@ export function CasesListPage({
   const filtered = Boolean(filters.folder || filters.from || filters.to || filters.q);
   return (
     <Layout page={page} title={l.title} section="cases">
+      {notice ? (
+        <Notice kind={notice.kind}>
+          <p>{notice.text}</p>
+        </Notice>
+      ) : null}
       <div class="actions">
         <a class="button" href="/dashboard/cases/new">
           {l.newCase}

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import { searchCases } from '../../../service/cases/index.js';
 import { FolderRepository } from '../../../service/companies/index.js';
-import { memberOf, pageOf, sendPage } from '../pages/index.js';
+import { fill, memberOf, pageOf, sendPage } from '../pages/index.js';
 import type { DashboardPages } from '../pages/index.js';
 import { CasesListPage } from './cases-list-page.js';
 import { caseListFilters, caseSearchOf } from './cases-list-query.js';
+import { takeFlash } from './home-flash.js';
 
 /** Strings only, each bounded; what is not a filter is dropped by caseListFilters, never a 400. */
 const QUERY = Type.Object(
@@ -21,7 +22,7 @@ const QUERY = Type.Object(
 
 /** The pages of the case list, /dashboard/cases (tabs by state, filters, search, paged by cursor) (issue 34). */
 export const casesListPages: DashboardPages = (scope, { context }) => {
-  const { db } = context.deps;
+  const { db, publicUrl } = context.deps;
   const folders = new FolderRepository(db);
   scope.get(
     '/dashboard/cases',
@@ -30,6 +31,11 @@ export const casesListPages: DashboardPages = (scope, { context }) => {
       const member = await memberOf(request, reply);
       if (!member) return reply;
       const query = request.query;
+      const page = pageOf(request);
+      // A case's page deletes, then comes here: its flash is the one this page shows.
+      const flash = takeFlash(request, reply, publicUrl, {
+        deleted: page.words.casePage.deleted,
+      });
       const filters = caseListFilters(query);
       const [result, list] = await Promise.all([
         searchCases(db, member.companyId, caseSearchOf(filters, query.cursor)),
@@ -38,7 +44,8 @@ export const casesListPages: DashboardPages = (scope, { context }) => {
       return sendPage(
         reply,
         <CasesListPage
-          page={pageOf(request)}
+          page={page}
+          notice={flash && { kind: flash.kind, text: fill(flash.text, flash.values) }}
           filters={filters}
           folders={list}
           result={result}
