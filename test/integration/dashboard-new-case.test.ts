@@ -1,16 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/base/paths/index.js';
+import type { TagInput } from '../../src/document/values/index.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
+import { pagesWorker, type PagesWorker } from '../helpers/pages-worker.js';
 
 /** The New case form over a real socket: the form, Add/Remove recipient, refusals by their fields. */
 let stack: PagesStack;
 let server: PagesServer;
+let worker: PagesWorker;
 
 beforeAll(async () => {
   stack = await startPagesStack();
   server = await stack.server();
+  // Cases with documents go through the pipeline: a worker with one office process.
+  worker = await pagesWorker(stack, server);
+}, 60_000);
+afterAll(async () => {
+  await worker?.close();
+  await stack?.close();
 });
-afterAll(() => stack?.close());
+
+/** A one-page PDF, made here. */
+async function onePagePdf(): Promise<Blob> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([595, 842]);
+  return new Blob([new Uint8Array(await pdf.save())], { type: 'application/pdf' });
+}
+
+/** The NDA's fixture values as the form posts them (a checkbox: `true` or absent). */
+const NDA_TAGS = JSON.parse(
+  readFileSync(join(projectRoot(), 'templates/nda/fixtures/mutual.tags.json'), 'utf8'),
+) as TagInput[];
+const ndaFields = (row: number, changes: Record<string, string> = {}): Record<string, string> =>
+  Object.fromEntries<string>(
+    NDA_TAGS.filter((t) => t.value !== false)
+      .map((t): [string, string] => [`documents.${row}.tags.${t.tag}`, String(t.value)])
+      .concat(
+        Object.entries(changes).map(([k, v]): [string, string] => [
+          `documents.${row}.tags.${k}`,
+          v,
+        ]),
+      ),
+  );
+
+const TWO_SIGNERS = {
+  rows: '2',
+  'recipients.0.name': 'Bo',
+  'recipients.0.email': 'bo@example.com',
+  'recipients.0.signing': 'true',
+  'recipients.1.name': 'Cy',
+  'recipients.1.email': 'cy@example.com',
+  'recipients.1.signing': 'true',
+};
+
+const documentsOf = (caseId: string) =>
+  stack.t.db
+    .selectFrom('case_documents')
+    .selectAll()
+    .where('case_id', '=', caseId)
+    .orderBy('index')
+    .execute();
 
 const caseCount = async (company: string) =>
   Number(
@@ -86,4 +139,156 @@ describe('the New case form', () => {
     expect(row).toMatchObject({ state: 'draft', title: 'Draft lease', source: 'dashboard' });
     expect(saved.location).toBe(`/dashboard/cases/${row.id}/places`);
   });
+});
+
+describe('the New case form: documents', () => {
+  it('keeps an uploaded PDF across re-renders and refuses a non-PDF with the pipeline reason by its row', async () => {
+    const ann = await stack.member({ company: 'nc-d', email: 'ann@nc-d.example', language: 'en' });
+    const b = await dashboardBrowser(server, ann);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      title: 'Two files',
+      docs: '2',
+      ...TWO_SIGNERS,
+      add: '1',
+    }))
+      form.set(k, v);
+    form.set('documents.0.file', await onePagePdf(), 'contract.pdf');
+    form.set('documents.1.file', new Blob(['just some text, not a document']), 'notes.txt');
+    const shown = await b.post('/dashboard/cases/new', form);
+    expect(shown.status).toBe(400);
+    // The refused file's reason (the sniff's) sits by its own row's input, and only there.
+    expect(shown.html).toMatch(
+      /id="field-documents\.1\.file-error">The file was refused: [a-z-]+: /,
+    );
+    expect(shown.html).not.toContain('id="field-documents.0.file-error"');
+    // The PDF is kept as the company's upload, carried by its URL; Add recipient still worked.
+    const kept = /name="documents\.0\.upload" value="([^"]+)"/.exec(shown.html)?.[1];
+    expect(kept).toMatch(new RegExp(`^${server.url}/v3/company/nc-d/file/`));
+    expect(shown.html).toContain('name="recipients.2.name"');
+    expect(await caseCount('nc-d')).toBe(0);
+
+    // Sent again without the file chosen: the kept upload is the case's document.
+    const sent = await b.post('/dashboard/cases/new', {
+      title: 'Two files',
+      docs: '1',
+      ...TWO_SIGNERS,
+      'documents.0.upload': kept!.replaceAll('&amp;', '&'),
+      'documents.0.uploadName': 'contract.pdf',
+      state: 'open',
+    });
+    expect(sent.status, sent.html).toBe(303);
+    const row = await stack.t.db
+      .selectFrom('cases')
+      .selectAll()
+      .where('company_id', '=', 'nc-d')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'open', source: 'dashboard' });
+    const docs = await documentsOf(row.id);
+    expect(docs.map((d) => [d.name, d.pages])).toEqual([['contract.pdf', 1]]);
+  });
+
+  it("never carries another company's upload", async () => {
+    const other = await stack.member({ company: 'nc-e', email: 'ann@nc-e.example' });
+    const o = await dashboardBrowser(server, other);
+    const form = new FormData();
+    form.set('docs', '1');
+    form.set('rows', '0');
+    form.set('add', '1');
+    form.set('documents.0.file', await onePagePdf(), 'theirs.pdf');
+    const theirs = /name="documents\.0\.upload" value="([^"]+)"/.exec(
+      (await o.post('/dashboard/cases/new', form)).html,
+    )?.[1];
+    expect(theirs).toMatch(/\/v3\/company\/nc-e\/file\//);
+
+    const ann = await stack.member({ company: 'nc-f', email: 'ann@nc-f.example' });
+    const b = await dashboardBrowser(server, ann);
+    const refused = await b.post('/dashboard/cases/new', {
+      title: 'Borrowed',
+      docs: '1',
+      ...TWO_SIGNERS,
+      'documents.0.upload': theirs!.replaceAll('&amp;', '&'),
+      'documents.0.uploadName': 'theirs.pdf',
+      state: 'open',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).not.toContain('nc-e/file');
+    expect(refused.html).toMatch(
+      /id="field-documents-error">an open case needs at least one document/,
+    );
+    expect(await caseCount('nc-f')).toBe(0);
+  });
+
+  it("shows a library document's fields as typed inputs with Show fields, without script", async () => {
+    const ann = await stack.member({ company: 'nc-g', email: 'ann@nc-g.example' });
+    const b = await dashboardBrowser(server, ann);
+    const shown = await b.post('/dashboard/cases/new', {
+      title: 'NDA',
+      docs: '1',
+      rows: '1',
+      'documents.0.documentId': 'nda',
+      showFields: '0',
+    });
+    expect(shown.status).toBe(200);
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.agreement_date" type="date"/);
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.term_years" type="number"/);
+    expect(shown.html).toMatch(/type="checkbox" id="field-documents\.0\.tags\.mutual"/);
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.company_name" type="text"/);
+    expect(shown.html).toContain('Shown as D MMMM YYYY.');
+  });
+
+  it('shows every refusal at once, the service rules and the documents together, and creates nothing', async () => {
+    const ann = await stack.member({ company: 'nc-h', email: 'ann@nc-h.example' });
+    const b = await dashboardBrowser(server, ann);
+    const refused = await b.post('/dashboard/cases/new', {
+      title: 'NDA',
+      docs: '1',
+      ...TWO_SIGNERS,
+      // A rule of references (an sms recipient needs a phone) ...
+      'recipients.1.channel': 'sms',
+      'recipients.1.email': '',
+      'documents.0.documentId': 'nda',
+      // ... and the document's own check of its values, in the same answer.
+      ...ndaFields(0, { agreement_date: '2026-02-30', term_years: 'three' }),
+      state: 'open',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toMatch(/id="field-recipients\.1\.phone-error"/);
+    expect(refused.html).toMatch(
+      /id="field-documents\.0\.tags\.agreement_date-error">[^<]*2026-02-30[^<]*not a date that exists/,
+    );
+    expect(refused.html).toMatch(/id="field-documents\.0\.tags\.term_years-error"/);
+    // The values are kept as typed.
+    expect(refused.html).toContain('value="2026-02-30"');
+    expect(await caseCount('nc-h')).toBe(0);
+  }, 60_000);
+
+  it('makes one case of an upload and a filled library document, in their order', async () => {
+    const ann = await stack.member({ company: 'nc-i', email: 'ann@nc-i.example' });
+    const b = await dashboardBrowser(server, ann);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      title: 'Bundle',
+      docs: '2',
+      ...TWO_SIGNERS,
+      'documents.1.documentId': 'nda',
+      'documents.1.name': 'Our NDA',
+      ...ndaFields(1),
+      state: 'open',
+    }))
+      form.set(k, v);
+    form.set('documents.0.file', await onePagePdf(), 'cover.pdf');
+    const sent = await b.post('/dashboard/cases/new', form);
+    expect(sent.status, sent.html).toBe(303);
+    const row = await stack.t.db
+      .selectFrom('cases')
+      .selectAll()
+      .where('company_id', '=', 'nc-i')
+      .executeTakeFirstOrThrow();
+    const docs = await documentsOf(row.id);
+    expect(docs.map((d) => [d.name, d.source, d.library_document_id])).toEqual([
+      ['cover.pdf', 'url', null],
+      ['Our NDA', 'library', 'nda'],
+    ]);
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { DocpipeError } from '../../base/errors/index.js';
 import type { DocumentLibrary } from '../../document/library/index.js';
 import type { DocpipeClient } from '../../jobs/queue/index.js';
 import type { Storage } from '../../render/storage/index.js';
@@ -146,47 +147,15 @@ export class CaseService {
     body: CaseInput,
     options: CreateCaseOptions,
   ): Promise<CreatedCase> {
-    const now = options.now ?? new Date();
-    const policy = options.policy ?? V3_POLICY;
-    const refs = await resolveReferences(this.deps.db, body, {
-      company,
-      ...(creator.userId !== undefined ? { keyUserId: creator.userId } : {}),
-      publicUrl: options.publicUrl,
-      eidSchemes: this.deps.eidSchemes ?? [],
-      unknownFolderToDefault: policy.unknownFolder === 'default-folder',
-      unknownSenderEmailToKeyUser: policy.unknownSenderEmail === 'key-user',
-    });
-    checkNeedsCpr(body.recipients, {
-      signingSchemas: refs.signingSchemas,
-      cprSchemes: this.deps.cprSchemes ?? [],
-      ...(options.encryptedCprs ? { encryptedCprs: options.encryptedCprs } : {}),
-      defaultSigning: policy.defaultSigning,
-    });
-    // Before any document is rendered: a past expiry is the request's mistake, like the above.
-    const expiry = caseExpiry(
-      {
-        ...refs.settings,
-        ...(policy.expiresAt !== undefined ? { expiresAt: policy.expiresAt } : {}),
-      },
-      policy.defaultExpiresInDays,
-      now,
-    );
     const caseId = randomUUID();
-    const produced = await produceDocuments(body, {
+    const { now, policy, refs, expiry, produced } = await this.prepare(
       company,
+      creator,
+      body,
+      options,
       caseId,
-      client: this.deps.client,
-      storage: this.deps.storage,
-      library: this.deps.library,
-      publicUrl: options.publicUrl,
-      ...(this.deps.signingSecret !== undefined ? { signingSecret: this.deps.signingSecret } : {}),
-      now,
-      request: {
-        company,
-        ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
-        ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      },
-    });
+      'first',
+    );
     const notices: CaseNotice[] = [...refs.notices, ...produced.notices];
     const eventId = randomUUID();
     try {
@@ -289,6 +258,109 @@ export class CaseService {
       if (!(await this.exists(company, caseId))) await produced.discard();
       throw err;
     }
+  }
+
+  /**
+   * Every refusal `createCase` could give `body` (rules 2 and 3), all at once, and nothing
+   * created: createCase stops at the first rule that fails, as spec 4.4 orders it for the API,
+   * while a form shows every problem by its field in one pass (the dashboard's New case). The
+   * documents go through the pipeline and are discarded. Resolves when createCase would take it.
+   */
+  async checkCase(
+    company: string,
+    creator: CaseCreator,
+    body: CaseInput,
+    options: CreateCaseOptions,
+  ): Promise<void> {
+    const { produced } = await this.prepare(company, creator, body, options, randomUUID(), 'all');
+    await produced.discard();
+  }
+
+  /**
+   * Rules 2 and 3 of createCase: references, needsCpr, expiry, then the documents. `first`
+   * throws the first rule's failure before the next one runs (no document is rendered for a
+   * body whose references fail); `all` runs every rule and throws their problems together, the
+   * first one's slug with every detail. The same rules either way: checkCase is createCase
+   * without the write.
+   */
+  private async prepare(
+    company: string,
+    creator: CaseCreator,
+    body: CaseInput,
+    options: CreateCaseOptions,
+    caseId: string,
+    mode: 'first' | 'all',
+  ) {
+    const now = options.now ?? new Date();
+    const policy = options.policy ?? V3_POLICY;
+    const failures: DocpipeError[] = [];
+    const attempt = async <T>(step: () => T | Promise<T>): Promise<T | undefined> => {
+      try {
+        return await step();
+      } catch (err) {
+        if (mode === 'first' || !(err instanceof DocpipeError)) throw err;
+        failures.push(err);
+        return undefined;
+      }
+    };
+    const refs = await attempt(() =>
+      resolveReferences(this.deps.db, body, {
+        company,
+        ...(creator.userId !== undefined ? { keyUserId: creator.userId } : {}),
+        publicUrl: options.publicUrl,
+        eidSchemes: this.deps.eidSchemes ?? [],
+        unknownFolderToDefault: policy.unknownFolder === 'default-folder',
+        unknownSenderEmailToKeyUser: policy.unknownSenderEmail === 'key-user',
+      }),
+    );
+    if (refs)
+      await attempt(() =>
+        checkNeedsCpr(body.recipients, {
+          signingSchemas: refs.signingSchemas,
+          cprSchemes: this.deps.cprSchemes ?? [],
+          ...(options.encryptedCprs ? { encryptedCprs: options.encryptedCprs } : {}),
+          defaultSigning: policy.defaultSigning,
+        }),
+      );
+    // Before any document is rendered: a past expiry is the request's mistake, like the above.
+    const expiry = await attempt(() =>
+      caseExpiry(
+        {
+          ...(refs?.settings ?? body.settings ?? {}),
+          ...(policy.expiresAt !== undefined ? { expiresAt: policy.expiresAt } : {}),
+        },
+        policy.defaultExpiresInDays,
+        now,
+      ),
+    );
+    const produced = await attempt(() =>
+      produceDocuments(body, {
+        company,
+        caseId,
+        client: this.deps.client,
+        storage: this.deps.storage,
+        library: this.deps.library,
+        publicUrl: options.publicUrl,
+        ...(this.deps.signingSecret !== undefined
+          ? { signingSecret: this.deps.signingSecret }
+          : {}),
+        now,
+        request: {
+          company,
+          ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        },
+      }),
+    );
+    if (failures.length > 0 || !refs || !expiry || !produced) {
+      await produced?.discard();
+      throw new DocpipeError(
+        failures[0]!.slug,
+        failures.flatMap((f) => f.details),
+        failures.some((f) => f.retryable) ? { retryable: true } : undefined,
+      );
+    }
+    return { now, policy, refs, expiry, produced };
   }
 
   /**

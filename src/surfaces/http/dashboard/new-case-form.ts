@@ -1,4 +1,7 @@
-import type { CaseInput } from '../../../service/cases/index.js';
+import type { CaseDocumentInput, CaseInput } from '../../../service/cases/index.js';
+import type { TagInput } from '../../../document/values/index.js';
+import type { LibraryField } from './new-case-library.js';
+import { MAX_DOCUMENT_ROWS } from './new-case-upload.js';
 
 /** One recipient row as the form posts it (every value kept as typed, for a re-render). */
 export interface RecipientRow {
@@ -9,11 +12,36 @@ export interface RecipientRow {
   signing: boolean;
 }
 
+/**
+ * One document row: an uploaded file (kept server-side as the company's upload, carried by its
+ * URL in a hidden field) or a library document with its fields' values (`documents.N.tags.<tag>`).
+ */
+export interface DocumentRow {
+  source: 'upload' | 'library';
+  /** The document's name in the case; empty: the file's or the library document's. */
+  name: string;
+  /** The stored upload's URL (new-case-upload.ts), once a file was taken. */
+  upload: string;
+  uploadName: string;
+  documentId: string;
+  /** Every posted value by tag, as typed (a checkbox: `true` or absent). */
+  tags: Record<string, string>;
+}
+
+export const EMPTY_DOCUMENT: DocumentRow = {
+  source: 'upload',
+  name: '',
+  upload: '',
+  uploadName: '',
+  documentId: '',
+  tags: {},
+};
+
 /** The New case form's values, read from its flat url-encoded body. */
 export interface NewCaseValues {
   title: string;
   folder: string;
-  documentId: string;
+  documents: DocumentRow[];
   expiresInDays: string;
   recipients: RecipientRow[];
 }
@@ -41,14 +69,88 @@ export function readNewCase(body: Record<string, unknown>): NewCaseValues {
   return {
     title: text(body, 'title'),
     folder: text(body, 'folder'),
-    documentId: text(body, 'documentId'),
+    documents: readDocuments(body),
     expiresInDays: text(body, 'expiresInDays'),
     recipients,
   };
 }
 
-/** The v3 body the form stands for: the same shape POST /v3/api/cases takes. */
-export function caseBodyOf(values: NewCaseValues, state: 'draft' | 'open'): CaseInput {
+/** The document rows, `documents.N.*`, counted by `docs`. */
+function readDocuments(body: Record<string, unknown>): DocumentRow[] {
+  const count = Math.min(
+    MAX_DOCUMENT_ROWS,
+    Math.max(0, Number.parseInt(text(body, 'docs'), 10) || 0),
+  );
+  const rows: DocumentRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const p = `documents.${i}.`;
+    const tags: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const key of Object.keys(body))
+      if (key.startsWith(`${p}tags.`)) tags[key.slice(`${p}tags.`.length)] = text(body, key);
+    rows.push({
+      // A library document chosen makes the row that document; else it is the row's upload.
+      source: text(body, `${p}documentId`) !== '' ? 'library' : 'upload',
+      name: text(body, `${p}name`),
+      upload: text(body, `${p}upload`),
+      uploadName: text(body, `${p}uploadName`),
+      documentId: text(body, `${p}documentId`),
+      tags,
+    });
+  }
+  return rows;
+}
+
+/** The rows that stand for a document of the case, in its order (a row with nothing chosen does not). */
+export function documentRowsOf(rows: readonly DocumentRow[]): number[] {
+  return rows.flatMap((r, i) =>
+    (r.source === 'upload' ? r.upload !== '' : r.documentId !== '') ? [i] : [],
+  );
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A field's typed value as a v3 body's TagInput carries it; a value that is not of the type is
+ * sent as typed, so that the service refuses it with its own reason at `documents[i].tags.<tag>`.
+ */
+function tagInputOf(field: LibraryField, posted: string | undefined): TagInput {
+  const raw = posted ?? '';
+  const value = (() => {
+    if (field.type === 'boolean') return raw === 'true';
+    if (field.type === 'number') return NUMBER.test(raw.trim()) ? Number(raw.trim()) : raw;
+    if (field.type === 'list') {
+      try {
+        return raw.trim() === '' ? [] : (JSON.parse(raw) as unknown);
+      } catch {
+        return raw;
+      }
+    }
+    return raw;
+  })();
+  return { tag: field.tag, value, type: field.type };
+}
+
+/** A row's document as a v3 body names it: an upload's URL, or a library id with its tags. */
+function documentOf(row: DocumentRow, fields: readonly LibraryField[] | undefined) {
+  if (row.source === 'upload')
+    return { name: row.name.trim() || row.uploadName || 'document', url: row.upload };
+  const doc: CaseDocumentInput = {
+    name: row.name.trim() || row.documentId,
+    documentId: row.documentId,
+  };
+  if (fields && fields.length > 0) doc.tags = fields.map((f) => tagInputOf(f, row.tags[f.tag]));
+  return doc;
+}
+
+/**
+ * The v3 body the form stands for: the same shape POST /v3/api/cases takes. `fields` are each
+ * row's library fields (new-case-library.ts), by row.
+ */
+export function caseBodyOf(
+  values: NewCaseValues,
+  state: 'draft' | 'open',
+  fields: readonly (readonly LibraryField[] | undefined)[] = [],
+): CaseInput {
   const days = values.expiresInDays.trim();
   return {
     title: values.title.trim(),
@@ -62,9 +164,9 @@ export function caseBodyOf(values: NewCaseValues, state: 'draft' | 'open'): Case
       type: r.channel,
       signing: r.signing,
     })),
-    documents: values.documentId
-      ? [{ name: values.documentId, documentId: values.documentId }]
-      : [],
+    documents: documentRowsOf(values.documents).map((i) =>
+      documentOf(values.documents[i]!, fields[i]),
+    ),
   };
 }
 
@@ -72,8 +174,25 @@ export function caseBodyOf(values: NewCaseValues, state: 'draft' | 'open'): Case
  * The service's `details[].field` paths (`recipients[1].email`, `settings.expiresInDays`) as the
  * form's field names (`recipients.1.email`, `expiresInDays`), so that each refusal sits by its input.
  */
-export function formFieldOf(path: string): string {
+export function formFieldOf(
+  path: string,
+  rows: readonly DocumentRow[] = [],
+  body?: CaseInput,
+): string {
   if (path.startsWith('settings.')) return path.slice('settings.'.length);
-  if (path.startsWith('documents')) return 'documentId';
+  const doc = /^documents\[(\d+)\](.*)$/.exec(path);
+  if (doc) {
+    // The case's i-th document is the i-th row that stands for one.
+    const n = documentRowsOf(rows)[Number(doc[1])] ?? 0;
+    const tag = /^\.tags\.([^.[]+)/.exec(doc[2]!);
+    if (tag) return `documents.${n}.tags.${tag[1]}`;
+    // The fill names a value by its place among the document's TagInputs (`tags[3].value`).
+    const at = /^\.tags\[(\d+)\]/.exec(doc[2]!);
+    const named = at ? body?.documents?.[Number(doc[1])]?.tags?.[Number(at[1])]?.tag : undefined;
+    if (named !== undefined) return `documents.${n}.tags.${named}`;
+    if (doc[2]!.startsWith('.name')) return `documents.${n}.name`;
+    return rows[n]?.source === 'library' ? `documents.${n}.documentId` : `documents.${n}.file`;
+  }
+  if (path === 'documents') return 'documents';
   return path.replace(/\[(\d+)\]/g, '.$1');
 }

@@ -8,23 +8,35 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
+import { DocumentRows } from './new-case-documents.js';
 import type { NewCaseValues } from './new-case-form.js';
+import type { LibraryField } from './new-case-library.js';
 
 export interface NewCasePageProps {
   page: PageContext;
   values: NewCaseValues;
   folders: Folder[];
   documents: { id: string; name: string }[];
+  /** Each document row's library fields, by row (new-case-library.ts). */
+  fields?: readonly (readonly LibraryField[] | undefined)[];
   errors?: FieldErrors;
 }
 
 /** /dashboard/cases/new: title, folder, document, recipients and settings; draft or send. */
-export function NewCasePage({ page, values, folders, documents, errors = {} }: NewCasePageProps) {
+export function NewCasePage({
+  page,
+  values,
+  folders,
+  documents,
+  fields = [],
+  errors = {},
+}: NewCasePageProps) {
   const w = page.words.newCase;
   return (
     <Layout page={page} title={w.title} section="cases">
       <ErrorSummary page={page} errors={errors} />
-      <form method="post" action="/dashboard/cases/new" novalidate>
+      {/* multipart: the document rows carry files. */}
+      <form method="post" action="/dashboard/cases/new" enctype="multipart/form-data" novalidate>
         <CsrfField page={page} />
         <input type="hidden" name="rows" value={String(values.recipients.length)} />
         <Field name="title" label={w.caseTitle} value={values.title} errors={errors} required />
@@ -38,29 +50,13 @@ export function NewCasePage({ page, values, folders, documents, errors = {} }: N
             ))}
           </select>
         </div>
-        <fieldset>
-          <legend>{w.documents}</legend>
-          <div class={errors.documentId ? 'field has-error' : 'field'}>
-            <label for="field-documentId">{w.libraryDocument}</label>
-            {errors.documentId ? (
-              <p class="field-error" id="field-documentId-error">
-                {errors.documentId}
-              </p>
-            ) : null}
-            <select
-              id="field-documentId"
-              name="documentId"
-              aria-describedby={errors.documentId ? 'field-documentId-error' : undefined}
-            >
-              <option value="">{w.noDocument}</option>
-              {documents.map((d) => (
-                <option value={d.id} selected={d.id === values.documentId}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </fieldset>
+        <DocumentRows
+          page={page}
+          rows={values.documents}
+          fields={fields}
+          library={documents}
+          errors={errors}
+        />
         <fieldset>
           <legend>{w.recipients}</legend>
           {values.recipients.map((r, i) => {

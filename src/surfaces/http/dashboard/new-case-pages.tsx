@@ -2,12 +2,18 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { isDocpipeError, type FailureDetail } from '../../../base/errors/index.js';
-import { CaseBodySchema, caseBodyRuleProblems } from '../../../service/cases/index.js';
+import {
+  CaseBodySchema,
+  caseBodyRuleProblems,
+  type CaseInput,
+} from '../../../service/cases/index.js';
 import { companyLibrary } from '../../../document/library/index.js';
 import { FolderRepository } from '../../../service/companies/index.js';
 import { caseServiceOf } from '../common/case-service.js';
+import type { HttpApp } from '../common/create-app.js';
 import { validationDetails } from '../common/validation-details.js';
 import {
+  fill,
   memberOf,
   pageOf,
   sendPage,
@@ -17,21 +23,58 @@ import {
   type PageContext,
 } from '../pages/index.js';
 import { redirectWithFlash } from './home-flash.js';
-import { caseBodyOf, formFieldOf, readNewCase, type NewCaseValues } from './new-case-form.js';
+import {
+  caseBodyOf,
+  documentRowsOf,
+  EMPTY_DOCUMENT,
+  formFieldOf,
+  readNewCase,
+  type DocumentRow,
+  type NewCaseValues,
+} from './new-case-form.js';
+import { libraryFields, type LibraryField } from './new-case-library.js';
 import { NewCasePage } from './new-case-page.js';
+import {
+  MAX_DOCUMENT_ROWS,
+  newCaseFormParser,
+  ownUpload,
+  postedFiles,
+  storeUpload,
+} from './new-case-upload.js';
 
 const PATH = '/dashboard/cases/new';
 // Flat url-encoded fields (`recipients.0.name`); readNewCase reads and bounds them.
 const Body = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown());
 
-/** The refusals by the form's fields; two on one field are read together. */
-function errorsOf(details: readonly FailureDetail[]): Record<string, string> {
-  const errors: Record<string, string> = {};
+/** The refusals by the form's fields; two on one field are read together, each once. */
+function errorsOf(
+  details: readonly FailureDetail[],
+  rows: readonly DocumentRow[] = [],
+  errors: Record<string, string> = {},
+  body?: CaseInput,
+): Record<string, string> {
   for (const d of details) {
-    const field = formFieldOf(d.field);
-    errors[field] = errors[field] ? `${errors[field]} ${d.message}` : d.message;
+    const field = formFieldOf(d.field, rows, body);
+    const had = errors[field];
+    if (had?.includes(d.message)) continue;
+    errors[field] = had ? `${had} ${d.message}` : d.message;
   }
   return errors;
+}
+
+/**
+ * A body for the service's rules without the settings its structure check refused: a value of
+ * the wrong shape there (an expiry of `abc` days) is already the form's refusal, and the rules
+ * after structure are written for sound values.
+ */
+function withoutRefusedSettings(body: CaseInput, refused: readonly FailureDetail[]): CaseInput {
+  if (!body.settings) return body;
+  const settings: Record<string, unknown> = { ...body.settings };
+  for (const d of refused) {
+    const m = /^settings\.([^.[]+)/.exec(d.field);
+    if (m) delete settings[m[1]!];
+  }
+  return { ...body, settings };
 }
 
 const EMPTY_ROW = { name: '', email: '', phone: '', channel: 'email', signing: true };
@@ -42,7 +85,8 @@ const EMPTY_ROW = { name: '', email: '', phone: '', channel: 'email', signing: t
  * same webhooks and messages. Add/Remove recipient re-render the form without script.
  */
 export const newCasePages: DashboardPages = async (scope, { context }) => {
-  const { db, publicUrl, library } = context.deps;
+  const { db, publicUrl, library, preparer, storage, config } = context.deps;
+  const maxInputBytes = config.limits.maxInputBytes;
   const folders = new FolderRepository(db);
   const cases = await caseServiceOf(context);
 
@@ -53,6 +97,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
     values: NewCaseValues,
     errors: FieldErrors = {},
     status = 200,
+    fields: readonly (readonly LibraryField[] | undefined)[] = [],
   ) => {
     const docs = await companyLibrary(library, member.companyId).list();
     return sendPage(
@@ -62,6 +107,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         values={values}
         folders={await folders.list(member.companyId)}
         documents={docs.map((d) => ({ id: d.id, name: d.name }))}
+        fields={fields}
         errors={errors}
       />,
       status,
@@ -74,62 +120,120 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
     return show(reply, pageOf(request), member, {
       title: '',
       folder: '',
-      documentId: '',
+      documents: [{ ...EMPTY_DOCUMENT }],
       expiresInDays: '',
       recipients: [{ ...EMPTY_ROW }],
     });
   });
 
-  scope.post(PATH, { schema: { hide: true, body: Body } }, async (request, reply) => {
-    const member = await memberOf(request, reply, {});
-    if (!member) return reply;
-    const page = pageOf(request);
-    const body = request.body;
-    const values = readNewCase(body);
-    if (body.add !== undefined) {
-      values.recipients.push({ ...EMPTY_ROW });
-      return show(reply, page, member, values);
-    }
-    if (typeof body.remove === 'string') {
-      values.recipients.splice(Number.parseInt(body.remove, 10), 1);
-      return show(reply, page, member, values);
-    }
-    const state = body.state === 'draft' ? 'draft' : 'open';
-    const caseBody = caseBodyOf(values, state);
-    // Rule 1 (structure) as the v3 route checks it, every problem at once, before the service's rules.
-    const structure = [
-      ...validationDetails([...Value.Errors(CaseBodySchema, caseBody)], 'body'),
-      ...caseBodyRuleProblems(caseBody),
-    ];
-    if (structure.length > 0) return show(reply, page, member, values, errorsOf(structure), 400);
-    try {
-      const created = await cases.createCase(
-        member.companyId,
-        { userId: member.userId },
-        caseBody,
-        { publicUrl, requestId: request.id, source: 'dashboard' },
+  // Multipart in a context of its own: only this route reads files (the rows' uploads).
+  await scope.register((form: HttpApp, _options, done) => {
+    form.addContentTypeParser('multipart/form-data', newCaseFormParser(maxInputBytes));
+    form.post(PATH, { schema: { hide: true, body: Body } }, async (request, reply) => {
+      const member = await memberOf(request, reply, {});
+      if (!member) return reply;
+      const page = pageOf(request);
+      const body = request.body;
+      const values = readNewCase(body);
+      // Every file chosen is kept at once as the company's upload, so that it survives whatever
+      // re-render comes next; a refused one says why by its row.
+      const fileErrors: Record<string, string> = {};
+      for (const row of values.documents)
+        row.upload = ownUpload(row.upload, publicUrl, member.companyId);
+      for (const [i, file] of postedFiles(request)) {
+        const row = values.documents[i];
+        if (!row) continue;
+        const stored = await storeUpload(
+          { preparer, storage, publicUrl },
+          member.companyId,
+          file,
+          maxInputBytes,
+        );
+        if ('problem' in stored) {
+          fileErrors[`documents.${i}.file`] = fill(page.words.newCase.fileRefused, {
+            reason: stored.problem,
+          });
+          continue;
+        }
+        Object.assign(row, {
+          source: 'upload',
+          upload: stored.url,
+          uploadName: stored.name,
+          documentId: '',
+        });
+      }
+      if (body.addDocument !== undefined && values.documents.length < MAX_DOCUMENT_ROWS)
+        values.documents.push({ ...EMPTY_DOCUMENT, tags: {} });
+      if (typeof body.removeDocument === 'string')
+        values.documents.splice(Number.parseInt(body.removeDocument, 10), 1);
+      const fields = await Promise.all(
+        values.documents.map((row) =>
+          row.source === 'library'
+            ? libraryFields({ library, preparer }, member.companyId, row.documentId)
+            : Promise.resolve(undefined),
+        ),
       );
-      const id = created.case.id;
-      // A library document brings its own signers' places; only a draft goes to the editor.
-      const to =
-        state === 'draft' && values.documentId === ''
-          ? `/dashboard/cases/${encodeURIComponent(id)}/places`
-          : `/dashboard/cases/${encodeURIComponent(id)}`;
-      return redirectWithFlash(reply, publicUrl, to, {
-        key: 'created',
-        values: { title: values.title.trim() },
-      });
-    } catch (err) {
-      if (!isDocpipeError(err)) throw err;
-      const errors = errorsOf(err.details);
-      return show(
-        reply,
-        page,
-        member,
-        values,
-        Object.keys(errors).length ? errors : { title: err.slug },
-        400,
-      );
-    }
+      const status = Object.keys(fileErrors).length > 0 ? 400 : 200;
+      const again = (errors: FieldErrors = fileErrors, code = status) =>
+        show(reply, page, member, values, errors, code, fields);
+      if (body.add !== undefined) {
+        values.recipients.push({ ...EMPTY_ROW });
+        return again();
+      }
+      if (typeof body.remove === 'string') {
+        values.recipients.splice(Number.parseInt(body.remove, 10), 1);
+        return again();
+      }
+      if (
+        body.addDocument !== undefined ||
+        body.removeDocument !== undefined ||
+        body.showFields !== undefined
+      )
+        return again();
+      const state = body.state === 'draft' ? 'draft' : 'open';
+      const caseBody = caseBodyOf(values, state, fields);
+      // One pass: structure (rule 1, as the v3 route checks it) and the service's own rules and
+      // documents (checkCase: createCase without the write), every refusal at once by its field.
+      const structure = [
+        ...validationDetails([...Value.Errors(CaseBodySchema, caseBody)], 'body'),
+        ...caseBodyRuleProblems(caseBody),
+      ];
+      const creator = { userId: member.userId };
+      const options = { publicUrl, requestId: request.id, source: 'dashboard' as const };
+      const rules = await cases
+        .checkCase(member.companyId, creator, withoutRefusedSettings(caseBody, structure), options)
+        .then(
+          () => [] as FailureDetail[],
+          (err: unknown) => {
+            if (!isDocpipeError(err)) throw err;
+            return err.details.length > 0 ? err.details : [{ field: 'title', message: err.slug }];
+          },
+        );
+      const refused = [...structure, ...rules];
+      if (refused.length > 0 || status !== 200)
+        return again(errorsOf(refused, values.documents, { ...fileErrors }, caseBody), 400);
+      try {
+        const created = await cases.createCase(member.companyId, creator, caseBody, options);
+        const id = created.case.id;
+        // A library document brings its own signers' places; only a draft goes to the editor.
+        const fromLibrary = documentRowsOf(values.documents).some(
+          (i) => values.documents[i]!.source === 'library',
+        );
+        const to =
+          state === 'draft' && !fromLibrary
+            ? `/dashboard/cases/${encodeURIComponent(id)}/places`
+            : `/dashboard/cases/${encodeURIComponent(id)}`;
+        return redirectWithFlash(reply, publicUrl, to, {
+          key: 'created',
+          values: { title: values.title.trim() },
+        });
+      } catch (err) {
+        // What changed between the check and the write (a folder removed meanwhile).
+        if (!isDocpipeError(err)) throw err;
+        const errors = errorsOf(err.details, values.documents, {}, caseBody);
+        return again(Object.keys(errors).length ? errors : { title: err.slug }, 400);
+      }
+    });
+    done();
   });
 };

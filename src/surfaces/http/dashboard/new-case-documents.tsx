@@ -1,0 +1,215 @@
+import { Field, fill, type FieldErrors, type PageContext } from '../pages/index.js';
+import type { DocumentRow } from './new-case-form.js';
+import type { LibraryField } from './new-case-library.js';
+
+export interface DocumentRowsProps {
+  page: PageContext;
+  rows: readonly DocumentRow[];
+  /** Each row's library fields, by row; undefined: no library document chosen (or none found). */
+  fields: readonly (readonly LibraryField[] | undefined)[];
+  library: readonly { id: string; name: string }[];
+  errors: FieldErrors;
+}
+
+/** A problem line tied to its input by id (`field-<name>-error`). */
+function Problem({ name, errors }: { name: string; errors: FieldErrors }) {
+  const error = errors[name];
+  return error ? (
+    <p class="field-error" id={`field-${name}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
+const describedBy = (name: string, errors: FieldErrors, hint: boolean) =>
+  [hint ? `field-${name}-hint` : '', errors[name] ? `field-${name}-error` : '']
+    .filter(Boolean)
+    .join(' ') || undefined;
+
+/**
+ * One library field as a typed input named `documents.N.tags.<tag>`: a date picker, a number, a
+ * checkbox for a boolean, a text box for a list's rows (JSON), text otherwise; its refusal by
+ * the service (`documents[i].tags.<tag>`) beside it.
+ */
+function TagField({
+  page,
+  prefix,
+  field,
+  value,
+  errors,
+}: {
+  page: PageContext;
+  prefix: string;
+  field: LibraryField;
+  value: string | undefined;
+  errors: FieldErrors;
+}) {
+  const w = page.words.newCase;
+  const name = `${prefix}tags.${field.tag}`;
+  const id = `field-${name}`;
+  const hints = [
+    field.name ?? '',
+    field.format !== undefined ? fill(w.formatHint, { format: field.format }) : '',
+    field.type === 'list' ? w.listHint : '',
+  ].filter(Boolean);
+  const hint = hints.length > 0 ? hints.join(' ') : undefined;
+  const hintLine = hint ? (
+    <p class="hint" id={`${id}-hint`}>
+      {hint}
+    </p>
+  ) : null;
+  const invalid = errors[name] ? 'true' : undefined;
+  if (field.type === 'boolean')
+    return (
+      <div class={errors[name] ? 'field has-error' : 'field'}>
+        <Problem name={name} errors={errors} />
+        <div class="checkbox">
+          <input
+            type="checkbox"
+            id={id}
+            name={name}
+            value="true"
+            checked={value === 'true'}
+            aria-invalid={invalid}
+            aria-describedby={describedBy(name, errors, hint !== undefined)}
+          />
+          <label for={id}>{field.tag}</label>
+        </div>
+        {hintLine}
+      </div>
+    );
+  if (field.type === 'list')
+    return (
+      <div class={errors[name] ? 'field has-error' : 'field'}>
+        <label for={id}>{field.tag}</label>
+        {hintLine}
+        <Problem name={name} errors={errors} />
+        <textarea
+          id={id}
+          name={name}
+          rows={3}
+          aria-invalid={invalid}
+          aria-describedby={describedBy(name, errors, hint !== undefined)}
+        >
+          {value ?? ''}
+        </textarea>
+      </div>
+    );
+  return (
+    <div class={errors[name] ? 'field has-error' : 'field'}>
+      <label for={id}>{field.tag}</label>
+      {hintLine}
+      <Problem name={name} errors={errors} />
+      <input
+        id={id}
+        name={name}
+        type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'}
+        step={field.type === 'number' ? 'any' : undefined}
+        value={value ?? field.value ?? ''}
+        aria-invalid={invalid}
+        aria-describedby={describedBy(name, errors, hint !== undefined)}
+      />
+    </div>
+  );
+}
+
+/**
+ * The New case form's documents (issue 34): a row each, an uploaded file (kept as the company's
+ * upload, carried by its URL in hidden fields so that it survives every re-render) or a library
+ * document whose fields "Show fields" brings in. Add and Remove document post the form, so the
+ * rows work without script, as the recipient rows do.
+ */
+export function DocumentRows({ page, rows, fields, library, errors }: DocumentRowsProps) {
+  const w = page.words.newCase;
+  return (
+    <fieldset id="field-documents" aria-describedby="field-documents-hint">
+      <legend>{w.documents}</legend>
+      <p class="hint" id="field-documents-hint">
+        {w.documentsHint}
+      </p>
+      <Problem name="documents" errors={errors} />
+      <input type="hidden" name="docs" value={String(rows.length)} />
+      {rows.map((row, i) => {
+        const p = `documents.${i}.`;
+        const n = String(i + 1);
+        const own = fields[i];
+        const chosen = library.find((d) => d.id === row.documentId);
+        return (
+          <fieldset class="document-row">
+            <legend>{fill(w.document, { n })}</legend>
+            <Field
+              name={`${p}name`}
+              label={w.documentName}
+              hint={w.documentNameHint}
+              value={row.name}
+              errors={errors}
+            />
+            {row.upload ? (
+              <>
+                <input type="hidden" name={`${p}upload`} value={row.upload} />
+                <input type="hidden" name={`${p}uploadName`} value={row.uploadName} />
+              </>
+            ) : null}
+            <div class={errors[`${p}file`] ? 'field has-error' : 'field'}>
+              <label for={`field-${p}file`}>{w.file}</label>
+              {row.upload ? (
+                <p class="hint" id={`field-${p}file-hint`}>
+                  {fill(w.fileKept, { name: row.uploadName })}
+                </p>
+              ) : null}
+              <Problem name={`${p}file`} errors={errors} />
+              <input
+                type="file"
+                id={`field-${p}file`}
+                name={`${p}file`}
+                accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+                aria-invalid={errors[`${p}file`] ? 'true' : undefined}
+                aria-describedby={describedBy(`${p}file`, errors, row.upload !== '')}
+              />
+            </div>
+            <div class={errors[`${p}documentId`] ? 'field has-error' : 'field'}>
+              <label for={`field-${p}documentId`}>{w.libraryDocument}</label>
+              <Problem name={`${p}documentId`} errors={errors} />
+              <select
+                id={`field-${p}documentId`}
+                name={`${p}documentId`}
+                aria-invalid={errors[`${p}documentId`] ? 'true' : undefined}
+                aria-describedby={describedBy(`${p}documentId`, errors, false)}
+              >
+                <option value="">{w.noDocument}</option>
+                {library.map((d) => (
+                  <option value={d.id} selected={d.id === row.documentId}>
+                    {d.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" name="showFields" value={String(i)} formnovalidate>
+              {fill(w.showFields, { n })}
+            </button>
+            {row.source === 'library' && own && own.length > 0 ? (
+              <fieldset class="document-fields">
+                <legend>{fill(w.fieldsOf, { name: chosen?.name ?? row.documentId })}</legend>
+                {own.map((f) => (
+                  <TagField
+                    page={page}
+                    prefix={p}
+                    field={f}
+                    value={row.tags[f.tag]}
+                    errors={errors}
+                  />
+                ))}
+              </fieldset>
+            ) : null}
+            <button type="submit" name="removeDocument" value={String(i)} formnovalidate>
+              {fill(w.removeDocument, { n })}
+            </button>
+          </fieldset>
+        );
+      })}
+      <button type="submit" name="addDocument" value="1" formnovalidate>
+        {w.addDocument}
+      </button>
+    </fieldset>
+  );
+}
