@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
@@ -29,8 +30,14 @@ export interface PagesStack {
   redis: RedisOnly;
   t: TestDatabase;
   keys: KeyStore;
-  /** Builds and starts a server; `env` is added to the test defaults. Closed by `close()`. */
-  server(env?: Record<string, string>): Promise<PagesServer>;
+  /**
+   * Builds and starts a server; `env` is added to the test defaults, `logger` receives its
+   * request log (none without). Closed by `close()`.
+   */
+  server(
+    env?: Record<string, string>,
+    options?: { logger?: FastifyBaseLogger },
+  ): Promise<PagesServer>;
   /** A company (made when new), a member of it with a login, and a session cookie for them. */
   member(options: MemberOptions): Promise<TestMember>;
   close(): Promise<void>;
@@ -71,7 +78,7 @@ export async function startPagesStack(): Promise<PagesStack> {
     redis,
     t,
     keys,
-    async server(env = {}) {
+    async server(env = {}, options = {}) {
       const prefix = `pages-${randomUUID()}`;
       const config = loadConfig({
         DOCPIPE_SIGNING_SECRET: TEST_SECRET,
@@ -116,6 +123,7 @@ export async function startPagesStack(): Promise<PagesStack> {
         metrics: new DocpipeMetrics({ queues, processMetrics: false }),
         checks: {},
         queues,
+        ...(options.logger ? { logger: options.logger } : {}),
       });
       await app.listen({ host: '127.0.0.1', port: probe });
       apps.push(app);

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { caseDocumentKey, signingTokenFor, signingUrl } from '../../src/service/cases/index.js';
@@ -508,5 +510,39 @@ describe("a case's page", () => {
       .where('case_id', '=', kase.id)
       .executeTakeFirstOrThrow();
     expect(audit.html).toContain(sha.sha256!);
+  });
+
+  it('keeps the signing link out of the request log of the route that gives it', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logged = await stack.server({}, { logger: pino({ level: 'trace' }, sink) });
+    const ann = await stack.member({
+      company: 'cp-l',
+      email: 'ann@cp-l.example',
+      language: 'en',
+      admin: true,
+    });
+    const kase = await busyCase('cp-l', 'Logged');
+    const db = stack.t.db;
+    const { token, hash } = signingTokenFor(TEST_SECRET, kase.boId);
+    await db
+      .updateTable('recipients')
+      .set({ signing_token_hash: hash })
+      .where('id', '=', kase.boId)
+      .execute();
+    await db.updateTable('cases').set({ state: 'open' }).where('id', '=', kase.id).execute();
+    const b = await dashboardBrowser(logged, ann);
+    const taken = await b.post(`/dashboard/cases/${kase.id}/link`, { recipient: kase.boId });
+    expect(taken.status).toBe(200);
+    expect(taken.html).toContain(token);
+    // The route's own lines are there (so the log was written), and none carries the token.
+    const route = lines.filter((l) => l.includes(`/dashboard/cases/${kase.id}/link`));
+    expect(route.length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.includes(token))).toEqual([]);
   });
 });
