@@ -547,6 +547,11 @@ export const DA: Words = {
     exampleRecipient: 'Mette Sørensen',
     exampleTitle: 'Lejekontrakt for Nørregade 7',
     exampleMessage: 'Underskriv gerne inden fredag.',
+    previewAddsButton:
+      'Teksten har intet {{signingUrl}}, så e-mailen tilføjer sin egen underskriftsknap under teksten.',
+    exampleSubject: 'Underskriv venligst: {{case.title}}',
+    exampleBody:
+      'Kære {{recipient.name}},\n\n{{sender.name}} fra {{company.name}} beder dig underskrive {{case.title}} inden {{case.expiresAt}}.\n\n{{case.message}}\n\n{{signingUrl}}',
   },
   admin: {
     header: 'Driftssider: alle virksomheder i denne installation, bag administratoradgangen.',

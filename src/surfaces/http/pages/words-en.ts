@@ -552,6 +552,11 @@ export const EN = {
     exampleRecipient: 'Mette Sørensen',
     exampleTitle: 'Lease for Nørregade 7',
     exampleMessage: 'Please sign before Friday.',
+    previewAddsButton:
+      'The body has no {{signingUrl}}, so the e-mail adds its own signing button below the text.',
+    exampleSubject: 'Please sign: {{case.title}}',
+    exampleBody:
+      'Dear {{recipient.name}},\n\n{{sender.name}} of {{company.name}} asks you to sign {{case.title}} before {{case.expiresAt}}.\n\n{{case.message}}\n\n{{signingUrl}}',
   },
   admin: {
     header: 'Operator pages: every company of this installation, behind the admin credential.',
