@@ -3,6 +3,12 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
+import {
+  DEFAULT_WEBHOOK_SETTINGS,
+  WebhookRepository,
+  dispatchEvent,
+} from '../../src/service/webhooks/index.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { TagInput } from '../../src/document/values/index.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
@@ -290,5 +296,136 @@ describe('the New case form: documents', () => {
       ['cover.pdf', 'url', null],
       ['Our NDA', 'library', 'nda'],
     ]);
+  }, 60_000);
+});
+
+/** A JSON value's shape: its members' names, all the way down, with arrays by their first item. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length > 0 ? [shapeOf(value[0])] : [];
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
+    );
+  return typeof value;
+}
+
+/** The members of a delivered case event this test compares. */
+interface Delivered {
+  trigger?: string;
+  case?: {
+    title?: string;
+    state?: string;
+    documents?: unknown[];
+    recipients?: Record<string, unknown>[];
+  };
+}
+
+describe('a case from the form and the same case over v3', () => {
+  it('fire the same webhook triggers with the same payload members', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const ann = await stack.member({ company: 'nc-w', email: 'ann@nc-w.example', admin: true });
+      await new WebhookRepository(stack.t.db).add('nc-w', {
+        url: `${receiver.url}/hook`,
+        triggers: ['*'],
+      });
+      const b = await dashboardBrowser(server, ann);
+      const form = new FormData();
+      for (const [k, v] of Object.entries({
+        title: 'Side by side',
+        docs: '1',
+        ...TWO_SIGNERS,
+        add: '1',
+      }))
+        form.set(k, v);
+      form.set('rows', '2');
+      form.delete('add');
+      form.set('state', 'open');
+      form.set('documents.0.file', await onePagePdf(), 'cover.pdf');
+      const sent = await b.post('/dashboard/cases/new', form);
+      expect(sent.status, sent.html).toBe(303);
+      const fromForm = await stack.t.db
+        .selectFrom('cases')
+        .select('id')
+        .where('company_id', '=', 'nc-w')
+        .executeTakeFirstOrThrow();
+
+      // The same content over v3: the same recipients, and the same upload by its URL.
+      const key = await stack.keys.create({ company: 'nc-w', user: 'ann@nc-w.example' });
+      const uploaded = await fetch(`${server.url}/v3/company/nc-w/file/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'cover.pdf',
+          file: Buffer.from(await (await onePagePdf()).arrayBuffer()).toString('base64'),
+        }),
+      });
+      expect(uploaded.status).toBe(200);
+      const { url } = (await uploaded.json()) as { url: string };
+      const v3 = await fetch(`${server.url}/v3/api/cases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Side by side',
+          recipients: [
+            { name: 'Bo', email: 'bo@example.com', type: 'email', signing: true },
+            { name: 'Cy', email: 'cy@example.com', type: 'email', signing: true },
+          ],
+          documents: [{ name: 'cover.pdf', url }],
+        }),
+      });
+      expect(v3.status, await v3.clone().text()).toBe(201);
+      const fromApi = ((await v3.json()) as { case: { id: string } }).case.id;
+
+      // Each case's outbox events, delivered as the delivery worker delivers them.
+      const events = await stack.t.db
+        .selectFrom('case_events')
+        .selectAll()
+        .where('company_id', '=', 'nc-w')
+        .orderBy('created_at')
+        .execute();
+      const deps = {
+        db: stack.t.db,
+        settings: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivate: true },
+      };
+      for (const e of events)
+        await dispatchEvent(deps, {
+          id: e.id,
+          company: e.company_id,
+          caseId: e.case_id,
+          trigger: e.trigger,
+          payload: e.payload,
+        });
+      const got = (await receiver.waitFor(events.length)).map(
+        (r) => JSON.parse(r.body) as Delivered,
+      );
+      const byCase = (id: string) =>
+        got.filter((g) => JSON.stringify(g).includes(id)).map((g) => ({ shape: shapeOf(g), g }));
+      const form1 = byCase(fromForm.id);
+      const api1 = byCase(fromApi);
+      expect(form1.map((f) => f.g.trigger)).toEqual(['case.created']);
+      expect(form1.map((f) => f.shape)).toEqual(api1.map((a) => a.shape));
+      // Beyond the members' names, what the two cases were made of is the same too.
+      const made = (g: Delivered) => ({
+        title: g.case?.title,
+        state: g.case?.state,
+        documents: g.case?.documents,
+        recipients: g.case?.recipients?.map(({ name, email, type, group, signing }) => ({
+          name,
+          email,
+          type,
+          group,
+          signing,
+        })),
+      });
+      expect(form1.map((f) => made(f.g))).toEqual(api1.map((a) => made(a.g)));
+      expect(events.filter((e) => e.case_id === fromForm.id).map((e) => e.trigger)).toEqual(
+        events.filter((e) => e.case_id === fromApi).map((e) => e.trigger),
+      );
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 });
