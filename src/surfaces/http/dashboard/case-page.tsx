@@ -339,16 +339,18 @@ function SigningLink({ page, link }: { page: PageContext; link: TakenSigningLink
       <p class="hint" id="signing-link-hint">
         {fill(w.linkHint, { name: link.recipient.name })}
       </p>
-      <label for="signing-link">{w.signingLink}</label>
-      <input
-        id="signing-link"
-        type="text"
-        readOnly
-        value={link.url}
-        aria-describedby="signing-link-hint"
-        autocomplete="off"
-        spellcheck={false}
-      />
+      <div class="field">
+        <label for="signing-link">{w.signingLink}</label>
+        <input
+          id="signing-link"
+          type="text"
+          readOnly
+          value={link.url}
+          aria-describedby="signing-link-hint"
+          autocomplete="off"
+          spellcheck={false}
+        />
+      </div>
       <CopyButton page={page} target="signing-link" />
     </section>
   );
