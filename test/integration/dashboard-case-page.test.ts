@@ -491,6 +491,12 @@ describe("a case's page", () => {
     // The receiver's query may hold its secret: never on the page.
     expect(res.html).not.toContain('s3cr3t');
     expect(res.html).toContain(`href="/dashboard/webhooks/${hook.id}/runs/${run.id}"`);
+    // A member who is no admin sees the run, its host only, and no link to the admins' page.
+    const moe = await stack.member({ company: 'cp-k', email: 'moe@cp-k.example', language: 'da' });
+    const seen = await (await dashboardBrowser(server, moe)).get(`/dashboard/cases/${kase.id}`);
+    expect(seen.html).toContain('Webhooken hooks.example fik “Underskrevet”: leveret');
+    expect(seen.html).not.toContain('hooks.example/in');
+    expect(seen.html).not.toContain(`/dashboard/webhooks/${hook.id}`);
     const audit = await b.get(`/dashboard/cases/${kase.id}/audit`);
     expect(audit.status).toBe(200);
     expect(audit.html).toContain('lang="da"');

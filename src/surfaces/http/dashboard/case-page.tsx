@@ -303,7 +303,8 @@ function RunText({ page, run, admin }: { page: PageContext; run: CaseWebhookRun;
   return (
     <>
       {fill(w.webhookRun, {
-        url: run.url,
+        // The webhooks' settings are an admin's: a member sees where it went, not its path.
+        url: admin ? run.url : new URL(run.url).host,
         event: triggerText(page, run.trigger),
         status: w.runStatuses[run.status],
       })}{' '}
