@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { caseDocumentKey, signingTokenFor, signingUrl } from '../../src/service/cases/index.js';
+import { shownTime } from '../../src/surfaces/http/dashboard/dashboard-time.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { draftCase } from '../helpers/draft-case.js';
 import {
@@ -482,8 +483,31 @@ describe("a case's page", () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const reminded = new Date('2026-03-04T05:06:00Z');
+    await db
+      .insertInto('messages')
+      .values({
+        company_id: 'cp-k',
+        case_id: kase.id,
+        recipient_id: kase.boId,
+        addressee: kase.boId,
+        channel: 'email',
+        kind: 'reminder',
+        sequence: 1,
+        status: 'sent',
+        to_address: 'bo@example.com',
+        claimed_until: null,
+        next_attempt_at: null,
+        error: null,
+        location: '<r@example>',
+        sent_at: reminded,
+      })
+      .execute();
     const b = await dashboardBrowser(server, bent);
     const res = await b.get(`/dashboard/cases/${kase.id}`);
+    expect(res.html).toContain('<th scope="col">Sidst påmindet</th>');
+    // Bo's row: invited (none), then the last reminder's time.
+    expect(res.html).toContain(`<td>–</td><td>${shownTime('da', reminded)}</td>`);
     expect(res.html).toContain('<td>Underskrevet: Bo Signer</td>');
     expect(res.html).toContain(
       'Webhooken https://hooks.example/in fik “Underskrevet”: leveret (2 forsøg, sidste svar HTTP 200)',

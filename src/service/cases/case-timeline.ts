@@ -56,8 +56,11 @@ export interface CaseTrail {
    */
   version: string;
   events: CaseTimelineEvent[];
-  /** Per recipient id: when the invitation went and how a signer signed. */
-  recipients: Map<string, { invitedAt: Date | null; method: string | null }>;
+  /** Per recipient id: when the invitation and the last reminder went, and how a signer signed. */
+  recipients: Map<
+    string,
+    { invitedAt: Date | null; remindedAt: Date | null; method: string | null }
+  >;
   messages: CaseMessage[];
   webhookRuns: CaseWebhookRun[];
 }
@@ -113,6 +116,7 @@ export async function readCaseTrail(
         'status',
         'error',
         'created_at',
+        'sent_at',
       ])
       .where('company_id', '=', company)
       .where('case_id', '=', id)
@@ -173,7 +177,11 @@ export async function readCaseTrail(
     recipients: new Map(
       recipients.map((r) => [
         r.id,
-        { invitedAt: r.invited_at ? new Date(r.invited_at) : null, method: r.method ?? null },
+        {
+          invitedAt: r.invited_at ? new Date(r.invited_at) : null,
+          remindedAt: lastReminder(messages, r.id),
+          method: r.method ?? null,
+        },
       ]),
     ),
     messages: messages.map((m) => ({
@@ -197,6 +205,20 @@ export async function readCaseTrail(
       at: new Date(r.created_at),
     })),
   };
+}
+
+/** When the recipient's last reminder went out (over any channel); null when none did yet. */
+function lastReminder(
+  messages: { kind: string; recipient_id: string | null; sent_at: Date | null }[],
+  recipientId: string,
+): Date | null {
+  let last: Date | null = null;
+  for (const m of messages)
+    if (m.kind === 'reminder' && m.recipient_id === recipientId && m.sent_at) {
+      const at = new Date(m.sent_at);
+      if (!last || at > last) last = at;
+    }
+  return last;
 }
 
 /** A short, stable digest of the recipients' and messages' states, so that a change moves the version. */

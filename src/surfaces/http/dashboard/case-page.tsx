@@ -143,6 +143,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             <th scope="col">{w.status}</th>
             <th scope="col">{w.group}</th>
             <th scope="col">{w.invited}</th>
+            <th scope="col">{w.remindedAt}</th>
             <th scope="col">{w.acted}</th>
             <th scope="col">{w.method}</th>
             {links ? <th scope="col">{w.signingLink}</th> : null}
@@ -161,6 +162,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
                 </td>
                 <td>{r.group}</td>
                 <td>{at(extra?.invitedAt)}</td>
+                <td>{at(extra?.remindedAt)}</td>
                 <td>{at(r.actedAt)}</td>
                 <td>{r.method ?? extra?.method ?? w.none}</td>
                 {links ? (

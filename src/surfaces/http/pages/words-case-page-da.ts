@@ -25,6 +25,7 @@ export const CASE_PAGE_DA: Words['casePage'] = {
   status: 'Status',
   group: 'Gruppe',
   invited: 'Inviteret',
+  remindedAt: 'Sidst påmindet',
   acted: 'Underskrevet eller afvist',
   method: 'Metode',
   statuses: { pending: 'Afventer', signed: 'Underskrevet', denied: 'Afvist' },

@@ -27,6 +27,7 @@ export const CASE_PAGE_EN = {
   status: 'Status',
   group: 'Group',
   invited: 'Invited',
+  remindedAt: 'Last reminded',
   acted: 'Signed or denied',
   method: 'Method',
   statuses: { pending: 'Pending', signed: 'Signed', denied: 'Denied' },
