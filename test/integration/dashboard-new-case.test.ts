@@ -8,8 +8,15 @@ import {
   WebhookRepository,
   dispatchEvent,
 } from '../../src/service/webhooks/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { loadConfig } from '../../src/app/config/index.js';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { importForm } from '../../src/service/forms/index.js';
+import { leaseFormFolder } from '../fixtures/forms/form-folder.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { TagInput } from '../../src/document/values/index.js';
+import { EN } from '../../src/surfaces/http/pages/words-en.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
 import { pagesWorker, type PagesWorker } from '../helpers/pages-worker.js';
@@ -428,4 +435,88 @@ describe('a case from the form and the same case over v3', () => {
       await receiver.close();
     }
   }, 60_000);
+});
+
+describe("the New case form: a v2 form's document", () => {
+  it("offers the company's form documents, shows the form's tags with their defaults, and makes the case", async () => {
+    const ann = await stack.member({ company: 'nc-j', email: 'ann@nc-j.example' });
+    const config = loadConfig({});
+    const { form } = await importForm(
+      {
+        db: stack.t.db,
+        // The storage the pages server reads.
+        storage: new LocalStorage(join(stack.redis.dir, 'storage')),
+        limits: config.limits,
+        delimiters: config.delimiters,
+      },
+      'nc-j',
+      await leaseFormFolder(mkdtempSync(join(tmpdir(), 'nc-form-'))),
+    );
+    const b = await dashboardBrowser(server, ann);
+    const page = await b.get('/dashboard/cases/new');
+    expect(page.html).toContain(`<option value="${form.id}:0">Lease agreement: Lease</option>`);
+    const shown = await b.post('/dashboard/cases/new', {
+      title: 'Lease',
+      docs: '1',
+      rows: '1',
+      'documents.0.formDocument': `${form.id}:0`,
+      showFields: '0',
+    });
+    expect(shown.status).toBe(200);
+    expect(shown.html).toMatch(
+      /name="documents\.0\.tags\.rent" type="number" step="any" value="1200"/,
+    );
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.start" type="date" value="2026-01-01"/);
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.tenant" type="text" value[ /]/);
+    expect(shown.html).toContain('name="documents.0.shown" value="true"');
+
+    const sent = await b.post('/dashboard/cases/new', {
+      title: 'Lease',
+      docs: '1',
+      rows: '1',
+      'recipients.0.name': 'Bo',
+      'recipients.0.email': 'bo@example.com',
+      'recipients.0.signing': 'true',
+      'documents.0.formDocument': `${form.id}:0`,
+      'documents.0.shown': 'true',
+      'documents.0.tags.tenant': 'Bo Berg',
+      'documents.0.tags.rent': '1500',
+      'documents.0.tags.start': '2026-02-01',
+      state: 'open',
+    });
+    expect(sent.status, sent.html).toBe(303);
+    const row = await stack.t.db
+      .selectFrom('cases')
+      .select('id')
+      .where('company_id', '=', 'nc-j')
+      .executeTakeFirstOrThrow();
+    const docs = await documentsOf(row.id);
+    expect(docs.map((d) => [d.name, d.source, d.pages])).toEqual([['Lease', 'content', 1]]);
+  }, 60_000);
+
+  it("never takes another company's form document", async () => {
+    const ann = await stack.member({ company: 'nc-k', email: 'ann@nc-k.example' });
+    const b = await dashboardBrowser(server, ann);
+    const theirs = await stack.t.db
+      .selectFrom('forms')
+      .select('id')
+      .where('company_id', '=', 'nc-j')
+      .executeTakeFirstOrThrow();
+    const refused = await b.post('/dashboard/cases/new', {
+      title: 'Borrowed form',
+      docs: '1',
+      rows: '1',
+      'recipients.0.name': 'Bo',
+      'recipients.0.email': 'bo@example.com',
+      'recipients.0.signing': 'true',
+      'documents.0.formDocument': `${theirs.id}:0`,
+      state: 'open',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain(
+      `id="field-documents.0.formDocument-error">${EN.newCase.formDocumentNotFound}<`,
+    );
+    expect(refused.html).not.toContain('name="documents.0.tags.rent"');
+    expect(await caseCount('nc-k')).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { Field, fill, type FieldErrors, type PageContext } from '../pages/index.js';
-import type { DocumentRow } from './new-case-form.js';
+import { fieldValue, type DocumentRow } from './new-case-form.js';
+import type { FormDocumentChoice } from './new-case-forms.js';
 import type { LibraryField } from './new-case-library.js';
 
 export interface DocumentRowsProps {
@@ -8,6 +9,8 @@ export interface DocumentRowsProps {
   /** Each row's library fields, by row; undefined: no library document chosen (or none found). */
   fields: readonly (readonly LibraryField[] | undefined)[];
   library: readonly { id: string; name: string }[];
+  /** The documents of the company's active v2 forms; none: no such choice is shown. */
+  forms?: readonly FormDocumentChoice[];
   errors: FieldErrors;
 }
 
@@ -105,7 +108,7 @@ function TagField({
         name={name}
         type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'}
         step={field.type === 'number' ? 'any' : undefined}
-        value={value ?? field.value ?? ''}
+        value={value ?? ''}
         aria-invalid={invalid}
         aria-describedby={describedBy(name, errors, hint !== undefined)}
       />
@@ -119,7 +122,14 @@ function TagField({
  * document whose fields "Show fields" brings in. Add and Remove document post the form, so the
  * rows work without script, as the recipient rows do.
  */
-export function DocumentRows({ page, rows, fields, library, errors }: DocumentRowsProps) {
+export function DocumentRows({
+  page,
+  rows,
+  fields,
+  library,
+  forms = [],
+  errors,
+}: DocumentRowsProps) {
   const w = page.words.newCase;
   return (
     <fieldset id="field-documents" aria-describedby="field-documents-hint">
@@ -133,7 +143,10 @@ export function DocumentRows({ page, rows, fields, library, errors }: DocumentRo
         const p = `documents.${i}.`;
         const n = String(i + 1);
         const own = fields[i];
-        const chosen = library.find((d) => d.id === row.documentId);
+        const chosen =
+          row.source === 'form'
+            ? forms.find((f) => f.ref === row.formDocument)?.name
+            : library.find((d) => d.id === row.documentId)?.name;
         return (
           <fieldset class="document-row">
             <legend>{fill(w.document, { n })}</legend>
@@ -184,18 +197,38 @@ export function DocumentRows({ page, rows, fields, library, errors }: DocumentRo
                 ))}
               </select>
             </div>
+            {forms.length > 0 || row.formDocument !== '' ? (
+              <div class={errors[`${p}formDocument`] ? 'field has-error' : 'field'}>
+                <label for={`field-${p}formDocument`}>{w.formDocument}</label>
+                <Problem name={`${p}formDocument`} errors={errors} />
+                <select
+                  id={`field-${p}formDocument`}
+                  name={`${p}formDocument`}
+                  aria-invalid={errors[`${p}formDocument`] ? 'true' : undefined}
+                  aria-describedby={describedBy(`${p}formDocument`, errors, false)}
+                >
+                  <option value="">{w.noDocument}</option>
+                  {forms.map((f) => (
+                    <option value={f.ref} selected={f.ref === row.formDocument}>
+                      {fill(w.formDocumentOption, { form: f.form, name: f.name })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ) : null}
             <button type="submit" name="showFields" value={String(i)} formnovalidate>
               {fill(w.showFields, { n })}
             </button>
-            {row.source === 'library' && own && own.length > 0 ? (
+            {row.source !== 'upload' && own && own.length > 0 ? (
               <fieldset class="document-fields">
-                <legend>{fill(w.fieldsOf, { name: chosen?.name ?? row.documentId })}</legend>
+                <legend>{fill(w.fieldsOf, { name: chosen ?? row.documentId })}</legend>
+                <input type="hidden" name={`${p}shown`} value="true" />
                 {own.map((f) => (
                   <TagField
                     page={page}
                     prefix={p}
                     field={f}
-                    value={row.tags[f.tag]}
+                    value={fieldValue(row, f)}
                     errors={errors}
                   />
                 ))}

@@ -14,16 +14,24 @@ export interface RecipientRow {
 
 /**
  * One document row: an uploaded file (kept server-side as the company's upload, carried by its
- * URL in a hidden field) or a library document with its fields' values (`documents.N.tags.<tag>`).
+ * URL in a hidden field), a library document or a v2 form's document, with its fields' values
+ * (`documents.N.tags.<tag>`).
  */
 export interface DocumentRow {
-  source: 'upload' | 'library';
+  source: 'upload' | 'library' | 'form';
   /** The document's name in the case; empty: the file's or the library document's. */
   name: string;
   /** The stored upload's URL (new-case-upload.ts), once a file was taken. */
   upload: string;
   uploadName: string;
   documentId: string;
+  /** A v2 form's document, `<form id>:<index>` (new-case-forms.ts). */
+  formDocument: string;
+  /**
+   * The row's fields were on the page it was posted from: a value absent then is a checkbox left
+   * unticked, not a field to prefill with its default.
+   */
+  shown: boolean;
   /** Every posted value by tag, as typed (a checkbox: `true` or absent). */
   tags: Record<string, string>;
 }
@@ -34,6 +42,8 @@ export const EMPTY_DOCUMENT: DocumentRow = {
   upload: '',
   uploadName: '',
   documentId: '',
+  formDocument: '',
+  shown: false,
   tags: {},
 };
 
@@ -88,12 +98,19 @@ function readDocuments(body: Record<string, unknown>): DocumentRow[] {
     for (const key of Object.keys(body))
       if (key.startsWith(`${p}tags.`)) tags[key.slice(`${p}tags.`.length)] = text(body, key);
     rows.push({
-      // A library document chosen makes the row that document; else it is the row's upload.
-      source: text(body, `${p}documentId`) !== '' ? 'library' : 'upload',
+      // A library or form document chosen makes the row that document; else it is the upload.
+      source:
+        text(body, `${p}documentId`) !== ''
+          ? 'library'
+          : text(body, `${p}formDocument`) !== ''
+            ? 'form'
+            : 'upload',
       name: text(body, `${p}name`),
       upload: text(body, `${p}upload`),
       uploadName: text(body, `${p}uploadName`),
       documentId: text(body, `${p}documentId`),
+      formDocument: text(body, `${p}formDocument`),
+      shown: text(body, `${p}shown`) === 'true',
       tags,
     });
   }
@@ -103,7 +120,15 @@ function readDocuments(body: Record<string, unknown>): DocumentRow[] {
 /** The rows that stand for a document of the case, in its order (a row with nothing chosen does not). */
 export function documentRowsOf(rows: readonly DocumentRow[]): number[] {
   return rows.flatMap((r, i) =>
-    (r.source === 'upload' ? r.upload !== '' : r.documentId !== '') ? [i] : [],
+    (
+      r.source === 'upload'
+        ? r.upload !== ''
+        : r.source === 'library'
+          ? r.documentId !== ''
+          : r.formDocument !== ''
+    )
+      ? [i]
+      : [],
   );
 }
 
@@ -130,15 +155,34 @@ function tagInputOf(field: LibraryField, posted: string | undefined): TagInput {
   return { tag: field.tag, value, type: field.type };
 }
 
-/** A row's document as a v3 body names it: an upload's URL, or a library id with its tags. */
-function documentOf(row: DocumentRow, fields: readonly LibraryField[] | undefined) {
+/** A row's field value: as posted, or its default when the row's fields were not yet shown. */
+export function fieldValue(row: DocumentRow, field: LibraryField): string | undefined {
+  return row.tags[field.tag] ?? (row.shown ? undefined : field.value);
+}
+
+/** A form document's bytes and name, which the row itself does not carry. */
+export interface FormDocumentSource {
+  name: string;
+  /** base64, as a v3 body's `content`. */
+  content: string;
+}
+
+/**
+ * A row's document as a v3 body names it: an upload's URL, a library id, or a form document's
+ * bytes (v3 has no member naming a form's document), the latter two with their tags.
+ */
+function documentOf(
+  row: DocumentRow,
+  fields: readonly LibraryField[] | undefined,
+  form: FormDocumentSource | undefined,
+): CaseDocumentInput {
   if (row.source === 'upload')
     return { name: row.name.trim() || row.uploadName || 'document', url: row.upload };
-  const doc: CaseDocumentInput = {
-    name: row.name.trim() || row.documentId,
-    documentId: row.documentId,
-  };
-  if (fields && fields.length > 0) doc.tags = fields.map((f) => tagInputOf(f, row.tags[f.tag]));
+  const doc: CaseDocumentInput =
+    row.source === 'library'
+      ? { name: row.name.trim() || row.documentId, documentId: row.documentId }
+      : { name: row.name.trim() || form?.name || 'document', content: form?.content ?? '' };
+  if (fields && fields.length > 0) doc.tags = fields.map((f) => tagInputOf(f, fieldValue(row, f)));
   return doc;
 }
 
@@ -150,6 +194,7 @@ export function caseBodyOf(
   values: NewCaseValues,
   state: 'draft' | 'open',
   fields: readonly (readonly LibraryField[] | undefined)[] = [],
+  forms: readonly (FormDocumentSource | undefined)[] = [],
 ): CaseInput {
   const days = values.expiresInDays.trim();
   return {
@@ -165,7 +210,7 @@ export function caseBodyOf(
       signing: r.signing,
     })),
     documents: documentRowsOf(values.documents).map((i) =>
-      documentOf(values.documents[i]!, fields[i]),
+      documentOf(values.documents[i]!, fields[i], forms[i]),
     ),
   };
 }
@@ -191,7 +236,12 @@ export function formFieldOf(
     const named = at ? body?.documents?.[Number(doc[1])]?.tags?.[Number(at[1])]?.tag : undefined;
     if (named !== undefined) return `documents.${n}.tags.${named}`;
     if (doc[2]!.startsWith('.name')) return `documents.${n}.name`;
-    return rows[n]?.source === 'library' ? `documents.${n}.documentId` : `documents.${n}.file`;
+    const source = rows[n]?.source;
+    return source === 'library'
+      ? `documents.${n}.documentId`
+      : source === 'form'
+        ? `documents.${n}.formDocument`
+        : `documents.${n}.file`;
   }
   if (path === 'documents') return 'documents';
   return path.replace(/\[(\d+)\]/g, '.$1');

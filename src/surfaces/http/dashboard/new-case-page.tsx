@@ -10,6 +10,7 @@ import {
 } from '../pages/index.js';
 import { DocumentRows } from './new-case-documents.js';
 import type { NewCaseValues } from './new-case-form.js';
+import type { FormDocumentChoice } from './new-case-forms.js';
 import type { LibraryField } from './new-case-library.js';
 
 export interface NewCasePageProps {
@@ -19,6 +20,8 @@ export interface NewCasePageProps {
   documents: { id: string; name: string }[];
   /** Each document row's library fields, by row (new-case-library.ts). */
   fields?: readonly (readonly LibraryField[] | undefined)[];
+  /** The documents of the company's active v2 forms (new-case-forms.ts). */
+  forms?: readonly FormDocumentChoice[];
   errors?: FieldErrors;
 }
 
@@ -29,6 +32,7 @@ export function NewCasePage({
   folders,
   documents,
   fields = [],
+  forms = [],
   errors = {},
 }: NewCasePageProps) {
   const w = page.words.newCase;
@@ -55,6 +59,7 @@ export function NewCasePage({
           rows={values.documents}
           fields={fields}
           library={documents}
+          forms={forms}
           errors={errors}
         />
         <fieldset>

@@ -32,6 +32,12 @@ import {
   type DocumentRow,
   type NewCaseValues,
 } from './new-case-form.js';
+import {
+  formDocumentChoices,
+  formDocumentContent,
+  formDocumentOf,
+  type FormDocument,
+} from './new-case-forms.js';
 import { libraryFields, type LibraryField } from './new-case-library.js';
 import { NewCasePage } from './new-case-page.js';
 import {
@@ -108,6 +114,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         folders={await folders.list(member.companyId)}
         documents={docs.map((d) => ({ id: d.id, name: d.name }))}
         fields={fields}
+        forms={await formDocumentChoices(db, member.companyId)}
         errors={errors}
       />,
       status,
@@ -166,11 +173,19 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         values.documents.push({ ...EMPTY_DOCUMENT, tags: {} });
       if (typeof body.removeDocument === 'string')
         values.documents.splice(Number.parseInt(body.removeDocument, 10), 1);
-      const fields = await Promise.all(
+      // A form document is looked up in the company's own forms: another's is simply absent.
+      const formDocs: (FormDocument | undefined)[] = await Promise.all(
         values.documents.map((row) =>
+          row.source === 'form'
+            ? formDocumentOf(db, member.companyId, row.formDocument)
+            : Promise.resolve(undefined),
+        ),
+      );
+      const fields = await Promise.all(
+        values.documents.map((row, i) =>
           row.source === 'library'
             ? libraryFields({ library, preparer }, member.companyId, row.documentId)
-            : Promise.resolve(undefined),
+            : Promise.resolve(formDocs[i]?.fields),
         ),
       );
       const status = Object.keys(fileErrors).length > 0 ? 400 : 200;
@@ -191,7 +206,13 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
       )
         return again();
       const state = body.state === 'draft' ? 'draft' : 'open';
-      const caseBody = caseBodyOf(values, state, fields);
+      const forms = await Promise.all(
+        formDocs.map(async (d) => {
+          const content = d ? await formDocumentContent(storage, d) : undefined;
+          return d && content !== undefined ? { name: d.name, content } : undefined;
+        }),
+      );
+      const caseBody = caseBodyOf(values, state, fields, forms);
       // One pass: structure (rule 1, as the v3 route checks it) and the service's own rules and
       // documents (checkCase: createCase without the write), every refusal at once by its field.
       const structure = [
@@ -210,8 +231,14 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
           },
         );
       const refused = [...structure, ...rules];
-      if (refused.length > 0 || status !== 200)
-        return again(errorsOf(refused, values.documents, { ...fileErrors }, caseBody), 400);
+      if (refused.length > 0 || status !== 200) {
+        const errors = errorsOf(refused, values.documents, { ...fileErrors }, caseBody);
+        // A form document the company does not have: said so, rather than what empty bytes earn.
+        for (const [i, row] of values.documents.entries())
+          if (row.source === 'form' && !forms[i])
+            errors[`documents.${i}.formDocument`] = page.words.newCase.formDocumentNotFound;
+        return again(errors, 400);
+      }
       try {
         const created = await cases.createCase(member.companyId, creator, caseBody, options);
         const id = created.case.id;
