@@ -520,3 +520,22 @@ describe("the New case form: a v2 form's document", () => {
     expect(await caseCount('nc-k')).toBe(0);
   });
 });
+
+describe('the New case form past its upload limits', () => {
+  it('is cut off while it is read and says so on the form after a redirect, creating nothing', async () => {
+    const small = await stack.server({ DOCPIPE_MAX_INPUT_BYTES: String(64 * 1024) });
+    const ann = await stack.member({ company: 'nc-l', email: 'ann@nc-l.example', language: 'en' });
+    const b = await dashboardBrowser(small, ann);
+    const form = new FormData();
+    form.set('title', 'Too big');
+    form.set('docs', '1');
+    form.set('state', 'open');
+    form.set('documents.0.file', new Blob([new Uint8Array(80 * 1024)]), 'big.pdf');
+    const cut = await b.post('/dashboard/cases/new', form);
+    expect(cut.status).toBe(303);
+    expect(cut.location).toBe('/dashboard/cases/new');
+    const shown = await b.get('/dashboard/cases/new');
+    expect(shown.html).toContain(EN.newCase.uploadCutOff.replace('{max}', '1'));
+    expect(await caseCount('nc-l')).toBe(0);
+  });
+});

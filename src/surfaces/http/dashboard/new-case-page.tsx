@@ -4,6 +4,7 @@ import {
   ErrorSummary,
   Field,
   Layout,
+  Notice,
   fill,
   type FieldErrors,
   type PageContext,
@@ -23,6 +24,8 @@ export interface NewCasePageProps {
   /** The documents of the company's active v2 forms (new-case-forms.ts). */
   forms?: readonly FormDocumentChoice[];
   errors?: FieldErrors;
+  /** A refusal that had to redirect here (a form past the upload limits). */
+  notice?: { kind: 'done' | 'problem'; text: string };
 }
 
 /** /dashboard/cases/new: title, folder, document, recipients and settings; draft or send. */
@@ -34,10 +37,12 @@ export function NewCasePage({
   fields = [],
   forms = [],
   errors = {},
+  notice,
 }: NewCasePageProps) {
   const w = page.words.newCase;
   return (
     <Layout page={page} title={w.title} section="cases">
+      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       <ErrorSummary page={page} errors={errors} />
       {/* multipart: the document rows carry files. */}
       <form method="post" action="/dashboard/cases/new" enctype="multipart/form-data" novalidate>

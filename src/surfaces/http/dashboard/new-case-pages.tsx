@@ -22,7 +22,8 @@ import {
   type Member,
   type PageContext,
 } from '../pages/index.js';
-import { redirectWithFlash } from './home-flash.js';
+import { FileRefusal } from '../common/files-errors.js';
+import { redirectWithFlash, takeFlash } from './home-flash.js';
 import {
   caseBodyOf,
   documentRowsOf,
@@ -104,6 +105,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
     errors: FieldErrors = {},
     status = 200,
     fields: readonly (readonly LibraryField[] | undefined)[] = [],
+    notice?: { kind: 'done' | 'problem'; text: string },
   ) => {
     const docs = await companyLibrary(library, member.companyId).list();
     return sendPage(
@@ -116,6 +118,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         fields={fields}
         forms={await formDocumentChoices(db, member.companyId)}
         errors={errors}
+        notice={notice}
       />,
       status,
     );
@@ -124,18 +127,41 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
   scope.get(PATH, { schema: { hide: true } }, async (request, reply) => {
     const member = await memberOf(request, reply, {});
     if (!member) return reply;
-    return show(reply, pageOf(request), member, {
-      title: '',
-      folder: '',
-      documents: [{ ...EMPTY_DOCUMENT }],
-      expiresInDays: '',
-      recipients: [{ ...EMPTY_ROW }],
-    });
+    const page = pageOf(request);
+    const flash = takeFlash(request, reply, publicUrl, page.words.newCase);
+    return show(
+      reply,
+      page,
+      member,
+      {
+        title: '',
+        folder: '',
+        documents: [{ ...EMPTY_DOCUMENT }],
+        expiresInDays: '',
+        recipients: [{ ...EMPTY_ROW }],
+      },
+      {},
+      200,
+      [],
+      flash && { kind: flash.kind, text: fill(flash.text, flash.values) },
+    );
   });
 
   // Multipart in a context of its own: only this route reads files (the rows' uploads).
   await scope.register((form: HttpApp, _options, done) => {
     form.addContentTypeParser('multipart/form-data', newCaseFormParser(maxInputBytes));
+    // A form past the upload limits is cut off while it is read, before the page knows who sent
+    // it: the form says so after a redirect (the rest of the body stays unread, the connection
+    // is closed), as the logo form does.
+    form.setErrorHandler((error, _request, reply) => {
+      if (!(error instanceof FileRefusal)) throw error;
+      void reply.header('connection', 'close');
+      return redirectWithFlash(reply, publicUrl, PATH, {
+        key: 'uploadCutOff',
+        values: { max: String(Math.max(1, Math.round(maxInputBytes / (1024 * 1024)))) },
+        problem: true,
+      });
+    });
     form.post(PATH, { schema: { hide: true, body: Body } }, async (request, reply) => {
       const member = await memberOf(request, reply, {});
       if (!member) return reply;

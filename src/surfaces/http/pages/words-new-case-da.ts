@@ -22,6 +22,8 @@ export const NEW_CASE_DA: Words['newCase'] = {
   listHint: 'En liste: et JSON-array af rækker, fx [{"item": "Stol", "price": 120}].',
   formDocument: 'Dokument fra en formular',
   formDocumentOption: '{form}: {name}',
+  uploadCutOff:
+    'Formularen var for stor til at blive læst (filer op til {max} MB hver); intet blev oprettet. Vælg mindre filer.',
   formDocumentNotFound: 'Intet sådant dokument blandt virksomhedens formularer.',
   addDocument: 'Tilføj dokument',
   removeDocument: 'Fjern dokument {n}',

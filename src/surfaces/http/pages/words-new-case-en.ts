@@ -24,6 +24,8 @@ export const NEW_CASE_EN = {
   listHint: 'A list: a JSON array of rows, such as [{"item": "Chair", "price": 120}].',
   formDocument: 'Document of a form',
   formDocumentOption: '{form}: {name}',
+  uploadCutOff:
+    'The form was too large to read (files up to {max} MB each); nothing was created. Choose smaller files.',
   formDocumentNotFound: 'No such document among the forms of this company.',
   addDocument: 'Add document',
   removeDocument: 'Remove document {n}',
