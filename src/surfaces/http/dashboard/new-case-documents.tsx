@@ -117,6 +117,23 @@ function TagField({
 }
 
 /**
+ * With script, choosing a document shows its fields at once: the form is posted as "Show fields"
+ * would post it, and only the documents fieldset of the answer replaces this one. Without
+ * script the button does the same.
+ */
+function showFieldsOnChange(row: number): Record<string, string> {
+  return {
+    'hx-post': '/dashboard/cases/new',
+    'hx-trigger': 'change',
+    'hx-encoding': 'multipart/form-data',
+    'hx-vals': JSON.stringify({ showFields: String(row) }),
+    'hx-select': '#field-documents',
+    'hx-target': '#field-documents',
+    'hx-swap': 'outerHTML',
+  };
+}
+
+/**
  * The New case form's documents (issue 34): a row each, an uploaded file (kept as the company's
  * upload, carried by its URL in hidden fields so that it survives every re-render) or a library
  * document whose fields "Show fields" brings in. Add and Remove document post the form, so the
@@ -188,6 +205,7 @@ export function DocumentRows({
                 name={`${p}documentId`}
                 aria-invalid={errors[`${p}documentId`] ? 'true' : undefined}
                 aria-describedby={describedBy(`${p}documentId`, errors, false)}
+                {...showFieldsOnChange(i)}
               >
                 <option value="">{w.noDocument}</option>
                 {library.map((d) => (
@@ -206,6 +224,7 @@ export function DocumentRows({
                   name={`${p}formDocument`}
                   aria-invalid={errors[`${p}formDocument`] ? 'true' : undefined}
                   aria-describedby={describedBy(`${p}formDocument`, errors, false)}
+                  {...showFieldsOnChange(i)}
                 >
                   <option value="">{w.noDocument}</option>
                   {forms.map((f) => (
