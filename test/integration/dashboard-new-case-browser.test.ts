@@ -163,7 +163,7 @@ describe('the New case form in Chromium', () => {
         .execute();
       expect(made).toEqual([
         { name: 'cover.pdf', source: 'url' },
-        { name: 'nda', source: 'library' },
+        { name: 'Non-Disclosure Agreement', source: 'library' },
       ]);
     } finally {
       await context.close();

@@ -175,12 +175,16 @@ function documentOf(
   row: DocumentRow,
   fields: readonly LibraryField[] | undefined,
   form: FormDocumentSource | undefined,
+  libraryName: string | undefined,
 ): CaseDocumentInput {
   if (row.source === 'upload')
     return { name: row.name.trim() || row.uploadName || 'document', url: row.upload };
   const doc: CaseDocumentInput =
     row.source === 'library'
-      ? { name: row.name.trim() || row.documentId, documentId: row.documentId }
+      ? {
+          name: row.name.trim() || libraryName || row.documentId,
+          documentId: row.documentId,
+        }
       : { name: row.name.trim() || form?.name || 'document', content: form?.content ?? '' };
   if (fields && fields.length > 0) doc.tags = fields.map((f) => tagInputOf(f, fieldValue(row, f)));
   return doc;
@@ -195,6 +199,8 @@ export function caseBodyOf(
   state: 'draft' | 'open',
   fields: readonly (readonly LibraryField[] | undefined)[] = [],
   forms: readonly (FormDocumentSource | undefined)[] = [],
+  /** The library documents' names by id: a row left unnamed takes its document's. */
+  libraryNames: ReadonlyMap<string, string> = new Map(),
 ): CaseInput {
   const days = values.expiresInDays.trim();
   return {
@@ -210,7 +216,12 @@ export function caseBodyOf(
       signing: r.signing,
     })),
     documents: documentRowsOf(values.documents).map((i) =>
-      documentOf(values.documents[i]!, fields[i], forms[i]),
+      documentOf(
+        values.documents[i]!,
+        fields[i],
+        forms[i],
+        libraryNames.get(values.documents[i]!.documentId),
+      ),
     ),
   };
 }

@@ -238,7 +238,10 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
           return d && content !== undefined ? { name: d.name, content } : undefined;
         }),
       );
-      const caseBody = caseBodyOf(values, state, fields, forms);
+      const names = new Map(
+        (await companyLibrary(library, member.companyId).list()).map((d) => [d.id, d.name]),
+      );
+      const caseBody = caseBodyOf(values, state, fields, forms, names);
       // One pass: structure (rule 1, as the v3 route checks it) and the service's own rules and
       // documents (checkCase: createCase without the write), every refusal at once by its field.
       const structure = [
