@@ -201,6 +201,24 @@ describe('the New case form: documents', () => {
     expect(docs.map((d) => [d.name, d.pages])).toEqual([['contract.pdf', 1]]);
   });
 
+  it("keeps a refused file's reason with its row when a row above it is removed", async () => {
+    const ann = await stack.member({ company: 'nc-m', email: 'ann@nc-m.example', language: 'en' });
+    const b = await dashboardBrowser(server, ann);
+    const form = new FormData();
+    form.set('docs', '3');
+    form.set('rows', '0');
+    form.set('removeDocument', '0');
+    form.set('documents.0.file', new Blob(['first, no document']), 'first.txt');
+    form.set('documents.2.file', new Blob(['third, no document']), 'third.txt');
+    const shown = await b.post('/dashboard/cases/new', form);
+    expect(shown.status).toBe(400);
+    // Row 3 is row 2 now, and its reason went with it; row 1's went with row 1.
+    expect(shown.html).toContain('name="documents.1.file"');
+    expect(shown.html).not.toContain('name="documents.2.file"');
+    expect(shown.html).toContain('id="field-documents.1.file-error"');
+    expect(shown.html).not.toContain('id="field-documents.0.file-error"');
+  });
+
   it("never carries another company's upload", async () => {
     const other = await stack.member({ company: 'nc-e', email: 'ann@nc-e.example' });
     const o = await dashboardBrowser(server, other);

@@ -197,8 +197,17 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
       }
       if (body.addDocument !== undefined && values.documents.length < MAX_DOCUMENT_ROWS)
         values.documents.push({ ...EMPTY_DOCUMENT, tags: {} });
-      if (typeof body.removeDocument === 'string')
-        values.documents.splice(Number.parseInt(body.removeDocument, 10), 1);
+      if (typeof body.removeDocument === 'string') {
+        const gone = Number.parseInt(body.removeDocument, 10);
+        values.documents.splice(gone, 1);
+        // A refused file's reason stays with its row, which moved up one.
+        const moved = Object.entries(fileErrors).flatMap(([key, reason]) => {
+          const n = Number(/^documents\.(\d+)\./.exec(key)![1]);
+          return n === gone ? [] : [[`documents.${n > gone ? n - 1 : n}.file`, reason] as const];
+        });
+        for (const key of Object.keys(fileErrors)) delete fileErrors[key];
+        Object.assign(fileErrors, Object.fromEntries(moved));
+      }
       // A form document is looked up in the company's own forms: another's is simply absent.
       const formDocs: (FormDocument | undefined)[] = await Promise.all(
         values.documents.map((row) =>
