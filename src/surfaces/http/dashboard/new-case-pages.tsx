@@ -192,7 +192,9 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
           source: 'upload',
           upload: stored.url,
           uploadName: stored.name,
+          // A file chosen now is what the row is, whatever document it named before.
           documentId: '',
+          formDocument: '',
         });
       }
       if (body.addDocument !== undefined && values.documents.length < MAX_DOCUMENT_ROWS)
