@@ -3,20 +3,23 @@ import {
   cpSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { DA } from '../../src/surfaces/http/pages/words-da.js';
 import { EN, type Words } from '../../src/surfaces/http/pages/words-en.js';
+import {
+  accessible,
+  addWebhook,
+  createApiKey,
+  signUpAndLogIn,
+} from '../helpers/dashboard-journey-steps.js';
 import { docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { launchChromium } from '../helpers/pages-stack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -67,16 +70,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** No serious or critical axe-core finding on the page as it is now. */
-async function accessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
-    page.url(),
-  ).toEqual([]);
-}
-
 /** The page at a phone's and a desktop's width, kept; and it does not scroll sideways at 390. */
 async function shots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -88,18 +81,6 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
 }
 
-/** The link of the newest .eml to `to` whose body holds `path`. */
-async function mailedLink(to: string, path: string): Promise<string> {
-  const folder = join(dir, 'data', 'mail');
-  for (const file of readdirSync(folder).sort().reverse()) {
-    const mail = await simpleParser(readFileSync(join(folder, file)));
-    const addressed = [mail.to].flat().some((a) => a?.value.some((v) => v.address === to));
-    const link = new RegExp(`https?://[^\\s"<>]+${path}[^\\s"<>]*`).exec(mail.text ?? '')?.[0];
-    if (addressed && link) return link;
-  }
-  throw new Error(`no e-mail to ${to} with a ${path} link in ${folder}`);
-}
-
 async function journey(language: 'en' | 'da', w: Words, n: number): Promise<void> {
   const context = await browser.newContext({ locale: language === 'da' ? 'da-DK' : 'en-GB' });
   const page = await context.newPage();
@@ -108,49 +89,20 @@ async function journey(language: 'en' | 'da', w: Words, n: number): Promise<void
   const shot = (name: string) => shots(page, `${language}-${name}`);
   const nav = page.getByRole('navigation', { name: w.common.mainNavigation });
   try {
-    // A new user opens the address and finds the way to sign up from what the page says.
-    await page.goto(`${address}/`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/user/login');
-    await page.getByRole('link', { name: w.account.signUpLink }).click();
-    await page.getByLabel(w.account.companyName).fill(`Journey ${n} ApS`);
-    await page.getByLabel(w.account.cvr).fill('24256790');
-    await page.getByLabel(w.account.yourName).fill(`Owner ${n}`);
-    await page.getByLabel(w.account.email).fill(email);
-    await page.getByLabel(w.account.password, { exact: true }).fill(password);
-    await accessible(page);
-    await shot('register');
-    await page.getByRole('button', { name: w.account.createAccount }).click();
-    await page.getByRole('heading', { level: 1, name: w.account.checkEmailTitle }).waitFor();
+    await signUpAndLogIn(page, w, {
+      address,
+      mailFolder: join(dir, 'data', 'mail'),
+      company: `Journey ${n} ApS`,
+      owner: `Owner ${n}`,
+      email,
+      password,
+      onPage: shot,
+    });
 
-    await page.goto(await mailedLink(email, '/user/confirm/'));
-    await page.getByRole('heading', { level: 1, name: w.account.confirmedTitle }).waitFor();
-
-    await page.goto(`${address}/user/login`);
-    await page.getByLabel(w.account.email).fill(email);
-    await page.getByLabel(w.account.password, { exact: true }).fill(password);
-    await accessible(page);
-    await shot('login');
-    await page.getByRole('button', { name: w.account.logIn }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
-    await accessible(page);
-    await shot('home');
-
-    // An API key, shown once.
-    await nav.getByRole('link', { name: w.common.apiKeys }).click();
-    await page.getByLabel(w.keys.name, { exact: true }).fill('Journey server');
-    await page.getByRole('button', { name: w.keys.create }).click();
-    const key = (await page.locator('.secret').first().textContent())?.trim() ?? '';
-    expect(key).toMatch(/^dp_live_[0-9a-f]{16}_[0-9a-f]{64}$/);
-    await accessible(page);
+    // An API key, shown once; a webhook for every trigger, to the test's receiver.
+    const key = await createApiKey(page, w, 'Journey server');
     await shot('key-created');
-
-    // A webhook for every trigger, to the test's receiver.
-    await nav.getByRole('link', { name: w.common.webhooks }).click();
-    await page.getByLabel(w.webhooks.url, { exact: true }).fill(`${receiver.url}/journey-${n}`);
-    await page.getByLabel(w.webhooks.allTriggers).check();
-    await accessible(page);
-    await page.getByRole('button', { name: w.webhooks.add }).click();
-    await page.getByRole('heading', { level: 1, name: w.webhooks.addedTitle }).waitFor();
+    await addWebhook(page, w, `${receiver.url}/journey-${n}`);
 
     // A first case over v3 with the new key.
     const already = receiver.requests.length;

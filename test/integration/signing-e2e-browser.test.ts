@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/app/config/index.js';
 import { DocpipeMetrics } from '../../src/base/metrics/index.js';
@@ -30,6 +29,7 @@ import { buildDocx, heading, pageBreak, para } from '../helpers/docx-builder.js'
 import { pdfPages } from '../helpers/pdf-text.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startQueueStack, type QueueStack } from '../helpers/queue-stack.js';
+import { bboxWords, drawSignature, inkIn, type Word } from '../helpers/signature-ink.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -245,28 +245,6 @@ async function deadPage(page: Page, url: string) {
   };
 }
 
-/** Draws a signature on the page's pad with the mouse: three strokes across it. */
-async function drawSignature(page: Page): Promise<void> {
-  const canvas = page.locator('canvas');
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  const strokes = [
-    (i: number) => [0.08 + i * 0.04, 0.5 + Math.sin(i) * 0.3],
-    (i: number) => [0.4 + i * 0.024, 0.25 + i * 0.05],
-    (i: number) => [0.1 + i * 0.07, 0.78 - Math.abs(Math.sin(i / 1.5)) * 0.1],
-  ];
-  for (const stroke of strokes) {
-    const [x0, y0] = stroke(0) as [number, number];
-    await page.mouse.move(box.x + x0 * box.width, box.y + y0 * box.height);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) {
-      const [x, y] = stroke(i) as [number, number];
-      await page.mouse.move(box.x + x * box.width, box.y + y * box.height);
-    }
-    await page.mouse.up();
-  }
-}
-
 /** The page as it is, every image loaded, kept as an artifact. */
 async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => {
@@ -315,40 +293,6 @@ function sealOf(caseId: string): Promise<void> {
 
 const label = (p: SignaturePlace) => `${p.page} ${p.kind}:${p.recipient}`;
 
-interface Word {
-  page: number;
-  text: string;
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
-
-/** Every word of a PDF with its box, as `pdftotext -bbox` reads it (y from the page's top). */
-function bboxWords(file: string): { words: Word[]; heights: number[] } {
-  const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' });
-  const words: Word[] = [];
-  const heights: number[] = [];
-  for (const line of html.split('\n')) {
-    const p = /<page width="([\d.]+)" height="([\d.]+)">/.exec(line);
-    if (p) heights.push(Number(p[2]));
-    const m =
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/.exec(
-        line,
-      );
-    if (m)
-      words.push({
-        page: heights.length,
-        text: m[5]!,
-        xMin: +m[1]!,
-        yMin: +m[2]!,
-        xMax: +m[3]!,
-        yMax: +m[4]!,
-      });
-  }
-  return { words, heights };
-}
-
 /** The words of `page` whose box overlaps a place's rect (PDF points, y up, page `height`). */
 function wordsIn(words: Word[], place: SignaturePlace, height: number): string[] {
   const { x, y, width, height: h } = place.rect;
@@ -363,30 +307,6 @@ function wordsIn(words: Word[], place: SignaturePlace, height: number): string[]
         w.yMax > top,
     )
     .map((w) => w.text);
-}
-
-/** Pixels darker than mid-grey inside a place's rect, rendered at 288 dpi by pdftoppm. */
-function inkIn(file: string, place: SignaturePlace, pageHeight: number): number {
-  const scale = 288 / 72;
-  const { x, y, width, height } = place.rect;
-  const out = join(testDir('docpipe-e2e-ink-'), 'crop');
-  execFileSync('pdftoppm', [
-    ...['-r', '288', '-gray', '-png', '-singlefile'],
-    ...['-f', String(place.page), '-l', String(place.page)],
-    ...[
-      '-x',
-      String(Math.floor(x * scale)),
-      '-y',
-      String(Math.floor((pageHeight - y - height) * scale)),
-    ],
-    ...['-W', String(Math.ceil(width * scale)), '-H', String(Math.ceil(height * scale))],
-    file,
-    out,
-  ]);
-  const png = PNG.sync.read(readFileSync(`${out}.png`));
-  let ink = 0;
-  for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! < 128) ink++;
-  return ink;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
