@@ -30,6 +30,7 @@ import { sealingRows } from './sealing.js';
 import { placesEvidenceRows } from './places-evidence.js';
 import { parseDeliveryArgs, runDelivery, type DeliveryReport } from './delivery.js';
 import { runDashboard, type DashboardReport } from './dashboard.js';
+import { runDashboardCases } from './dashboard-cases.js';
 
 const root = projectRoot();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -103,6 +104,27 @@ if (process.argv[2] === 'dashboard') {
     process.stdout.write(
       `${r.name}: p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)}; target ${r.target}: ${r.meets ? 'met' : 'MISSED'}\n`,
     );
+  process.exit(0);
+}
+
+// `node dist/bench/run.js dashboard-cases [--quick]`: issue 34's case list and case page alone
+// (bench/dashboard-cases.ts), printed, with each list query's plan in bench/results/dashboard-cases.json.
+if (process.argv[2] === 'dashboard-cases') {
+  const quick = process.argv.includes('--quick');
+  const { rows: caseRows, report } = await runDashboardCases(root, quick);
+  for (const r of caseRows)
+    process.stdout.write(
+      `${r.name}: p50 ${r.docpipe.p50.toFixed(1)} / p95 ${r.docpipe.p95.toFixed(1)} ms; target ${r.target}: ${r.meets ? 'met' : 'MISSED'}\n`,
+    );
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, 'dashboard-cases.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, ...report }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `\nseeded in ${report.seedSeconds.toFixed(1)} s; results: ${join(out, 'dashboard-cases.json')}\n`,
+  );
   process.exit(0);
 }
 
@@ -551,6 +573,10 @@ if (process.env.BENCH_DASHBOARD !== '0') {
   dashboard = result.report;
   rows.push(...result.rows);
 }
+
+// Issue 34's case list (a tab and a search) and a big case's page (bench/dashboard-cases.ts).
+if (process.env.BENCH_DASHBOARD_CASES !== '0')
+  rows.push(...(await runDashboardCases(root, process.env.BENCH_DASHBOARD_QUICK === '1')).rows);
 
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];

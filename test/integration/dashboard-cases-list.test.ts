@@ -316,6 +316,91 @@ describe('the case list', () => {
     expect(titlesOf((await annB.get('/dashboard/cases?q=Paged')).html)).toEqual([]);
   });
 
+  it('searches by one index per field yet lists what the plain OR lists: each case once, in order, its tab kept, paged by cursor', async () => {
+    const sam = await stack.member({ company: 'list-s', email: 'sam@list-s.example' });
+    const folder = await new FolderRepository(stack.t.db).defaultFolder('list-s');
+    const base = Date.parse('2026-07-01T00:00:00Z');
+    // 120 cases: every third titled "Needle", every fourth with the reference "NEEDLE-<i>", every
+    // fifth with a recipient named "Needle" and every seventh one with a needle e-mail; some match
+    // in several ways and must still be listed once. Two recipients each, so a case matched by both
+    // of its recipients is a case two rows of recipients name.
+    await stack.t.db
+      .insertInto('cases')
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({
+          company_id: 'list-s',
+          title: i % 3 === 0 ? `Needle case ${i}` : `Plain case ${i}`,
+          state: i % 2 === 0 ? ('open' as const) : ('draft' as const),
+          folder_id: folder.id,
+          reference_id: i % 4 === 0 ? `NEEDLE-${i}` : `ref-${i}`,
+          settings: '{}',
+          language: 'en',
+          signing_schemas: '["draw"]',
+          message_template_id: null,
+          expires_at: new Date(base + 90 * 86_400_000),
+          active_group: null,
+          completed_at: null,
+          sealed_at: null,
+          next_reminder_at: null,
+          expired_at: null,
+          sender_id: null,
+          sender_name: 'S',
+          sender_email: 's@example.com',
+          created_by_key: null,
+          created_at: new Date(base + Math.floor(i / 2) * 60_000),
+        })),
+      )
+      .execute();
+    await sql`
+      insert into recipients (company_id, case_id, uid, position, name, email, type, signing,
+        "group", details, status, signing_token_hash)
+      select c.company_id, c.id, substr(md5(c.id::text || p), 1, 12), p,
+        case when n % 5 = 0 then 'Needle Person' else 'Other ' || n end,
+        case when n % 7 = 0 then 'x' || p || '@needle.example' else 'y' || n || '@plain.example' end,
+        'email', true, 0, '{}'::jsonb, 'pending', sha256((c.id::text || p)::bytea)
+      from cases c, lateral (select split_part(c.title, ' ', 3)::int) t(n), generate_series(0, 1) p
+      where c.company_id = 'list-s'`.execute(stack.t.db);
+    // What the search lists, written as the plain OR over the case and its recipients.
+    const expected = async (state?: 'open') =>
+      (
+        await sql<{ id: string }>`select c.id from cases c where c.company_id = 'list-s'
+          and (${state ?? null}::text is null or c.state = ${state ?? null})
+          and (lower(c.title) like '%needle%' or lower(c.reference_id) like '%needle%'
+            or exists (select 1 from recipients r where r.company_id = c.company_id
+              and r.case_id = c.id and (lower(r.name) like '%needle%' or lower(r.email) like '%needle%')))
+          order by c.created_at desc, c.id desc`.execute(stack.t.db)
+      ).rows.map((r) => r.id);
+    const b = await dashboardBrowser(server, sam);
+    const walk = async (start: string) => {
+      const seen: string[] = [];
+      let path: string | undefined = start;
+      for (let pages = 0; path; pages++) {
+        expect(pages).toBeLessThan(10);
+        const page = await b.get(path);
+        expect(page.status).toBe(200);
+        seen.push(...idsOf(page.html));
+        path = olderOf(page.html);
+      }
+      return seen;
+    };
+    const all = await expected();
+    // 1 - (2/3 * 3/4 * 4/5 * 6/7) of 120, more than a page: the cursor is crossed.
+    expect(all.length).toBeGreaterThan(50);
+    expect(await walk('/dashboard/cases?q=NEEDLE')).toEqual(all);
+    expect(await walk('/dashboard/cases?state=open&q=needle')).toEqual(await expected('open'));
+    // A search for one recipient's address finds its case alone.
+    const one = await stack.t.db
+      .selectFrom('recipients')
+      .select(['case_id', 'email'])
+      .where('company_id', '=', 'list-s')
+      .where('email', 'like', 'y1%@plain.example')
+      .orderBy('email')
+      .executeTakeFirstOrThrow();
+    expect(await walk(`/dashboard/cases?q=${encodeURIComponent(one.email!)}`)).toEqual([
+      one.case_id,
+    ]);
+  });
+
   it('is searched from its form by keyboard at 360 px, without script, and passes axe', async () => {
     const browser = await launchChromium();
     try {

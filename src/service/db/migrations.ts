@@ -13,6 +13,7 @@ import { keyLastUsed } from './migrations/0011-key-last-used.js';
 import { caseSource } from './migrations/0012-case-source.js';
 import { caseSearch } from './migrations/0013-case-search.js';
 import { caseAudit } from './migrations/0014-case-audit.js';
+import { caseStateIndex } from './migrations/0015-case-state-index.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -35,4 +36,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-case-source': caseSource,
   '0013-case-search': caseSearch,
   '0014-case-audit': caseAudit,
+  '0015-case-state-index': caseStateIndex,
 };
