@@ -99,4 +99,5 @@ export async function addWebhook(page: Page, w: Words, url: string): Promise<voi
   await accessible(page);
   await page.getByRole('button', { name: w.webhooks.add }).click();
   await page.getByRole('heading', { level: 1, name: w.webhooks.addedTitle }).waitFor();
+  await accessible(page);
 }
