@@ -2,9 +2,17 @@ import type { CaseDocumentInput, CaseInput } from '../../../service/cases/index.
 import type { TagInput } from '../../../document/values/index.js';
 import type { LibraryField } from './new-case-library.js';
 import { MAX_DOCUMENT_ROWS } from './new-case-upload.js';
+import {
+  readRecipientExtras,
+  readSettings,
+  recipientExtrasOf,
+  withSettings,
+  type CaseSettingsValues,
+  type RecipientExtras,
+} from './new-case-settings-form.js';
 
 /** One recipient row as the form posts it (every value kept as typed, for a re-render). */
-export interface RecipientRow {
+export interface RecipientRow extends Partial<RecipientExtras> {
   name: string;
   email: string;
   phone: string;
@@ -54,6 +62,8 @@ export interface NewCaseValues {
   documents: DocumentRow[];
   expiresInDays: string;
   recipients: RecipientRow[];
+  /** Reminders, language, message, template, preset (new-case-settings-form.ts). */
+  settings?: CaseSettingsValues;
 }
 
 const MAX_ROWS = 50;
@@ -74,6 +84,7 @@ export function readNewCase(body: Record<string, unknown>): NewCaseValues {
       phone: text(body, `${p}phone`),
       channel: text(body, `${p}channel`) === 'sms' ? 'sms' : 'email',
       signing: text(body, `${p}signing`) === 'true',
+      ...readRecipientExtras(body, i),
     });
   }
   return {
@@ -82,6 +93,7 @@ export function readNewCase(body: Record<string, unknown>): NewCaseValues {
     documents: readDocuments(body),
     expiresInDays: text(body, 'expiresInDays'),
     recipients,
+    settings: readSettings(body),
   };
 }
 
@@ -203,7 +215,7 @@ export function caseBodyOf(
   libraryNames: ReadonlyMap<string, string> = new Map(),
 ): CaseInput {
   const days = values.expiresInDays.trim();
-  return {
+  const body: CaseInput = {
     title: values.title.trim(),
     state,
     ...(values.folder ? { folder: values.folder } : {}),
@@ -214,6 +226,7 @@ export function caseBodyOf(
       ...(r.phone.trim() ? { phone: r.phone.trim() } : {}),
       type: r.channel,
       signing: r.signing,
+      ...recipientExtrasOf(r),
     })),
     documents: documentRowsOf(values.documents).map((i) =>
       documentOf(
@@ -224,6 +237,7 @@ export function caseBodyOf(
       ),
     ),
   };
+  return withSettings(body, values.settings);
 }
 
 /**

@@ -13,6 +13,13 @@ import { DocumentRows } from './new-case-documents.js';
 import type { NewCaseValues } from './new-case-form.js';
 import type { FormDocumentChoice } from './new-case-forms.js';
 import type { LibraryField } from './new-case-library.js';
+import {
+  NO_CHOICES,
+  RecipientExtraInputs,
+  SettingsInputs,
+  type NewCaseChoices,
+} from './new-case-settings.js';
+import { EMPTY_SETTINGS } from './new-case-settings-form.js';
 
 export interface NewCasePageProps {
   page: PageContext;
@@ -24,6 +31,8 @@ export interface NewCasePageProps {
   /** The documents of the company's active v2 forms (new-case-forms.ts). */
   forms?: readonly FormDocumentChoice[];
   errors?: FieldErrors;
+  /** The company's presets and message templates, and the served eID schemes. */
+  choices?: NewCaseChoices;
   /** A refusal that had to redirect here (a form past the upload limits). */
   notice?: { kind: 'done' | 'problem'; text: string };
 }
@@ -37,6 +46,7 @@ export function NewCasePage({
   fields = [],
   forms = [],
   errors = {},
+  choices = NO_CHOICES,
   notice,
 }: NewCasePageProps) {
   const w = page.words.newCase;
@@ -111,13 +121,26 @@ export function NewCasePage({
                   />
                   <label for={`field-${p}signing`}>{w.signing}</label>
                 </div>
-                <button type="submit" name="remove" value={String(i)} formnovalidate>
+                <RecipientExtraInputs
+                  page={page}
+                  prefix={p}
+                  row={r}
+                  choices={choices}
+                  errors={errors}
+                />
+                <button
+                  type="submit"
+                  class="secondary"
+                  name="remove"
+                  value={String(i)}
+                  formnovalidate
+                >
                   {fill(w.removeRecipient, { n })}
                 </button>
               </fieldset>
             );
           })}
-          <button type="submit" name="add" value="1" formnovalidate>
+          <button type="submit" class="secondary" name="add" value="1" formnovalidate>
             {w.addRecipient}
           </button>
         </fieldset>
@@ -129,6 +152,12 @@ export function NewCasePage({
             type="number"
             inputmode="numeric"
             value={values.expiresInDays}
+            errors={errors}
+          />
+          <SettingsInputs
+            page={page}
+            values={values.settings ?? EMPTY_SETTINGS}
+            choices={choices}
             errors={errors}
           />
         </fieldset>

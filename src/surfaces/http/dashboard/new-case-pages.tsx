@@ -9,6 +9,7 @@ import {
 } from '../../../service/cases/index.js';
 import { companyLibrary } from '../../../document/library/index.js';
 import { FolderRepository } from '../../../service/companies/index.js';
+import { newCaseChoices } from './new-case-choices.js';
 import { caseServiceOf } from '../common/case-service.js';
 import type { HttpApp } from '../common/create-app.js';
 import { validationDetails } from '../common/validation-details.js';
@@ -117,6 +118,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         documents={docs.map((d) => ({ id: d.id, name: d.name }))}
         fields={fields}
         forms={await formDocumentChoices(db, member.companyId)}
+        choices={await newCaseChoices(db, config.eid, member.companyId)}
         errors={errors}
         notice={notice}
       />,
