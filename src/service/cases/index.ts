@@ -143,6 +143,7 @@ export {
   type CasePlaces,
   type PlacesDocument,
 } from './draft-places.js';
+export { storedCaseDocument, type StoredCaseDocument } from './case-document-pages.js';
 export {
   searchCases,
   type CaseListPage,

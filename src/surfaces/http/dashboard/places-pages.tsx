@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
@@ -7,6 +7,7 @@ import {
   CasePlaceSchema,
   readCasePlaces,
   saveDraftPlaces,
+  storedCaseDocument,
   type CasePlace,
   type CasePlaces,
 } from '../../../service/cases/index.js';
@@ -54,6 +55,19 @@ export const placesPages: DashboardPages = (scope, { context }) => {
     }
   };
 
+  /** The member and their case's places, or undefined once the answer (log-in, not found) is sent. */
+  const placesOf = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
+    const member = await memberOf(request, reply);
+    if (!member) return undefined;
+    const page = pageOf(request);
+    const places = await read(member.companyId, id);
+    if (!places) {
+      await sendProblem(reply, page, 'notFound');
+      return undefined;
+    }
+    return { member, page, places };
+  };
+
   const show = (
     reply: FastifyReply,
     page: PageContext,
@@ -79,11 +93,9 @@ export const placesPages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/places',
     { schema: { hide: true, params: CaseParams } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
-      const places = await read(member.companyId, request.params.id);
-      if (!places) return sendProblem(reply, page, 'notFound');
+      const opened = await placesOf(request, reply, request.params.id);
+      if (!opened) return reply;
+      const { page, places } = opened;
       const saved = (request.query as { saved?: string } | undefined)?.saved === '1';
       return show(reply, page, places, { saved });
     },
@@ -99,16 +111,10 @@ export const placesPages: DashboardPages = (scope, { context }) => {
       const { id } = request.params;
       const index = /^\d{1,4}$/.test(request.params.index) ? Number(request.params.index) : -1;
       const number = /^\d{1,4}$/.test(request.params.page) ? Number(request.params.page) : 0;
-      const row = await db
-        .selectFrom('case_documents')
-        .select(['storage_key', 'pages'])
-        .where('company_id', '=', member.companyId)
-        .where('case_id', '=', id)
-        .where('index', '=', index)
-        .executeTakeFirst();
-      const key = row?.storage_key;
-      if (!key || number < 1 || number > Math.min(row.pages ?? 0, MAX_PLACES_PAGES))
+      const stored = await storedCaseDocument(db, member.companyId, id, index);
+      if (!stored || number < 1 || number > Math.min(stored.pages, MAX_PLACES_PAGES))
         return sendProblem(reply, page, 'notFound');
+      const key = stored.storageKey;
       const png = await images.get(`${key}#${number}`, async () => {
         const pdf = await storage.get(key);
         if (!pdf) return undefined;
@@ -130,12 +136,10 @@ export const placesPages: DashboardPages = (scope, { context }) => {
     '/dashboard/cases/:id/places',
     { schema: { hide: true, params: CaseParams, body: SaveBody } },
     async (request, reply) => {
-      const member = await memberOf(request, reply);
-      if (!member) return reply;
-      const page = pageOf(request);
       const { id } = request.params;
-      const places = await read(member.companyId, id);
-      if (!places) return sendProblem(reply, page, 'notFound');
+      const opened = await placesOf(request, reply, id);
+      if (!opened) return reply;
+      const { member, page, places } = opened;
       if (places.state !== 'draft') return show(reply, page, places, {}, 409);
       const posted = parsePosted(request.body.places ?? '');
       if (!posted)
