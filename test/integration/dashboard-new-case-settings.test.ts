@@ -174,6 +174,29 @@ describe('the New case form: recipients and settings', () => {
     expect(Number(n.n)).toBe(0);
   });
 
+  it("refuses another company's preset and template by their inputs, and offers only its own", async () => {
+    await stack.member({ company: 'ncs-d', email: 'ann@ncs-d.example', language: 'en' });
+    const other = await companyRecords('ncs-d');
+    const bo = await stack.member({ company: 'ncs-e', email: 'bo@ncs-e.example', language: 'en' });
+    const b = await dashboardBrowser(server, bo);
+    const form = await b.get('/dashboard/cases/new');
+    expect(form.html).not.toContain(other.preset.id);
+    expect(form.html).not.toContain(other.template.id);
+    const refused = await b.post('/dashboard/cases/new', {
+      title: 'Borrowed preset',
+      rows: '1',
+      'recipients.0.name': 'Bo',
+      'recipients.0.email': 'bo@example.com',
+      'recipients.0.signing': 'true',
+      presetId: other.preset.id,
+      messageTemplateId: other.template.id,
+      state: 'draft',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toMatch(/id="field-presetId-error"/);
+    expect(refused.html).toMatch(/id="field-messageTemplateId-error"/);
+  });
+
   it('shows the full form with its new inputs accessibly at 360 px, Add recipient a secondary button', async () => {
     const member = await stack.member({
       company: 'ncs-c',

@@ -49,6 +49,14 @@ function Select(props: {
   );
 }
 
+/**
+ * A posted id the company does not have (removed meanwhile, or another company's), kept as an
+ * option of its own so that the service's refusal sits by a select that still shows it.
+ */
+function posted(id: string, known: readonly { id: string }[]) {
+  return id !== '' && !known.some((k) => k.id === id) ? [{ value: id, label: id }] : [];
+}
+
 /** A recipient row's signing order (group) and signing method. */
 export function RecipientExtraInputs(props: {
   page: PageContext;
@@ -78,6 +86,10 @@ export function RecipientExtraInputs(props: {
           { value: '', label: w.signingMethodCase },
           { value: 'draw', label: w.signingMethodDraw },
           ...props.choices.schemes.map((s) => ({ value: s, label: s })),
+          ...posted(
+            props.row.signingSchema ?? '',
+            ['draw', ...props.choices.schemes].map((id) => ({ id })),
+          ),
         ]}
         errors={props.errors}
       />
@@ -125,7 +137,7 @@ export function SettingsInputs(props: {
         ]}
         errors={errors}
       />
-      {choices.templates.length > 0 ? (
+      {choices.templates.length > 0 || values.messageTemplateId !== '' ? (
         <Select
           name="messageTemplateId"
           label={w.messageTemplate}
@@ -133,6 +145,7 @@ export function SettingsInputs(props: {
           options={[
             { value: '', label: w.messageTemplateNone },
             ...choices.templates.map((t) => ({ value: t.id, label: t.name ?? t.subject })),
+            ...posted(values.messageTemplateId, choices.templates),
           ]}
           errors={errors}
         />
@@ -157,7 +170,7 @@ export function SettingsInputs(props: {
           {values.message}
         </textarea>
       </div>
-      {choices.presets.length > 0 ? (
+      {choices.presets.length > 0 || values.presetId !== '' ? (
         <Select
           name="presetId"
           label={w.preset}
@@ -165,6 +178,7 @@ export function SettingsInputs(props: {
           options={[
             { value: '', label: w.presetNone },
             ...choices.presets.map((p) => ({ value: p.id, label: p.name })),
+            ...posted(values.presetId, choices.presets),
           ]}
           errors={errors}
         />
