@@ -33,9 +33,10 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * Issue 34's "done means", in Chromium against a real `docpipe start` (its own PostgreSQL and
  * Redis, the mail folder, LibreOffice, the seal worker): a new company signs up, adds a webhook
  * for every trigger and an API key in the dashboard; makes a case in the New case form from an
- * uploaded two-page PDF with two signers, saves it as a draft, drags each signer's signature box
- * onto a page and sends it; each signer opens the link of their e-mail and draws; the case's page,
- * open all along, shows each signature arrive without a reload; the sealed PDF downloaded from it
+ * uploaded two-page PDF with two signers in two groups, saves it as a draft, drags each signer's
+ * signature box onto a page and sends it; each signer opens the link of their e-mail and draws,
+ * the second invited only once the first has signed; the case's page, open all along, shows each
+ * signature arrive and the group signing now move on without a reload; the sealed PDF downloaded from it
  * verifies with pdfsig and has each drawing inside its dragged box (within 2 pt). Then a library
  * document's fields filled in the form, saved as a draft and sent later from its page. The
  * webhook receiver got the same triggers, with the same payload members, for the dashboard's case
@@ -65,8 +66,8 @@ let pdf: Buffer;
 
 /** What the first case was made of, for its twin over v3. */
 const signers = [
-  { name: 'Alma Berg', email: 'alma@journey.example' },
-  { name: 'Bo Dahl', email: 'bo@journey.example' },
+  { name: 'Alma Berg', email: 'alma@journey.example', group: 1 },
+  { name: 'Bo Dahl', email: 'bo@journey.example', group: 2 },
 ] as const;
 let dashboardCase = '';
 let placed: SignaturePlace[] = [];
@@ -142,6 +143,7 @@ async function sendFromItsPage(id: string, title: string): Promise<void> {
     .getByRole('button', { name: w.casePage.send, exact: true })
     .click();
   await page.getByText(w.casePage.sent).waitFor();
+  await accessible(page);
 }
 
 /** The status cell of a recipient's row on a case's page. */
@@ -156,7 +158,14 @@ async function sign(email: string): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   try {
     const signer = await context.newPage();
-    await signer.goto(await mailedLink(mailFolder(), email, '/sign/'));
+    // The invitation is sent by a worker once the signer's group is the active one.
+    let link = '';
+    await expect
+      .poll(async () => (link = await mailedLink(mailFolder(), email, '/sign/').catch(() => '')), {
+        timeout: 30_000,
+      })
+      .not.toBe('');
+    await signer.goto(link);
     await signer.locator('.documents').waitFor();
     await accessible(signer);
     await drawSignature(signer);
@@ -269,9 +278,11 @@ describe('a company’s cases in the dashboard, from sign-up to sealed PDF', () 
     const names = page.getByLabel(nc.name, { exact: true });
     const emails = page.getByLabel(nc.email, { exact: true });
     await names.nth(1).waitFor();
+    const groups = page.getByLabel(nc.recipientGroup, { exact: true });
     for (const [i, s] of signers.entries()) {
       await names.nth(i).fill(s.name);
       await emails.nth(i).fill(s.email);
+      await groups.nth(i).fill(String(s.group));
     }
     await accessible(page);
     // A draft whose PDF has no places yet goes on to its places editor.
@@ -305,7 +316,15 @@ describe('a company’s cases in the dashboard, from sign-up to sealed PDF', () 
         .poll(() => statusOf(page, s.name).textContent())
         .toBe(w.casePage.statuses.pending);
     }
+    const activeGroup = page
+      .locator('#case-live .case-details dt', { hasText: w.casePage.activeGroup })
+      .locator('+ dd');
+    // The second group is invited only once the first has signed.
+    await expect(mailedLink(mailFolder(), signers[1].email, '/sign/')).rejects.toThrow();
     for (const s of signers) {
+      await expect
+        .poll(() => activeGroup.textContent(), { timeout: LIVE_WAIT_MS })
+        .toBe(String(s.group));
       await sign(s.email);
       await statusOf(page, s.name)
         .filter({ hasText: new RegExp(`^${w.casePage.statuses.signed}$`) })
@@ -393,6 +412,7 @@ describe('a company’s cases in the dashboard, from sign-up to sealed PDF', () 
 
     // Later: the list shows the draft; its page sends it.
     await page.goto(`${address}/dashboard/cases`);
+    await accessible(page);
     await page.getByRole('link', { name: 'Mutual NDA' }).first().click();
     await sendFromItsPage(id, 'Mutual NDA');
     await expect(page.locator('.case-state').textContent()).resolves.toBe(w.casePage.states.open);
@@ -413,7 +433,7 @@ describe('a company’s cases in the dashboard, from sign-up to sealed PDF', () 
       body: JSON.stringify({
         title: 'Consulting agreement',
         state: 'draft',
-        recipients: signers.map((s) => ({ name: s.name, email: `v3-${s.email}` })),
+        recipients: signers.map((s) => ({ name: s.name, email: `v3-${s.email}`, group: s.group })),
         documents: [
           {
             name: 'consulting.pdf',
