@@ -188,11 +188,20 @@ export async function searchCases(
         ? newest
         : await ordered(
             query.where(
+              // The page's ids are chosen from the matches alone, each case read by its key
+              // (offset 0 keeps the planner from a hash join over a scan of every case), before
+              // the folder, creator and signer counts are joined to those few.
               sql<boolean>`c.id in (
-                select id from cases where company_id = ${company} and lower(title) like ${pattern}
-                union select id from cases where company_id = ${company} and lower(reference_id) like ${pattern}
-                union select case_id from recipients where company_id = ${company} and lower(name) like ${pattern}
-                union select case_id from recipients where company_id = ${company} and lower(email) like ${pattern})`,
+                select h.id from (
+                  select id from cases where company_id = ${company} and lower(title) like ${pattern}
+                  union select id from cases where company_id = ${company} and lower(reference_id) like ${pattern}
+                  union select case_id from recipients where company_id = ${company} and lower(name) like ${pattern}
+                  union select case_id from recipients where company_id = ${company} and lower(email) like ${pattern}
+                ) hit cross join lateral (
+                  select w.id, w.created_at from cases w where w.company_id = ${company} and w.id = hit.id
+                    and ${sql.join(filtersOn('w', search), sql` and `)} offset 0
+                ) h
+                order by h.created_at desc, h.id desc limit ${limit + 1})`,
             ),
           );
   }
