@@ -206,6 +206,34 @@ describe('sealing a signed case', () => {
     expect(await sealCase(deps, 'acme', id)).toEqual({ kind: 'skipped', reason: 'already sealed' });
   });
 
+  it('lists in the audit trail a signing link a member took from the dashboard', async () => {
+    const id = await signedCase('Lease with a link handed on');
+    const second = await t.db
+      .selectFrom('recipients')
+      .select('id')
+      .where('case_id', '=', id)
+      .where('position', '=', 1)
+      .executeTakeFirstOrThrow();
+    // As takeSigningLink writes it (its own test is dashboard-case-page.test.ts).
+    await t.db
+      .insertInto('case_audit')
+      .values({
+        company_id: 'acme',
+        case_id: id,
+        action: 'signing-link-taken',
+        user_id: userId,
+        user_name: 'Ann',
+        recipient_id: second.id,
+      })
+      .execute();
+    expect(await sealCase(deps, 'acme', id)).toEqual({ kind: 'sealed', documents: 1 });
+    const text = poppler('pdftotext', await sealedBytes(id)).replace(/\s+/g, ' ');
+    expect(text).toContain('Actions by the sender’s company');
+    expect(text).toContain(
+      'Ann took the signing link of recipient 2 (Second Tenant) from the dashboard',
+    );
+  });
+
   it('makes the same sealed bytes when a crashed seal runs again', async () => {
     const id = await signedCase('Crashed');
     await sealCase(deps, 'acme', id);

@@ -42,11 +42,27 @@ export type AuditDocument =
       byReference: string;
     };
 
+/**
+ * What a company's member did to the case that no recipient did: taking a pending signer's
+ * signing link from the dashboard, so that a signature reached by a link that was handed on
+ * says so in the sealed file.
+ */
+export interface AuditAction {
+  kind: 'signing-link-taken';
+  at: Date;
+  /** The member, by name as it was then. */
+  by: string;
+  /** The recipient whose link it was: 1-based position and name. */
+  recipient: { position: number; name: string };
+}
+
 /** What the audit trail records of a case. Every string in it is drawn as plain text. */
 export interface AuditTrail {
   case: { id: string; title: string; sender: string; createdAt: Date };
   recipients: readonly AuditRecipient[];
   documents: readonly AuditDocument[];
+  /** In the order they happened; the section is left out when there are none. */
+  actions?: readonly AuditAction[];
 }
 
 /**
@@ -100,6 +116,11 @@ export function appendAuditTrail(
     if (r.ip) writer.field(w.ip, r.ip);
     if (r.userAgent) writer.field(w.userAgent, r.userAgent);
     if (r.reason) writer.field(w.denialReason, r.reason);
+  }
+  if (audit.actions && audit.actions.length > 0) {
+    writer.heading(w.actionsHeading);
+    for (const a of audit.actions)
+      writer.field(time(a.at), w.linkTaken(a.by, a.recipient.position, a.recipient.name));
   }
   writer.heading(w.documentsHeading);
   for (const d of audit.documents) {

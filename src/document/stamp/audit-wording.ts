@@ -18,6 +18,9 @@ export interface AuditWording {
   ip: string;
   userAgent: string;
   denialReason: string;
+  /** The heading of what the company's members did (a signing link taken). */
+  actionsHeading: string;
+  linkTaken: (by: string, position: number, name: string) => string;
   documentsHeading: string;
   sha256Shown: string;
   /** The label of a document kept by reference, before its link. */
@@ -52,6 +55,9 @@ export const AUDIT_WORDING: Record<AuditLanguage, AuditWording> = {
     ip: 'IP address',
     userAgent: 'User agent',
     denialReason: 'Reason given',
+    actionsHeading: 'Actions by the sender’s company',
+    linkTaken: (by, position, name) =>
+      `${by} took the signing link of recipient ${position} (${name}) from the dashboard`,
     documentsHeading: 'Documents',
     sha256Shown: 'SHA-256 as shown to the signers',
     byReference: 'Link (not sealed)',
@@ -84,6 +90,9 @@ export const AUDIT_WORDING: Record<AuditLanguage, AuditWording> = {
     ip: 'IP-adresse',
     userAgent: 'Browser (user agent)',
     denialReason: 'Angivet begrundelse',
+    actionsHeading: 'Handlinger i afsenderens virksomhed',
+    linkTaken: (by, position, name) =>
+      `${by} hentede underskriftslinket til modtager ${position} (${name}) i dashboardet`,
     documentsHeading: 'Dokumenter',
     sha256Shown: 'SHA-256 som vist for underskriverne',
     byReference: 'Link (ikke forseglet)',

@@ -5,6 +5,7 @@ export {
   appendAuditTrail,
   type AuditDocument,
   type AuditMethod,
+  type AuditAction,
   type AuditRecipient,
   type AuditTrail,
 } from './audit-trail.js';

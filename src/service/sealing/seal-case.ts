@@ -7,6 +7,7 @@ import {
   appendAuditTrail,
   appendSignaturePage,
   stampPlaces,
+  type AuditAction,
   type AuditRecipient,
   type SignaturePlace,
   type Stamp,
@@ -135,6 +136,16 @@ export async function sealCase(
     .orderBy('index')
     .execute();
 
+  // What members did that the outbox does not carry (a signing link taken), for the trail.
+  const actions = await db
+    .selectFrom('case_audit')
+    .select(['action', 'user_name', 'recipient_id', 'created_at'])
+    .where('company_id', '=', company)
+    .where('case_id', '=', caseId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
   const language = writtenLanguage(kase.language);
   const signers = recipients.filter((r) => r.signing);
   const audit = {
@@ -160,6 +171,19 @@ export async function sealCase(
         ? { name: d.name, byReference: d.url ?? '' }
         : { name: d.name, sha256: d.sha256 ?? '' },
     ),
+    actions: actions.flatMap((a): AuditAction[] => {
+      const r = recipients.find((x) => x.id === a.recipient_id);
+      return a.action === 'signing-link-taken' && r
+        ? [
+            {
+              kind: 'signing-link-taken',
+              at: a.created_at,
+              by: a.user_name,
+              recipient: { position: r.position + 1, name: r.name },
+            },
+          ]
+        : [];
+    }),
   };
 
   const sealed: {
