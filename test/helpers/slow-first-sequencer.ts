@@ -22,6 +22,7 @@ export const SLOW_FILES = [
   'test/integration/start-stop-in-flight.test.ts',
   'test/integration/template-doors.test.ts',
   'test/integration/dashboard-journey-browser.test.ts',
+  'test/integration/dashboard-cases-journey-browser.test.ts',
   'test/integration/signing-e2e-browser.test.ts',
   'test/integration/webhooks-cli.test.ts',
   'test/integration/preview-cli.test.ts',
