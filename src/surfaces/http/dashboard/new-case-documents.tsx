@@ -235,7 +235,13 @@ export function DocumentRows({
                 </select>
               </div>
             ) : null}
-            <button type="submit" name="showFields" value={String(i)} formnovalidate>
+            <button
+              type="submit"
+              class="secondary"
+              name="showFields"
+              value={String(i)}
+              formnovalidate
+            >
               {fill(w.showFields, { n })}
             </button>
             {row.source !== 'upload' && own && own.length > 0 ? (
@@ -253,13 +259,19 @@ export function DocumentRows({
                 ))}
               </fieldset>
             ) : null}
-            <button type="submit" name="removeDocument" value={String(i)} formnovalidate>
+            <button
+              type="submit"
+              class="secondary"
+              name="removeDocument"
+              value={String(i)}
+              formnovalidate
+            >
               {fill(w.removeDocument, { n })}
             </button>
           </fieldset>
         );
       })}
-      <button type="submit" name="addDocument" value="1" formnovalidate>
+      <button type="submit" class="secondary" name="addDocument" value="1" formnovalidate>
         {w.addDocument}
       </button>
     </fieldset>
