@@ -13,7 +13,7 @@ import {
   type Delimiters,
 } from '../../document/fill/index.js';
 import type { SniffLimits } from '../../formats/sniff/index.js';
-import { ConfigError, envNumbers, inputLimitsFrom } from '../env/index.js';
+import { ConfigError, databaseSettingFrom, envNumbers, inputLimitsFrom } from '../env/index.js';
 import { LOG_FORMATS, type LogFormat } from '../../base/log/index.js';
 import {
   DEFAULT_CLIENT_OPTIONS,
@@ -272,11 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
     problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${safeUrl(redisUrl)}")`);
-  const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
-    problems.push(
-      `DATABASE_URL must start with postgresql:// or postgres:// (got "${safeUrl(databaseUrl)}")`,
-    );
+  const { databaseUrl, dataDir } = databaseSettingFrom(env, problems);
   const queue = {
     prefix: env.DOCPIPE_QUEUE_PREFIX || DEFAULT_WORKER_OPTIONS.prefix,
     concurrency: optionalInt('DOCPIPE_WORKER_CONCURRENCY'),
@@ -316,7 +312,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
       `DOCPIPE_SIGNED_URL_TTL_S must be at most ${S3_LONGEST_PRESIGN_S} (7 days) with DOCPIPE_STORAGE=s3: S3 refuses longer pre-signed URLs`,
     );
 
-  const dataDir = resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data'));
   const delivery = deliveryConfigFrom(env, dataDir, problems);
   const webhooks = webhookConfigFrom(env, problems);
 

@@ -2,7 +2,6 @@ import type { FillOptions } from '../../document/fill/index.js';
 import { parseDelimiters } from '../../document/fill/index.js';
 import type { DocpipeConfig } from '../../app/config/index.js';
 import { InputError } from '../../base/files/index.js';
-import { COMPANY_ID_RULE, isCompanyId } from '../../service/tenancy/index.js';
 import {
   DocumentJsonError,
   locateTemplate,
@@ -78,13 +77,4 @@ export async function templateArgument(path: string): Promise<TemplateArgument> 
     if (err instanceof DocumentJsonError) throw new InputError(err.message);
     throw err;
   }
-}
-
-/**
- * `--company`, checked before anything else is looked for (a typo is named before a missing
- * Redis), with the message `docpipe keys create --company` gives.
- */
-export function companyFlag(value: string | undefined): string | undefined {
-  if (value === undefined || isCompanyId(value)) return value;
-  throw new UsageError(`--company ${COMPANY_ID_RULE} (got ${JSON.stringify(value)})`);
 }

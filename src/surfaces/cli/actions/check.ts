@@ -19,7 +19,8 @@ import { errorWords } from '../../../base/files/index.js';
 import { commandOffice } from '../command-office.js';
 import { isPopplerMissingError, requirePoppler } from '../../../formats/raster/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { fillOptionsFrom, printJson } from '../io.js';
+import { printJson } from '../print-json.js';
+import { fillOptionsFrom } from '../io.js';
 import { StopSignals } from '../stop-signals.js';
 
 export interface CheckFlags {

@@ -3,7 +3,7 @@ import {
   RecordInvalidError,
   type Company,
 } from '../../../service/companies/index.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
 

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { readJson } from '../../../base/files/index.js';
 import type { Database } from '../../../service/db/index.js';
-import { companyFlag, printJson } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
 import { withRecordsDatabase } from './records-database.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DocpipeConfig } from '../../../app/config/index.js';
+import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { connectProducer, resolveRedisUrl } from '../../../platform/redis/index.js';
 import { copyRedisKeys, type RedisKeysCopy } from '../../../service/keys/index.js';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../service/db/index.js';
 import type { Kysely } from 'kysely';
 import { withDatabase } from './with-database.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 
 /**
  * `docpipe db migrate`, declared in commands/db.ts, which loads this module only when it runs.
@@ -17,7 +17,10 @@ import { printJson } from '../io.js';
  * start`'s), when there is a Redis to look in.
  */
 export async function migrate(flags: { json?: boolean }): Promise<void> {
-  await withDatabase(async (db, url, config) => {
+  // The whole configuration, checked before the database is looked for: copying the keys needs
+  // its Redis and queue prefix.
+  const config = loadConfig();
+  await withDatabase(async (db, url) => {
     const outcome = await migrateDatabase(db);
     const keys = await copyKeys(config, db, url);
     if (flags.json) printJson(keys ? { ...outcome, keysFromRedis: keys } : outcome);

@@ -3,7 +3,9 @@ import { loadConfig } from '../../../app/config/index.js';
 import { type DocumentInput, type JobRenderOptions } from '../../../jobs/queue/index.js';
 import { isQueueUnavailableError, requireRedisUrl } from '../../../platform/redis/index.js';
 import { UsageError } from '../exit-codes.js';
-import { companyFlag, printJson, templateFlagsFrom, type TemplateFlags } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
+import { templateFlagsFrom, type TemplateFlags } from '../io.js';
 import { InputError, readJson, writeAtomically } from '../../../base/files/index.js';
 import { isDocpipeError } from '../../../base/errors/index.js';
 import {

@@ -1,5 +1,6 @@
 import { FolderRepository, type Folder } from '../../../service/companies/index.js';
-import { companyFlag, printJson } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
 import { listRecords } from './company-records.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';

@@ -13,7 +13,8 @@ import {
   type FormRecord,
 } from '../../../service/forms/index.js';
 import { EXIT } from '../exit-codes.js';
-import { companyFlag, printJson } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
 

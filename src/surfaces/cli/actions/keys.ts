@@ -4,7 +4,7 @@ import { isDocpipeError } from '../../../base/errors/index.js';
 import { KeyStore, isKeyId, type ApiKeyRecord } from '../../../service/keys/index.js';
 import { parseDuration } from '../../../base/util/index.js';
 import { UsageError } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 import { when } from './text-table.js';
 
 /** The flag a person typed for each field the key store names. */

@@ -5,7 +5,7 @@ import {
   type EmbeddedCluster,
 } from '../../../platform/postgres/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 import { byteSize as size, textTable } from './text-table.js';
 
 /** `docpipe postgres clusters`, declared in commands/postgres.ts. */

@@ -15,7 +15,8 @@ import {
 } from '../../../authoring/preview/index.js';
 import { MAX_DPI } from '../../../formats/raster/index.js';
 import { UsageError } from '../exit-codes.js';
-import { fillOptionsFrom, printJson, templateArgument, type TemplateFlags } from '../io.js';
+import { printJson } from '../print-json.js';
+import { fillOptionsFrom, templateArgument, type TemplateFlags } from '../io.js';
 import { runDocumentCommand } from '../report-failure.js';
 
 export interface PreviewFlags extends TemplateFlags {

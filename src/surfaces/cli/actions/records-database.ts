@@ -6,7 +6,7 @@ import {
 } from '../../../service/companies/index.js';
 import { migrateDatabase, type Database } from '../../../service/db/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 import { withDatabase } from './with-database.js';
 
 /** How a command names the fields of what it was given, for its refusals. */

@@ -7,7 +7,8 @@ import { Renderer } from '../../../render/pipeline/index.js';
 import { objectLocation } from '../../../render/storage/index.js';
 import type { Preparer } from '../../../render/prepare/index.js';
 import { UsageError } from '../exit-codes.js';
-import { fillOptionsFrom, printJson, templateArgument, type TemplateFlags } from '../io.js';
+import { printJson } from '../print-json.js';
+import { fillOptionsFrom, templateArgument, type TemplateFlags } from '../io.js';
 import { readInput, readJson, TooLargeInput, writeAtomically } from '../../../base/files/index.js';
 import { runDocumentCommand } from '../report-failure.js';
 

@@ -15,7 +15,8 @@ import type { TagInput } from '../../../document/values/index.js';
 import { readJson } from '../../../base/files/index.js';
 import { isQueueUnavailableError } from '../../../platform/redis/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { companyFlag, printJson } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
 
 export interface RerenderFlags {
   tags?: string;

@@ -13,7 +13,7 @@ import {
   type SweepReport,
 } from '../../../jobs/retention/index.js';
 import { EXIT } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import { printJson } from '../print-json.js';
 import { byteSize as size, when } from './text-table.js';
 
 /** `docpipe storage stats`: objects and bytes by kind, read from storage alone. */

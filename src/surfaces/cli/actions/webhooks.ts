@@ -12,7 +12,8 @@ import {
   type WebhookRun,
 } from '../../../service/webhooks/index.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { companyFlag, printJson } from '../io.js';
+import { companyFlag } from '../company-flag.js';
+import { printJson } from '../print-json.js';
 import { withRecordsDatabase } from './records-database.js';
 import { textTable, when } from './text-table.js';
 
