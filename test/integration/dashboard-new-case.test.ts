@@ -280,10 +280,12 @@ describe('the New case form: documents', () => {
       'recipients.1.email': '',
       'documents.0.documentId': 'nda',
       // ... and the document's own check of its values, in the same answer.
-      ...ndaFields(0, { agreement_date: '2026-02-30', term_years: 'three' }),
+      // An input left empty is a field not filled, refused by its name: never "Dear ," on a page.
+      ...ndaFields(0, { agreement_date: '2026-02-30', term_years: 'three', company_name: ' ' }),
       state: 'open',
     });
     expect(refused.status).toBe(400);
+    expect(refused.html).toMatch(/id="field-documents\.0\.tags\.company_name-error"/);
     expect(refused.html).toMatch(/id="field-recipients\.1\.phone-error"/);
     expect(refused.html).toMatch(
       /id="field-documents\.0\.tags\.agreement_date-error">[^<]*2026-02-30[^<]*not a date that exists/,

@@ -198,7 +198,15 @@ function documentOf(
           documentId: row.documentId,
         }
       : { name: row.name.trim() || form?.name || 'document', content: form?.content ?? '' };
-  if (fields && fields.length > 0) doc.tags = fields.map((f) => tagInputOf(f, fieldValue(row, f)));
+  if (fields && fields.length > 0)
+    doc.tags = fields.flatMap((f) => {
+      const value = fieldValue(row, f);
+      // An input left empty is a field not filled, not an empty text: the library document is
+      // strict, so the service refuses it by its path instead of printing "Dear ," to a signer.
+      return f.type !== 'boolean' && f.type !== 'list' && (value ?? '').trim() === ''
+        ? []
+        : [tagInputOf(f, value)];
+    });
   return doc;
 }
 
