@@ -55,6 +55,20 @@ describe('sign-up', () => {
     expect(danish.html).toContain('>Opret konto</button>');
   });
 
+  it('serves log-in and a forgotten password under a locale prefix too, in its language', async () => {
+    const browser = new PageClient(server.url);
+    for (const [path, lang] of [
+      ['/da/user/login', 'da'],
+      ['/en/user/login', 'en'],
+      ['/da/user/password/forgot', 'da'],
+      ['/en/user/password/forgot', 'en'],
+    ] as const) {
+      const page = await browser.get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).toContain(`<html lang="${lang}"`);
+    }
+  });
+
   it('lists every problem at once, next to its field and in the summary', async () => {
     const browser = new PageClient(server.url);
     await browser.get('/en/user/register');

@@ -90,6 +90,10 @@ describe("a case's page", () => {
     expect(res.html).not.toMatch(/<code>case\.denied<\/code>/);
     expect(res.html).toContain('Download contract.pdf');
     expect(res.html).toContain('Delivery report');
+    // The message's kind and channel in words, not their stored codes.
+    expect(res.html).toContain('<td>Invitation</td><td>E-mail</td>');
+    // The person's name leads to their own account.
+    expect(res.html).toContain('<a class="who" href="/dashboard/account">');
     expect(res.html).toContain('bo@example.com');
     expect(res.html).toContain('Sent');
     expect(res.html).toContain(`href="/dashboard/cases/${kase.id}/places"`);
@@ -128,6 +132,7 @@ describe("a case's page", () => {
       'Afvist Begrundelse: Wrong amount',
       'Hent contract.pdf',
       'Leveringsrapport',
+      '<td>Invitation</td><td>E-mail</td>',
       'Sendt',
       'Placér underskrifter',
     ])
@@ -509,6 +514,8 @@ describe("a case's page", () => {
     // Bo's row: invited (none), then the last reminder's time.
     expect(res.html).toContain(`<td>–</td><td>${shownTime('da', reminded)}</td>`);
     expect(res.html).toContain('<td>Underskrevet: Bo Signer</td>');
+    // The method in words, as the audit trail page names it.
+    expect(res.html).toContain('<td>Tegnet underskrift</td>');
     expect(res.html).toContain(
       'Webhooken https://hooks.example/in fik “Underskrevet”: leveret (2 forsøg, sidste svar HTTP 200)',
     );

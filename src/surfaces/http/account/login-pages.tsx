@@ -63,10 +63,9 @@ export const loginPages: DashboardPages = (scope, { context, sessions }) => {
   // Made now, so that the first unknown address's log-in takes no longer than any other.
   void dummyPasswordHash();
 
-  scope.get(
-    '/user/login',
-    { schema: { hide: true, querystring: QUERY } },
-    async (request, reply) => {
+  // Under a locale prefix too (/da/user/login), as the sign-up page is: a link names its language.
+  for (const path of ['/user/login', '/da/user/login', '/en/user/login'])
+    scope.get(path, { schema: { hide: true, querystring: QUERY } }, async (request, reply) => {
       const page = pageOf(request);
       const next = request.query.next ?? '';
       if (page.session && !page.session.secondFactorDue) return reply.redirect(nextPath(next), 303);
@@ -78,8 +77,7 @@ export const loginPages: DashboardPages = (scope, { context, sessions }) => {
         reply,
         <LoginPage page={page} email="" next={next} errors={{}} done={done} />,
       );
-    },
-  );
+    });
 
   scope.post('/user/login', { schema: { hide: true, body: FORM } }, async (request, reply) => {
     const page = pageOf(request);

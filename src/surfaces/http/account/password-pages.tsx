@@ -50,9 +50,11 @@ const FORM = Type.Object(
 export const passwordPages: DashboardPages = (scope, { context, sessions }) => {
   const kit = accountKitOf(scope, context);
 
-  scope.get(FORGOT, { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, <ForgotPage page={pageOf(request)} />),
-  );
+  // Under a locale prefix too (/da/user/password/forgot), as the sign-up page is.
+  for (const path of [FORGOT, `/da${FORGOT}`, `/en${FORGOT}`])
+    scope.get(path, { schema: { hide: true } }, async (request, reply) =>
+      sendPage(reply, <ForgotPage page={pageOf(request)} />),
+    );
 
   scope.post(FORGOT, { schema: { hide: true, body: FORM } }, async (request, reply) => {
     const page = pageOf(request);

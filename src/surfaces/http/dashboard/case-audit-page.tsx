@@ -1,5 +1,6 @@
-import type { AuditedRecipient, CaseAudit } from '../../../service/cases/index.js';
+import type { CaseAudit } from '../../../service/cases/index.js';
 import { Layout, fill, type PageContext } from '../pages/index.js';
+import { methodText } from './method-text.js';
 import { shownTime } from './dashboard-time.js';
 
 /**
@@ -42,7 +43,7 @@ export function CaseAuditPage({ page, audit }: { page: PageContext; audit: CaseA
                 {r.denialReason ? <> ({fill(w.reason, { reason: r.denialReason })})</> : null}
               </dd>
               <dt>{w.method}</dt>
-              <dd>{methodText(page, r)}</dd>
+              <dd>{methodText(page, r.method)}</dd>
               <dt>{w.time}</dt>
               <dd>{at(r.at)}</dd>
               <dt>{w.ip}</dt>
@@ -95,12 +96,4 @@ export function CaseAuditPage({ page, audit }: { page: PageContext; audit: CaseA
       </p>
     </Layout>
   );
-}
-
-function methodText(page: PageContext, r: AuditedRecipient): string {
-  const m = page.words.casePage.methods;
-  if (r.method === null) return page.words.casePage.none;
-  if (r.method === 'draw') return m.draw;
-  if (r.method === 'typed') return m.typed;
-  return fill(m.eid, { scheme: r.method });
 }

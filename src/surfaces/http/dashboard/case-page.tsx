@@ -9,6 +9,7 @@ import {
   type TakenSigningLink,
 } from '../../../service/cases/index.js';
 import { CsrfField, Field, Layout, Notice, fill, type PageContext } from '../pages/index.js';
+import { methodText } from './method-text.js';
 import { CopyButton } from './dashboard-copy-button.js';
 import { shownTime } from './dashboard-time.js';
 
@@ -164,7 +165,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
                 <td>{at(extra?.invitedAt)}</td>
                 <td>{at(extra?.remindedAt)}</td>
                 <td>{at(r.actedAt)}</td>
-                <td>{r.method ?? extra?.method ?? w.none}</td>
+                <td>{methodText(page, r.method ?? extra?.method)}</td>
                 {links ? (
                   <td>
                     {r.signing && r.status === 'pending' ? (
@@ -251,8 +252,8 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             {trail.messages.map((m) => (
               <tr>
                 <td>{at(m.at)}</td>
-                <td>{m.kind}</td>
-                <td>{m.channel}</td>
+                <td>{w.messageKinds[m.kind as keyof typeof w.messageKinds] ?? m.kind}</td>
+                <td>{w.channels[m.channel as keyof typeof w.channels] ?? m.channel}</td>
                 <td>
                   {(m.recipientId ? names.get(m.recipientId) : undefined) ?? w.sender}
                   {m.to ? ` (${m.to})` : ''}

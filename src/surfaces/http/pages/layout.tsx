@@ -102,7 +102,14 @@ export function Layout({ page, title, section, narrow, children }: LayoutProps) 
             {session ? (
               <form method="post" action="/user/logout" class="inline-form">
                 <input type="hidden" name={CSRF_FIELD} value={page.csrf} />
-                <span class="who">{fill(w.loggedInAs, { name: session.name })}</span>
+                {/* The name leads to the person's own account (name, language, password, two-factor). */}
+                {member ? (
+                  <a class="who" href="/dashboard/account">
+                    {fill(w.loggedInAs, { name: session.name })}
+                  </a>
+                ) : (
+                  <span class="who">{fill(w.loggedInAs, { name: session.name })}</span>
+                )}
                 <button type="submit" class="link-button">
                   {w.logOut}
                 </button>

@@ -44,6 +44,13 @@ export const CASE_PAGE_DA: Words['casePage'] = {
   kind: 'Besked',
   noMessages: 'Der er ikke sendt nogen beskeder.',
   messageStatuses: { pending: 'Venter', sent: 'Sendt', failed: 'Fejlet' },
+  messageKinds: {
+    invitation: 'Invitation',
+    reminder: 'Påmindelse',
+    'signed-copy': 'Underskrevet kopi',
+    denial: 'Afvisning',
+  },
+  channels: { email: 'E-mail', sms: 'SMS', eboks: 'e-Boks' },
   actions: 'Handlinger',
   placeSignatures: 'Placér underskrifter',
   send: 'Send',

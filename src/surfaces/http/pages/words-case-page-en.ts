@@ -46,6 +46,13 @@ export const CASE_PAGE_EN = {
   kind: 'Message',
   noMessages: 'No messages have been sent.',
   messageStatuses: { pending: 'Waiting', sent: 'Sent', failed: 'Failed' },
+  messageKinds: {
+    invitation: 'Invitation',
+    reminder: 'Reminder',
+    'signed-copy': 'Signed copy',
+    denial: 'Denial',
+  },
+  channels: { email: 'E-mail', sms: 'SMS', eboks: 'e-Boks' },
   actions: 'Actions',
   placeSignatures: 'Place signatures',
   send: 'Send',
