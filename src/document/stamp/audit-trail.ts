@@ -3,6 +3,7 @@ import { writtenDateTime } from '../../base/util/index.js';
 import { AUDIT_WORDING, type AuditLanguage, type AuditWording } from './audit-wording.js';
 import { drawableText } from './drawable-text.js';
 import { stampFont } from './stamp-fonts.js';
+import { layoutField } from './field-layout.js';
 import { wrapText } from './text-layout.js';
 
 /** How a recipient signed. */
@@ -79,6 +80,8 @@ const HEADING = 12;
 const TITLE = 16;
 const LEADING = 1.35;
 const LABEL_WIDTH = 150;
+/** Kept free between a label and its value, so a label that fills its column still reads apart. */
+const LABEL_GAP = 8;
 const GREY = rgb(0.35, 0.35, 0.35);
 const BLACK = rgb(0, 0, 0);
 
@@ -181,21 +184,22 @@ class PageWriter {
     this.wrapped(text, this.bold, MARGIN, PAGE.width - 2 * MARGIN);
   }
 
-  /** A label and a value beside it, the value wrapped within its column. */
+  /** A label and a value beside it, each wrapped within its own column so they never overlap. */
   field(label: string, value: string): void {
-    const x = MARGIN + LABEL_WIDTH;
-    const lines = wrapText(
-      drawableText(value, this.regular),
-      this.regular,
-      BODY,
-      PAGE.width - MARGIN - x,
-    );
-    lines.forEach((text, i) => {
-      this.ensure(BODY * LEADING);
-      if (i === 0) this.draw(label, this.regular, BODY, MARGIN, GREY);
-      this.draw(text, this.regular, BODY, x, BLACK);
-      this.y -= BODY * LEADING;
+    const layout = layoutField(label, value, this.regular, BODY, {
+      labelX: MARGIN,
+      valueX: MARGIN + LABEL_WIDTH,
+      valueWidth: PAGE.width - 2 * MARGIN - LABEL_WIDTH,
+      gap: LABEL_GAP,
     });
+    for (let row = 0; row < layout.rows; row++) {
+      this.ensure(BODY * LEADING);
+      for (const b of layout.label.filter((l) => l.row === row))
+        this.draw(b.text, this.regular, BODY, b.x, GREY);
+      for (const b of layout.value.filter((v) => v.row === row))
+        this.draw(b.text, this.regular, BODY, b.x, BLACK);
+      this.y -= BODY * LEADING;
+    }
   }
 
   paragraph(text: string): void {
