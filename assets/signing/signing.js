@@ -659,7 +659,13 @@
         w.clear,
       );
       const toTyped = el('button', { type: 'button', class: 'link-button' }, w.typeInstead);
-      padPanel.append(padHint, frame, el('div', { class: 'row' }, clear, toTyped));
+      // Each panel's switch sits on a row of its own, so the two line up at the same place.
+      padPanel.append(
+        padHint,
+        frame,
+        el('div', { class: 'row' }, clear),
+        el('div', { class: 'row' }, toTyped),
+      );
 
       const typedPanel = el('div', { class: 'typed-panel', hidden: true });
       const input = el('input', {
@@ -680,12 +686,15 @@
       let mode = 'draw';
       toTyped.addEventListener('click', () => {
         mode = 'typed';
+        // An error about the other way of signing ("draw first") no longer applies.
+        alert.textContent = '';
         padPanel.hidden = true;
         typedPanel.hidden = false;
         input.focus();
       });
       toDraw.addEventListener('click', () => {
         mode = 'draw';
+        alert.textContent = '';
         typedPanel.hidden = true;
         padPanel.hidden = false;
         resize();
@@ -750,6 +759,10 @@
         signed(answer);
       };
       signButton.addEventListener('click', submit);
+      // Typing the missing name answers the "type your name" error.
+      input.addEventListener('input', () => {
+        if (input.value.trim()) alert.textContent = '';
+      });
       input.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') {
           event.preventDefault();

@@ -694,6 +694,22 @@ describe('a signing page in headless Chromium', () => {
     expect(w.violations).toEqual([]);
   });
 
+  it('clears the draw-first error on switching to a typed name, and lines up the two switches', async () => {
+    const { page } = await openPage();
+    await opened(page, links.mette);
+    await page.locator('.page').last().scrollIntoViewIfNeeded();
+    await frames(page);
+    const alert = page.locator('.signing .problem').first();
+    await page.getByRole('button', { name: 'Underskriv dokumenterne' }).click();
+    await page.getByText('Tegn din underskrift først, eller skriv dit navn i stedet.').waitFor();
+    const toTyped = page.getByRole('button', { name: 'Skriv dit navn i stedet' });
+    const typedAt = await toTyped.boundingBox();
+    await toTyped.click();
+    await expect(alert.textContent()).resolves.toBe('');
+    const drawAt = await page.getByRole('button', { name: 'Tegn i stedet' }).boundingBox();
+    expect(drawAt?.x).toBe(typedAt?.x);
+  });
+
   it('signs a drawing made with the mouse; then the second group may sign and the used link says she has signed', async () => {
     const { page, w } = await openPage();
     await opened(page, links.mette);
