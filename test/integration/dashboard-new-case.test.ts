@@ -129,7 +129,46 @@ describe('the New case form', () => {
     expect(refused.html).toMatch(/id="field-recipients\.1\.email-error"/);
     expect(refused.html).toMatch(/id="field-expiresInDays-error"/);
     expect(refused.html).toMatch(/id="field-title-error"/);
+    // In words, each naming its place, never the structure check's own ("must match format").
+    expect(refused.html).toContain(
+      'Recipient 2, E-mail: enter an e-mail address such as name@example.com.',
+    );
+    expect(refused.html).toContain('Title: fill this in.');
+    expect(refused.html).not.toContain('must ');
+    // The summary lists them in the page's order: the title, the recipients, the settings.
+    const summary = /<div class="error-summary"[\s\S]*?<\/ul>/.exec(refused.html)?.[0] ?? '';
+    const order = ['#field-title', '#field-recipients.1.email', '#field-expiresInDays'].map((id) =>
+      summary.indexOf(`href="${id}"`),
+    );
+    expect(order[0]).toBeGreaterThanOrEqual(0);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(await caseCount('nc-b')).toBe(0);
+  });
+
+  it('words the refusals in Danish on the Danish page', async () => {
+    const bent = await stack.member({
+      company: 'nc-n',
+      email: 'bent@nc-n.example',
+      language: 'da',
+    });
+    const b = await dashboardBrowser(server, bent);
+    const refused = await b.post('/dashboard/cases/new', {
+      rows: '2',
+      title: 'Lejekontrakt',
+      'recipients.0.name': '',
+      'recipients.0.email': 'bo@example.com',
+      'recipients.0.signing': 'true',
+      'recipients.1.name': '',
+      'recipients.1.email': 'cy@example.com',
+      'recipients.1.signing': 'true',
+      state: 'open',
+    });
+    expect(refused.status).toBe(400);
+    // Two refusals of the same kind read apart by their place.
+    expect(refused.html).toContain('Modtager 1, Navn: udfyld feltet.');
+    expect(refused.html).toContain('Modtager 2, Navn: udfyld feltet.');
+    expect(refused.html).not.toContain('must ');
+    expect(await caseCount('nc-n')).toBe(0);
   });
 
   it('saves a draft as the member, source dashboard, and redirects to its places', async () => {
@@ -172,7 +211,7 @@ describe('the New case form: documents', () => {
     expect(shown.status).toBe(400);
     // The refused file's reason (the sniff's) sits by its own row's input, and only there.
     expect(shown.html).toMatch(
-      /id="field-documents\.1\.file-error">The file was refused: [a-z-]+: /,
+      /id="field-documents\.1\.file-error">The file was refused: the file is not a PDF or a \.docx\./,
     );
     expect(shown.html).not.toContain('id="field-documents.0.file-error"');
     // The PDF is kept as the company's upload, carried by its URL; Add recipient still worked.
@@ -245,7 +284,7 @@ describe('the New case form: documents', () => {
     expect(refused.status).toBe(400);
     expect(refused.html).not.toContain('nc-e/file');
     expect(refused.html).toMatch(
-      /id="field-documents-error">an open case needs at least one document/,
+      /id="field-documents-error">Documents: an open case needs at least one document/,
     );
     expect(await caseCount('nc-f')).toBe(0);
   });

@@ -24,6 +24,7 @@ import {
   type PageContext,
 } from '../pages/index.js';
 import { FileRefusal } from '../common/files-errors.js';
+import { inPageOrder, refusalText } from './new-case-refusals.js';
 import { redirectWithFlash, takeFlash } from './home-flash.js';
 import {
   caseBodyOf,
@@ -54,8 +55,12 @@ const PATH = '/dashboard/cases/new';
 // Flat url-encoded fields (`recipients.0.name`); readNewCase reads and bounds them.
 const Body = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown());
 
-/** The refusals by the form's fields; two on one field are read together, each once. */
+/**
+ * The refusals by the form's fields, in the page's words and order; two on one field are read
+ * together, each once.
+ */
 function errorsOf(
+  page: PageContext,
   details: readonly FailureDetail[],
   rows: readonly DocumentRow[] = [],
   errors: Record<string, string> = {},
@@ -64,10 +69,13 @@ function errorsOf(
   for (const d of details) {
     const field = formFieldOf(d.field, rows, body);
     const had = errors[field];
-    if (had?.includes(d.message)) continue;
-    errors[field] = had ? `${had} ${d.message}` : d.message;
+    if (had === undefined) errors[field] = refusalText(page, field, d.message);
+    else {
+      const more = refusalText(page, '', d.message);
+      if (!had.includes(more)) errors[field] = `${had} ${more}`;
+    }
   }
-  return errors;
+  return inPageOrder(errors);
 }
 
 /**
@@ -186,7 +194,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         );
         if ('problem' in stored) {
           fileErrors[`documents.${i}.file`] = fill(page.words.newCase.fileRefused, {
-            reason: stored.problem,
+            reason: page.words.newCase.sniffReasons[stored.reason],
           });
           continue;
         }
@@ -274,7 +282,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         );
       const refused = [...structure, ...rules];
       if (refused.length > 0 || status !== 200) {
-        const errors = errorsOf(refused, values.documents, { ...fileErrors }, caseBody);
+        const errors = errorsOf(page, refused, values.documents, { ...fileErrors }, caseBody);
         // A form document the company does not have: said so, rather than what empty bytes earn.
         for (const [i, row] of values.documents.entries())
           if (row.source === 'form' && !forms[i])
@@ -299,7 +307,7 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
       } catch (err) {
         // What changed between the check and the write (a folder removed meanwhile).
         if (!isDocpipeError(err)) throw err;
-        const errors = errorsOf(err.details, values.documents, {}, caseBody);
+        const errors = errorsOf(page, err.details, values.documents, {}, caseBody);
         return again(Object.keys(errors).length ? errors : { title: err.slug }, 400);
       }
     });

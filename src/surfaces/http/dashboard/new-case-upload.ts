@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Preparer } from '../../../render/prepare/index.js';
+import type { UnsupportedReason } from '../../../formats/sniff/index.js';
 import {
   parseStoredDocumentUrl,
   storedDocumentKey,
@@ -74,7 +75,10 @@ export function postedFiles(request: FastifyRequest): ReadonlyMap<number, Posted
 }
 
 /** An upload kept for the form: its stored document's URL (a document source) and its name. */
-export type StoredUpload = { url: string; name: string } | { problem: string };
+export type StoredUpload =
+  | { url: string; name: string }
+  /** `reason`: the sniff's, which the page words in its language; `problem` is the English. */
+  | { problem: string; reason: UnsupportedReason };
 
 const MEDIA_TYPES: Record<StoredDocumentType, string> = {
   pdf: 'application/pdf',
@@ -95,9 +99,10 @@ export async function storeUpload(
   maxInputBytes: number,
 ): Promise<StoredUpload> {
   if (file.bytes.byteLength > maxInputBytes)
-    return { problem: `the file is larger than ${maxInputBytes} bytes` };
+    return { problem: `the file is larger than ${maxInputBytes} bytes`, reason: 'too-large' };
   const sniffed = await deps.preparer.sniff(file.bytes);
-  if (sniffed.kind === 'unsupported') return { problem: `${sniffed.reason}: ${sniffed.message}` };
+  if (sniffed.kind === 'unsupported')
+    return { problem: `${sniffed.reason}: ${sniffed.message}`, reason: sniffed.reason };
   const type = sniffed.kind;
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
   const key = storedDocumentKey(company, sha256, type);

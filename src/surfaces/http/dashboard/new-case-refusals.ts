@@ -1,0 +1,108 @@
+import { fill, type PageContext } from '../pages/index.js';
+
+type NewCaseWords = PageContext['words']['newCase'];
+
+/** A settings field's label, by the form's field name. */
+const SETTING_LABELS: Record<string, keyof NewCaseWords> = {
+  title: 'caseTitle',
+  folder: 'folder',
+  expiresInDays: 'expiresInDays',
+  'reminders.amount': 'remindersAmount',
+  'reminders.daysBetween': 'remindersDaysBetween',
+  language: 'language',
+  message: 'message',
+  messageTemplateId: 'messageTemplate',
+  presetId: 'preset',
+  recipients: 'recipients',
+  documents: 'documents',
+};
+
+/** A row's field label, by the part of the form's field name after `recipients.N.`. */
+const RECIPIENT_LABELS: Record<string, keyof NewCaseWords> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  channel: 'channel',
+  group: 'recipientGroup',
+  signingSchema: 'signingMethod',
+};
+
+const DOCUMENT_LABELS: Record<string, keyof NewCaseWords> = {
+  name: 'documentName',
+  file: 'file',
+  documentId: 'libraryDocument',
+  formDocument: 'formDocument',
+};
+
+/** Where a form field is, in the page's words ("Recipient 2, E-mail"); undefined when unknown. */
+function whereOf(w: NewCaseWords, field: string): string | undefined {
+  const setting = SETTING_LABELS[field];
+  if (setting) return w[setting] as string;
+  const recipient = /^recipients\.(\d+)\.(\w+)$/.exec(field);
+  if (recipient) {
+    const label = RECIPIENT_LABELS[recipient[2]!];
+    const part = fill(w.recipient, { n: Number(recipient[1]) + 1 });
+    return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
+  }
+  const document = /^documents\.(\d+)\.(?:tags\.(.+)|(\w+))$/.exec(field);
+  if (document) {
+    const part = fill(w.document, { n: Number(document[1]) + 1 });
+    // A library field is named by its tag, as its input's label is.
+    if (document[2] !== undefined) return fill(w.refusalPart, { part, field: document[2] });
+    const label = DOCUMENT_LABELS[document[3]!];
+    return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
+  }
+  return undefined;
+}
+
+/**
+ * What to do, for the structure check's own messages (TypeBox's "must not have fewer than 1
+ * characters", 'must match format "email"', "must be <= 20"), which read as code and are in
+ * English only; a rule's own message (a recipient of SMS needs a phone) is kept as it is.
+ */
+function whatOf(w: NewCaseWords, message: string): string {
+  if (
+    /^must not have fewer than 1 characters?$|^is required$|^must have required property/.test(
+      message,
+    )
+  )
+    return w.refusalEmpty;
+  if (/^must match format "email"$/.test(message)) return w.refusalEmail;
+  const most = /^must be <= (-?\d+(?:\.\d+)?)$/.exec(message);
+  if (most) return fill(w.refusalAtMost, { n: most[1]! });
+  const least = /^must be >= (-?\d+(?:\.\d+)?)$/.exec(message);
+  if (least) return fill(w.refusalAtLeast, { n: least[1]! });
+  if (/^must be integer$/.test(message)) return w.refusalWholeNumber;
+  const long = /^must not have more than (\d+) characters?$/.exec(message);
+  if (long) return fill(w.refusalTooLong, { n: long[1]! });
+  return message;
+}
+
+/**
+ * A service refusal as the New case form shows it, next to its field and in the summary: where
+ * it is, then what to do. Naming the place keeps two refusals of the same words apart in the
+ * summary ("Recipient 1, Name" and "Recipient 2, Name").
+ */
+export function refusalText(page: PageContext, field: string, message: string): string {
+  const w = page.words.newCase;
+  const where = whereOf(w, field);
+  const what = whatOf(w, message);
+  return where === undefined ? what : fill(w.refusalIn, { where, what });
+}
+
+/** The place of a form field on the page, top to bottom, so that the summary reads in its order. */
+function rankOf(field: string): number {
+  if (field === 'title') return 0;
+  if (field === 'folder') return 1;
+  const document = /^documents(?:\.(\d+))?/.exec(field);
+  if (document) return 10 + (document[1] === undefined ? 0 : Number(document[1]) + 1);
+  const recipient = /^recipients(?:\.(\d+))?/.exec(field);
+  if (recipient) return 1_000 + (recipient[1] === undefined ? 0 : Number(recipient[1]) + 1);
+  const settings = Object.keys(SETTING_LABELS).indexOf(field);
+  return 10_000 + (settings < 0 ? 100 : settings);
+}
+
+/** The refusals in the page's order (a stable sort keeps a row's own fields in theirs). */
+export function inPageOrder(errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rankOf(a) - rankOf(b)));
+}
