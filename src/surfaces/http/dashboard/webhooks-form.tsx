@@ -97,6 +97,24 @@ const FIELD_OF: Record<string, string> = {
   [WEBHOOK_FIELDS.headers]: 'headers',
 };
 
+/** A private destination's refusal (destination-guard.ts), which names its address and host. */
+const PRIVATE = /^refused: (\S+) is an? [\w-]+ address(?: \((\S+) resolves to it\))?;/;
+
+/**
+ * A service reason as the company's page says it: a private destination in the page's words,
+ * without the operator's setting the service's message names (a company cannot change it), and
+ * no second "refused" after the page's own.
+ */
+function reasonText(message: string, page: PageContext): string {
+  const found = PRIVATE.exec(message);
+  if (found)
+    return fill(page.words.webhooks.privateAddress, {
+      address: found[1]!,
+      host: found[2] ?? found[1]!,
+    });
+  return message.replace(/^refused: /, '');
+}
+
 /**
  * The service's problems by the form's fields, every one of them: a field with several shows
  * them together. The service's reason is the precise one (which header, which address), so it
@@ -111,7 +129,7 @@ export function formErrorsOf(
   const byField = new Map<string, string[]>();
   for (const p of problems) {
     const field = FIELD_OF[p.field] ?? 'url';
-    byField.set(field, [...(byField.get(field) ?? []), p.message]);
+    byField.set(field, [...(byField.get(field) ?? []), reasonText(p.message, page)]);
   }
   const errors: Record<string, string> = {};
   for (const [field, messages] of byField)

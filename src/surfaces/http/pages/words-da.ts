@@ -334,6 +334,8 @@ export const DA: Words = {
     add: 'Tilføj webhook',
     save: 'Gem webhook',
     refused: 'Afvist: {reason}',
+    privateAddress:
+      '{address} er en privat adresse ({host}), som denne installations webhooks ikke når. Brug modtagerens offentlige adresse (driftsansvarlig kan tillade private med DOCPIPE_WEBHOOK_ALLOW_PRIVATE=true).',
     addedTitle: 'Webhooken er tilføjet',
     secretTitle: 'Signeringshemmelighed',
     secretLabel: 'Signeringshemmeligheden',

@@ -337,6 +337,8 @@ export const EN = {
     add: 'Add webhook',
     save: 'Save webhook',
     refused: '{reason}',
+    privateAddress:
+      '{address} is a private address ({host}), which this installation’s webhooks do not reach. Use your receiver’s public address (the operator can allow private ones with DOCPIPE_WEBHOOK_ALLOW_PRIVATE=true).',
     addedTitle: 'Webhook added',
     secretTitle: 'Signing secret',
     secretLabel: 'The signing secret',
