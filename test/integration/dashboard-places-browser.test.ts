@@ -158,7 +158,9 @@ describe('the places editor', () => {
         .toBe('Signature of Bo Dahl removed.');
       await page.getByRole('button', { name: w.save }).click();
       await page.getByText(w.saved).waitFor();
-      expect(await page.locator('.places-problems').textContent()).toContain('recipients[1]');
+      expect(await page.locator('.places-problems').textContent()).toContain(
+        'Bo Dahl signs but has no place yet: add a signature place for them.',
+      );
       const after = await stack.t.db
         .selectFrom('case_documents')
         .select('places')
@@ -247,8 +249,8 @@ describe('the places editor', () => {
     });
     expect(refused.status).toBe(400);
     const problems = await refused.text();
-    expect(problems).toContain('documents[0].places[1].rect');
-    expect(problems).toContain('documents[0].places[2].rect');
+    expect(problems).toContain('Document 1, place 2: it covers place 1 on page 1');
+    expect(problems).toContain('Document 1, place 3: it is outside page 2');
     const unchanged = await stack.t.db
       .selectFrom('case_documents')
       .select('places')

@@ -3,6 +3,7 @@ import type { FailureDetail } from '../../../base/errors/index.js';
 import type { CasePlaces } from '../../../service/cases/index.js';
 import { CsrfField, Layout, Notice, fill, type PageContext } from '../pages/index.js';
 import { assetUrl } from '../pages/page-assets.js';
+import { placesProblemText } from './places-problem-text.js';
 
 /** Pages of a document the editor shows (as the signing page shows at most this many). */
 export const MAX_PLACES_PAGES = 100;
@@ -47,9 +48,7 @@ export function PlacesPage({ page, places, problems, saved }: PlacesPageProps) {
           <h2>{w.problems}</h2>
           <ul>
             {problems.map((p) => (
-              <li>
-                <code>{p.field}</code>: {p.message}
-              </li>
+              <li>{placesProblemText(page, p)}</li>
             ))}
           </ul>
         </div>

@@ -46,4 +46,12 @@ export const PLACES_DA: Words['places'] = {
   boxLabel:
     '{kind} for {recipient}, side {page}. Piletasterne flytter, Skift og piletasterne ændrer størrelsen, Delete fjerner.',
   badBody: 'De sendte placeringer kunne ikke læses; genindlæs siden og prøv igen.',
+  problemWhere: 'Dokument {document}, placering {place}',
+  problemUnplaced:
+    '{name} underskriver, men har ingen placering endnu: tilføj en placering til underskriften.',
+  problemCopyOnly:
+    '{name} modtager kun en kopi og underskriver ikke: fjern placeringen, eller lad personen underskrive.',
+  problemNoPage: 'side {page} findes ikke; dokumentet har {pages} sider.',
+  problemOutside: 'den ligger uden for side {page}; flyt den ind på siden.',
+  problemOverlap: 'den dækker placering {other} på side {page}; flyt dem fra hinanden.',
 };

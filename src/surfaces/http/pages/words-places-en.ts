@@ -49,4 +49,11 @@ export const PLACES_EN = {
   boxLabel:
     '{kind} of {recipient}, page {page}. Arrow keys move, Shift and arrow keys resize, Delete removes.',
   badBody: 'The places sent could not be read; reload the page and try again.',
+  problemWhere: 'Document {document}, place {place}',
+  problemUnplaced: '{name} signs but has no place yet: add a signature place for them.',
+  problemCopyOnly:
+    '{name} only receives a copy and does not sign: remove the place or let them sign.',
+  problemNoPage: 'page {page} does not exist; the document has {pages} pages.',
+  problemOutside: 'it is outside page {page}; move it inside the page.',
+  problemOverlap: 'it covers place {other} on page {page}; move them apart.',
 } as const;
