@@ -96,6 +96,9 @@ describe('the New case form', () => {
     const form = await b.get('/dashboard/cases/new');
     expect(form.status).toBe(200);
     expect(form.html).toContain('name="recipients.0.name"');
+    // Send says, before it is pressed, that placing signatures by hand starts from a draft.
+    expect(form.html).toContain('aria-describedby="new-case-send-hint"');
+    expect(form.html).toContain('save as a draft first.');
     const added = await b.post('/dashboard/cases/new', {
       rows: '1',
       title: 'Lease',

@@ -5,7 +5,7 @@ import { DA } from '../../src/surfaces/http/pages/words-da.js';
 import { EN } from '../../src/surfaces/http/pages/words-en.js';
 import { placesProblemText } from '../../src/surfaces/http/dashboard/places-problem-text.js';
 
-const page = (words: typeof EN) => ({ words }) as unknown as PageContext;
+const page = (words: PageContext['words']) => ({ words }) as unknown as PageContext;
 const A4 = { width: 595, height: 842 };
 const rect = (x: number, y: number) => ({ x, y, width: 150, height: 50 });
 
@@ -13,18 +13,18 @@ const rect = (x: number, y: number) => ({ x, y, width: 150, height: 50 });
 const problems = [
   ...givenPlaceProblems(
     [
-      { kind: 'signature', recipient: 1, page: 1, rect: rect(100, 100) },
-      { kind: 'signature', recipient: 1, page: 1, rect: rect(120, 110) },
-      { kind: 'signature', recipient: 1, page: 1, rect: rect(560, 100) },
-      { kind: 'signature', recipient: 1, page: 3, rect: rect(100, 100) },
-      { kind: 'signature', recipient: 2, page: 1, rect: rect(100, 400) },
+      { kind: 'sign', recipient: 1, page: 1, rect: rect(100, 100) },
+      { kind: 'sign', recipient: 1, page: 1, rect: rect(120, 110) },
+      { kind: 'sign', recipient: 1, page: 1, rect: rect(560, 100) },
+      { kind: 'sign', recipient: 1, page: 3, rect: rect(100, 100) },
+      { kind: 'sign', recipient: 2, page: 1, rect: rect(100, 400) },
     ],
     [A4],
     [{ name: 'Søren Ærø' }, { name: 'Cy', signing: false }],
     'documents[0]',
   ),
   ...unplacedSignerProblems(
-    [{ places: [{ kind: 'signature', recipient: 1, page: 1, rect: rect(1, 1) }] }],
+    [{ places: [{ kind: 'sign', recipient: 1, page: 1, rect: rect(1, 1) }] }],
     [{ name: 'Søren Ærø' }, { name: 'Åse', signing: true }],
   ),
 ];

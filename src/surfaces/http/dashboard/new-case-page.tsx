@@ -161,11 +161,15 @@ export function NewCasePage({
             errors={errors}
           />
         </fieldset>
+        {/* Send skips the places editor: say so before, not after the signatures land on a page of their own. */}
+        <p class="hint" id="new-case-send-hint">
+          {w.sendHint}
+        </p>
         <div class="actions">
           <button type="submit" name="state" value="draft">
             {w.saveDraft}
           </button>
-          <button type="submit" name="state" value="open">
+          <button type="submit" name="state" value="open" aria-describedby="new-case-send-hint">
             {w.send}
           </button>
         </div>

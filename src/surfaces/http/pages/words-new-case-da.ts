@@ -42,6 +42,8 @@ export const NEW_CASE_DA: Words['newCase'] = {
   expiresInDays: 'Udløber efter (dage)',
   saveDraft: 'Gem som kladde',
   send: 'Send',
+  sendHint:
+    'Send inviterer modtagerne nu, med underskrifterne på en side sidst i dokumentet (eller hvor dokumentets ankre placerer dem). Vil I selv placere dem på dokumentets sider, så gem først som kladde.',
   created: 'Sagen "{title}" er oprettet.',
   // Modtagernes gruppe og signeringsmetode, og indstillingerne (påmindelser, sprog, besked,
   // skabelon, forudindstilling): new-case-settings.tsx.

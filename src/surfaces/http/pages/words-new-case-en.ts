@@ -44,6 +44,8 @@ export const NEW_CASE_EN = {
   expiresInDays: 'Expires after (days)',
   saveDraft: 'Save as draft',
   send: 'Send',
+  sendHint:
+    'Send invites the recipients now, with the signatures on a page added at the end (or where the document’s anchors put them). To place them on the document’s pages yourself, save as a draft first.',
   created: 'Case "{title}" created.',
   // Recipients' group and signing method, and the settings part (reminders, language, message,
   // template, preset): new-case-settings.tsx.
