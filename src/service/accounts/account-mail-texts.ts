@@ -19,22 +19,22 @@ export const ACCOUNT_MAIL_TEXTS: Record<'da' | 'en', Record<AccountMailKind, Acc
     confirm: {
       subject: () => 'Confirm your e-mail address for docpipe',
       body: (v) =>
-        `Hello ${v.name},\n\nyou created the docpipe account of ${v.company}. Open this link to confirm that this e-mail address is yours:\n\n{{signingUrl}}\n\nThe link works for 7 days. If you did not sign up, you can ignore this e-mail.`,
+        `Hello ${v.name},\n\nYou created the docpipe account of ${v.company}. Open this link to confirm that this e-mail address is yours:\n\n{{signingUrl}}\n\nThe link works for 7 days. If you did not sign up, you can ignore this e-mail.`,
     },
     reset: {
       subject: () => 'Choose a new docpipe password',
       body: (v) =>
-        `Hello ${v.name},\n\nsomeone asked to reset the password of your docpipe account. Open this link to choose a new one:\n\n{{signingUrl}}\n\nThe link works for 1 hour and only once. If you did not ask, ignore this e-mail: your password stays as it is.`,
+        `Hello ${v.name},\n\nSomeone asked to reset the password of your docpipe account. Open this link to choose a new one:\n\n{{signingUrl}}\n\nThe link works for 1 hour and only once. If you did not ask, ignore this e-mail: your password stays as it is.`,
     },
     invite: {
       subject: (v) => `You are invited to ${v.company} on docpipe`,
       body: (v) =>
-        `Hello ${v.name},\n\n${v.invitedBy ? `${v.invitedBy} has invited you` : 'you are invited'} to join ${v.company} on docpipe. Open this link to accept and choose your password:\n\n{{signingUrl}}\n\nThe link works for 7 days.`,
+        `Hello ${v.name},\n\n${v.invitedBy ? `${v.invitedBy} has invited you` : 'You are invited'} to join ${v.company} on docpipe. Open this link to accept and choose your password:\n\n{{signingUrl}}\n\nThe link works for 7 days.`,
     },
     exists: {
       subject: () => 'You already have a docpipe account',
       body: (v) =>
-        `Hello,\n\nsomeone tried to sign up for docpipe with this e-mail address, which already has an account. Log in here:\n\n{{signingUrl}}\n\nForgot your password? Choose a new one here:\n${v.resetUrl}\n\nIf it was not you, you can ignore this e-mail.`,
+        `Hello,\n\nSomeone tried to sign up for docpipe with this e-mail address, which already has an account. Log in here:\n\n{{signingUrl}}\n\nForgot your password? Choose a new one here:\n${v.resetUrl}\n\nIf it was not you, you can ignore this e-mail.`,
     },
   },
   da: {

@@ -300,7 +300,7 @@ export const DA: Words = {
     createdTitle: 'Din nye API-nøgle',
     createdWarning:
       'Kopiér nøglen nu. Den vises ikke igen: docpipe gemmer kun en hash af den. Mister du den, så opret en ny nøgle, og tilbagekald denne.',
-    keyLabel: 'API-nøglen {name}',
+    keyLabel: 'API-nøglen “{name}”',
     howTitle: 'Sådan bruger du den',
     howText:
       'Send den som bearer-token med hver forespørgsel. Gem den fx i en variabel, og hent så dine sager, eller upload en fil for virksomheden {company}:',
@@ -452,7 +452,7 @@ export const DA: Words = {
     language: 'Standardsprog',
     languageHint: 'Sproget på underskriftssider og i e-mails, når en sag ikke angiver et.',
     languageDa: 'Dansk',
-    languageEn: 'Engelsk',
+    languageEn: 'English',
     languageOther: '{tag} (sat af driftsansvarlig)',
     languageInvalid: 'Vælg dansk eller engelsk.',
     domain: 'Underskriftsdomæne',

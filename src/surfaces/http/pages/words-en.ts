@@ -303,7 +303,7 @@ export const EN = {
     createdTitle: 'Your new API key',
     createdWarning:
       'Copy the key now. It is not shown again: docpipe keeps only a hash of it. If you lose it, create a new key and revoke this one.',
-    keyLabel: 'The API key {name}',
+    keyLabel: 'The API key “{name}”',
     howTitle: 'How to use it',
     howText:
       'Send it as a bearer token with every request. For example, keep it in a variable, then list your cases, or upload a file for company {company}:',
@@ -456,7 +456,7 @@ export const EN = {
     nameInvalid: 'A name has at most 200 characters, on one line.',
     language: 'Default language',
     languageHint: 'The language of signing pages and e-mails when a case names none.',
-    languageDa: 'Danish',
+    languageDa: 'Dansk',
     languageEn: 'English',
     languageOther: '{tag} (set by the operator)',
     languageInvalid: 'Choose Danish or English.',
