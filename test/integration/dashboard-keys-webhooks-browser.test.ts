@@ -67,6 +67,11 @@ async function walk(language: 'en' | 'da', w: Words): Promise<void> {
   await context.addCookies([{ ...admin.cookie, url: server.url }]);
   const page = await context.newPage();
   try {
+    // Members: its table of people and their actions fits the phone too.
+    await page.goto(`${server.url}/dashboard/members`);
+    await page.getByRole('heading', { level: 1, name: w.members.title }).waitFor();
+    await checked(page);
+
     // API keys: the company id, a key made by keyboard alone, shown once.
     await page.goto(`${server.url}/dashboard/keys`);
     await page.getByRole('heading', { level: 1, name: w.keys.title }).waitFor();
