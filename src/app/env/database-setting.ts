@@ -25,5 +25,7 @@ export function databaseSettingFrom(env: NodeJS.ProcessEnv, problems?: string[])
     );
   if (problems) problems.push(...found);
   else if (found.length > 0) throw new ConfigError(found);
-  return { databaseUrl, dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(projectRoot(), 'data')) };
+  // The data folder is made at run time: no file of the image (test/integration/docker-layout).
+  const root = projectRoot();
+  return { databaseUrl, dataDir: resolve(env.DOCPIPE_DATA_DIR || resolve(root, 'data')) };
 }
