@@ -9,8 +9,6 @@ import {
 } from '../../document/library/index.js';
 import { UsageError } from './exit-codes.js';
 
-export { printJson } from './print-json.js';
-
 /** Options shared by the commands that fill templates, over the configured defaults. */
 export interface TemplateFlags {
   delimiters?: string;

@@ -1,5 +1,4 @@
-import { fill } from '../pages/index.js';
-import type { PageContext } from '../pages/index.js';
+import { fill, type PageContext } from '../pages/index.js';
 
 /**
  * A signature method in words ("Drawn signature", "eID (mitid)"), never the stored code: the
