@@ -101,7 +101,7 @@ async function removeKeys(connection: Redis, prefix: string): Promise<void> {
 }
 
 export async function startQueueStack(
-  options: { officeQueueTimeoutMs?: number } = {},
+  options: { officeQueueTimeoutMs?: number; conversionTimeoutMs?: number } = {},
 ): Promise<QueueStack> {
   const base = await startRedisOnly();
   const storage = new LocalStorage(join(base.dir, 'storage'));
@@ -109,6 +109,7 @@ export async function startQueueStack(
   const office = await OfficePool.start({
     processes: 2,
     queueTimeoutMs: options.officeQueueTimeoutMs,
+    conversionTimeoutMs: options.conversionTimeoutMs,
   }).catch(async (err: unknown) => {
     await preparer.close();
     await base.close();
