@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { SessionStore } from '../src/service/accounts/index.js';
 import { searchCases, type CaseSearch } from '../src/service/cases/case-search.js';
+import { fillCaseSearchText } from '../src/service/db/migrations/0016-case-search-text.js';
 import { percentiles } from './cases-caller.js';
 import type { CasesStack } from './cases-stack.js';
 
@@ -86,6 +87,8 @@ export async function seedDashboardCases(stack: CasesStack, count: number): Prom
       sha256((c.id::text || p)::bytea), c.created_at, c.created_at
     from cases c, lateral (select substr(c.reference_id, 5)::int) r(n), generate_series(0, 1) p
     where c.company_id = ${company} and c.reference_id like 'ref-%'`.execute(db);
+  // Written by the case writer for a case made through the service; these are written straight in.
+  await fillCaseSearchText(db, company);
   void defaultFolder;
   for (const table of ['cases', 'recipients', 'folders'] as const)
     await sql`analyze ${sql.table(table)}`.execute(db);

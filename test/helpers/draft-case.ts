@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { LocalStorage } from '../../src/render/storage/index.js';
-import { caseDocumentKey } from '../../src/service/cases/index.js';
+import { caseDocumentKey, caseSearchText } from '../../src/service/cases/index.js';
 import { FolderRepository } from '../../src/service/companies/index.js';
 import type { PagesStack } from './pages-stack.js';
 
@@ -55,6 +55,7 @@ export async function draftCase(
       sender_email: 'sender@example.com',
       created_by_key: null,
       source: 'dashboard',
+      search_text: caseSearchText({ ...options, referenceId: null }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -180,7 +180,7 @@ describe('the New case form', () => {
     const saved = await b.post('/dashboard/cases/new', {
       rows: '1',
       title: 'Draft lease',
-      'recipients.0.name': 'Bo',
+      'recipients.0.name': 'Bo Østergaard',
       'recipients.0.email': 'bo@example.com',
       'recipients.0.signing': 'true',
       state: 'draft',
@@ -193,6 +193,13 @@ describe('the New case form', () => {
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'draft', title: 'Draft lease', source: 'dashboard' });
     expect(saved.location).toBe(`/dashboard/cases/${row.id}/places`);
+    // The case writer keeps its search text: a recipient is found by name in any case, Danish
+    // capitals too (the embedded database's lower() would not fold the Ø).
+    for (const q of ['ØSTERGAARD', 'østergaard'])
+      expect((await b.get(`/dashboard/cases?q=${encodeURIComponent(q)}`)).html, q).toContain(
+        `/dashboard/cases/${row.id}"`,
+      );
+    expect((await b.get('/dashboard/cases?q=Nørgaard')).html).not.toContain(row.id);
   });
 });
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../src/platform/postgres/index.js';
 import {
@@ -11,6 +11,7 @@ import {
   type Database,
 } from '../../src/service/db/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { caseSearchText } from '../../src/service/cases/index.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 
@@ -110,6 +111,51 @@ describe('migrations', () => {
         .values({ company_id: 'acme', name: 'Other', is_default: true })
         .execute(),
     ).rejects.toThrow(/folders_one_default/);
+  });
+
+  it("fill 0016's search text of the cases written before it, folded as the case writer folds", async () => {
+    const { db } = await emptyDatabase();
+    const upTo = async (last: string) => {
+      const names = NAMES.filter((n) => n <= last);
+      const { error } = await new Migrator({
+        db,
+        provider: {
+          getMigrations: () =>
+            Promise.resolve(Object.fromEntries(names.map((n) => [n, MIGRATIONS[n]!]))),
+        },
+        migrationTableName: MIGRATION_TABLE,
+      }).migrateToLatest();
+      expect(error).toBeUndefined();
+    };
+    await upTo('0015-case-state-index');
+    await sql`insert into companies (id, name) values ('old', 'Old')`.execute(db);
+    const { rows } = await sql<{ id: string }>`
+      with f as (insert into folders (company_id, name) values ('old', 'Archive') returning id)
+      insert into cases (company_id, title, state, folder_id, reference_id, settings, language,
+        signing_schemas, expires_at, sender_name, sender_email)
+      select 'old', 'ÆBLEGÅRDEN Lease', 'open', f.id, 'REF-Ø1', '{}', 'da', '["draw"]',
+        now() + interval '30 days', 'S', 's@example.com' from f
+      returning id`.execute(db);
+    const id = rows[0]!.id;
+    const recipients = [
+      { name: 'Søren ØSTERGAARD', email: 'Soren@Example.DK' },
+      { name: 'Åse Ærø', email: null },
+    ];
+    for (const [position, r] of recipients.entries())
+      await sql`insert into recipients (company_id, case_id, uid, position, name, email, type,
+          signing, "group", details, status, signing_token_hash)
+        values ('old', ${id}, ${`u${position}`}, ${position}, ${r.name}, ${r.email}, 'email', true,
+          0, '{}', 'pending', sha256(${`t${position}`}::bytea))`.execute(db);
+    await migrateDatabase(db);
+    const row = await db
+      .selectFrom('cases')
+      .select('search_text')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.search_text).toBe(
+      caseSearchText({ title: 'ÆBLEGÅRDEN Lease', referenceId: 'REF-Ø1', recipients }),
+    );
+    expect(row.search_text).toContain('søren østergaard');
   });
 
   it('status lists what is applied and what is pending, and changes nothing', async () => {

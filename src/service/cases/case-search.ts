@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CaseSource, Database } from '../db/index.js';
 import type { CaseState } from './case-answer.js';
+import { searchFolded } from './case-search-text.js';
 
 /** What the dashboard's case list asks for; every field may be left out. */
 export interface CaseSearch {
@@ -66,12 +67,9 @@ function likeEscaped(q: string): string {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Cases tested in their newest-first order before the indexes are asked (see searchCases). */
-const NEWEST_WINDOW = 500;
-
 /**
- * The search's state, folder, dates and cursor as conditions on the cases table under `alias`
- * (the page's own and the newest-cases window's), always at least one so they can be joined.
+ * The search's state, folder, dates and cursor as conditions on the cases table under `alias`,
+ * always at least one.
  */
 function filtersOn(alias: string, search: CaseSearch): RawBuilder<boolean>[] {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
@@ -97,11 +95,9 @@ function filtersOn(alias: string, search: CaseSearch): RawBuilder<boolean>[] {
 /**
  * One page of the company's cases, newest first, keyset-paged on (created_at desc, id desc)
  * through cases_company_created, so that a page costs the same far down the list as at its top.
- * The search uses exactly the expressions migration 0013 indexes with pg_trgm (lower(title),
- * lower(reference_id), lower(r.name), lower(r.email)), each in a query of its own, so that a
- * rare substring is four index scans, not a read of every case (a common one is found among the
- * newest cases first); a tab's page reads cases_company_state_created (migration 0015), so that
- * a rare state costs no more than a common one.
+ * The search is a substring of the case's folded search text (migration 0016's trigram index); a
+ * tab's page reads cases_company_state_created (migration 0015), so that a rare state costs no
+ * more than a common one.
  */
 export async function searchCases(
   db: Kysely<Database>,
@@ -162,49 +158,14 @@ export async function searchCases(
       .limit(limit + 1)
       .execute();
   const q = search.q?.trim();
-  let rows: Awaited<ReturnType<typeof ordered>>;
-  if (!q) rows = await ordered(query);
-  else {
-    const pattern = sql`'%' || lower(${likeEscaped(q)}) || '%'`;
-    // A common term (a word in a fifth of the titles) is found in the newest few hundred cases:
-    // walking them newest first and testing each is a few milliseconds, where gathering every
-    // match from the indexes and sorting them is hundreds. Those are the page's first matches,
-    // whatever lies beyond them, so the page is the same either way.
-    const newest = await ordered(
-      query.where(
-        sql<boolean>`c.id in (select w.id from cases w where w.company_id = ${company}
-          and ${sql.join(filtersOn('w', search), sql` and `)}
-          order by w.created_at desc, w.id desc limit ${NEWEST_WINDOW})
-        and (lower(c.title) like ${pattern} or lower(c.reference_id) like ${pattern}
-          or exists (select 1 from recipients r where r.company_id = c.company_id
-            and r.case_id = c.id and (lower(r.name) like ${pattern} or lower(r.email) like ${pattern})))`,
-      ),
-    );
-    // A rarer one: one id set from each trigram index (migration 0013's exact expressions), joined.
-    // The same OR in one WHERE across cases and recipients (an EXISTS) leaves the planner no index
-    // to use and reads every case and every recipient of the company (issue 34's EXPLAIN).
-    rows =
-      newest.length > limit
-        ? newest
-        : await ordered(
-            query.where(
-              // The page's ids are chosen from the matches alone, each case read by its key
-              // (offset 0 keeps the planner from a hash join over a scan of every case), before
-              // the folder, creator and signer counts are joined to those few.
-              sql<boolean>`c.id in (
-                select h.id from (
-                  select id from cases where company_id = ${company} and lower(title) like ${pattern}
-                  union select id from cases where company_id = ${company} and lower(reference_id) like ${pattern}
-                  union select case_id from recipients where company_id = ${company} and lower(name) like ${pattern}
-                  union select case_id from recipients where company_id = ${company} and lower(email) like ${pattern}
-                ) hit cross join lateral (
-                  select w.id, w.created_at from cases w where w.company_id = ${company} and w.id = hit.id
-                    and ${sql.join(filtersOn('w', search), sql` and `)} offset 0
-                ) h
-                order by h.created_at desc, h.id desc limit ${limit + 1})`,
-            ),
-          );
-  }
+  // One condition on one column (migration 0016), which the planner estimates from the column's
+  // statistics: a rare term is read from the trigram index and sorted, a common one found by
+  // walking the newest cases through cases_company_created until the page is full.
+  const rows = await ordered(
+    q
+      ? query.where(sql<boolean>`c.search_text like ${`%${likeEscaped(searchFolded(q))}%`}`)
+      : query,
+  );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

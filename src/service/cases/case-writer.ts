@@ -3,6 +3,7 @@ import { rowBatches, type CaseSource, type Database } from '../db/index.js';
 import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
+import { caseSearchText } from './case-search-text.js';
 import { writeCaseEvent } from './case-status.js';
 
 /** A recipient as written: its token only as a hash. */
@@ -83,6 +84,7 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
         created_by_key: c.createdByKey,
         created_by_user: c.createdByUser,
         source: c.source,
+        search_text: caseSearchText(c),
         created_at: c.now,
         updated_at: c.now,
       })

@@ -150,6 +150,7 @@ export {
   type CaseListRow,
   type CaseSearch,
 } from './case-search.js';
+export { caseSearchText } from './case-search-text.js';
 export {
   readCaseTrail,
   type CaseMessage,

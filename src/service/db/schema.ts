@@ -168,6 +168,11 @@ export interface CasesTable {
   source: ColumnType<CaseSource | null, CaseSource | null | undefined, CaseSource | null>;
   /** The member who made it in the dashboard (migration 0012); null when a key made it. */
   created_by_user: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Its title, reference and recipients' names and e-mails, folded (migration 0016), for the
+   * dashboard's search: written with the case by service/cases/case-search-text.ts.
+   */
+  search_text: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
