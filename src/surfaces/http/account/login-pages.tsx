@@ -11,6 +11,7 @@ import {
   Field,
   Layout,
   Notice,
+  localizedPaths,
   pageOf,
   sendPage,
   sendProblem,
@@ -64,7 +65,7 @@ export const loginPages: DashboardPages = (scope, { context, sessions }) => {
   void dummyPasswordHash();
 
   // Under a locale prefix too (/da/user/login), as the sign-up page is: a link names its language.
-  for (const path of ['/user/login', '/da/user/login', '/en/user/login'])
+  for (const path of localizedPaths('/user/login'))
     scope.get(path, { schema: { hide: true, querystring: QUERY } }, async (request, reply) => {
       const page = pageOf(request);
       const next = request.query.next ?? '';

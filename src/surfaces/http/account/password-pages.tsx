@@ -11,6 +11,7 @@ import {
   Field,
   Layout,
   fill,
+  localizedPaths,
   pageOf,
   sendPage,
   sendProblem,
@@ -51,7 +52,7 @@ export const passwordPages: DashboardPages = (scope, { context, sessions }) => {
   const kit = accountKitOf(scope, context);
 
   // Under a locale prefix too (/da/user/password/forgot), as the sign-up page is.
-  for (const path of [FORGOT, `/da${FORGOT}`, `/en${FORGOT}`])
+  for (const path of localizedPaths(FORGOT))
     scope.get(path, { schema: { hide: true } }, async (request, reply) =>
       sendPage(reply, <ForgotPage page={pageOf(request)} />),
     );

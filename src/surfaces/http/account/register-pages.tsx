@@ -12,11 +12,12 @@ import {
   type FieldErrors,
   type PageContext,
   fill,
+  localizedPaths,
 } from '../pages/index.js';
 import { accountKitOf, countTry, languageOf, problemText, text, waitFor } from './account-kit.js';
 
 /** The sign-up page's paths: a locale prefix may precede `/user` (spec 4.6). */
-const PATHS = ['/user/register', '/da/user/register', '/en/user/register'] as const;
+const PATHS = localizedPaths('/user/register');
 
 const FORM = Type.Object(
   {
