@@ -1,9 +1,10 @@
-import { DocpipeError, isDocpipeError, type FailureDetail } from '../../base/errors/index.js';
+import { isDocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import {
   DestinationRefusedError,
   resolveDestination,
   type LookupAll,
 } from './destination-guard.js';
+import { WebhookRefusedError, type WebhookProblemReason } from './webhook-errors.js';
 import {
   WEBHOOK_FIELDS,
   checkWebhook,
@@ -21,8 +22,9 @@ export interface DestinationCheckOptions {
 /**
  * checkWebhook, and the destination's address checked now as each delivery checks it (a
  * loopback, private or link-local address is refused unless allowed), every problem in one
- * DocpipeError `validation-failed`. For the dashboard, where a person adds a webhook and should
- * hear at once that it would never be sent to; each delivery still checks again, since what a
+ * WebhookRefusedError (`validation-failed`, with a refused destination's reason structured beside
+ * its detail). For the dashboard, where a person adds a webhook and should hear at once that it
+ * would never be sent to; each delivery still checks again, since what a
  * name resolves to can change. A name that does not resolve now is not refused: its deliveries
  * say so, and are retried.
  */
@@ -32,6 +34,7 @@ export async function checkWebhookDestination(
 ): Promise<CheckedWebhook> {
   let checked: CheckedWebhook | undefined;
   const problems: FailureDetail[] = [];
+  const reasons = new Map<FailureDetail, WebhookProblemReason>();
   try {
     checked = checkWebhook(input);
   } catch (err) {
@@ -43,11 +46,15 @@ export async function checkWebhookDestination(
     try {
       await resolveDestination(new URL(input.url), options);
     } catch (err) {
-      if (err instanceof DestinationRefusedError)
-        problems.unshift({ field: WEBHOOK_FIELDS.url, message: err.message });
+      if (err instanceof DestinationRefusedError) {
+        const detail = { field: WEBHOOK_FIELDS.url, message: err.message };
+        problems.unshift(detail);
+        const { address, kind, host } = err;
+        reasons.set(detail, { reason: 'private-address', address, kind, host });
+      }
       // Not resolved now: told by its deliveries.
     }
   }
-  if (problems.length > 0 || !checked) throw new DocpipeError('validation-failed', problems);
+  if (problems.length > 0 || !checked) throw new WebhookRefusedError(problems, reasons);
   return checked;
 }

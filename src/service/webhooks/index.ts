@@ -37,7 +37,13 @@ export {
   type WebhookMethod,
 } from './webhook-input.js';
 export { shownUrl, type Webhook, type WebhookRun } from './webhook-records.js';
-export { ReplayRefusedError, WebhookNotFoundError } from './webhook-errors.js';
+export {
+  ReplayRefusedError,
+  WebhookNotFoundError,
+  WebhookRefusedError,
+  type PrivateDestinationReason,
+  type WebhookProblemReason,
+} from './webhook-errors.js';
 export { DEFAULT_RUNS_LIMIT, WebhookRepository } from './webhook-repository.js';
 export {
   ALLOW_PRIVATE_VARIABLE,

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import { Field, fill, type FieldErrors, type PageContext } from '../pages/index.js';
-import type { FailureDetail } from '../../../base/errors/index.js';
+import type { DocpipeError, FailureDetail } from '../../../base/errors/index.js';
 import {
   ALL_TRIGGERS,
   WEBHOOK_FIELDS,
   WEBHOOK_METHODS,
   WEBHOOK_TRIGGERS,
+  WebhookRefusedError,
   type NewWebhook,
   type Webhook,
 } from '../../../service/webhooks/index.js';
@@ -97,22 +98,16 @@ const FIELD_OF: Record<string, string> = {
   [WEBHOOK_FIELDS.headers]: 'headers',
 };
 
-/** A private destination's refusal (destination-guard.ts), which names its address and host. */
-const PRIVATE = /^refused: (\S+) is an? [\w-]+ address(?: \((\S+) resolves to it\))?;/;
-
 /**
- * A service reason as the company's page says it: a private destination in the page's words,
- * without the operator's setting the service's message names (a company cannot change it), and
- * no second "refused" after the page's own.
+ * A service reason as the company's page says it: a refused destination in the page's words
+ * from the refusal's structured reason (the service's message names the operator's setting, which
+ * a company cannot change), and no second "refused" after the page's own.
  */
-function reasonText(message: string, page: PageContext): string {
-  const found = PRIVATE.exec(message);
-  if (found)
-    return fill(page.words.webhooks.privateAddress, {
-      address: found[1]!,
-      host: found[2] ?? found[1]!,
-    });
-  return message.replace(/^refused: /, '');
+function reasonText(problem: FailureDetail, refusal: DocpipeError, page: PageContext): string {
+  const reason = refusal instanceof WebhookRefusedError ? refusal.reasonOf(problem) : undefined;
+  if (reason?.reason === 'private-address')
+    return fill(page.words.webhooks.privateAddress, { address: reason.address, host: reason.host });
+  return problem.message.replace(/^refused: /, '');
 }
 
 /**
@@ -121,15 +116,15 @@ function reasonText(message: string, page: PageContext): string {
  * is shown as it is, in the page's frame.
  */
 export function formErrorsOf(
-  problems: readonly FailureDetail[],
+  refusal: DocpipeError,
   values: WebhookFormValues,
   page: PageContext,
 ): FieldErrors {
   const w = page.words.webhooks;
   const byField = new Map<string, string[]>();
-  for (const p of problems) {
-    const field = FIELD_OF[p.field] ?? 'url';
-    byField.set(field, [...(byField.get(field) ?? []), reasonText(p.message, page)]);
+  for (const p of refusal.details) {
+    const field = (Object.hasOwn(FIELD_OF, p.field) ? FIELD_OF[p.field] : undefined) ?? 'url';
+    byField.set(field, [...(byField.get(field) ?? []), reasonText(p, refusal, page)]);
   }
   const errors: Record<string, string> = {};
   for (const [field, messages] of byField)

@@ -71,7 +71,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
       return { input };
     } catch (err) {
       if (!isDocpipeError(err) || err.slug !== 'validation-failed') throw err;
-      return { errors: formErrorsOf(err.details, values, page) };
+      return { errors: formErrorsOf(err, values, page) };
     }
   };
 
