@@ -34,13 +34,25 @@ const DOCUMENT_LABELS: Record<string, keyof NewCaseWords> = {
   formDocument: 'formDocument',
 };
 
+/**
+ * `table[key]` only when the table itself holds it: field names come from the posted form and
+ * the service's details, and a field named `constructor` or `__proto__` must not pick up a member
+ * of Object.prototype as its label.
+ */
+function labelOf(
+  table: Readonly<Record<string, keyof NewCaseWords>>,
+  key: string,
+): keyof NewCaseWords | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Where a form field is, in the page's words ("Recipient 2, E-mail"); undefined when unknown. */
 function whereOf(w: NewCaseWords, field: string): string | undefined {
-  const setting = SETTING_LABELS[field];
+  const setting = labelOf(SETTING_LABELS, field);
   if (setting) return w[setting] as string;
   const recipient = /^recipients\.(\d+)\.(\w+)$/.exec(field);
   if (recipient) {
-    const label = RECIPIENT_LABELS[recipient[2]!];
+    const label = labelOf(RECIPIENT_LABELS, recipient[2]!);
     const part = fill(w.recipient, { n: Number(recipient[1]) + 1 });
     return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
   }
@@ -49,7 +61,7 @@ function whereOf(w: NewCaseWords, field: string): string | undefined {
     const part = fill(w.document, { n: Number(document[1]) + 1 });
     // A library field is named by its tag, as its input's label is.
     if (document[2] !== undefined) return fill(w.refusalPart, { part, field: document[2] });
-    const label = DOCUMENT_LABELS[document[3]!];
+    const label = labelOf(DOCUMENT_LABELS, document[3]!);
     return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
   }
   return undefined;
