@@ -488,6 +488,34 @@ describe("a case's page", () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A second webhook whose one try got no HTTP answer: the page says what happened instead.
+    const down = await db
+      .insertInto('webhooks')
+      .values({
+        company_id: 'cp-k',
+        url: 'https://down.example/in',
+        headers: '{}',
+        triggers: JSON.stringify(['*']),
+        secret: 'whsec',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('webhook_deliveries')
+      .values({
+        company_id: 'cp-k',
+        webhook_id: down.id,
+        event_id: event.id,
+        case_id: kase.id,
+        trigger: 'recipient.signed',
+        body: '{}',
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: new Date(),
+        last_status: null,
+        last_error: 'connect ECONNREFUSED 203.0.113.9:443',
+      })
+      .execute();
     const reminded = new Date('2026-03-04T05:06:00Z');
     await db
       .insertInto('messages')
@@ -519,6 +547,17 @@ describe("a case's page", () => {
     expect(res.html).toContain(
       'Webhooken https://hooks.example/in fik “Underskrevet”: leveret (2 forsøg, sidste svar HTTP 200)',
     );
+    expect(res.html).toContain(
+      'Webhooken https://down.example/in fik “Underskrevet”: ved at blive leveret (1 forsøg, intet svar: forbindelsen blev afvist)',
+    );
+    // In English, a try is counted in the singular, and the refusal in words, not Node's code.
+    const eve = await stack.member({ company: 'cp-k', email: 'eve@cp-k.example', language: 'en' });
+    const english = await (await dashboardBrowser(server, eve)).get(`/dashboard/cases/${kase.id}`);
+    expect(english.html).toContain('(2 tries, last answer HTTP 200)');
+    expect(english.html).toContain(
+      'Webhook down.example got “Signed”: being delivered (1 try, no answer: the connection was refused)',
+    );
+    expect(english.html).not.toContain('ECONNREFUSED');
     // The receiver's query may hold its secret: never on the page.
     expect(res.html).not.toContain('s3cr3t');
     expect(res.html).toContain(`href="/dashboard/webhooks/${hook.id}/runs/${run.id}"`);

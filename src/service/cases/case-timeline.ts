@@ -45,6 +45,12 @@ export interface CaseWebhookRun {
   attempts: number;
   /** The last try's HTTP status; null when no answer came or none was tried. */
   lastStatus: number | null;
+  /**
+   * What went wrong on the last try, as the delivery recorded it (`connect ECONNREFUSED ...`,
+   * `timed out: ...`, `HTTP 500 ...`); null when it succeeded or none was tried. It tells a
+   * member why no answer came, which the status alone cannot.
+   */
+  lastError: string | null;
   at: Date;
 }
 
@@ -138,6 +144,7 @@ export async function readCaseTrail(
         'webhook_deliveries.status',
         'webhook_deliveries.attempts',
         'webhook_deliveries.last_status',
+        'webhook_deliveries.last_error',
         'webhook_deliveries.created_at',
       ])
       .where('webhook_deliveries.company_id', '=', company)
@@ -202,6 +209,7 @@ export async function readCaseTrail(
       status: r.status,
       attempts: r.attempts,
       lastStatus: r.last_status,
+      lastError: r.last_error,
       at: new Date(r.created_at),
     })),
   };

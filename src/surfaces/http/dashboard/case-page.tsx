@@ -10,6 +10,7 @@ import {
 } from '../../../service/cases/index.js';
 import { CsrfField, Field, Layout, Notice, fill, type PageContext } from '../pages/index.js';
 import { methodText } from './method-text.js';
+import { runAnswerText } from './case-run-answer.js';
 import { CopyButton } from './dashboard-copy-button.js';
 import { shownTime } from './dashboard-time.js';
 
@@ -311,12 +312,7 @@ function RunText({ page, run, admin }: { page: PageContext; run: CaseWebhookRun;
         event: triggerText(page, run.trigger),
         status: w.runStatuses[run.status],
       })}{' '}
-      (
-      {fill(w.webhookRunTries, {
-        count: String(run.attempts),
-        answer: run.lastStatus === null ? w.webhookRunNoAnswer : `HTTP ${run.lastStatus}`,
-      })}
-      )
+      ({runAnswerText(page, run)})
       {admin ? (
         <>
           {' '}

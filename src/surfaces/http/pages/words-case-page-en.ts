@@ -85,8 +85,21 @@ export const CASE_PAGE_EN = {
     'case.sealed': 'Documents sealed',
   },
   webhookRun: 'Webhook {url} got “{event}”: {status}',
-  webhookRunTries: '{count} tries, last answer {answer}',
-  webhookRunNoAnswer: 'no answer',
+  /** A run's tries so far, by count (count-words.ts). */
+  webhookRunTries: { one: '1 try', other: '{count} tries' },
+  webhookRunAnswer: '{tries}, last answer HTTP {status}',
+  /** No HTTP answer came: {why} is what happened instead (webhookRunWhy). */
+  webhookRunNoAnswer: '{tries}, no answer: {why}',
+  webhookRunNoAnswerUnknown: '{tries}, no answer',
+  webhookRunNotTried: 'not tried yet',
+  /** Why a try had no answer, from what the delivery recorded; anything else is shown as recorded. */
+  webhookRunWhy: {
+    refused: 'the connection was refused',
+    timedOut: 'it timed out after {seconds} s',
+    notFound: 'the address was not found',
+    cutOff: 'the connection was cut off',
+    disabled: 'not sent, the webhook is turned off',
+  },
   runStatuses: { pending: 'being delivered', succeeded: 'delivered', failed: 'failed' },
   openRun: 'Details of the run',
   signingLink: 'Signing link',
