@@ -555,6 +555,48 @@ describe('your account', () => {
     expect(login).toEqual({ name: 'Wes Holm', language: 'da' });
     expect((await logIn(new PageClient(server.url), email, 'wes-orbit-password')).status).toBe(303);
   });
+
+  it('shows every problem of a refused new password at once, each by its field', async () => {
+    const email = 'xia@account.example';
+    await signUp(email, 'Account Two ApS');
+    const browser = new PageClient(server.url);
+    await logIn(browser, email);
+    await browser.get('/dashboard/account');
+    await browser.post('/dashboard/account', { form: 'profile', name: 'Xia', language: 'en' });
+    await browser.get('/dashboard/account');
+    // A wrong current password, a new one too short, and a repeat that differs: three problems.
+    const all = await browser.post('/dashboard/account', {
+      form: 'password',
+      current: 'not-the-password',
+      password: 'short',
+      repeated: 'shorter',
+    });
+    expect(all.status).toBe(400);
+    expect(all.html).toContain(
+      '<p class="field-error" id="field-current-error">The current password is wrong</p>',
+    );
+    expect(all.html).toContain(
+      '<p class="field-error" id="field-password-error">Use at least 10 characters</p>',
+    );
+    expect(all.html).toContain(
+      '<p class="field-error" id="field-repeated-error">The two passwords are not the same</p>',
+    );
+    // The right current password: the other two still show together, and nothing changed.
+    await browser.get('/dashboard/account');
+    const two = await browser.post('/dashboard/account', {
+      form: 'password',
+      current: PASSWORD,
+      password: 'qwertyuiop',
+      repeated: 'qwertyuiop!',
+    });
+    expect(two.status).toBe(400);
+    expect(two.html).not.toContain('id="field-current-error"');
+    expect(two.html).toContain(
+      '<p class="field-error" id="field-password-error">This password is too common: choose another</p>',
+    );
+    expect(two.html).toContain('id="field-repeated-error"');
+    expect((await logIn(new PageClient(server.url), email)).status).toBe(303);
+  });
 });
 
 describe('sign-up throttle', () => {

@@ -3,6 +3,8 @@ import {
   LoginRepository,
   changePassword,
   nameFieldProblem,
+  passwordProblem,
+  type ChangePasswordOutcome,
   type SessionStore,
 } from '../../../service/accounts/index.js';
 import { accountKitOf, problemText, text } from '../account/account-kit.js';
@@ -100,14 +102,19 @@ export function accountSettingsPages(
         },
       );
       if (outcome.ok) return reply.redirect(`${PATH}?done=password`, 303);
-      const w = page.words.account;
-      const errors: Record<string, string> =
-        outcome.field === 'current'
-          ? { current: w.currentWrong }
-          : outcome.problem === 'mismatch'
-            ? { repeated: problemText(page.words, 'repeated', 'mismatch') }
-            : { password: problemText(page.words, 'password', outcome.problem) };
-      return sendPage(reply, <AccountPage page={page} profile={profile} errors={errors} />, 400);
+      return sendPage(
+        reply,
+        <AccountPage
+          page={page}
+          profile={profile}
+          errors={passwordErrorsOf(page, outcome, {
+            email: profile.email,
+            password: text(body.password),
+            repeated: text(body.repeated),
+          })}
+        />,
+        400,
+      );
     }
     const name = text(body.name);
     const problem = nameFieldProblem(name);
@@ -123,6 +130,29 @@ export function accountSettingsPages(
     await logins.setProfile(member.loginId, { name, language });
     return reply.redirect(`${PATH}?done=profile`, 303);
   });
+}
+
+/**
+ * Every problem of a refused password change, each by its field. changePassword stops at its
+ * first refusal (a wrong current password is checked before anything else); the same rules it
+ * applies (passwordProblem, the repeat) are read again here so that a person sees all of them
+ * at once rather than one per try.
+ */
+function passwordErrorsOf(
+  page: PageContext,
+  outcome: Exclude<ChangePasswordOutcome, { ok: true }>,
+  given: { email: string; password: string; repeated: string },
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (outcome.field === 'current') errors.current = page.words.account.currentWrong;
+  const problem =
+    outcome.field === 'password' && outcome.problem !== 'mismatch'
+      ? outcome.problem
+      : passwordProblem(given.password, given.email);
+  if (problem) errors.password = problemText(page.words, 'password', problem);
+  if (given.password !== given.repeated)
+    errors.repeated = problemText(page.words, 'repeated', 'mismatch');
+  return errors;
 }
 
 function AccountPage({
