@@ -12,7 +12,7 @@ import ts from 'typescript';
  */
 export const GROUPS: readonly { group: string; folders: readonly string[] }[] = [
   { group: 'surfaces', folders: ['cli', 'http'] },
-  { group: 'app', folders: ['config', 'env', 'wiring'] },
+  { group: 'app', folders: ['config', 'env', 'parts', 'wiring'] },
   {
     group: 'service',
     folders: [

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStorage } from '../../src/app/wiring/index.js';
+import { openStorage } from '../../src/app/parts/index.js';
 import { loadConfig } from '../../src/app/config/index.js';
 import { storageWritable } from '../../src/surfaces/http/operations/readiness-checks.js';
 import {

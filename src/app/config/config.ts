@@ -20,9 +20,8 @@ import {
   DEFAULT_CONTRACT_LIMITS,
   DEFAULT_WORKER_OPTIONS,
 } from '../../jobs/queue/index.js';
-import { projectRoot } from '../../base/paths/index.js';
+import { ROOT_CLUSTERS_DIR, projectRoot } from '../../base/paths/index.js';
 import { safeUrl } from '../../base/util/index.js';
-import { ROOT_CLUSTERS_DIR } from '../../platform/postgres/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';

@@ -15,13 +15,11 @@ import {
   sharedSigningSecret,
   type ExpiringKeyVerifier,
 } from '../../service/keys/index.js';
-import { connectClient } from './client.js';
+import { connectClient, createPreparer, openStorage } from '../parts/index.js';
 import { EVENTS_QUEUE, EventQueue } from '../../service/delivery/index.js';
 import { SEAL_QUEUE } from '../../service/sealing/index.js';
 import { WEBHOOK_QUEUE } from '../../service/webhooks/index.js';
 import type { ServiceDatabase } from './database.js';
-import { createPreparer } from './preparer.js';
-import { openStorage } from './storage.js';
 
 export interface HttpDependenciesOptions {
   redisUrl: string;

@@ -33,14 +33,13 @@ import {
 import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
-import { createPreparer } from './preparer.js';
+import { createPreparer, openStorage } from '../parts/index.js';
 import { testDataSweep } from './test-data-sweep.js';
 import { startDelivery, type RunningDelivery } from './delivery.js';
 import { connectProducer } from '../../platform/redis/index.js';
 import { signUrl } from '../../render/storage/index.js';
 import { sharedSigningSecret } from '../../service/keys/index.js';
 import { openServiceDatabase, type ServiceDatabase } from './database.js';
-import { openStorage } from './storage.js';
 
 export interface Runtime {
   redisUrl: string;

@@ -2,14 +2,11 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { mkdirPrivate } from '../../base/files/index.js';
+import { ROOT_CLUSTERS_DIR } from '../../base/paths/index.js';
 import { blockingFolder } from './reachable-folder.js';
 import type { ServerUser } from './server-user.js';
 
-/**
- * Where clusters go whose data folder the server's user cannot reach: beside other services'
- * data (FHS /var/lib), open to traverse, one folder per data folder.
- */
-export const ROOT_CLUSTERS_DIR = '/var/lib/docpipe/postgres';
+export { ROOT_CLUSTERS_DIR };
 
 /** Where the cluster of `dir` lives, and whether it was moved out of the data folder for its user. */
 export interface ClusterPlace {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { createPreparer } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/parts/index.js';
 import {
   FixtureRenderer,
   findTemplateFolders,

@@ -14,7 +14,7 @@ import {
   type ResolvedTemplate,
 } from '../../../document/library/index.js';
 import { runDocumentCommand } from '../report-failure.js';
-import { connectClient, openStorage } from '../../../app/wiring/index.js';
+import { connectClient, openStorage } from '../../../app/parts/index.js';
 import { objectLocation } from '../../../render/storage/index.js';
 
 export interface EnqueueFlags extends TemplateFlags {

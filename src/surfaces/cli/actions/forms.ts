@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../app/config/index.js';
-import { openStorage } from '../../../app/wiring/index.js';
+import { openStorage } from '../../../app/parts/index.js';
 import {
   CompanyRepository,
   FolderRepository,

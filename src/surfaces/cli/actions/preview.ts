@@ -1,5 +1,5 @@
 import { basename, dirname, extname, resolve } from 'node:path';
-import { createPreparer } from '../../../app/wiring/index.js';
+import { createPreparer } from '../../../app/parts/index.js';
 import { ScratchRenderer } from '../../../authoring/check/index.js';
 import { noteworthyNotices } from '../../../render/pipeline/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';

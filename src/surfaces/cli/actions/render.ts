@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
-import { createPreparer, openStorage } from '../../../app/wiring/index.js';
+import { createPreparer, openStorage } from '../../../app/parts/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { commandOffice } from '../command-office.js';
 import { Renderer } from '../../../render/pipeline/index.js';

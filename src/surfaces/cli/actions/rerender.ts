@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { connectClient, openStorage } from '../../../app/wiring/index.js';
+import { connectClient, openStorage } from '../../../app/parts/index.js';
 import { requireRedisUrl } from '../../../platform/redis/index.js';
 import {
   collectBatch,

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import { openStorage } from '../../../app/wiring/index.js';
+import { openStorage } from '../../../app/parts/index.js';
 import { loadConfig, type DocpipeConfig } from '../../../app/config/index.js';
 import { connectProducer, requireRedisUrl } from '../../../platform/redis/index.js';
 import {
