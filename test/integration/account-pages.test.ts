@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginLinks } from '../../src/service/accounts/index.js';
 import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
@@ -22,6 +22,10 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const PASSWORD = 'tangerine-orbit-41';
+
+/** An account e-mail's file name: its time (sortable), what it is, a random part (unique). */
+const EML_NAME = (what: string) =>
+  new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z_${what}_[0-9a-f]{8}\\.eml$`);
 
 function signUpFields(email: string, company = 'Brødrene Hansen A/S') {
   return { companyName: company, cvr: '24256790', name: 'Ann Berg', email, password: PASSWORD };
@@ -124,6 +128,8 @@ describe('sign-up', () => {
 
     const { mail, link } = await lastMailTo(mailDir, email, '/user/confirm/');
     expect(mail.subject).toBe('Confirm your e-mail address for docpipe');
+    // Named for what it is, as its reader says it (no case's id, no case message's kind).
+    expect(basename(mail.file)).toMatch(EML_NAME('confirm-email'));
     const confirmed = await browser.get(pathOf(link));
     expect(confirmed.status).toBe(200);
     expect(confirmed.html).toContain('Your e-mail address is confirmed');
@@ -170,6 +176,7 @@ describe('sign-up', () => {
     expect(afterwards.length).toBe(before.length);
     const { mail, link } = await lastMailTo(mailDir, 'BO@taken.example', '/user/login');
     expect(mail.subject).toBe('You already have a docpipe account');
+    expect(basename(mail.file)).toMatch(EML_NAME('account-exists'));
     expect(pathOf(link)).toBe('/user/login');
     expect(mail.text).toContain('/user/password/forgot');
   });
@@ -337,7 +344,8 @@ describe('password reset', () => {
     await mailsWhen(mailDir, (all) =>
       all.some((m) => m.to === email && m.text.includes('/reset/')),
     );
-    const { link } = await lastMailTo(mailDir, email, '/user/password/reset/');
+    const { mail, link } = await lastMailTo(mailDir, email, '/user/password/reset/');
+    expect(basename(mail.file)).toMatch(EML_NAME('reset-password'));
     const path = pathOf(link);
     const form = await browser.get(path);
     expect(form.html).toContain('>New password</label>');
@@ -431,6 +439,7 @@ describe('invitation', () => {
     const { mail, link } = await lastMailTo(mailDir, 'pia@invite.example', '/user/invitation/');
     // The company's language is the sign-up page's: English here.
     expect(mail.subject).toBe('You are invited to Invite ApS on docpipe');
+    expect(basename(mail.file)).toMatch(EML_NAME('invitation'));
     expect(mail.text).toContain('Ole has invited you');
     const browser = new PageClient(server.url);
     const path = pathOf(link);

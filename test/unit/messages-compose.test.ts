@@ -364,9 +364,26 @@ describe('small parts', () => {
   });
 
   it('emlFileName sorts by time and names the case and kind, safely', () => {
-    const a = emlFileName(new Date('2026-05-14T09:59:59.999Z'), '../etc/passwd', 'invitation');
-    const b = emlFileName(new Date('2026-05-14T10:00:00.000Z'), 'c1', 'denial');
+    const a = emlFileName(new Date('2026-05-14T09:59:59.999Z'), {
+      case: { id: '../etc/passwd' },
+      kind: 'invitation',
+    });
+    const b = emlFileName(new Date('2026-05-14T10:00:00.000Z'), {
+      case: { id: 'c1' },
+      kind: 'denial',
+    });
     expect(a).toMatch(/^2026-05-14T09-59-59\.999Z____etc_passwd_invitation_[0-9a-f]{8}\.eml$/);
     expect([b, a].sort()).toEqual([a, b]);
+  });
+
+  it('emlFileName names a message of no case by its label alone, safely and uniquely', () => {
+    const at = new Date('2026-05-14T10:00:00.000Z');
+    const m = { case: { id: 'account-confirm' }, kind: 'invitation' as const };
+    const a = emlFileName(at, { ...m, fileLabel: 'confirm-email' });
+    expect(a).toMatch(/^2026-05-14T10-00-00\.000Z_confirm-email_[0-9a-f]{8}\.eml$/);
+    expect(emlFileName(at, { ...m, fileLabel: 'confirm-email' })).not.toBe(a);
+    expect(emlFileName(at, { ...m, fileLabel: '../x y' })).toMatch(
+      /^[^/]*Z____x_y_[0-9a-f]{8}\.eml$/,
+    );
   });
 });

@@ -22,6 +22,17 @@ export interface AccountMailer {
   send(mail: AccountMail): Promise<ChannelResult>;
 }
 
+/**
+ * Each e-mail's name where it is a file (the .eml folder): what it is, as the person it is for
+ * would say it, not the kind of case message it travels as.
+ */
+const FILE_LABELS: Record<AccountMailKind, string> = {
+  confirm: 'confirm-email',
+  reset: 'reset-password',
+  invite: 'invitation',
+  exists: 'account-exists',
+};
+
 /** A link's e-mail has nothing to expire as a case does; its lifetime is said in the text. */
 const FAR_EXPIRY = new Date('2999-12-31T00:00:00Z');
 
@@ -54,6 +65,7 @@ export function channelMailer(channel: MessageChannel, from: MailAddress): Accou
         signingUrl: mail.url,
         id: `account-${mail.kind}-${randomUUID()}`,
         automatic: true,
+        fileLabel: FILE_LABELS[mail.kind],
       });
     },
   };

@@ -6,7 +6,7 @@ import type { Logger } from '../../base/log/index.js';
 import { errorText, reported } from './channel-report.js';
 import type { DeliveryConfig } from './delivery-config.js';
 import { emailMessage } from './email-message.js';
-import type { ChannelResult, MessageChannel, MessageKind, OutgoingMessage } from './message.js';
+import type { ChannelResult, MessageChannel, OutgoingMessage } from './message.js';
 
 /**
  * E-mail without a mail server: each message composed exactly as SMTP would send it (nodemailer's
@@ -34,7 +34,7 @@ export function emlFileChannel(
       let result: ChannelResult;
       try {
         const info = await transport.sendMail(await emailMessage(m, config));
-        const path = join(dir, emlFileName(new Date(), m.case.id, m.kind));
+        const path = join(dir, emlFileName(new Date(), m));
         await writeAtomically(dir, path, info.message as Buffer);
         result = { ok: true, location: path };
       } catch (err) {
@@ -50,14 +50,26 @@ export function emlFileChannel(
 }
 
 /**
- * `2026-05-14T10-30-12.123Z_<case>_<kind>_<random>.eml`: sorted by name is sorted by time, and
- * the name says which case and message it is. The case id is cut to safe characters (it is
- * never a path), and the random part keeps two messages of one millisecond apart.
+ * `2026-05-14T10-30-12.123Z_<case>_<kind>_<random>.eml` for a case's message, and
+ * `2026-05-14T10-30-12.123Z_<label>_<random>.eml` for one of no case (an account's
+ * `confirm-email`): sorted by name is sorted by time, and the name says which message it is in
+ * words a person reading the folder knows. The case id and the label are cut to safe characters
+ * (neither is ever a path), and the random part keeps two messages of one millisecond apart.
  */
-export function emlFileName(at: Date, caseId: string, kind: MessageKind): string {
+export function emlFileName(
+  at: Date,
+  m: Pick<OutgoingMessage, 'kind' | 'fileLabel'> & { case: Pick<OutgoingMessage['case'], 'id'> },
+): string {
   const stamp = at.toISOString().replace(/:/g, '-');
-  const safeCase = caseId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'case';
-  return `${stamp}_${safeCase}_${kind}_${randomBytes(4).toString('hex')}.eml`;
+  const what =
+    m.fileLabel === undefined
+      ? `${safePart(m.case.id) || 'case'}_${m.kind}`
+      : safePart(m.fileLabel) || m.kind;
+  return `${stamp}_${what}_${randomBytes(4).toString('hex')}.eml`;
+}
+
+function safePart(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 }
 
 async function writeAtomically(dir: string, path: string, data: Buffer): Promise<void> {

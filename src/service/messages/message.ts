@@ -46,6 +46,12 @@ export interface OutgoingMessage {
    * footer says it was sent automatically, with no one to reply to, and it has no Reply-To.
    */
   automatic?: boolean;
+  /**
+   * What the message is, in the words its reader would use (`confirm-email`, `reset-password`),
+   * for a message of no case: the .eml folder names its file so. Without it the name says the
+   * message's case and kind.
+   */
+  fileLabel?: string;
 }
 
 /** What became of one message on one channel. */
