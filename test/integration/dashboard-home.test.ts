@@ -39,6 +39,33 @@ async function createCase(key: string, title: string): Promise<string> {
   return ((await res.json()) as { case: { id: string } }).case.id;
 }
 
+/** The getting-started command's arguments, as the shell reads the page's text. */
+function commandArgs(html: string): string[] {
+  const command = /<pre id="first-case-command"[^>]*>([^<]*)<\/pre>/.exec(html)?.[1] ?? '';
+  const text = command
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  // The shell reads it as written: curl, here a function, gets each argument intact.
+  return execFileSync(
+    'sh',
+    ['-c', `curl() { printf '%s\\0' "$@"; }\nDOCPIPE_KEY=dp_live_x\n${text}`],
+    { encoding: 'utf8' },
+  ).split('\0');
+}
+
+interface SampleBody {
+  title: string;
+  tags: { tag: string; value: unknown }[];
+}
+
+function sampleBody(html: string): SampleBody {
+  const args = commandArgs(html);
+  return JSON.parse(args[args.indexOf('-d') + 1]!) as SampleBody;
+}
+
 describe('the home page', () => {
   it('lists the 10 most recent cases of its own company only, newest first', async () => {
     const ann = await stack.member({ company: 'home-a', email: 'ann@home-a.example', admin: true });
@@ -59,7 +86,9 @@ describe('the home page', () => {
     const b = await dashboardBrowser(server, ann);
     const home = await b.get('/dashboard');
     expect(home.status).toBe(200);
-    const titles = [...home.html.matchAll(/<td>(Case [^<]+)<\/td>/g)].map((m) => m[1]);
+    const titles = [...home.html.matchAll(/<td data-label="Title">(Case [^<]+)<\/td>/g)].map(
+      (m) => m[1],
+    );
     expect(titles).toEqual([
       'Case A12',
       'Case A11',
@@ -74,7 +103,7 @@ describe('the home page', () => {
     ]);
     expect(home.html).not.toContain('Case of B');
     // One signer of the two recipients, none signed yet; a draft.
-    expect(home.html).toContain('<td>0 of 1</td>');
+    expect(home.html).toContain('<td data-label="Signed">0 of 1</td>');
     expect(home.html).toContain('>Draft<');
     expect(home.html).toContain('href="/dashboard/cases"');
 
@@ -90,19 +119,7 @@ describe('the home page', () => {
     const home = await (await dashboardBrowser(server, cy)).get('/dashboard');
     expect(home.html).toContain('<code>home-c</code>');
     expect(home.html).toContain('Company home-c');
-    const command = /<pre id="first-case-command"[^>]*>([^<]*)<\/pre>/.exec(home.html)?.[1] ?? '';
-    const text = command
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;|&#x27;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-    // The shell reads it as written: curl, here a function, gets each argument intact.
-    const args = execFileSync(
-      'sh',
-      ['-c', `curl() { printf '%s\\0' "$@"; }\nDOCPIPE_KEY=dp_live_x\n${text}`],
-      { encoding: 'utf8' },
-    ).split('\0');
+    const args = commandArgs(home.html);
     expect(args.slice(0, 4)).toEqual([
       '-s',
       '-X',
@@ -130,6 +147,42 @@ describe('the home page', () => {
     const main = home.html.slice(home.html.indexOf('<main'));
     expect(main).not.toContain('href="/dashboard/keys"');
     expect(main).not.toContain('href="/dashboard/webhooks"');
+  });
+
+  it('words the first case in the page’s language, and points to the API description this server serves', async () => {
+    const dan = await stack.member({
+      company: 'home-e',
+      email: 'dan@home-e.example',
+      language: 'da',
+    });
+    const eve = await stack.member({
+      company: 'home-f',
+      email: 'eve@home-f.example',
+      language: 'en',
+    });
+    const danish = await (await dashboardBrowser(server, dan)).get('/dashboard');
+    const english = await (await dashboardBrowser(server, eve)).get('/dashboard');
+    expect(danish.html).toContain('<html lang="da"');
+    expect(english.html).toContain('<html lang="en"');
+    const value = (body: SampleBody, tag: string) => body.tags.find((t) => t.tag === tag)?.value;
+    const da = sampleBody(danish.html);
+    expect(da.title).toBe('Min første sag');
+    expect(value(da, 'city')).toBe('København');
+    expect(value(da, 'address')).toBe('Hovedgaden 1, 1000 København K');
+    const en = sampleBody(english.html);
+    expect(en.title).toBe('My first case');
+    expect(value(en, 'city')).toBe('Copenhagen');
+    expect(value(en, 'address')).toBe('1 Main St, Springfield');
+
+    // No file of the repository a dashboard user cannot open: the served OpenAPI document.
+    for (const home of [danish, english]) {
+      expect(home.html).not.toContain('docs/cases.md');
+      expect(home.html).toContain('<a href="/openapi.json"><code>/openapi.json</code></a>');
+    }
+    const openapi = await fetch(`${server.url}/openapi.json`);
+    expect(openapi.status).toBe(200);
+    const paths = ((await openapi.json()) as { paths: Record<string, unknown> }).paths;
+    expect(Object.keys(paths)).toContain('/v3/api/documents/{id}/cases');
   });
 
   it('asks a login whose address is not confirmed to confirm it, with the way to a new link', async () => {

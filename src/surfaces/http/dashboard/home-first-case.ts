@@ -14,22 +14,30 @@ export interface FirstCaseInput {
   email: string;
   /** The letter's date, `YYYY-MM-DD`. */
   today: string;
+  /** The sample's own words, in the page's language: a Danish page shows no English title. */
+  sample: FirstCaseSample;
+}
+
+export interface FirstCaseSample {
+  title: string;
+  city: string;
+  address: string;
 }
 
 /** The body of POST /v3/api/documents/{id}/cases that makes the first case. */
 export function firstCaseBody(input: FirstCaseInput): object {
   return {
-    title: 'My first case',
+    title: input.sample.title,
     recipients: [{ name: input.name, email: input.email }],
     tags: [
       { tag: 'company', value: input.companyName, type: 'text' },
-      { tag: 'city', value: 'Copenhagen', type: 'text' },
+      { tag: 'city', value: input.sample.city, type: 'text' },
       { tag: 'letter_date', value: input.today, type: 'date', format: 'MMMM D, YYYY' },
       { tag: 'recipient', value: input.name, type: 'text' },
       { tag: 'first_day', value: input.today, type: 'date', format: 'dddd, MMMM D' },
       { tag: 'salary', value: 64000, type: 'number', format: "'EUR '#,##0" },
       { tag: 'remote', value: true, type: 'boolean' },
-      { tag: 'address', value: '1 Main St, Springfield', type: 'text' },
+      { tag: 'address', value: input.sample.address, type: 'text' },
       { tag: 'sender', value: input.name, type: 'text' },
     ],
   };

@@ -70,6 +70,16 @@ export function HomePage({ page, member, unconfirmedEmail, command, cases }: Hom
               )
             }
             <p>{w.caseStepMore}</p>
+            <p>
+              {
+                // The contract the server serves itself: a dashboard user can open it, where
+                // the repository's docs/ may be out of their reach.
+                w.apiReference
+              }{' '}
+              <a href="/openapi.json">
+                <code>/openapi.json</code>
+              </a>
+            </p>
           </li>
           <li>
             <h3>{w.webhookStep}</h3>

@@ -14,6 +14,7 @@ export const homePages: DashboardPages = (scope, { context }) => {
     const member = await memberOf(request, reply);
     if (!member) return reply;
     const page = pageOf(request);
+    const w = page.words.home;
     const [login, cases] = await Promise.all([
       db
         .selectFrom('logins')
@@ -28,6 +29,7 @@ export const homePages: DashboardPages = (scope, { context }) => {
       name: member.session.name,
       email: member.session.email,
       today: new Date().toISOString().slice(0, 10),
+      sample: { title: w.firstCaseTitle, city: w.firstCaseCity, address: w.firstCaseAddress },
     });
     return sendPage(
       reply,

@@ -234,8 +234,11 @@ export const DA: Words = {
       'Kommandoen opretter en sag med bibliotekets velkomstbrev, som du selv skal underskrive. Nøglen afgør virksomheden ({company}); svarets recipients[0].signingUrl åbner underskriftssiden, og invitationen sendes til {email}.',
     commandLabel: 'Kommandoen, der opretter den første sag',
     copyCommand: 'Kopiér kommandoen',
-    caseStepMore:
-      'GET /v3/api/documents viser bibliotekets øvrige dokumenter; docs/cases.md beskriver alle felter.',
+    caseStepMore: 'GET /v3/api/documents viser bibliotekets øvrige dokumenter.',
+    apiReference: 'Alle endpoints og deres felter er beskrevet i API’ets OpenAPI-dokument:',
+    firstCaseTitle: 'Min første sag',
+    firstCaseCity: 'København',
+    firstCaseAddress: 'Hovedgaden 1, 1000 København K',
     webhookStep: 'Tilføj en webhook',
     webhookStepText:
       'En webhook fortæller dit system, når en sag oprettes, underskrives, afvises eller udløber, signeret med en hemmelighed, du kontrollerer.',

@@ -237,8 +237,11 @@ export const EN = {
       'This command makes a case of the library’s welcome letter, for you to sign. The key decides the company ({company}); the answer’s recipients[0].signingUrl opens the signing page, and the invitation goes to {email}.',
     commandLabel: 'The command that creates the first case',
     copyCommand: 'Copy the command',
-    caseStepMore:
-      'GET /v3/api/documents lists the library’s other documents; docs/cases.md has every field.',
+    caseStepMore: 'GET /v3/api/documents lists the library’s other documents.',
+    apiReference: 'Every endpoint and its fields are described in the API’s OpenAPI document:',
+    firstCaseTitle: 'My first case',
+    firstCaseCity: 'Copenhagen',
+    firstCaseAddress: '1 Main St, Springfield',
     webhookStep: 'Add a webhook',
     webhookStepText:
       'A webhook tells your system when a case is created, signed, denied or expired, signed with a secret you check.',
