@@ -314,7 +314,35 @@ describe('the New case form: documents', () => {
     expect(shown.html).toMatch(/name="documents\.0\.tags\.term_years" type="number"/);
     expect(shown.html).toMatch(/type="checkbox" id="field-documents\.0\.tags\.mutual"/);
     expect(shown.html).toMatch(/name="documents\.0\.tags\.company_name" type="text"/);
-    expect(shown.html).toContain('Shown as D MMMM YYYY.');
+    // Each field's hint says its type and format (the tag alone says neither), then its meaning.
+    const hintOf = (html: string, tag: string) =>
+      new RegExp(`id="field-documents\\.0\\.tags\\.${tag}-hint">([^<]*)<`).exec(html)?.[1];
+    expect(hintOf(shown.html, 'agreement_date')).toBe(
+      'Date, in the document as D MMMM YYYY: the date the agreement is made',
+    );
+    expect(hintOf(shown.html, 'term_years')).toBe(
+      'Number, in the document as 0: years the agreement runs',
+    );
+    expect(hintOf(shown.html, 'company_name')).toBe('Text: the first party (the Company)');
+    expect(hintOf(shown.html, 'mutual')).toMatch(/^Yes or no: both parties disclose/);
+    // In the page's language: a Danish member reads the types in Danish.
+    const bo = await stack.member({ company: 'nc-g', email: 'bo@nc-g.example', language: 'da' });
+    const danish = await (
+      await dashboardBrowser(server, bo)
+    ).post('/dashboard/cases/new', {
+      title: 'NDA',
+      docs: '1',
+      rows: '1',
+      'documents.0.documentId': 'nda',
+      showFields: '0',
+    });
+    expect(hintOf(danish.html, 'agreement_date')).toBe(
+      'Dato, i dokumentet som D MMMM YYYY: the date the agreement is made',
+    );
+    expect(hintOf(danish.html, 'term_years')).toBe(
+      'Tal, i dokumentet som 0: years the agreement runs',
+    );
+    expect(hintOf(danish.html, 'mutual')).toMatch(/^Ja eller nej: /);
   });
 
   it('shows every refusal at once, the service rules and the documents together, and creates nothing', async () => {

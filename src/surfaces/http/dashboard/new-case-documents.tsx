@@ -30,6 +30,23 @@ const describedBy = (name: string, errors: FieldErrors, hint: boolean) =>
     .join(' ') || undefined;
 
 /**
+ * A library field's hint: its type and format as the document declares them (the tag alone
+ * says neither), then what it means: "Date, in the document as D MMMM YYYY: the date the
+ * agreement is made"; a list's adds how its rows are written.
+ */
+export function fieldHintText(page: PageContext, field: LibraryField): string {
+  const w = page.words.newCase;
+  const type = w.fieldTypes[field.type];
+  const typed =
+    field.format !== undefined ? fill(w.fieldTypeFormat, { type, format: field.format }) : type;
+  const main =
+    field.name !== undefined && field.name !== ''
+      ? fill(w.fieldHint, { type: typed, about: field.name })
+      : typed;
+  return field.type === 'list' ? `${main}. ${w.listHint}` : main;
+}
+
+/**
  * One library field as a typed input named `documents.N.tags.<tag>`: a date picker, a number, a
  * checkbox for a boolean, a text box for a list's rows (JSON), text otherwise; its refusal by
  * the service (`documents[i].tags.<tag>`) beside it.
@@ -47,20 +64,14 @@ function TagField({
   value: string | undefined;
   errors: FieldErrors;
 }) {
-  const w = page.words.newCase;
   const name = `${prefix}tags.${field.tag}`;
   const id = `field-${name}`;
-  const hints = [
-    field.name ?? '',
-    field.format !== undefined ? fill(w.formatHint, { format: field.format }) : '',
-    field.type === 'list' ? w.listHint : '',
-  ].filter(Boolean);
-  const hint = hints.length > 0 ? hints.join(' ') : undefined;
-  const hintLine = hint ? (
+  // Every field has its type to tell, so every field has a hint.
+  const hintLine = (
     <p class="hint" id={`${id}-hint`}>
-      {hint}
+      {fieldHintText(page, field)}
     </p>
-  ) : null;
+  );
   const invalid = errors[name] ? 'true' : undefined;
   if (field.type === 'boolean')
     return (
@@ -74,7 +85,7 @@ function TagField({
             value="true"
             checked={value === 'true'}
             aria-invalid={invalid}
-            aria-describedby={describedBy(name, errors, hint !== undefined)}
+            aria-describedby={describedBy(name, errors, true)}
           />
           <label for={id}>{field.tag}</label>
         </div>
@@ -92,7 +103,7 @@ function TagField({
           name={name}
           rows={3}
           aria-invalid={invalid}
-          aria-describedby={describedBy(name, errors, hint !== undefined)}
+          aria-describedby={describedBy(name, errors, true)}
         >
           {value ?? ''}
         </textarea>
@@ -110,7 +121,7 @@ function TagField({
         step={field.type === 'number' ? 'any' : undefined}
         value={value ?? ''}
         aria-invalid={invalid}
-        aria-describedby={describedBy(name, errors, hint !== undefined)}
+        aria-describedby={describedBy(name, errors, true)}
       />
     </div>
   );

@@ -18,8 +18,16 @@ export const NEW_CASE_DA: Words['newCase'] = {
   fileRefused: 'Filen blev afvist: {reason}',
   showFields: 'Vis felterne i dokument {n}',
   fieldsOf: 'Felter i {name}',
-  formatHint: 'Vises som {format}.',
-  listHint: 'En liste: et JSON-array af rækker, fx [{"item": "Stol", "price": 120}].',
+  fieldTypes: {
+    text: 'Tekst',
+    number: 'Tal',
+    date: 'Dato',
+    boolean: 'Ja eller nej',
+    list: 'Liste',
+  },
+  fieldTypeFormat: '{type}, i dokumentet som {format}',
+  fieldHint: '{type}: {about}',
+  listHint: 'Skriv et JSON-array af rækker, fx [{"item": "Stol", "price": 120}].',
   formDocument: 'Dokument fra en formular',
   formDocumentOption: '{form}: {name}',
   uploadCutOff:

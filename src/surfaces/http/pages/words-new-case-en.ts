@@ -20,8 +20,18 @@ export const NEW_CASE_EN = {
   fileRefused: 'The file was refused: {reason}',
   showFields: 'Show fields of document {n}',
   fieldsOf: 'Fields of {name}',
-  formatHint: 'Shown as {format}.',
-  listHint: 'A list: a JSON array of rows, such as [{"item": "Chair", "price": 120}].',
+  /** A library field's type, shown with its format and meaning as the input's hint. */
+  fieldTypes: {
+    text: 'Text',
+    number: 'Number',
+    date: 'Date',
+    boolean: 'Yes or no',
+    list: 'List',
+  },
+  fieldTypeFormat: '{type}, in the document as {format}',
+  /** {type}: the type (and format) line; {about}: the library document's description of it. */
+  fieldHint: '{type}: {about}',
+  listHint: 'Write a JSON array of rows, such as [{"item": "Chair", "price": 120}].',
   formDocument: 'Document of a form',
   formDocumentOption: '{form}: {name}',
   uploadCutOff:
