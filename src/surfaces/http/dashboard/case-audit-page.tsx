@@ -10,7 +10,7 @@ import { shownTime } from './dashboard-time.js';
  */
 export function CaseAuditPage({ page, audit }: { page: PageContext; audit: CaseAudit }) {
   const w = page.words.casePage;
-  const at = (d: Date | null) => (d ? shownTime(page.language, d) : w.none);
+  const at = (d: Date | null) => (d ? shownTime(page, d) : w.none);
   const base = `/dashboard/cases/${encodeURIComponent(audit.case.id)}`;
   return (
     <Layout page={page} title={fill(w.auditTitle, { title: audit.case.title })} section="cases">

@@ -200,7 +200,7 @@ export const casePages: DashboardPages = (scope, { context }) => {
         );
       return redirectWithFlash(reply, publicUrl, caseUrl(id), {
         key: 'extended',
-        values: { expires: shownTime(page.language, expires) },
+        values: { expires: shownTime(page, expires) },
       });
     },
   );

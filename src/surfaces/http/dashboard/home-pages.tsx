@@ -1,5 +1,6 @@
 import { memberOf, pageOf, sendPage } from '../pages/index.js';
 import type { DashboardPages } from '../pages/index.js';
+import { dayOf } from './dashboard-time.js';
 import { firstCaseCommand } from './home-first-case.js';
 import { HomePage } from './home-page.js';
 import { recentCases } from './home-recent-cases.js';
@@ -28,7 +29,7 @@ export const homePages: DashboardPages = (scope, { context }) => {
       companyName: member.companyName,
       name: member.session.name,
       email: member.session.email,
-      today: new Date().toISOString().slice(0, 10),
+      today: dayOf(page, new Date()),
       sample: { title: w.firstCaseTitle, city: w.firstCaseCity, address: w.firstCaseAddress },
     });
     return sendPage(

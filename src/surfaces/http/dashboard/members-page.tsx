@@ -57,7 +57,7 @@ export function MembersPage({ page, member, members, notice, invite }: MembersPa
                 <td>{m.email}</td>
                 <td>{m.admin ? w.roleAdmin : w.roleMember}</td>
                 <td>
-                  <When at={m.createdAt} language={page.language} />
+                  <When at={m.createdAt} page={page} />
                 </td>
                 <td>{m.invitationTaken ? w.taken : w.notTaken}</td>
                 <td>

@@ -220,7 +220,7 @@ function sendSecurity(
   const dateOf = (at: Date) =>
     new Intl.DateTimeFormat(page.language === 'da' ? 'da-DK' : 'en-GB', {
       dateStyle: 'long',
-      timeZone: 'Europe/Copenhagen',
+      timeZone: page.timeZone,
     }).format(at);
   return sendPage(
     reply,

@@ -32,7 +32,7 @@ export function WebhookRunPage({ page, webhook, run, replayed }: WebhookRunPageP
           </code>
         </dd>
         <dt>{w.colTime}</dt>
-        <dd>{shownTime(page.language, run.createdAt)}</dd>
+        <dd>{shownTime(page, run.createdAt)}</dd>
         <dt>{w.colStatus}</dt>
         <dd>{runState(page, run)}</dd>
         <dt>{w.colAttempts}</dt>
@@ -70,7 +70,7 @@ function TrySection({ page, attempt: t }: { page: PageContext; attempt: WebhookR
   return (
     <section aria-labelledby={id} class="card">
       <h2 id={id}>
-        {fill(w.tryTitle, { attempt: t.attempt })} · {shownTime(page.language, t.startedAt)}
+        {fill(w.tryTitle, { attempt: t.attempt })} · {shownTime(page, t.startedAt)}
       </h2>
       <p>
         {fill(w.tryResult, { status: t.status ?? '—', ms: t.durationMs })}

@@ -34,7 +34,7 @@ export function WebhookRunsTable({
         </thead>
         <tbody>
           {runs.map((r) => {
-            const time = shownTime(page.language, r.createdAt);
+            const time = shownTime(page, r.createdAt);
             return (
               <tr class={`run-${r.status}`}>
                 <th scope="row">

@@ -22,6 +22,11 @@ export interface PageContext {
   /** The browser's session, when it is logged in (with the second factor, if due, pending). */
   session: Session | undefined;
   environment: 'production' | 'test';
+  /**
+   * `DOCPIPE_TIME_ZONE`: the zone the pages show times in, the one the audit trail and the
+   * e-mails write theirs in (dashboard-time.ts).
+   */
+  timeZone: string;
   /** The request's path (without its query), for the language switch to come back to. */
   path: string;
 }
@@ -62,6 +67,7 @@ export interface PageHooksOptions {
   secret: string;
   publicUrl: string;
   environment: 'production' | 'test';
+  timeZone: string;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -98,6 +104,7 @@ export function pageHooks(
       csrf: csrfTokenOf(options.secret, seed),
       session,
       environment: options.environment,
+      timeZone: options.timeZone,
       path: request.url.split('?')[0] ?? '/',
     };
     if (!UNSAFE.has(request.method)) return;

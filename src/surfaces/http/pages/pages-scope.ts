@@ -33,6 +33,7 @@ export async function registerPages(
           secret: signingSecret,
           publicUrl: deps.publicUrl,
           environment: deps.config.environment,
+          timeZone: deps.config.timeZone,
         },
         (request, reply) => sendProblem(reply, pageOf(request), 'csrf'),
       ),
