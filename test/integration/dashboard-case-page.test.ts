@@ -86,12 +86,17 @@ describe("a case's page", () => {
     expect(res.html).toContain('Pending');
     expect(res.html).toContain('Receives a copy');
     // The timeline in words, not trigger names.
-    expect(res.html).toMatch(/<td>Denied Reason: Wrong amount<\/td>/);
+    expect(res.html).toMatch(/<td data-label="Event">Denied Reason: Wrong amount<\/td>/);
     expect(res.html).not.toMatch(/<code>case\.denied<\/code>/);
     expect(res.html).toContain('Download contract.pdf');
     expect(res.html).toContain('Delivery report');
-    // The message's kind and channel in words, not their stored codes.
-    expect(res.html).toContain('<td>Invitation</td><td>E-mail</td>');
+    // The message's kind and channel in words, not their stored codes; every cell named by its
+    // column (data-label), which a narrow screen shows above it when the row stacks.
+    expect(res.html).toContain(
+      '<td data-label="Message">Invitation</td><td data-label="Channel">E-mail</td>',
+    );
+    expect(res.html).toContain('<td data-label="Name">Bo Signer</td>');
+    expect(res.html).toContain('<td data-label="Address">bo@example.com</td>');
     // The person's name leads to their own account.
     expect(res.html).toContain('<a class="who" href="/dashboard/account">');
     expect(res.html).toContain('bo@example.com');
@@ -132,7 +137,7 @@ describe("a case's page", () => {
       'Afvist Begrundelse: Wrong amount',
       'Hent contract.pdf',
       'Leveringsrapport',
-      '<td>Invitation</td><td>E-mail</td>',
+      '<td data-label="Besked">Invitation</td><td data-label="Kanal">E-mail</td>',
       'Sendt',
       'Placér underskrifter',
     ])
@@ -161,7 +166,9 @@ describe("a case's page", () => {
       expect(after.html).toContain('The case was sent to its recipients.');
       expect(after.html).toContain('Open');
       expect(after.html).toContain('data-trigger="case.sent"');
-      expect(after.html).toMatch(/<tr data-trigger="case.sent"><td>[^<]+<\/td><td>Sent<\/td>/);
+      expect(after.html).toMatch(
+        /<tr data-trigger="case.sent"><td data-label="Time">[^<]+<\/td><td data-label="Event">Sent<\/td>/,
+      );
     } else {
       expect(sent.status).toBeGreaterThanOrEqual(400);
       expect(sent.status).toBeLessThan(500);
@@ -540,10 +547,12 @@ describe("a case's page", () => {
     const res = await b.get(`/dashboard/cases/${kase.id}`);
     expect(res.html).toContain('<th scope="col">Sidst påmindet</th>');
     // Bo's row: invited (none), then the last reminder's time.
-    expect(res.html).toContain(`<td>–</td><td>${shownTime('da', reminded)}</td>`);
-    expect(res.html).toContain('<td>Underskrevet: Bo Signer</td>');
+    expect(res.html).toContain(
+      `<td data-label="Inviteret">–</td><td data-label="Sidst påmindet">${shownTime('da', reminded)}</td>`,
+    );
+    expect(res.html).toContain('<td data-label="Hændelse">Underskrevet: Bo Signer</td>');
     // The method in words, as the audit trail page names it.
-    expect(res.html).toContain('<td>Tegnet underskrift</td>');
+    expect(res.html).toContain('<td data-label="Metode">Tegnet underskrift</td>');
     expect(res.html).toContain(
       'Webhooken https://hooks.example/in fik “Underskrevet”: leveret (2 forsøg, sidste svar HTTP 200)',
     );

@@ -216,15 +216,15 @@ describe('the case list', () => {
       const at = html.indexOf(`>${title}</a>`);
       return html.slice(at, html.indexOf('</tr>', at));
     };
-    expect(row('Bravo loan')).toContain('<td>1/2</td>');
-    expect(row('Bravo loan')).toContain('<td>Contracts</td>');
-    expect(row('Bravo loan')).toContain(`<td>Key ${keyName}</td>`);
+    expect(row('Bravo loan')).toContain('<td data-label="Signed">1/2</td>');
+    expect(row('Bravo loan')).toContain('<td data-label="Folder">Contracts</td>');
+    expect(row('Bravo loan')).toContain(`<td data-label="Created by">Key ${keyName}</td>`);
     expect(row('Bravo loan')).toContain('>API v3<');
-    expect(row('Alpha lease')).toContain('<td>Ann Andersen</td>');
+    expect(row('Alpha lease')).toContain('<td data-label="Created by">Ann Andersen</td>');
     expect(row('Alpha lease')).toContain('>Dashboard<');
-    expect(row('Alpha lease')).toContain('<td>0/1</td>');
+    expect(row('Alpha lease')).toContain('<td data-label="Signed">0/1</td>');
     expect(row('Charlie deal')).toContain('>Not recorded<');
-    expect(row('Charlie deal')).toContain('<td>Unknown</td>');
+    expect(row('Charlie deal')).toContain('<td data-label="Created by">Unknown</td>');
     expect(row('Delta sale')).toContain('>API v2<');
     expect(row('Echo hire')).toContain('>Form<');
   });
@@ -241,7 +241,7 @@ describe('the case list', () => {
     expect(html).toContain('Ny sag');
     expect(html).toContain('>Alle<');
     expect(html).toContain('>Ikke registreret<');
-    expect(html).toContain(`<td>Nøgle ${keyName}</td>`);
+    expect(html).toContain(`<td data-label="Oprettet af">Nøgle ${keyName}</td>`);
     expect(titlesOf(html)).toHaveLength(5);
   });
 

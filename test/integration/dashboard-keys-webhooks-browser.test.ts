@@ -9,6 +9,8 @@ import {
   type PagesServer,
   type PagesStack,
 } from '../helpers/pages-stack.js';
+import { draftCase } from '../helpers/draft-case.js';
+import { narrowTables } from '../helpers/narrow-tables.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -50,6 +52,93 @@ async function checked(page: Page): Promise<void> {
     await page.evaluate(() => document.documentElement.scrollWidth),
     page.url(),
   ).toBeLessThanOrEqual(360);
+}
+
+/**
+ * Its tables read at 360 px without scrolling sideways, in the page or in a region of their
+ * own (each row stacked, each cell under its column's name), and are still tables with column
+ * headers and cells in Chromium's accessibility tree.
+ */
+async function readableNarrow(page: Page, tables: number): Promise<void> {
+  const found = await narrowTables(page);
+  expect(found.documentWidth, page.url()).toBeLessThanOrEqual(360);
+  expect(found.scrolling, page.url()).toEqual([]);
+  expect(found.tables, page.url()).toBe(tables);
+  expect(found.roles.table, page.url()).toBe(tables);
+  expect(found.roles.columnheader, page.url()).toBeGreaterThan(0);
+  expect(found.roles.cell, page.url()).toBeGreaterThan(0);
+}
+
+/** An open case with a long title, two recipients, an event, a message and a webhook run. */
+async function busyCase(company: string, title: string): Promise<string> {
+  const kase = await draftCase(stack, company, {
+    title,
+    recipients: [
+      { name: 'Bodil Kristiansen-Overgaard', email: 'bodil.kristiansen-overgaard@example.com' },
+      { name: 'Cy Copy', email: 'cy@example.com', signing: false },
+    ],
+  });
+  const db = stack.t.db;
+  await db.updateTable('cases').set({ state: 'open' }).where('id', '=', kase.id).execute();
+  const event = await db
+    .insertInto('case_events')
+    .values({
+      company_id: company,
+      case_id: kase.id,
+      trigger: 'case.created',
+      payload: '{}',
+      published_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('messages')
+    .values({
+      company_id: company,
+      case_id: kase.id,
+      recipient_id: null,
+      addressee: 'sender',
+      channel: 'email',
+      kind: 'invitation',
+      status: 'failed',
+      to_address: 'bodil.kristiansen-overgaard@example.com',
+      claimed_until: null,
+      next_attempt_at: null,
+      error: 'the mail server refused the address',
+      location: null,
+      sent_at: null,
+    })
+    .execute();
+  const hook = await db
+    .insertInto('webhooks')
+    .values({
+      company_id: company,
+      url: 'https://receiver.example/a/rather/long/path/for/case/events/of/this/company',
+      // Off: its run is written here, and no later event of the walk goes to it.
+      active: false,
+      headers: '{}',
+      triggers: JSON.stringify(['*']),
+      secret: 'whsec',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      company_id: company,
+      webhook_id: hook.id,
+      event_id: event.id,
+      case_id: kase.id,
+      trigger: 'case.created',
+      body: '{}',
+      status: 'failed',
+      attempts: 3,
+      next_attempt_at: null,
+      last_status: null,
+      last_error: 'timed out: no answer within 10 s',
+    })
+    .execute();
+  return kase.id;
 }
 
 async function walk(language: 'en' | 'da', w: Words): Promise<void> {
@@ -102,6 +191,7 @@ async function walk(language: 'en' | 'da', w: Words): Promise<void> {
     const row = page.getByRole('row', { name: /Build server/ });
     await row.waitFor();
     expect(await page.content()).not.toContain(key.slice(-64));
+    await readableNarrow(page, 1);
     await row.getByRole('button', { name: w.keys.revoke }).click();
     await page
       .getByRole('heading', {
@@ -114,6 +204,20 @@ async function walk(language: 'en' | 'da', w: Words): Promise<void> {
     await page.getByText(w.keys.revoked.replace('{name}', 'Build server')).waitFor();
     expect(await row.getByRole('button').count()).toBe(0);
     await checked(page);
+
+    // The cases list and a case's page: their tables read at 360 px too.
+    const title = 'Lejekontrakt for lejligheden på Strandvejen 142, 3. sal tv.';
+    const caseId = await busyCase(company, title);
+    await page.goto(`${server.url}/dashboard/cases`);
+    await page.getByRole('heading', { level: 1, name: w.caseList.title }).waitFor();
+    await checked(page);
+    await readableNarrow(page, 1);
+    await page.getByRole('link', { name: title }).click();
+    await page.waitForURL(`${server.url}/dashboard/cases/${caseId}`);
+    await page.getByRole('row', { name: /Bodil Kristiansen-Overgaard/ }).waitFor();
+    await checked(page);
+    // Recipients, timeline, delivery report.
+    await readableNarrow(page, 3);
 
     // Webhooks: add one with a method, the active switch, a header and two triggers.
     await page.getByRole('link', { name: w.common.webhooks }).click();

@@ -180,8 +180,10 @@ describe('the API keys page', () => {
       .execute();
     const list = await browserOf(admin).get('/dashboard/keys');
     const row = (name: string) =>
-      new RegExp(`<th scope="row">${name}</th>([\\s\\S]*?)</tr>`).exec(list.html)?.[1] ?? '';
-    expect(row('cli')).toContain('<td>bo</td>');
+      new RegExp(`<th scope="row" data-label="Name">${name}</th>([\\s\\S]*?)</tr>`).exec(
+        list.html,
+      )?.[1] ?? '';
+    expect(row('cli')).toContain('<td data-label="Created by">bo</td>');
     expect(row('cli')).toContain(`dp_live_${made.id}_…`);
     expect(row('from redis')).toContain('CLI (no user)');
     expect(row('from redis')).toContain('dp_abcdef0123456789_…');
@@ -198,7 +200,9 @@ describe('the API keys page', () => {
       .execute();
     const after = await browserOf(admin).get('/dashboard/keys');
     const leftRow =
-      new RegExp(`<th scope="row">left</th>([\\s\\S]*?)</tr>`).exec(after.html)?.[1] ?? '';
+      new RegExp(`<th scope="row" data-label="Name">left</th>([\\s\\S]*?)</tr>`).exec(
+        after.html,
+      )?.[1] ?? '';
     expect(leftRow).toContain('A removed member');
     expect(leftRow).toContain('Refused: its member was removed');
     expect(leftRow).toContain(`/dashboard/keys/${left.id}/revoke`);

@@ -156,19 +156,19 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             const extra = trail.recipients.get(r.id);
             return (
               <tr data-recipient={r.uid}>
-                <td>{r.name}</td>
-                <td>{r.email ?? r.phone ?? w.none}</td>
-                <td>
+                <td data-label={w.name}>{r.name}</td>
+                <td data-label={w.address}>{r.email ?? r.phone ?? w.none}</td>
+                <td data-label={w.status}>
                   {r.signing ? w.statuses[r.status] : w.notSigning}
                   {r.denialReason ? <> ({fill(w.reason, { reason: r.denialReason })})</> : null}
                 </td>
-                <td>{r.group}</td>
-                <td>{at(extra?.invitedAt)}</td>
-                <td>{at(extra?.remindedAt)}</td>
-                <td>{at(r.actedAt)}</td>
-                <td>{methodText(page, r.method ?? extra?.method)}</td>
+                <td data-label={w.group}>{r.group}</td>
+                <td data-label={w.invited}>{at(extra?.invitedAt)}</td>
+                <td data-label={w.remindedAt}>{at(extra?.remindedAt)}</td>
+                <td data-label={w.acted}>{at(r.actedAt)}</td>
+                <td data-label={w.method}>{methodText(page, r.method ?? extra?.method)}</td>
                 {links ? (
-                  <td>
+                  <td data-label={w.signingLink}>
                     {r.signing && r.status === 'pending' ? (
                       <form method="post" action={`${base}/link`}>
                         <CsrfField page={page} />
@@ -220,8 +220,8 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           <tbody>
             {rows.map((row) => (
               <tr data-trigger={row.kind === 'event' ? row.event.trigger : 'webhook.run'}>
-                <td>{at(row.at)}</td>
-                <td>
+                <td data-label={w.time}>{at(row.at)}</td>
+                <td data-label={w.event}>
                   {row.kind === 'event' ? (
                     <EventText page={page} event={row.event} />
                   ) : (
@@ -252,14 +252,18 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           <tbody>
             {trail.messages.map((m) => (
               <tr>
-                <td>{at(m.at)}</td>
-                <td>{w.messageKinds[m.kind as keyof typeof w.messageKinds] ?? m.kind}</td>
-                <td>{w.channels[m.channel as keyof typeof w.channels] ?? m.channel}</td>
-                <td>
+                <td data-label={w.time}>{at(m.at)}</td>
+                <td data-label={w.kind}>
+                  {w.messageKinds[m.kind as keyof typeof w.messageKinds] ?? m.kind}
+                </td>
+                <td data-label={w.channel}>
+                  {w.channels[m.channel as keyof typeof w.channels] ?? m.channel}
+                </td>
+                <td data-label={w.to}>
                   {(m.recipientId ? names.get(m.recipientId) : undefined) ?? w.sender}
                   {m.to ? ` (${m.to})` : ''}
                 </td>
-                <td>
+                <td data-label={w.status}>
                   {w.messageStatuses[m.status as 'pending' | 'sent' | 'failed'] ?? m.status}
                   {m.error ? ` (${m.error})` : ''}
                 </td>
@@ -357,15 +361,17 @@ function SigningLink({ page, link }: { page: PageContext; link: TakenSigningLink
 }
 
 /**
- * A titled table that scrolls inside a focusable region at 360 px. The region is the one
- * landmark its title names (a labelled section around it would be a second of the same name).
+ * A titled table in a focusable region, which it scrolls in when wider than the screen; at
+ * 360 px its rows stack instead (app.css's .stack-table), each cell under its column's name
+ * (the cells' data-label). The region is the one landmark its title names (a labelled section
+ * around it would be a second of the same name).
  */
 function Table(props: { label: string; id: string; children: ComponentChildren }) {
   return (
     <div class="case-table">
       <h2 id={`${props.id}-title`}>{props.label}</h2>
       <div class="table-wrap" role="region" aria-labelledby={`${props.id}-title`} tabindex={0}>
-        <table>{props.children}</table>
+        <table class="stack-table">{props.children}</table>
       </div>
     </div>
   );

@@ -39,9 +39,10 @@ export function CasesTable({
       ? l.creatorUnknown
       : fill(c.creator.kind === 'key' ? l.creatorKey : l.creatorMember, { name: c.creator.name });
   return (
-    // Focusable and named: at 360 px the table scrolls inside it, and a keyboard must reach it.
+    // Focusable and named: a table wider than its screen scrolls inside it, and a keyboard must
+    // reach it. At 360 px its rows stack instead, each cell under its column's name (data-label).
     <div class="table-wrap" role="region" aria-label={caption} tabindex={0}>
-      <table>
+      <table class="stack-table">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -59,24 +60,26 @@ export function CasesTable({
           {cases.map((c) => (
             <tr>
               {full ? (
-                <td>
+                <td data-label={w.caseTitle}>
                   <a href={`/dashboard/cases/${c.id}`}>{c.title}</a>
                 </td>
               ) : (
-                <td>{c.title}</td>
+                <td data-label={w.caseTitle}>{c.title}</td>
               )}
-              <td>
+              <td data-label={w.caseState}>
                 <span class={`case-state case-state-${c.state}`}>{states[c.state]}</span>
               </td>
-              <td>{fill(full ? l.signedOf : w.signedOf, { signed: c.signed, all: c.signers })}</td>
-              {full ? <td>{c.activeGroup ?? l.noGroup}</td> : null}
-              {full ? <td>{c.folderName}</td> : null}
-              <td>
+              <td data-label={w.caseSigned}>
+                {fill(full ? l.signedOf : w.signedOf, { signed: c.signed, all: c.signers })}
+              </td>
+              {full ? <td data-label={l.colGroup}>{c.activeGroup ?? l.noGroup}</td> : null}
+              {full ? <td data-label={l.colFolder}>{c.folderName}</td> : null}
+              <td data-label={w.caseCreated}>
                 <When at={c.createdAt} language={page.language} />
               </td>
-              {full ? <td>{creator(c)}</td> : null}
+              {full ? <td data-label={l.colCreator}>{creator(c)}</td> : null}
               {full ? (
-                <td class="case-source">
+                <td class="case-source" data-label={l.colSource}>
                   {c.source === null ? l.sourceUnknown : sources[c.source]}
                 </td>
               ) : null}

@@ -112,7 +112,7 @@ export function KeysListPage(props: KeysListProps) {
         <p>{w.none}</p>
       ) : (
         <div class="table-wrap" role="region" aria-labelledby="keys-title" tabindex={0}>
-          <table class="keys-table">
+          <table class="keys-table stack-table">
             <thead>
               <tr>
                 <th scope="col">{w.colName}</th>
@@ -155,16 +155,22 @@ function KeyRow({
   const orphan = k.userId === undefined && k.copiedFromRedisAt === undefined;
   const revokeUrl = `/dashboard/keys/${k.id}/revoke`;
   return (
+    // Each cell carries its column's name (data-label): at 360 px the row stacks, and app.css
+    // shows the name above the value (the header row is then out of sight).
     <tr>
-      <th scope="row">{k.name}</th>
-      <td>
+      <th scope="row" data-label={w.colName}>
+        {k.name}
+      </th>
+      <td data-label={w.colPrefix}>
         <code>{keyStart(k, environment)}</code>
       </td>
-      <td>{k.userName ?? k.user ?? (orphan ? w.removedUser : w.noUser)}</td>
-      <td>{at(k.createdAt)}</td>
-      <td>{k.lastUsedAt ? at(k.lastUsedAt) : w.notUsed}</td>
-      <td>{k.expiresAt ? at(k.expiresAt) : w.expiresNever}</td>
-      <td>
+      <td data-label={w.colCreatedBy}>
+        {k.userName ?? k.user ?? (orphan ? w.removedUser : w.noUser)}
+      </td>
+      <td data-label={w.colCreated}>{at(k.createdAt)}</td>
+      <td data-label={w.colLastUsed}>{k.lastUsedAt ? at(k.lastUsedAt) : w.notUsed}</td>
+      <td data-label={w.colExpires}>{k.expiresAt ? at(k.expiresAt) : w.expiresNever}</td>
+      <td data-label={w.colState}>
         {k.revokedAt ? (
           fill(w.revokedOn, { date: at(k.revokedAt) })
         ) : expired ? (

@@ -58,7 +58,7 @@ export function PlacesPage({ page, places, problems, saved }: PlacesPageProps) {
       <noscript>
         <p class="notice notice-problem">{w.needsScript}</p>
       </noscript>
-      <table class="places-list">
+      <table class="places-list stack-table">
         <caption>{w.listCaption}</caption>
         <thead>
           <tr>
@@ -76,12 +76,15 @@ export function PlacesPage({ page, places, problems, saved }: PlacesPageProps) {
             </tr>
           )}
           {flat.map((p) => (
+            // Each cell named by its column: at 360 px the rows stack (app.css's .stack-table).
             <tr>
-              <td>{places.documents.find((d) => d.index === p.document)?.name}</td>
-              <td>{p.page}</td>
-              <td>{nameOf(p.recipient)}</td>
-              <td>{w.kinds[p.kind]}</td>
-              <td>
+              <td data-label={w.document}>
+                {places.documents.find((d) => d.index === p.document)?.name}
+              </td>
+              <td data-label={w.page}>{p.page}</td>
+              <td data-label={w.recipient}>{nameOf(p.recipient)}</td>
+              <td data-label={w.kind}>{w.kinds[p.kind]}</td>
+              <td data-label={w.size}>
                 {`x ${round(p.rect.x)}, y ${round(p.rect.y)}, ${round(p.rect.width)} × ${round(p.rect.height)}`}
               </td>
             </tr>
