@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EN } from '../../src/surfaces/http/pages/words-en.js';
 import { draftCase } from '../helpers/draft-case.js';
+import { narrowTables } from '../helpers/narrow-tables.js';
 import {
   launchChromium,
   startPagesStack,
@@ -196,6 +197,19 @@ describe('the places editor', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         360,
       );
+      // The places list reads without scrolling sideways, and is still a table.
+      const tables = await narrowTables(page);
+      expect(tables.scrolling).toEqual([]);
+      expect([tables.tables, tables.roles.table]).toEqual([1, 1]);
+      // The toolbar's choices look like the other form controls (app.css's .field select), not
+      // the browser's own grey boxes beside the styled inputs.
+      for (const role of ['recipient', 'kind', 'page']) {
+        const look = await page.locator(`select[data-role=${role}]`).evaluate((s) => {
+          const c = getComputedStyle(s);
+          return [c.borderTopLeftRadius, c.borderTopWidth, c.borderTopColor, c.paddingLeft];
+        });
+        expect(look, role).toEqual(['6px', '1px', 'rgb(113, 113, 122)', '10px']);
+      }
     } finally {
       await context.close();
     }
@@ -257,6 +271,12 @@ describe('the places editor', () => {
       .where('case_id', '=', draft.id)
       .executeTakeFirstOrThrow();
     expect(unchanged.places).toEqual([]);
+    // In Danish a place's kind has a word of its own, apart from its position ("Placering").
+    const dane = await stack.member({ company: 'acme', email: 'dan@acme.example', language: 'da' });
+    const danish = await (await get(dane.cookie, path)).text();
+    expect(danish).toMatch(/<label>Felttype<select data-role="kind">/);
+    expect(danish).toContain('<th scope="col">Felttype</th>');
+    expect(danish).toContain('<th scope="col">Position og størrelse (punkter)</th>');
     await stack.t.db
       .updateTable('cases')
       .set({ state: 'open' })

@@ -46,12 +46,36 @@ describe('the places page’s problems', () => {
     expect(da).toContain(
       'Dokument 1, placering 3: den ligger uden for side 1; flyt den ind på siden.',
     );
-    expect(da).toContain('Dokument 1, placering 4: side 3 findes ikke; dokumentet har 1 sider.');
+    expect(da).toContain('Dokument 1, placering 4: side 3 findes ikke; dokumentet har 1 side.');
     expect(da.some((t) => t.startsWith('Dokument 1, placering 5: Cy modtager kun en kopi'))).toBe(
       true,
     );
     expect(da).toContain(
       'Åse underskriver, men har ingen placering endnu: tilføj en placering til underskriften.',
+    );
+  });
+
+  it('count the document’s pages in the singular for one and the plural for more, in both languages', () => {
+    const onPage = (pages: number) =>
+      givenPlaceProblems(
+        [{ kind: 'sign', recipient: 1, page: 3, rect: rect(100, 100) }],
+        Array.from({ length: pages }, () => A4),
+        [{ name: 'Bo' }],
+        'documents[0]',
+      );
+    const [one] = onPage(1);
+    const [two] = onPage(2);
+    expect(placesProblemText(page(EN), one!)).toBe(
+      'Document 1, place 1: page 3 does not exist; the document has 1 page.',
+    );
+    expect(placesProblemText(page(EN), two!)).toBe(
+      'Document 1, place 1: page 3 does not exist; the document has 2 pages.',
+    );
+    expect(placesProblemText(page(DA), one!)).toBe(
+      'Dokument 1, placering 1: side 3 findes ikke; dokumentet har 1 side.',
+    );
+    expect(placesProblemText(page(DA), two!)).toBe(
+      'Dokument 1, placering 1: side 3 findes ikke; dokumentet har 2 sider.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { FailureDetail } from '../../../base/errors/index.js';
 import { fill, type PageContext } from '../pages/index.js';
+import { byCount } from './count-words.js';
 
 type PlacesWords = PageContext['words']['places'];
 
@@ -18,7 +19,7 @@ const PROBLEMS: readonly {
   },
   {
     pattern: /^is page (\d+), but the document has (\d+) page/,
-    text: (w, m) => fill(w.problemNoPage, { page: m[1]!, pages: m[2]! }),
+    text: (w, m) => fill(byCount(Number(m[2]), w.problemNoPage), { page: m[1]!, pages: m[2]! }),
   },
   {
     pattern: /^is outside page (\d+)/,

@@ -10,7 +10,7 @@ export const PLACES_DA: Words['places'] = {
   noDocuments: 'Sagen har ingen dokumenter at placere underskrifter på.',
   noSigners: 'Sagen har ingen modtager, der skriver under.',
   recipient: 'Modtager',
-  kind: 'Placering',
+  kind: 'Felttype',
   page: 'Side',
   pageOf: '{document}, side {page}',
   pageImage: '{document}, side {page} af {pages}',
@@ -25,7 +25,7 @@ export const PLACES_DA: Words['places'] = {
   none: 'Ingen placeringer endnu: underskrivere uden en placering skriver under på en side efter dokumentet.',
   listCaption: 'Placeringer nu',
   document: 'Dokument',
-  size: 'Placering og størrelse (punkter)',
+  size: 'Position og størrelse (punkter)',
   states: {
     draft: 'en kladde',
     open: 'sendt',
@@ -51,7 +51,10 @@ export const PLACES_DA: Words['places'] = {
     '{name} underskriver, men har ingen placering endnu: tilføj en placering til underskriften.',
   problemCopyOnly:
     '{name} modtager kun en kopi og underskriver ikke: fjern placeringen, eller lad personen underskrive.',
-  problemNoPage: 'side {page} findes ikke; dokumentet har {pages} sider.',
+  problemNoPage: {
+    one: 'side {page} findes ikke; dokumentet har {pages} side.',
+    other: 'side {page} findes ikke; dokumentet har {pages} sider.',
+  },
   problemOutside: 'den ligger uden for side {page}; flyt den ind på siden.',
   problemOverlap: 'den dækker placering {other} på side {page}; flyt dem fra hinanden.',
 };

@@ -12,7 +12,8 @@ export const PLACES_EN = {
   noDocuments: 'The case has no documents to place signatures on.',
   noSigners: 'The case has no recipient who signs.',
   recipient: 'Recipient',
-  kind: 'Place',
+  /** A place's kind (signature, initials, name, date): not its position, which `size` names. */
+  kind: 'Field type',
   page: 'Page',
   pageOf: '{document}, page {page}',
   pageImage: '{document}, page {page} of {pages}',
@@ -53,7 +54,11 @@ export const PLACES_EN = {
   problemUnplaced: '{name} signs but has no place yet: add a signature place for them.',
   problemCopyOnly:
     '{name} only receives a copy and does not sign: remove the place or let them sign.',
-  problemNoPage: 'page {page} does not exist; the document has {pages} pages.',
+  /** By the document's page count (count-words.ts): "1 page", "2 pages". */
+  problemNoPage: {
+    one: 'page {page} does not exist; the document has {pages} page.',
+    other: 'page {page} does not exist; the document has {pages} pages.',
+  },
   problemOutside: 'it is outside page {page}; move it inside the page.',
   problemOverlap: 'it covers place {other} on page {page}; move them apart.',
 } as const;
