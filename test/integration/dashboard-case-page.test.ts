@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { caseDocumentKey, signingTokenFor, signingUrl } from '../../src/service/cases/index.js';
 import { shownTime } from '../../src/surfaces/http/dashboard/dashboard-time.js';
+import { DEFAULT_TIME_ZONE } from '../../src/document/fill/index.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { draftCase } from '../helpers/draft-case.js';
 import {
@@ -548,7 +549,7 @@ describe("a case's page", () => {
     expect(res.html).toContain('<th scope="col">Sidst påmindet</th>');
     // Bo's row: invited (none), then the last reminder's time.
     expect(res.html).toContain(
-      `<td data-label="Inviteret">–</td><td data-label="Sidst påmindet">${shownTime('da', reminded)}</td>`,
+      `<td data-label="Inviteret">–</td><td data-label="Sidst påmindet">${shownTime({ language: 'da', timeZone: DEFAULT_TIME_ZONE }, reminded)}</td>`,
     );
     expect(res.html).toContain('<td data-label="Hændelse">Underskrevet: Bo Signer</td>');
     // The method in words, as the audit trail page names it.

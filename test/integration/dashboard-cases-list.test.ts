@@ -188,6 +188,11 @@ describe('the case list', () => {
     expect(titlesOf((await annB.get('/dashboard/cases?to=2026-01-31')).html)).toEqual([
       'Alpha lease',
     ]);
+    // Days are the installation's (DOCPIPE_TIME_ZONE, Europe/Copenhagen here), as its times are
+    // shown: 23:30 UTC on 10 February is 00:30 on the 11th in Copenhagen.
+    expect(
+      titlesOf((await annB.get('/dashboard/cases?from=2026-02-11&to=2026-02-11')).html),
+    ).toEqual(['Bravo loan']);
     // Filters and a tab together, and another company's folder id finds nothing of theirs.
     expect(
       titlesOf((await annB.get(`/dashboard/cases?state=open&folder=${contracts}`)).html),

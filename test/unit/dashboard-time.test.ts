@@ -15,9 +15,10 @@ describe('dashboard times', () => {
     expect(zoneName(copenhagen('da'))).toBe('Europe/Copenhagen');
   });
 
-  it('say UTC for a caller that gives only a language', () => {
-    expect(shownTime('en', new Date('2026-12-02T07:27:00Z'))).toBe('2 Dec 2026, 07:27 UTC');
-    expect(zoneName('da')).toBe('UTC');
+  it('say UTC in the UTC zone', () => {
+    const utc = { language: 'en' as const, timeZone: 'UTC' };
+    expect(shownTime(utc, new Date('2026-12-02T07:27:00Z'))).toBe('2 Dec 2026, 07:27 UTC');
+    expect(zoneName(utc)).toBe('UTC');
   });
 
   it('take the day from the zone: late evening in UTC is the next day east of it', () => {

@@ -7,10 +7,15 @@ import { searchFolded } from './case-search-text.js';
 export interface CaseSearch {
   state?: CaseState;
   folderId?: string;
-  /** Made on or after this day (UTC), YYYY-MM-DD. */
+  /** Made on or after this day (in `timeZone`), YYYY-MM-DD. */
   from?: string;
-  /** Made on or before this day (UTC), YYYY-MM-DD. */
+  /** Made on or before this day (in `timeZone`), YYYY-MM-DD. */
   to?: string;
+  /**
+   * The IANA zone whose days `from` and `to` name: the zone the dashboard shows its times in.
+   * @defaultValue 'UTC'
+   */
+  timeZone?: string;
   /** A case-insensitive substring of the title, the reference, or a recipient's name or e-mail. */
   q?: string;
   /** The `next` of the page before: the cases older than its last. */
@@ -76,13 +81,14 @@ function filtersOn(alias: string, search: CaseSearch): RawBuilder<boolean>[] {
   const conditions: RawBuilder<boolean>[] = [sql<boolean>`true`];
   if (search.state) conditions.push(sql<boolean>`${col('state')} = ${search.state}`);
   if (search.folderId) conditions.push(sql<boolean>`${col('folder_id')} = ${search.folderId}`);
+  const zone = search.timeZone ?? 'UTC';
   if (search.from && DAY.test(search.from))
     conditions.push(
-      sql<boolean>`${col('created_at')} >= (${search.from}::date)::timestamp at time zone 'UTC'`,
+      sql<boolean>`${col('created_at')} >= (${search.from}::date)::timestamp at time zone ${zone}`,
     );
   if (search.to && DAY.test(search.to))
     conditions.push(
-      sql<boolean>`${col('created_at')} < (${search.to}::date + 1)::timestamp at time zone 'UTC'`,
+      sql<boolean>`${col('created_at')} < (${search.to}::date + 1)::timestamp at time zone ${zone}`,
     );
   const after = search.cursor ? decodeCursor(search.cursor) : undefined;
   if (after)

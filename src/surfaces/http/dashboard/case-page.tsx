@@ -105,9 +105,8 @@ export function CasePage(props: {
 export function CaseLive(props: { page: PageContext; view: CaseView; trail: CaseTrail }) {
   const { page, view, trail } = props;
   const w = page.words.casePage;
-  const lang = page.language;
   const at = (iso: string | Date | null | undefined) =>
-    iso ? shownTime(lang, typeof iso === 'string' ? new Date(iso) : iso) : w.none;
+    iso ? shownTime(page, typeof iso === 'string' ? new Date(iso) : iso) : w.none;
   const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
   const live = `${base}/live?v=${encodeURIComponent(trail.version)}`;
   const names = new Map(view.recipients.map((r) => [r.id, r.name]));

@@ -38,7 +38,7 @@ export const casesListPages: DashboardPages = (scope, { context }) => {
       });
       const filters = caseListFilters(query);
       const [result, list] = await Promise.all([
-        searchCases(db, member.companyId, caseSearchOf(filters, query.cursor)),
+        searchCases(db, member.companyId, caseSearchOf(filters, query.cursor, page.timeZone)),
         folders.list(member.companyId),
       ]);
       return sendPage(

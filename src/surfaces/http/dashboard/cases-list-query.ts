@@ -42,8 +42,13 @@ export function caseListFilters(query: CaseListQuery): CaseListFilters {
   };
 }
 
-export function caseSearchOf(filters: CaseListFilters, cursor: string | undefined): CaseSearch {
+export function caseSearchOf(
+  filters: CaseListFilters,
+  cursor: string | undefined,
+  timeZone: string,
+): CaseSearch {
   return {
+    timeZone,
     state: filters.tab === 'all' ? undefined : filters.tab,
     folderId: filters.folder || undefined,
     from: filters.from || undefined,

@@ -33,18 +33,15 @@ function formatOf(language: Language, timeZone: string): Intl.DateTimeFormat {
 /**
  * `at` as a person reads it: day, month, year and minute in the reader's language and zone, the
  * zone named as its offset from UTC at that moment, as the audit trail names it
- * (`1 Jul 2026, 12:30 UTC+2`). A bare language is a caller not yet given the zone: its time is
- * in UTC and says so (`2 Dec 2026, 07:27 UTC`), true if not in the installation's zone.
+ * (`1 Jul 2026, 12:30 UTC+2`; in UTC `2 Dec 2026, 07:27 UTC`).
  */
-export function shownTime(reader: TimeReader | Language, at: Date): string {
-  const { language, timeZone } =
-    typeof reader === 'string' ? { language: reader, timeZone: 'UTC' } : reader;
-  return `${formatOf(language, timeZone).format(at)} ${utcOffset(at, timeZone)}`;
+export function shownTime(reader: TimeReader, at: Date): string {
+  return `${formatOf(reader.language, reader.timeZone).format(at)} ${utcOffset(at, reader.timeZone)}`;
 }
 
 /** The zone's name, for a time's `title` (`Europe/Copenhagen`). */
-export function zoneName(reader: TimeReader | Language): string {
-  return typeof reader === 'string' ? 'UTC' : reader.timeZone;
+export function zoneName(reader: TimeReader): string {
+  return reader.timeZone;
 }
 
 /** The calendar day `at` falls on in the reader's zone, `YYYY-MM-DD`. */

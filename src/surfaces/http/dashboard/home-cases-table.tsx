@@ -75,7 +75,7 @@ export function CasesTable({
               {full ? <td data-label={l.colGroup}>{c.activeGroup ?? l.noGroup}</td> : null}
               {full ? <td data-label={l.colFolder}>{c.folderName}</td> : null}
               <td data-label={w.caseCreated}>
-                <When at={c.createdAt} language={page.language} />
+                <When at={c.createdAt} page={page} />
               </td>
               {full ? <td data-label={l.colCreator}>{creator(c)}</td> : null}
               {full ? (

@@ -1,16 +1,13 @@
-import type { Language } from '../pages/index.js';
 import { shownTime, zoneName, type TimeReader } from './dashboard-time.js';
 
 /**
  * A moment as the dashboard shows it (dashboard-time.ts), in a `<time>` whose `datetime` is
- * exact and whose title names the zone it is shown in. `language` alone is a caller not yet
- * given the zone (shown in UTC).
+ * exact and whose title names the zone it is shown in.
  */
-export function When(props: { at: Date } & ({ page: TimeReader } | { language: Language })) {
-  const reader = 'page' in props ? props.page : props.language;
+export function When(props: { at: Date; page: TimeReader }) {
   return (
-    <time dateTime={props.at.toISOString()} title={zoneName(reader)}>
-      {shownTime(reader, props.at)}
+    <time dateTime={props.at.toISOString()} title={zoneName(props.page)}>
+      {shownTime(props.page, props.at)}
     </time>
   );
 }

@@ -148,7 +148,7 @@ function KeyRow({
   now: Date;
 }) {
   const w = page.words.keys;
-  const at = (d: Date) => shownTime(page.language, d);
+  const at = (d: Date) => shownTime(page, d);
   const expired = k.expiresAt !== undefined && k.expiresAt.getTime() <= now.getTime();
   // Without a user and not copied from Redis: its member was removed, and it answers
   // key-has-no-user (a key copied from Redis never had one, and works).
