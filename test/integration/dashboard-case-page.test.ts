@@ -8,6 +8,7 @@ import { shownTime } from '../../src/surfaces/http/dashboard/dashboard-time.js';
 import { DEFAULT_TIME_ZONE } from '../../src/document/fill/index.js';
 import { dashboardBrowser } from '../helpers/dashboard-forms.js';
 import { draftCase } from '../helpers/draft-case.js';
+import { webhookRun } from '../helpers/webhook-run.js';
 import {
   TEST_SECRET,
   startPagesStack,
@@ -468,62 +469,28 @@ describe("a case's page", () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const hook = await db
-      .insertInto('webhooks')
-      .values({
-        company_id: 'cp-k',
-        url: 'https://hooks.example/in?secret=s3cr3t',
-        headers: '{}',
-        triggers: JSON.stringify(['*']),
-        secret: 'whsec',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const run = await db
-      .insertInto('webhook_deliveries')
-      .values({
-        company_id: 'cp-k',
-        webhook_id: hook.id,
-        event_id: event.id,
-        case_id: kase.id,
-        trigger: 'recipient.signed',
-        body: '{}',
-        status: 'succeeded',
-        attempts: 2,
-        next_attempt_at: null,
-        last_status: 200,
-        last_error: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { webhookId: hookId, deliveryId: runId } = await webhookRun(db, {
+      company: 'cp-k',
+      url: 'https://hooks.example/in?secret=s3cr3t',
+      caseId: kase.id,
+      eventId: event.id,
+      trigger: 'recipient.signed',
+      status: 'succeeded',
+      attempts: 2,
+      last_status: 200,
+    });
     // A second webhook whose one try got no HTTP answer: the page says what happened instead.
-    const down = await db
-      .insertInto('webhooks')
-      .values({
-        company_id: 'cp-k',
-        url: 'https://down.example/in',
-        headers: '{}',
-        triggers: JSON.stringify(['*']),
-        secret: 'whsec',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('webhook_deliveries')
-      .values({
-        company_id: 'cp-k',
-        webhook_id: down.id,
-        event_id: event.id,
-        case_id: kase.id,
-        trigger: 'recipient.signed',
-        body: '{}',
-        status: 'pending',
-        attempts: 1,
-        next_attempt_at: new Date(),
-        last_status: null,
-        last_error: 'connect ECONNREFUSED 203.0.113.9:443',
-      })
-      .execute();
+    await webhookRun(db, {
+      company: 'cp-k',
+      url: 'https://down.example/in',
+      caseId: kase.id,
+      eventId: event.id,
+      trigger: 'recipient.signed',
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: new Date(),
+      last_error: 'connect ECONNREFUSED 203.0.113.9:443',
+    });
     const reminded = new Date('2026-03-04T05:06:00Z');
     await db
       .insertInto('messages')
@@ -570,13 +537,13 @@ describe("a case's page", () => {
     expect(english.html).not.toContain('ECONNREFUSED');
     // The receiver's query may hold its secret: never on the page.
     expect(res.html).not.toContain('s3cr3t');
-    expect(res.html).toContain(`href="/dashboard/webhooks/${hook.id}/runs/${run.id}"`);
+    expect(res.html).toContain(`href="/dashboard/webhooks/${hookId}/runs/${runId}"`);
     // A member who is no admin sees the run, its host only, and no link to the admins' page.
     const moe = await stack.member({ company: 'cp-k', email: 'moe@cp-k.example', language: 'da' });
     const seen = await (await dashboardBrowser(server, moe)).get(`/dashboard/cases/${kase.id}`);
     expect(seen.html).toContain('Webhooken hooks.example fik “Underskrevet”: leveret');
     expect(seen.html).not.toContain('hooks.example/in');
-    expect(seen.html).not.toContain(`/dashboard/webhooks/${hook.id}`);
+    expect(seen.html).not.toContain(`/dashboard/webhooks/${hookId}`);
     const audit = await b.get(`/dashboard/cases/${kase.id}/audit`);
     expect(audit.status).toBe(200);
     expect(audit.html).toContain('lang="da"');

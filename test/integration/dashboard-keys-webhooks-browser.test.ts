@@ -11,6 +11,7 @@ import {
 } from '../helpers/pages-stack.js';
 import { draftCase } from '../helpers/draft-case.js';
 import { narrowTables } from '../helpers/narrow-tables.js';
+import { webhookRun } from '../helpers/webhook-run.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -109,35 +110,18 @@ async function busyCase(company: string, title: string): Promise<string> {
       sent_at: null,
     })
     .execute();
-  const hook = await db
-    .insertInto('webhooks')
-    .values({
-      company_id: company,
-      url: 'https://receiver.example/a/rather/long/path/for/case/events/of/this/company',
-      // Off: its run is written here, and no later event of the walk goes to it.
-      active: false,
-      headers: '{}',
-      triggers: JSON.stringify(['*']),
-      secret: 'whsec',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('webhook_deliveries')
-    .values({
-      company_id: company,
-      webhook_id: hook.id,
-      event_id: event.id,
-      case_id: kase.id,
-      trigger: 'case.created',
-      body: '{}',
-      status: 'failed',
-      attempts: 3,
-      next_attempt_at: null,
-      last_status: null,
-      last_error: 'timed out: no answer within 10 s',
-    })
-    .execute();
+  await webhookRun(db, {
+    company,
+    url: 'https://receiver.example/a/rather/long/path/for/case/events/of/this/company',
+    // Off: its run is written here, and no later event of the walk goes to it.
+    active: false,
+    caseId: kase.id,
+    eventId: event.id,
+    trigger: 'case.created',
+    status: 'failed',
+    attempts: 3,
+    last_error: 'timed out: no answer within 10 s',
+  });
   return kase.id;
 }
 
@@ -249,6 +233,7 @@ async function walk(language: 'en' | 'da', w: Words): Promise<void> {
     await page.getByRole('status').filter({ hasText: '200' }).waitFor();
     await page.getByRole('cell', { name: 'webhook.test' }).waitFor();
     await checked(page);
+    await readableNarrow(page, 1);
 
     // The run's page: the request's headers and body, and the answer.
     await page

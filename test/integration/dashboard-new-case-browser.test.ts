@@ -112,6 +112,26 @@ describe('the New case form in Chromium', () => {
       ).resolves.toBe('number');
       await accessibleAt360(page);
 
+      // A document with a list (the quote's lines): its rows, a typed input a column, a row
+      // added by keyboard; then back to the NDA.
+      await row(3).getByLabel(w.libraryDocument).selectOption({ label: 'Quotation' });
+      const lines = page.getByRole('group', { name: 'lines', exact: true });
+      await lines.getByRole('group', { name: 'Row 1' }).waitFor();
+      await expect(
+        byId(page, 'field-documents.2.tags.lines.0.unit_price').getAttribute('type'),
+      ).resolves.toBe('number');
+      await byId(page, 'field-documents.2.tags.lines.0.description').fill('Chairs');
+      await lines.getByRole('button', { name: 'Add a row to lines' }).press('Enter');
+      await lines.getByRole('group', { name: 'Row 2' }).waitFor();
+      await expect(
+        byId(page, 'field-documents.2.tags.lines.0.description').inputValue(),
+      ).resolves.toBe('Chairs');
+      await accessibleAt360(page);
+      await row(3)
+        .getByLabel(w.libraryDocument)
+        .selectOption({ label: 'Non-Disclosure Agreement' });
+      await date.waitFor();
+
       // The refused row goes; the library row is now the second.
       await row(2).getByRole('button', { name: 'Remove document 2' }).click();
       await row(3).waitFor({ state: 'detached' });

@@ -12,6 +12,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { loadConfig } from '../../src/app/config/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
+import { caseDocumentKey } from '../../src/service/cases/index.js';
+import { pdfText } from '../helpers/pdf-text.js';
 import { importForm } from '../../src/service/forms/index.js';
 import { leaseFormFolder } from '../fixtures/forms/form-folder.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -44,21 +46,33 @@ async function onePagePdf(): Promise<Blob> {
   return new Blob([new Uint8Array(await pdf.save())], { type: 'application/pdf' });
 }
 
-/** The NDA's fixture values as the form posts them (a checkbox: `true` or absent). */
-const NDA_TAGS = JSON.parse(
-  readFileSync(join(projectRoot(), 'templates/nda/fixtures/mutual.tags.json'), 'utf8'),
-) as TagInput[];
-const ndaFields = (row: number, changes: Record<string, string> = {}): Record<string, string> =>
-  Object.fromEntries<string>(
-    NDA_TAGS.filter((t) => t.value !== false)
-      .map((t): [string, string] => [`documents.${row}.tags.${t.tag}`, String(t.value)])
-      .concat(
-        Object.entries(changes).map(([k, v]): [string, string] => [
-          `documents.${row}.tags.${k}`,
-          v,
-        ]),
-      ),
-  );
+/**
+ * A library document's fixture values as the form posts them: a checkbox `true` or absent, a
+ * list's rows one input a cell (`documents.N.tags.lines.R.amount`) with their count.
+ */
+function fixtureFields(
+  fixture: string,
+  row: number,
+  changes: Record<string, string> = {},
+): Record<string, string> {
+  const tags = JSON.parse(
+    readFileSync(join(projectRoot(), 'templates', fixture), 'utf8'),
+  ) as TagInput[];
+  const p = `documents.${row}.tags.`;
+  const posted: [string, string][] = [];
+  for (const t of tags) {
+    if (Array.isArray(t.value)) {
+      posted.push([`${p}${t.tag}.rows`, String(t.value.length)]);
+      for (const [r, cells] of (t.value as Record<string, unknown>[]).entries())
+        for (const [column, cell] of Object.entries(cells))
+          if (cell !== false) posted.push([`${p}${t.tag}.${r}.${column}`, String(cell)]);
+    } else if (t.value !== false) posted.push([`${p}${t.tag}`, String(t.value)]);
+  }
+  for (const [k, v] of Object.entries(changes)) posted.push([`${p}${k}`, v]);
+  return Object.fromEntries(posted);
+}
+const ndaFields = (row: number, changes: Record<string, string> = {}) =>
+  fixtureFields('nda/fixtures/mutual.tags.json', row, changes);
 
 const TWO_SIGNERS = {
   rows: '2',
@@ -156,7 +170,7 @@ describe('the New case form', () => {
     });
     const b = await dashboardBrowser(server, bent);
     const refused = await b.post('/dashboard/cases/new', {
-      rows: '2',
+      rows: '3',
       title: 'Lejekontrakt',
       'recipients.0.name': '',
       'recipients.0.email': 'bo@example.com',
@@ -164,13 +178,22 @@ describe('the New case form', () => {
       'recipients.1.name': '',
       'recipients.1.email': 'cy@example.com',
       'recipients.1.signing': 'true',
+      'recipients.2.name': 'Di',
+      'recipients.2.channel': 'sms',
+      'recipients.2.signing': 'true',
       state: 'open',
     });
     expect(refused.status).toBe(400);
     // Two refusals of the same kind read apart by their place.
     expect(refused.html).toContain('Modtager 1, Navn: udfyld feltet.');
     expect(refused.html).toContain('Modtager 2, Navn: udfyld feltet.');
+    // The case service's own rules, in Danish too, not in the API's English.
+    expect(refused.html).toContain('Modtager 3, Telefon: skriv et telefonnummer: kanalen er SMS.');
+    expect(refused.html).toContain(
+      'Dokumenter: tilføj mindst ét dokument, eller gem sagen som kladde.',
+    );
     expect(refused.html).not.toContain('must ');
+    expect(refused.html).not.toMatch(/needs (?:a|at least)/);
     expect(await caseCount('nc-n')).toBe(0);
   });
 
@@ -294,7 +317,7 @@ describe('the New case form: documents', () => {
     expect(refused.status).toBe(400);
     expect(refused.html).not.toContain('nc-e/file');
     expect(refused.html).toMatch(
-      /id="field-documents-error">Documents: an open case needs at least one document/,
+      /id="field-documents-error">Documents: add at least one document, or save the case as a draft\./,
     );
     expect(await caseCount('nc-f')).toBe(0);
   });
@@ -362,10 +385,12 @@ describe('the New case form: documents', () => {
       state: 'open',
     });
     expect(refused.status).toBe(400);
-    expect(refused.html).toMatch(/id="field-documents\.0\.tags\.company_name-error"/);
+    expect(refused.html).toMatch(
+      /id="field-documents\.0\.tags\.company_name-error">Document 1, company_name: fill this in\./,
+    );
     expect(refused.html).toMatch(/id="field-recipients\.1\.phone-error"/);
     expect(refused.html).toMatch(
-      /id="field-documents\.0\.tags\.agreement_date-error">[^<]*2026-02-30[^<]*not a date that exists/,
+      /id="field-documents\.0\.tags\.agreement_date-error">Document 1, agreement_date: enter a date that exists, such as 2025-03-05\./,
     );
     expect(refused.html).toMatch(/id="field-documents\.0\.tags\.term_years-error"/);
     // The values are kept as typed.
@@ -401,6 +426,80 @@ describe('the New case form: documents', () => {
       ['Our NDA', 'library', 'nda'],
     ]);
   }, 60_000);
+
+  it("fills a library list row by row, each cell an input of its column's type, without JSON", async () => {
+    const ann = await stack.member({ company: 'nc-q', email: 'ann@nc-q.example' });
+    const b = await dashboardBrowser(server, ann);
+    const base = { title: 'Quote', docs: '1', ...TWO_SIGNERS, 'documents.0.documentId': 'quote' };
+    // Shown first: one row to fill in, a typed input a column, and a button for more.
+    const shown = await b.post('/dashboard/cases/new', { ...base, showFields: '0' });
+    expect(shown.html).toMatch(
+      /<fieldset id="field-documents\.0\.tags\.lines"[^>]*><legend>lines<\/legend>/,
+    );
+    expect(shown.html).toContain('<legend>Row 1</legend>');
+    expect(shown.html).not.toContain('<legend>Row 2</legend>');
+    expect(shown.html).toMatch(/name="documents\.0\.tags\.lines\.0\.quantity" type="number"/);
+    expect(shown.html).not.toContain('JSON');
+    const added = await b.post('/dashboard/cases/new', {
+      ...base,
+      'documents.0.shown': 'true',
+      'documents.0.tags.lines.rows': '1',
+      'documents.0.tags.lines.0.description': 'Kept',
+      addListRow: '0:lines',
+    });
+    expect(added.html).toContain('<legend>Row 2</legend>');
+    expect(added.html).toContain('value="Kept"');
+    expect(added.html).toContain('Remove row 2 of lines');
+
+    // Every row of the fixture, then one left empty (no row of the list), one cell not a number.
+    const fields = fixtureFields('quote/fixtures/domestic-vat.tags.json', 0);
+    const rows = Number(fields['documents.0.tags.lines.rows']);
+    expect(rows).toBeGreaterThan(1);
+    const bad = await b.post('/dashboard/cases/new', {
+      ...base,
+      'documents.0.shown': 'true',
+      ...fields,
+      'documents.0.tags.lines.rows': String(rows + 1),
+      [`documents.0.tags.lines.${rows}.quantity`]: '',
+      'documents.0.tags.lines.1.quantity': 'twelve',
+      state: 'open',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toMatch(
+      /id="field-documents\.0\.tags\.lines\.1\.quantity-error">Document 1, lines, row 2, quantity: enter a number/,
+    );
+    expect(await caseCount('nc-q')).toBe(0);
+
+    // A row removed moves the ones below it up; then the case is made and its PDF has the rows.
+    const removed = await b.post('/dashboard/cases/new', {
+      ...base,
+      'documents.0.shown': 'true',
+      ...fields,
+      'documents.0.tags.lines.rows': String(rows + 1),
+      removeListRow: `0:${rows}:lines`,
+    });
+    expect(removed.html).not.toContain(`<legend>Row ${rows + 1}</legend>`);
+    const sent = await b.post('/dashboard/cases/new', {
+      ...base,
+      'documents.0.shown': 'true',
+      ...fields,
+      state: 'open',
+    });
+    expect(sent.status, sent.html).toBe(303);
+    const made = await stack.t.db
+      .selectFrom('cases')
+      .select('id')
+      .where('company_id', '=', 'nc-q')
+      .executeTakeFirstOrThrow();
+    const pdf = await new LocalStorage(join(stack.redis.dir, 'storage')).get(
+      caseDocumentKey('nc-q', made.id, 0),
+    );
+    const text = pdfText(pdf!).replace(/\s+/g, ' ');
+    for (let r = 0; r < rows; r++)
+      expect(text).toContain(
+        fields[`documents.0.tags.lines.${r}.description`]!.split(' ').slice(0, 3).join(' '),
+      );
+  }, 90_000);
 });
 
 /** A JSON value's shape: its members' names, all the way down, with arrays by their first item. */

@@ -48,6 +48,13 @@ export interface CreateCaseOptions {
    * create path gives 'v2' unless told 'form'.
    */
   source?: CaseSource;
+  /**
+   * Which refusals createCase throws: the first failing rule's, before the next rule runs (the
+   * API's order, so that no document is rendered for a body whose references fail), or every
+   * rule's at once (the dashboard's form, which shows each next to its field and renders the
+   * documents once, in the same call that writes the case). @defaultValue 'first'
+   */
+  problems?: 'first' | 'all';
 }
 
 /**

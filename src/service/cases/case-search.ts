@@ -73,11 +73,11 @@ function likeEscaped(q: string): string {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The search's state, folder, dates and cursor as conditions on the cases table under `alias`,
+ * The search's state, folder, dates and cursor as conditions on the cases table (as `c`),
  * always at least one.
  */
-function filtersOn(alias: string, search: CaseSearch): RawBuilder<boolean>[] {
-  const col = (name: string) => sql.ref(`${alias}.${name}`);
+function filters(search: CaseSearch): RawBuilder<boolean>[] {
+  const col = (name: string) => sql.ref(`c.${name}`);
   const conditions: RawBuilder<boolean>[] = [sql<boolean>`true`];
   if (search.state) conditions.push(sql<boolean>`${col('state')} = ${search.state}`);
   if (search.folderId) conditions.push(sql<boolean>`${col('folder_id')} = ${search.folderId}`);
@@ -156,7 +156,7 @@ export async function searchCases(
         .as('signed'),
     ])
     .where('c.company_id', '=', company);
-  for (const condition of filtersOn('c', search)) query = query.where(condition);
+  for (const condition of filters(search)) query = query.where(condition);
   const ordered = (q: typeof query) =>
     q
       .orderBy('c.created_at', 'desc')

@@ -154,7 +154,7 @@ export class CaseService {
       body,
       options,
       caseId,
-      'first',
+      options.problems ?? 'first',
     );
     const notices: CaseNotice[] = [...refs.notices, ...produced.notices];
     const eventId = randomUUID();

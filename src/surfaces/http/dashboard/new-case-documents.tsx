@@ -1,7 +1,8 @@
 import { Field, fill, type FieldErrors, type PageContext } from '../pages/index.js';
 import { fieldValue, type DocumentRow } from './new-case-form.js';
 import type { FormDocumentChoice } from './new-case-forms.js';
-import type { LibraryField } from './new-case-library.js';
+import type { LibraryColumn, LibraryField } from './new-case-library.js';
+import { listCell, listRowCount, MAX_LIST_ROWS } from './new-case-list-rows.js';
 
 export interface DocumentRowsProps {
   page: PageContext;
@@ -34,7 +35,10 @@ const describedBy = (name: string, errors: FieldErrors, hint: boolean) =>
  * says neither), then what it means: "Date, in the document as D MMMM YYYY: the date the
  * agreement is made"; a list's adds how its rows are written.
  */
-export function fieldHintText(page: PageContext, field: LibraryField): string {
+export function fieldHintText(
+  page: PageContext,
+  field: Omit<LibraryField, 'columns'> & { columns?: unknown },
+): string {
   const w = page.words.newCase;
   const type = w.fieldTypes[field.type];
   const typed =
@@ -43,28 +47,30 @@ export function fieldHintText(page: PageContext, field: LibraryField): string {
     field.name !== undefined && field.name !== ''
       ? fill(w.fieldHint, { type: typed, about: field.name })
       : typed;
-  return field.type === 'list' ? `${main}. ${w.listHint}` : main;
+  if (field.type !== 'list') return main;
+  return `${main}. ${field.columns ? w.listRowsHint : w.listHint}`;
 }
 
 /**
- * One library field as a typed input named `documents.N.tags.<tag>`: a date picker, a number, a
- * checkbox for a boolean, a text box for a list's rows (JSON), text otherwise; its refusal by
- * the service (`documents[i].tags.<tag>`) beside it.
+ * One typed input named `name`: a date picker, a number, a checkbox for a boolean, text
+ * otherwise (a list whose rows hold lists: a text box for its rows as JSON); its refusal by the
+ * service beside it, its type and meaning as its hint.
  */
-function TagField({
+function TypedInput({
   page,
-  prefix,
+  name,
+  label,
   field,
   value,
   errors,
 }: {
   page: PageContext;
-  prefix: string;
-  field: LibraryField;
+  name: string;
+  label: string;
+  field: Omit<LibraryField, 'columns'>;
   value: string | undefined;
   errors: FieldErrors;
 }) {
-  const name = `${prefix}tags.${field.tag}`;
   const id = `field-${name}`;
   // Every field has its type to tell, so every field has a hint.
   const hintLine = (
@@ -87,7 +93,7 @@ function TagField({
             aria-invalid={invalid}
             aria-describedby={describedBy(name, errors, true)}
           />
-          <label for={id}>{field.tag}</label>
+          <label for={id}>{label}</label>
         </div>
         {hintLine}
       </div>
@@ -95,7 +101,7 @@ function TagField({
   if (field.type === 'list')
     return (
       <div class={errors[name] ? 'field has-error' : 'field'}>
-        <label for={id}>{field.tag}</label>
+        <label for={id}>{label}</label>
         {hintLine}
         <Problem name={name} errors={errors} />
         <textarea
@@ -111,7 +117,7 @@ function TagField({
     );
   return (
     <div class={errors[name] ? 'field has-error' : 'field'}>
-      <label for={id}>{field.tag}</label>
+      <label for={id}>{label}</label>
       {hintLine}
       <Problem name={name} errors={errors} />
       <input
@@ -124,6 +130,122 @@ function TagField({
         aria-describedby={describedBy(name, errors, true)}
       />
     </div>
+  );
+}
+
+/**
+ * A library list with columns (the quote's lines, the lease's tenants): a group of rows, each a
+ * group of its columns' inputs with a button that removes it, and a button that adds one. Both
+ * post the form (`addListRow`, `removeListRow`: the row's document, list and row), so that they
+ * work without script; a row left empty is no row of the list (new-case-form.ts).
+ */
+function ListField({
+  page,
+  prefix,
+  field,
+  columns,
+  row,
+  errors,
+}: {
+  page: PageContext;
+  prefix: string;
+  field: LibraryField;
+  columns: readonly LibraryColumn[];
+  row: DocumentRow;
+  errors: FieldErrors;
+}) {
+  const w = page.words.newCase;
+  const name = `${prefix}tags.${field.tag}`;
+  const document = prefix.split('.')[1]!;
+  const count = listRowCount(row.tags, field.tag);
+  return (
+    <fieldset
+      id={`field-${name}`}
+      class={errors[name] ? 'list-field has-error' : 'list-field'}
+      aria-describedby={describedBy(name, errors, true)}
+    >
+      <legend>{field.tag}</legend>
+      <p class="hint" id={`field-${name}-hint`}>
+        {fieldHintText(page, field)}
+      </p>
+      <Problem name={name} errors={errors} />
+      <input type="hidden" name={`${name}.rows`} value={String(count)} />
+      {Array.from({ length: count }, (_, r) => {
+        const n = String(r + 1);
+        return (
+          <fieldset class="list-row">
+            <legend>{fill(w.listRow, { n })}</legend>
+            {columns.map((c) => (
+              <TypedInput
+                page={page}
+                name={`${name}.${r}.${c.tag}`}
+                label={c.tag}
+                field={c}
+                value={listCell(row.tags, field.tag, r, c.tag)}
+                errors={errors}
+              />
+            ))}
+            <button
+              type="submit"
+              class="secondary"
+              name="removeListRow"
+              value={`${document}:${r}:${field.tag}`}
+              formnovalidate
+            >
+              {fill(w.removeListRow, { n, list: field.tag })}
+            </button>
+          </fieldset>
+        );
+      })}
+      {count < MAX_LIST_ROWS ? (
+        <button
+          type="submit"
+          class="secondary"
+          name="addListRow"
+          value={`${document}:${field.tag}`}
+          formnovalidate
+        >
+          {fill(w.addListRow, { list: field.tag })}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** One library field by its tag: a list with columns as its rows, any other as one typed input. */
+function TagField({
+  page,
+  prefix,
+  field,
+  row,
+  errors,
+}: {
+  page: PageContext;
+  prefix: string;
+  field: LibraryField;
+  row: DocumentRow;
+  errors: FieldErrors;
+}) {
+  if (field.type === 'list' && field.columns)
+    return (
+      <ListField
+        page={page}
+        prefix={prefix}
+        field={field}
+        columns={field.columns}
+        row={row}
+        errors={errors}
+      />
+    );
+  return (
+    <TypedInput
+      page={page}
+      name={`${prefix}tags.${field.tag}`}
+      label={field.tag}
+      field={field}
+      value={fieldValue(row, field)}
+      errors={errors}
+    />
   );
 }
 
@@ -260,13 +382,7 @@ export function DocumentRows({
                 <legend>{fill(w.fieldsOf, { name: chosen ?? row.documentId })}</legend>
                 <input type="hidden" name={`${p}shown`} value="true" />
                 {own.map((f) => (
-                  <TagField
-                    page={page}
-                    prefix={p}
-                    field={f}
-                    value={fieldValue(row, f)}
-                    errors={errors}
-                  />
+                  <TagField page={page} prefix={p} field={f} row={row} errors={errors} />
                 ))}
               </fieldset>
             ) : null}

@@ -1,6 +1,7 @@
 import type { CaseDocumentInput, CaseInput } from '../../../service/cases/index.js';
 import type { TagInput } from '../../../document/values/index.js';
-import type { LibraryField } from './new-case-library.js';
+import type { LibraryColumn, LibraryField } from './new-case-library.js';
+import { filledListRows, listCell } from './new-case-list-rows.js';
 import { MAX_DOCUMENT_ROWS } from './new-case-upload.js';
 import {
   readRecipientExtras,
@@ -146,24 +147,50 @@ export function documentRowsOf(rows: readonly DocumentRow[]): number[] {
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
+/** A posted text as a value of the type; one that is not of it is sent as typed, for the service to refuse. */
+function typedValue(type: LibraryField['type'], raw: string): unknown {
+  if (type === 'boolean') return raw === 'true';
+  if (type === 'number') return NUMBER.test(raw.trim()) ? Number(raw.trim()) : raw;
+  return raw;
+}
+
+/**
+ * A list's rows from its inputs: each row that holds anything, an object of its cells by column.
+ * A cell left empty is not sent (a yes-or-no column is, ticked or not), so that the service
+ * refuses it by its path rather than print an empty cell to a signer.
+ */
+function listRowsOf(
+  tags: Readonly<Record<string, string>>,
+  list: string,
+  columns: readonly LibraryColumn[],
+): Record<string, unknown>[] {
+  return filledListRows(tags, list).map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const c of columns) {
+      const raw = listCell(tags, list, r, c.tag) ?? '';
+      if (c.type === 'boolean' || raw.trim() !== '') row[c.tag] = typedValue(c.type, raw);
+    }
+    return row;
+  });
+}
+
 /**
  * A field's typed value as a v3 body's TagInput carries it; a value that is not of the type is
  * sent as typed, so that the service refuses it with its own reason at `documents[i].tags.<tag>`.
  */
-function tagInputOf(field: LibraryField, posted: string | undefined): TagInput {
-  const raw = posted ?? '';
-  const value = (() => {
-    if (field.type === 'boolean') return raw === 'true';
-    if (field.type === 'number') return NUMBER.test(raw.trim()) ? Number(raw.trim()) : raw;
-    if (field.type === 'list') {
-      try {
-        return raw.trim() === '' ? [] : (JSON.parse(raw) as unknown);
-      } catch {
-        return raw;
-      }
-    }
-    return raw;
-  })();
+function tagInputOf(field: LibraryField, row: DocumentRow): TagInput {
+  if (field.type === 'list' && field.columns)
+    return { tag: field.tag, value: listRowsOf(row.tags, field.tag, field.columns), type: 'list' };
+  const raw = fieldValue(row, field) ?? '';
+  if (field.type !== 'list')
+    return { tag: field.tag, value: typedValue(field.type, raw), type: field.type };
+  // A list whose rows hold lists of their own: its rows as JSON.
+  let value: unknown = raw;
+  try {
+    value = raw.trim() === '' ? [] : (JSON.parse(raw) as unknown);
+  } catch {
+    // Not JSON: sent as typed, for the service to refuse by its path.
+  }
   return { tag: field.tag, value, type: field.type };
 }
 
@@ -205,7 +232,7 @@ function documentOf(
       // strict, so the service refuses it by its path instead of printing "Dear ," to a signer.
       return f.type !== 'boolean' && f.type !== 'list' && (value ?? '').trim() === ''
         ? []
-        : [tagInputOf(f, value)];
+        : [tagInputOf(f, row)];
     });
   return doc;
 }
@@ -262,12 +289,23 @@ export function formFieldOf(
   if (doc) {
     // The case's i-th document is the i-th row that stands for one.
     const n = documentRowsOf(rows)[Number(doc[1])] ?? 0;
-    const tag = /^\.tags\.([^.[]+)/.exec(doc[2]!);
-    if (tag) return `documents.${n}.tags.${tag[1]}`;
-    // The fill names a value by its place among the document's TagInputs (`tags[3].value`).
-    const at = /^\.tags\[(\d+)\]/.exec(doc[2]!);
-    const named = at ? body?.documents?.[Number(doc[1])]?.tags?.[Number(at[1])]?.tag : undefined;
-    if (named !== undefined) return `documents.${n}.tags.${named}`;
+    // By the tag's name (`tags.start_date`), or by its place among the document's TagInputs
+    // (`tags[3].value`), as the fill names a value; a list's cell (`.value[1].amount`) is its
+    // input in the row it came from.
+    const tag = /^\.tags\.([^.[]+)(.*)$/.exec(doc[2]!);
+    const at = /^\.tags\[(\d+)\](.*)$/.exec(doc[2]!);
+    const named = tag
+      ? tag[1]
+      : at
+        ? body?.documents?.[Number(doc[1])]?.tags?.[Number(at[1])]?.tag
+        : undefined;
+    if (named !== undefined) {
+      const cell = /^\.value\[(\d+)\]\.([^.[]+)/.exec((tag ? tag[2] : at?.[2]) ?? '');
+      const row = cell ? filledListRows(rows[n]?.tags ?? {}, named)[Number(cell[1])] : undefined;
+      return row !== undefined && cell
+        ? `documents.${n}.tags.${named}.${row}.${cell[2]}`
+        : `documents.${n}.tags.${named}`;
+    }
     if (doc[2]!.startsWith('.name')) return `documents.${n}.name`;
     const source = rows[n]?.source;
     return source === 'library'

@@ -42,6 +42,7 @@ import {
   type FormDocument,
 } from './new-case-forms.js';
 import { libraryFields, type LibraryField } from './new-case-library.js';
+import { withListRowAdded, withListRowRemoved } from './new-case-list-rows.js';
 import { NewCasePage } from './new-case-page.js';
 import {
   MAX_DOCUMENT_ROWS,
@@ -220,6 +221,18 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         for (const key of Object.keys(fileErrors)) delete fileErrors[key];
         Object.assign(fileErrors, Object.fromEntries(moved));
       }
+      // A list's rows, added and removed by posting the form ("0:lines", "0:2:lines").
+      const addRow =
+        typeof body.addListRow === 'string' ? /^(\d+):(.+)$/.exec(body.addListRow) : null;
+      const addTo = addRow ? values.documents[Number(addRow[1])] : undefined;
+      if (addRow && addTo) withListRowAdded(addTo.tags, addRow[2]!);
+      const removeRow =
+        typeof body.removeListRow === 'string'
+          ? /^(\d+):(\d+):(.+)$/.exec(body.removeListRow)
+          : null;
+      const removeFrom = removeRow ? values.documents[Number(removeRow[1])] : undefined;
+      if (removeRow && removeFrom)
+        withListRowRemoved(removeFrom.tags, removeRow[3]!, Number(removeRow[2]));
       // A form document is looked up in the company's own forms: another's is simply absent.
       const formDocs: (FormDocument | undefined)[] = await Promise.all(
         values.documents.map((row) =>
@@ -249,6 +262,8 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
       if (
         body.addDocument !== undefined ||
         body.removeDocument !== undefined ||
+        body.addListRow !== undefined ||
+        body.removeListRow !== undefined ||
         body.showFields !== undefined
       )
         return again();
@@ -263,53 +278,61 @@ export const newCasePages: DashboardPages = async (scope, { context }) => {
         (await companyLibrary(library, member.companyId).list()).map((d) => [d.id, d.name]),
       );
       const caseBody = caseBodyOf(values, state, fields, forms, names);
-      // One pass: structure (rule 1, as the v3 route checks it) and the service's own rules and
-      // documents (checkCase: createCase without the write), every refusal at once by its field.
+      // Structure first (rule 1, as the v3 route checks it). A body that fails it is still
+      // checked against the service's own rules and documents (checkCase: createCase without
+      // the write), so that every refusal shows at once by its field; a body that passes goes
+      // straight to createCase with every rule's problems, its documents rendered once.
       const structure = [
         ...validationDetails([...Value.Errors(CaseBodySchema, caseBody)], 'body'),
         ...caseBodyRuleProblems(caseBody),
       ];
       const creator = { userId: member.userId };
       const options = { publicUrl, requestId: request.id, source: 'dashboard' as const };
-      const rules = await cases
-        .checkCase(member.companyId, creator, withoutRefusedSettings(caseBody, structure), options)
-        .then(
-          () => [] as FailureDetail[],
-          (err: unknown) => {
-            if (!isDocpipeError(err)) throw err;
-            return err.details.length > 0 ? err.details : [{ field: 'title', message: err.slug }];
-          },
-        );
-      const refused = [...structure, ...rules];
-      if (refused.length > 0 || status !== 200) {
+      const refusedBy = (err: unknown): FailureDetail[] => {
+        if (!isDocpipeError(err)) throw err;
+        return err.details.length > 0 ? err.details : [{ field: 'title', message: err.slug }];
+      };
+      const refuse = (refused: FailureDetail[]) => {
         const errors = errorsOf(page, refused, values.documents, { ...fileErrors }, caseBody);
         // A form document the company does not have: said so, rather than what empty bytes earn.
         for (const [i, row] of values.documents.entries())
           if (row.source === 'form' && !forms[i])
             errors[`documents.${i}.formDocument`] = page.words.newCase.formDocumentNotFound;
         return again(errors, 400);
+      };
+      if (structure.length > 0 || status !== 200) {
+        const rules = await cases
+          .checkCase(
+            member.companyId,
+            creator,
+            withoutRefusedSettings(caseBody, structure),
+            options,
+          )
+          .then(() => [] as FailureDetail[], refusedBy);
+        return refuse([...structure, ...rules]);
       }
+      let created;
       try {
-        const created = await cases.createCase(member.companyId, creator, caseBody, options);
-        const id = created.case.id;
-        // A library document brings its own signers' places; only a draft goes to the editor.
-        const fromLibrary = documentRowsOf(values.documents).some(
-          (i) => values.documents[i]!.source === 'library',
-        );
-        const to =
-          state === 'draft' && !fromLibrary
-            ? `/dashboard/cases/${encodeURIComponent(id)}/places`
-            : `/dashboard/cases/${encodeURIComponent(id)}`;
-        return redirectWithFlash(reply, publicUrl, to, {
-          key: 'created',
-          values: { title: values.title.trim() },
+        created = await cases.createCase(member.companyId, creator, caseBody, {
+          ...options,
+          problems: 'all',
         });
       } catch (err) {
-        // What changed between the check and the write (a folder removed meanwhile).
-        if (!isDocpipeError(err)) throw err;
-        const errors = errorsOf(page, err.details, values.documents, {}, caseBody);
-        return again(Object.keys(errors).length ? errors : { title: err.slug }, 400);
+        return refuse(refusedBy(err));
       }
+      const id = created.case.id;
+      // A library document brings its own signers' places; only a draft goes to the editor.
+      const fromLibrary = documentRowsOf(values.documents).some(
+        (i) => values.documents[i]!.source === 'library',
+      );
+      const to =
+        state === 'draft' && !fromLibrary
+          ? `/dashboard/cases/${encodeURIComponent(id)}/places`
+          : `/dashboard/cases/${encodeURIComponent(id)}`;
+      return redirectWithFlash(reply, publicUrl, to, {
+        key: 'created',
+        values: { title: values.title.trim() },
+      });
     });
     done();
   });

@@ -50,9 +50,10 @@ function labelOf(
 function whereOf(w: NewCaseWords, field: string): string | undefined {
   const setting = labelOf(SETTING_LABELS, field);
   if (setting) return w[setting] as string;
-  const recipient = /^recipients\.(\d+)\.(\w+)$/.exec(field);
+  // A row's field, or the row itself (a signer without a place).
+  const recipient = /^recipients\.(\d+)(?:\.(\w+))?$/.exec(field);
   if (recipient) {
-    const label = labelOf(RECIPIENT_LABELS, recipient[2]!);
+    const label = recipient[2] === undefined ? undefined : labelOf(RECIPIENT_LABELS, recipient[2]);
     const part = fill(w.recipient, { n: Number(recipient[1]) + 1 });
     return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
   }
@@ -60,7 +61,14 @@ function whereOf(w: NewCaseWords, field: string): string | undefined {
   if (document) {
     const part = fill(w.document, { n: Number(document[1]) + 1 });
     // A library field is named by its tag, as its input's label is.
-    if (document[2] !== undefined) return fill(w.refusalPart, { part, field: document[2] });
+    if (document[2] !== undefined) {
+      // A list's cell: its list, its row as the form counts them, its column.
+      const cell = /^(.+)\.(\d+)\.([^.]+)$/.exec(document[2]);
+      const field = cell
+        ? fill(w.listCellPart, { list: cell[1]!, n: Number(cell[2]) + 1, column: cell[3]! })
+        : document[2];
+      return fill(w.refusalPart, { part, field });
+    }
     const label = labelOf(DOCUMENT_LABELS, document[3]!);
     return label ? fill(w.refusalPart, { part, field: w[label] as string }) : part;
   }
@@ -68,11 +76,39 @@ function whereOf(w: NewCaseWords, field: string): string | undefined {
 }
 
 /**
+ * What to do, for the service's messages the form can earn, in the page's language: the
+ * service words its details in English for an API's developer, naming members and formats a
+ * person at the form never sees. By the message's own words, unanchored where the service puts
+ * a field's label or the given value before them; each is pinned by a test against the
+ * service's message, so that a reworded message is caught rather than shown in English.
+ */
+const RULE_WORDS: readonly [RegExp, keyof NewCaseWords][] = [
+  [/^an sms recipient needs a phone number/, 'refusalPhone'],
+  [/^an e-mail recipient needs an e-mail address/, 'refusalEmailNeeded'],
+  [/^an open case needs at least one recipient/, 'refusalNoRecipient'],
+  [/^a case is sent to at least one recipient/, 'refusalNoRecipient'],
+  [/^an open case needs at least one document/, 'refusalNoDocument'],
+  [/^a case is sent with at least one document/, 'refusalNoDocument'],
+  [/ signs but has no place on any document/, 'refusalNoPlace'],
+  [
+    /is not (?:a date|an ISO 8601 date|a date that exists|a valid date-time)|impossible time/,
+    'refusalDate',
+  ],
+  [/is not a (?:finite )?number/, 'refusalNumber'],
+  [/is not true or false/, 'refusalBoolean'],
+  [/^no (?:preset|message template|folder with the name or id) .* in the company/, 'refusalGone'],
+  [/^no document ".*" in the library/, 'refusalGone'],
+  [/ needs a value: the template shows this field/, 'refusalEmpty'],
+];
+
+/**
  * What to do, for the structure check's own messages (TypeBox's "must not have fewer than 1
  * characters", 'must match format "email"', "must be <= 20"), which read as code and are in
- * English only; a rule's own message (a recipient of SMS needs a phone) is kept as it is.
+ * English only, and for the rules' messages RULE_WORDS knows; any other is kept as it is.
  */
 function whatOf(w: NewCaseWords, message: string): string {
+  const rule = RULE_WORDS.find(([words]) => words.test(message));
+  if (rule) return w[rule[1]] as string;
   if (
     /^must not have fewer than 1 characters?$|^is required$|^must have required property/.test(
       message,

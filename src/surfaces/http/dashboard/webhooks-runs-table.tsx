@@ -21,8 +21,9 @@ export function WebhookRunsTable({
 }) {
   const w = page.words.webhooks;
   return (
+    // At 360 px its rows stack, each cell under its column's name (app.css's .stack-table).
     <div class="table-wrap" role="region" aria-labelledby="runs-title" tabindex={0}>
-      <table class="runs-table">
+      <table class="runs-table stack-table">
         <thead>
           <tr>
             <th scope="col">{w.colTime}</th>
@@ -37,7 +38,7 @@ export function WebhookRunsTable({
             const time = shownTime(page, r.createdAt);
             return (
               <tr class={`run-${r.status}`}>
-                <th scope="row">
+                <th scope="row" data-label={w.colTime}>
                   <a
                     href={`/dashboard/webhooks/${webhookId}/runs/${r.deliveryId}`}
                     aria-label={fill(w.runLabel, { trigger: r.trigger, time })}
@@ -45,12 +46,14 @@ export function WebhookRunsTable({
                     {time}
                   </a>
                 </th>
-                <td>
+                <td data-label={w.colTrigger}>
                   <code>{r.trigger}</code>
                 </td>
-                <td>{runState(page, r)}</td>
-                <td>{r.durationMs === null ? w.notTried : fill(w.ms, { ms: r.durationMs })}</td>
-                <td>{r.attempts}</td>
+                <td data-label={w.colStatus}>{runState(page, r)}</td>
+                <td data-label={w.colDuration}>
+                  {r.durationMs === null ? w.notTried : fill(w.ms, { ms: r.durationMs })}
+                </td>
+                <td data-label={w.colAttempts}>{r.attempts}</td>
               </tr>
             );
           })}

@@ -28,6 +28,11 @@ export const NEW_CASE_DA: Words['newCase'] = {
   fieldTypeFormat: '{type}, i dokumentet som {format}',
   fieldHint: '{type}: {about}',
   listHint: 'Skriv et JSON-array af rækker, fx [{"item": "Stol", "price": 120}].',
+  listRowsHint: 'Én række hver; en tom række udelades.',
+  listRow: 'Række {n}',
+  addListRow: 'Tilføj en række til {list}',
+  removeListRow: 'Fjern række {n} af {list}',
+  listCellPart: '{list}, række {n}, {column}',
   formDocument: 'Dokument fra en formular',
   formDocumentOption: '{form}: {name}',
   uploadCutOff:
@@ -82,6 +87,16 @@ export const NEW_CASE_DA: Words['newCase'] = {
   refusalAtLeast: 'skriv mindst {n}.',
   refusalWholeNumber: 'skriv et helt tal.',
   refusalTooLong: 'brug højst {n} tegn.',
+  refusalPhone: 'skriv et telefonnummer: kanalen er SMS.',
+  refusalEmailNeeded: 'skriv en e-mailadresse, eller vælg SMS og skriv et telefonnummer.',
+  refusalNoRecipient: 'tilføj mindst én modtager, eller gem sagen som kladde.',
+  refusalNoDocument: 'tilføj mindst ét dokument, eller gem sagen som kladde.',
+  refusalNoPlace:
+    'skriver under, men har intet underskriftsfelt i noget dokument: gem sagen som kladde, og placer et.',
+  refusalDate: 'skriv en dato, der findes, som 2025-03-05.',
+  refusalNumber: 'skriv et tal som 45250.50.',
+  refusalBoolean: 'vælg ja eller nej.',
+  refusalGone: 'findes ikke længere i virksomheden: vælg en anden.',
   sniffReasons: {
     empty: 'filen er tom.',
     encrypted: 'filen er beskyttet med en adgangskode; send den uden.',

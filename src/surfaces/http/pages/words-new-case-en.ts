@@ -32,6 +32,11 @@ export const NEW_CASE_EN = {
   /** {type}: the type (and format) line; {about}: the library document's description of it. */
   fieldHint: '{type}: {about}',
   listHint: 'Write a JSON array of rows, such as [{"item": "Chair", "price": 120}].',
+  listRowsHint: 'One row each; a row left empty is left out.',
+  listRow: 'Row {n}',
+  addListRow: 'Add a row to {list}',
+  removeListRow: 'Remove row {n} of {list}',
+  listCellPart: '{list}, row {n}, {column}',
   formDocument: 'Document of a form',
   formDocumentOption: '{form}: {name}',
   uploadCutOff:
@@ -88,6 +93,16 @@ export const NEW_CASE_EN = {
   refusalAtLeast: 'enter at least {n}.',
   refusalWholeNumber: 'enter a whole number.',
   refusalTooLong: 'use at most {n} characters.',
+  refusalPhone: 'enter a phone number: the channel is SMS.',
+  refusalEmailNeeded: 'enter an e-mail address, or choose SMS and enter a phone number.',
+  refusalNoRecipient: 'add at least one recipient, or save the case as a draft.',
+  refusalNoDocument: 'add at least one document, or save the case as a draft.',
+  refusalNoPlace:
+    'signs but has no signature place on any document: save the case as a draft and place one.',
+  refusalDate: 'enter a date that exists, such as 2025-03-05.',
+  refusalNumber: 'enter a number such as 45250.50.',
+  refusalBoolean: 'choose yes or no.',
+  refusalGone: 'is no longer in the company: choose another.',
   sniffReasons: {
     empty: 'the file is empty.',
     encrypted: 'the file is protected by a password; send it without one.',
