@@ -39,6 +39,7 @@ export {
   signUpProblems,
   type SignUpField,
   type SignUpInput,
+  type SignUpOptions,
   type SignUpOutcome,
   type SignUpProblem,
 } from './sign-up.js';

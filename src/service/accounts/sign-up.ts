@@ -1,6 +1,15 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_FOLDER_NAME } from '../companies/index.js';
+import { creditReferral } from '../credits/index.js';
 import type { Database } from '../db/index.js';
+import {
+  findReferrer,
+  handOverCustomerKey,
+  recordConsent,
+  type NewCustomer,
+  type PartnerWebhookDeps,
+  type Referrer,
+} from '../partners/index.js';
 import { accountUrls, type AccountDeps } from './account-deps.js';
 import { emailFieldProblem, nameFieldProblem, type TextProblem } from './account-fields.js';
 import { companySlug, uniqueSlug } from './company-slug.js';
@@ -21,6 +30,16 @@ export interface SignUpInput {
   language: 'da' | 'en';
   /** The `ref` of `/user/register?ref=`: the referring company's code or id (spec 4.6). */
   referrer?: string;
+  /**
+   * The consent box the page showed (only for an active partner with `webhookEnabled`), ticked:
+   * its words as shown, and where it was ticked from.
+   */
+  partnerConsent?: { text: string; ip?: string; userAgent?: string };
+}
+
+/** What sign-up needs beyond the account's own parts: the partner webhook's (spec 6). */
+export interface SignUpOptions {
+  partnerWebhook?: Omit<PartnerWebhookDeps, 'db'>;
 }
 
 export type SignUpField = 'companyName' | 'cvr' | 'name' | 'email' | 'password';
@@ -58,9 +77,18 @@ const ID_RETRIES = 5;
  * login, nothing is made: the address is told by e-mail that it has an account (log in or
  * reset the password), and the answer is the same as for a new one.
  */
-export async function signUp(deps: AccountDeps, input: SignUpInput): Promise<SignUpOutcome> {
+export async function signUp(
+  deps: AccountDeps,
+  input: SignUpInput,
+  options: SignUpOptions = {},
+): Promise<SignUpOutcome> {
   const problems = signUpProblems(input);
   if (Object.keys(problems).length > 0) return { ok: false, problems };
+  // A ref that names no company signs up without attribution (spec 4.6).
+  const referrer =
+    input.referrer !== undefined ? await findReferrer(deps.db, input.referrer) : undefined;
+  // Only the box a page showed counts: an active partner with the webhook enabled, now.
+  const consent = referrer?.webhookEnabled ? input.partnerConsent : undefined;
   const email = input.email.trim();
   const logins = new LoginRepository(deps.db);
   const existing = await logins.findByEmail(email);
@@ -75,7 +103,7 @@ export async function signUp(deps: AccountDeps, input: SignUpInput): Promise<Sig
     try {
       created = await deps.db
         .transaction()
-        .execute((tx) => createCompany(tx, input, email, passwordHash));
+        .execute((tx) => createCompany(tx, input, email, passwordHash, referrer, consent));
     } catch (err) {
       const constraint = uniqueConstraint(err);
       // Another sign-up of the same address won the race: it has an account now.
@@ -86,6 +114,14 @@ export async function signUp(deps: AccountDeps, input: SignUpInput): Promise<Sig
       if (constraint === 'companies_pkey' && attempt < ID_RETRIES) continue;
       throw err;
     }
+    if (referrer && consent && options.partnerWebhook)
+      await handOverKey(deps, options.partnerWebhook, {
+        partner: referrer.companyId,
+        companyId: created.companyId,
+        name: input.companyName.trim(),
+        cvr: normalizeCvr(input.cvr),
+        adminEmail: email,
+      });
     await sendConfirmation(deps, {
       loginId: created.loginId,
       email,
@@ -120,6 +156,8 @@ async function createCompany(
   input: SignUpInput,
   email: string,
   passwordHash: string,
+  referrer: Referrer | undefined,
+  consent: SignUpInput['partnerConsent'],
 ): Promise<{ companyId: string; loginId: string; userId: string }> {
   const base = companySlug(input.companyName);
   const taken = await tx
@@ -136,6 +174,8 @@ async function createCompany(
       cvr: normalizeCvr(input.cvr),
       created_by_signup: true,
       default_language: input.language,
+      // For good: set here, and a trigger refuses any later change (migration 0017).
+      referred_by: referrer?.companyId ?? null,
     })
     .execute();
   await tx
@@ -159,7 +199,40 @@ async function createCompany(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (referrer) {
+    await creditReferral(tx, referrer.companyId, id);
+    if (consent)
+      await recordConsent(tx, {
+        company: id,
+        partner: referrer.companyId,
+        userId: user.id,
+        email,
+        text: consent.text,
+        language: input.language,
+        ...(consent.ip !== undefined ? { ip: consent.ip } : {}),
+        ...(consent.userAgent !== undefined ? { userAgent: consent.userAgent } : {}),
+      });
+  }
   return { companyId: id, loginId: login.id, userId: user.id };
+}
+
+/**
+ * The partner webhook (spec 6), while the account is being made: a receiver that fails, or a
+ * key that cannot be made, costs the customer no sign-up, and is logged (without the key).
+ */
+async function handOverKey(
+  deps: AccountDeps,
+  webhook: Omit<PartnerWebhookDeps, 'db'>,
+  customer: NewCustomer,
+): Promise<void> {
+  try {
+    await handOverCustomerKey({ ...webhook, db: deps.db }, customer);
+  } catch (err) {
+    webhook.logger?.error(
+      { err, partner: customer.partner, company: customer.companyId },
+      "a referred customer's key could not be sent to its partner",
+    );
+  }
 }
 
 async function tellExists(deps: AccountDeps, email: string, language: 'da' | 'en') {

@@ -110,6 +110,18 @@ export interface CaseServiceDeps {
    * channel is the answer's `delivery`. Absent: nothing is sent, and `delivery` says so.
    */
   delivery?: CaseDelivery;
+  /**
+   * What a sent case costs (service/credits): `perCase` credits, taken in the case's own
+   * transaction when it is created open or a draft is sent, and `afterUse`, run after the commit
+   * (auto-refill), whose failure fails no case. Absent: cases cost nothing.
+   */
+  credits?: CaseCredits;
+}
+
+/** What a sent case costs, and what follows its charge. */
+export interface CaseCredits {
+  perCase: bigint;
+  afterUse?: (company: string) => Promise<unknown>;
 }
 
 /** What case creation asks of delivery: the first delivery of a case's event. */
@@ -224,7 +236,9 @@ export class CaseService {
         now,
         recipients,
         documents: produced.documents,
+        credits: this.deps.credits?.perCase ?? 0n,
       });
+      if (state === 'open') this.afterCharge(company);
       const documents = await Promise.all(
         produced.documents.map(async (d) => ({
           url: d.storageKey ? await this.deps.documentUrl(d.storageKey, pdfName(d.name)) : d.url!,
@@ -375,11 +389,29 @@ export class CaseService {
     case: { id: string; state: 'open'; activeGroup: number | null; delivery: Delivery };
   }> {
     const eventId = randomUUID();
-    const sent = await sendDraft(this.deps.db, company, id, eventId, options.now ?? new Date());
+    const sent = await sendDraft(
+      this.deps.db,
+      company,
+      id,
+      eventId,
+      options.now ?? new Date(),
+      this.deps.credits?.perCase ?? 0n,
+    );
+    this.afterCharge(company);
     const delivery = this.deps.delivery
       ? await this.deps.delivery.firstDelivery({ eventId, company, caseId: id, trigger: CASE_SENT })
       : deliveryReport('open');
     return { case: { id, state: 'open', activeGroup: sent.activeGroup, delivery } };
+  }
+
+  /**
+   * Auto-refill after a case took its credits, apart from the case: it neither waits for the
+   * purchase nor fails with it (afterUse logs its own failures).
+   */
+  private afterCharge(company: string): void {
+    const credits = this.deps.credits;
+    if (!credits?.afterUse || credits.perCase <= 0n) return;
+    credits.afterUse(company).catch(() => undefined);
   }
 
   /** The company's case; `case-not-found` (404) when absent or another company's. */

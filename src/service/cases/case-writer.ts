@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chargeCase } from '../credits/index.js';
 import { rowBatches, type CaseSource, type Database } from '../db/index.js';
 import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
@@ -50,6 +51,8 @@ export interface NewCase {
   now: Date;
   recipients: NewRecipient[];
   documents: ProducedDocument[];
+  /** What an open case costs from the company's credits (DOCPIPE_CREDITS_PER_CASE); 0: nothing. */
+  credits?: bigint;
 }
 
 /**
@@ -140,6 +143,8 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
       at: c.now,
       caseExtra: createdPayload(c).case,
     });
+    // Last: the company's balance row stays locked only until the commit.
+    if (c.state === 'open') await chargeCase(trx, c.company, c.id, c.credits ?? 0n);
   });
 }
 

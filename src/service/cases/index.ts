@@ -13,6 +13,7 @@ export {
   type CasePageRequest,
   type CaseDelivery,
   type CaseServiceDeps,
+  type CaseCredits,
   type CreateCaseOptions,
   type CreatedCase,
 } from './case-service.js';

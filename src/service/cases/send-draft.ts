@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chargeCase } from '../credits/index.js';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import type { Database } from '../db/index.js';
 import { CASE_SENT, DEFAULT_EXPIRES_IN_DAYS } from './case-defaults.js';
@@ -27,6 +28,8 @@ export async function sendDraft(
   caseId: string,
   eventId: string,
   now: Date,
+  /** What the sent case costs from the company's credits; 0: nothing. */
+  credits = 0n,
 ): Promise<SentDraft> {
   return db.transaction().execute(async (trx) => {
     const kase = await trx
@@ -85,6 +88,8 @@ export async function sendDraft(
       .where('id', '=', caseId)
       .execute();
     await writeCaseEvent(trx, { id: eventId, company, caseId, trigger: CASE_SENT, at: now });
+    // Last: the company's balance row stays locked only until the commit.
+    await chargeCase(trx, company, caseId, credits);
     return { eventId, activeGroup: kase.active_group, expiresAt };
   });
 }

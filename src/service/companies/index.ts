@@ -52,6 +52,7 @@ export {
   RecordExistsError,
   RecordInvalidError,
   RecordNotFoundError,
+  refuseProblems,
   type RecordKind,
   type RecordProblem,
 } from './record-errors.js';

@@ -1,5 +1,13 @@
 /** The records a company owns, as errors and messages name them. */
-export type RecordKind = 'company' | 'user' | 'folder' | 'preset' | 'message template';
+export type RecordKind =
+  | 'company'
+  | 'user'
+  | 'folder'
+  | 'preset'
+  | 'message template'
+  | 'partner'
+  | 'credit purchase'
+  | 'payout';
 
 /** One problem of a record's input: where it is (a field or a path into a file) and what is wrong. */
 export interface RecordProblem {

@@ -15,6 +15,7 @@ import { caseSearch } from './migrations/0013-case-search.js';
 import { caseAudit } from './migrations/0014-case-audit.js';
 import { caseStateIndex } from './migrations/0015-case-state-index.js';
 import { caseSearchText } from './migrations/0016-case-search-text.js';
+import { partners } from './migrations/0017-partners.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -39,4 +40,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014-case-audit': caseAudit,
   '0015-case-state-index': caseStateIndex,
   '0016-case-search-text': caseSearchText,
+  '0017-partners': partners,
 };

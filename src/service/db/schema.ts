@@ -32,6 +32,15 @@ export interface Database {
   login_sessions: LoginSessionsTable;
   login_links: LoginLinksTable;
   recovery_codes: RecoveryCodesTable;
+  partners: PartnersTable;
+  credit_purchases: CreditPurchasesTable;
+  credit_invoice_numbers: CreditInvoiceNumbersTable;
+  credit_lines: CreditLinesTable;
+  credit_balances: CreditBalancesTable;
+  credit_settings: CreditSettingsTable;
+  partner_kickbacks: PartnerKickbacksTable;
+  partner_payouts: PartnerPayoutsTable;
+  partner_consents: PartnerConsentsTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -58,6 +67,11 @@ export interface CompaniesTable {
   logo_type: 'image/png' | 'image/jpeg' | null;
   /** Whether it was made by `/user/register` rather than by the operator. */
   created_by_signup: Generated<boolean>;
+  /**
+   * The company whose referral link it signed up through (migration 0017): written with the
+   * company, never after (a trigger refuses any change).
+   */
+  referred_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 }
 
@@ -96,6 +110,8 @@ export interface ApiKeysTable {
   copied_from_redis_at: Moment;
   /** When it last authenticated a request (migration 0011), to the minute; null: not since. */
   last_used_at: Moment;
+  /** The partner it was made for by the partner webhook (migration 0017): a partner integration. */
+  partner_company_id: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** A folder of a company's cases; one per company is the default. Ids are unique per company. */
@@ -473,4 +489,146 @@ export interface RecoveryCodesTable {
   login_id: string;
   code_hash: Buffer;
   used_at: Moment;
+}
+
+/**
+ * A PostgreSQL bigint: read as its decimal string (pg's default, exact beyond 2^53), written as
+ * a bigint, a safe integer or a string. Money (øre) and credits are bigints.
+ */
+type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+/** A bigint the database fills (an identity), read as its decimal string. */
+type Identity = ColumnType<string, never, never>;
+/** Written once with the row, never updated (the row is append-only). */
+type Fixed<T> = ColumnType<T, T, never>;
+
+/** The operator's partner configuration of a company (spec 2.5, migration 0017). */
+export interface PartnersTable {
+  company_id: string;
+  is_partner: Generated<boolean>;
+  /** Unique without regard to case; without one, the referral link names the company id. */
+  code: string | null;
+  /** Fractions in parts per million (0.15 is 150000): exact, unlike a float. */
+  kickback_ppm: Generated<number>;
+  discount_ppm: Generated<number>;
+  webhook_enabled: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+export type PaymentMethod = 'card' | 'invoice' | 'ean';
+
+/**
+ * A pack of credits bought: every rate and amount (øre) used copied onto it. Only an open
+ * purchase's payment (`status`, `paid_at`) is ever written after (a trigger refuses the rest).
+ */
+export interface CreditPurchasesTable {
+  id: Generated<string>;
+  company_id: Fixed<string>;
+  idempotency_key: Fixed<string>;
+  credits: Fixed<string | bigint>;
+  method: Fixed<PaymentMethod>;
+  auto_refill: Fixed<boolean>;
+  unit_price_ore: Fixed<string | bigint>;
+  discount_ppm: Fixed<number>;
+  vat_ppm: Fixed<number>;
+  referrer_company_id: Fixed<string | null>;
+  /** The referrer was an active partner when the purchase was recorded. */
+  referrer_partner: Fixed<boolean>;
+  kickback_ppm: Fixed<number>;
+  gross_ore: Fixed<string | bigint>;
+  discount_ore: Fixed<string | bigint>;
+  net_ore: Fixed<string | bigint>;
+  vat_ore: Fixed<string | bigint>;
+  total_ore: Fixed<string | bigint>;
+  invoice_number: Fixed<string>;
+  reference: Fixed<string | null>;
+  ean_gln: Fixed<string | null>;
+  ean_order_number: Fixed<string | null>;
+  ean_contact: Fixed<string | null>;
+  status: ColumnType<'open' | 'paid', 'open' | 'paid' | undefined, 'paid'>;
+  paid_at: ColumnType<Date | null, Date | null | undefined, Date>;
+  /** Who recorded it: `member:<user id>`, `operator`, `auto-refill`. */
+  created_by: Fixed<string>;
+  created_at: CreatedAt;
+}
+
+/** The last invoice number given: one row, taken in each purchase's transaction. */
+export interface CreditInvoiceNumbersTable {
+  only_row: Generated<boolean>;
+  last: Int8;
+}
+
+export type CreditLineKind = 'purchase' | 'referral' | 'case' | 'correction';
+
+/** One line of a company's append-only credit ledger (a trigger refuses updates and deletes). */
+export interface CreditLinesTable {
+  id: Identity;
+  company_id: Fixed<string>;
+  kind: Fixed<CreditLineKind>;
+  paid_credits: ColumnType<string, bigint | number | string | undefined, never>;
+  free_credits: ColumnType<string, bigint | number | string | undefined, never>;
+  /** Unique in the company: a line recorded twice is recorded once. */
+  idempotency_key: Fixed<string>;
+  purchase_id: ColumnType<string | null, string | null | undefined, never>;
+  case_id: ColumnType<string | null, string | null | undefined, never>;
+  referred_company_id: ColumnType<string | null, string | null | undefined, never>;
+  note: ColumnType<string | null, string | null | undefined, never>;
+  created_by: Fixed<string>;
+  created_at: CreatedAt;
+}
+
+/** The sums of a company's ledger, written in the same transaction as each of its lines. */
+export interface CreditBalancesTable {
+  company_id: string;
+  paid: Int8;
+  free: Int8;
+  updated_at: Generated<Date>;
+}
+
+/** A company's auto-refill: a pack bought when its balance falls below `refill_below`. */
+export interface CreditSettingsTable {
+  company_id: string;
+  refill_below: Int8 | null;
+  refill_credits: Int8 | null;
+  refill_method: PaymentMethod | null;
+  ean_gln: string | null;
+  ean_order_number: string | null;
+  ean_contact: string | null;
+  updated_at: Generated<Date>;
+}
+
+/** What a partner is owed for one paid invoice of a customer it referred (append-only). */
+export interface PartnerKickbacksTable {
+  id: Identity;
+  partner_company_id: Fixed<string>;
+  customer_company_id: Fixed<string>;
+  purchase_id: Fixed<string>;
+  invoice_number: Fixed<string>;
+  base_ore: Fixed<string | bigint>;
+  kickback_ppm: Fixed<number>;
+  amount_ore: Fixed<string | bigint>;
+  created_at: CreatedAt;
+}
+
+/** A payout the operator made to a partner by hand (append-only). */
+export interface PartnerPayoutsTable {
+  id: Identity;
+  partner_company_id: Fixed<string>;
+  amount_ore: Fixed<string | bigint>;
+  reference: Fixed<string | null>;
+  idempotency_key: Fixed<string>;
+  created_by: Fixed<string>;
+  created_at: CreatedAt;
+}
+
+/** A new customer's consent to its API key going to its partner, as it was shown. */
+export interface PartnerConsentsTable {
+  company_id: string;
+  partner_company_id: string;
+  user_id: string | null;
+  email: string;
+  text: string;
+  language: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
 }

@@ -23,6 +23,8 @@ export interface ApiKeyRecord extends KeyIdentity {
   copiedFromRedisAt?: Date;
   /** When it last authenticated a request, to the minute (KeyUseRecorder); absent: not yet. */
   lastUsedAt?: Date;
+  /** The partner it was made for by the partner webhook (spec 5.6): a partner integration. */
+  partner?: string;
 }
 
 /** A new key: its record and the key itself, which is shown once and stored nowhere. */

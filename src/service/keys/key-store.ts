@@ -107,6 +107,8 @@ export class KeyStore implements ExpiringKeyVerifier {
     user: string;
     name?: string;
     expiresInMs?: number;
+    /** Made for this partner by the partner webhook (spec 5.6): listed as a partner integration. */
+    partner?: string;
   }): Promise<CreatedKey> {
     const problems = newKeyProblems(input);
     if (problems.length > 0) throw new DocpipeError('validation-failed', problems);
@@ -149,6 +151,7 @@ export class KeyStore implements ExpiringKeyVerifier {
               hash: hashToken(token),
               created_at: createdAt,
               expires_at: expiresAt ?? null,
+              partner_company_id: input.partner ?? null,
             })
             .onConflict((oc) => oc.column('id').doNothing())
             .returning('id')
@@ -165,6 +168,7 @@ export class KeyStore implements ExpiringKeyVerifier {
           user: made.email,
           createdAt,
           ...(expiresAt === undefined ? {} : { expiresAt }),
+          ...(input.partner === undefined ? {} : { partner: input.partner }),
           key: token,
         };
     }
@@ -192,6 +196,7 @@ export class KeyStore implements ExpiringKeyVerifier {
           'k.expires_at',
           'k.revoked_at',
           'k.copied_from_redis_at',
+          'k.partner_company_id',
           'k.last_used_at',
         ])
         .orderBy('k.created_at')
@@ -209,6 +214,7 @@ export class KeyStore implements ExpiringKeyVerifier {
       ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
       ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
       ...(r.copied_from_redis_at ? { copiedFromRedisAt: r.copied_from_redis_at } : {}),
+      ...(r.partner_company_id !== null ? { partner: r.partner_company_id } : {}),
       ...(r.last_used_at ? { lastUsedAt: r.last_used_at } : {}),
     }));
   }

@@ -17,6 +17,8 @@ export interface DestinationCheckOptions {
   allowPrivate: boolean;
   /** @defaultValue dns.lookup, all addresses */
   lookup?: LookupAll;
+  /** The company may name PARTNER_TRIGGER (service/webhooks/partner-trigger.ts). */
+  partnerTrigger?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function checkWebhookDestination(
   const problems: FailureDetail[] = [];
   const reasons = new Map<FailureDetail, WebhookProblemReason>();
   try {
-    checked = checkWebhook(input);
+    checked = checkWebhook(input, { partnerTrigger: options.partnerTrigger ?? false });
   } catch (err) {
     if (!isDocpipeError(err) || err.slug !== 'validation-failed') throw err;
     problems.push(...err.details);

@@ -6,6 +6,7 @@
  */
 export {
   ALL_TRIGGERS,
+  PARTNER_TRIGGER,
   WEBHOOK_TRIGGERS,
   isWebhookTrigger,
   receives,
@@ -70,6 +71,9 @@ export {
   type DestinationCheckOptions,
 } from './check-webhook-destination.js';
 export { updateWebhook } from './update-webhook.js';
+export { partnerTriggerAllowed } from './partner-trigger.js';
+export { sendWebhookRequest, type WebhookAnswer } from './webhook-request.js';
+export { unsendableHeader } from './webhook-header-rules.js';
 export { rotateWebhookSecret } from './rotate-webhook-secret.js';
 export { TEST_TRIGGER, sendTestEvent } from './send-test-event.js';
 export {

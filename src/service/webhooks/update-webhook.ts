@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
+import { partnerTriggerAllowed } from './partner-trigger.js';
 import { checkWebhook, type NewWebhook } from './webhook-input.js';
 import { isUuid, webhookOf, type Webhook } from './webhook-records.js';
 
@@ -15,7 +16,9 @@ export async function updateWebhook(
   id: string,
   input: NewWebhook,
 ): Promise<Webhook | undefined> {
-  const checked = checkWebhook(input);
+  const checked = checkWebhook(input, {
+    partnerTrigger: await partnerTriggerAllowed(db, company, input.triggers),
+  });
   if (!isUuid(id)) return undefined;
   const row = await db
     .updateTable('webhooks')

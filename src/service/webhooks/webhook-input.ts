@@ -1,5 +1,10 @@
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
-import { ALL_TRIGGERS, WEBHOOK_TRIGGERS, isWebhookTrigger } from './webhook-triggers.js';
+import {
+  ALL_TRIGGERS,
+  PARTNER_TRIGGER,
+  WEBHOOK_TRIGGERS,
+  isWebhookTrigger,
+} from './webhook-triggers.js';
 import { headerProblem, isHeaderName } from './webhook-header-rules.js';
 
 export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
@@ -45,7 +50,11 @@ const MAX_HEADER_VALUE_CHARS = 4096;
  * named by the flag it was typed with. A private destination is not refused here: what a name
  * resolves to can change, so it is checked at each delivery.
  */
-export function checkWebhook(input: NewWebhook): CheckedWebhook {
+export function checkWebhook(
+  input: NewWebhook,
+  /** The company is an active partner with `webhookEnabled`: it may name PARTNER_TRIGGER. */
+  options: { partnerTrigger?: boolean } = {},
+): CheckedWebhook {
   const problems: FailureDetail[] = [];
   const url = urlProblems(input.url, problems);
   const method = (input.method ?? 'POST').toUpperCase();
@@ -61,7 +70,12 @@ export function checkWebhook(input: NewWebhook): CheckedWebhook {
       message: `give at least one: ${WEBHOOK_TRIGGERS.join(', ')}, or ${ALL_TRIGGERS} for all`,
     });
   for (const t of triggers)
-    if (t !== ALL_TRIGGERS && !isWebhookTrigger(t))
+    if (t === PARTNER_TRIGGER && !options.partnerTrigger)
+      problems.push({
+        field: WEBHOOK_FIELDS.triggers,
+        message: `${PARTNER_TRIGGER} is received only by a partner of this service with the partner webhook enabled`,
+      });
+    else if (t !== ALL_TRIGGERS && t !== PARTNER_TRIGGER && !isWebhookTrigger(t))
       problems.push({
         field: WEBHOOK_FIELDS.triggers,
         message: `${JSON.stringify(t)} is no trigger: give ${WEBHOOK_TRIGGERS.join(', ')}, or ${ALL_TRIGGERS} for all`,

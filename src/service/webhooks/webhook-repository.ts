@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { RecordNotFoundError } from '../companies/index.js';
 import type { Database } from '../db/index.js';
+import { partnerTriggerAllowed } from './partner-trigger.js';
 import { checkWebhook, type NewWebhook } from './webhook-input.js';
 import { isUuid, webhookOf, type Webhook, type WebhookRun } from './webhook-records.js';
 import { newWebhookSecret } from './webhook-secret.js';
@@ -24,7 +25,9 @@ export class WebhookRepository {
    * here and never again (it is kept to sign with, but no read answers it).
    */
   async add(company: string, input: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
-    const checked = checkWebhook(input);
+    const checked = checkWebhook(input, {
+      partnerTrigger: await partnerTriggerAllowed(this.db, company, input.triggers),
+    });
     const secret = newWebhookSecret();
     try {
       const row = await this.db

@@ -17,6 +17,15 @@ export const WEBHOOK_TRIGGERS = [
 
 export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
 
+/**
+ * Spec 6's partner trigger: a new customer's API key, sent to its partner's webhooks once, at
+ * sign-up (service/partners/partner-webhook.ts). Not one of WEBHOOK_TRIGGERS and not received by
+ * `*`: a webhook gets a customer's key only when it names this trigger, and only an active
+ * partner with `webhookEnabled` may name it (spec: "It appears only for partners with
+ * webhookEnabled").
+ */
+export const PARTNER_TRIGGER = 'partner.customer.registered';
+
 /** The trigger that stands for all of them. */
 export const ALL_TRIGGERS = '*';
 
