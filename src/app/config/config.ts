@@ -25,6 +25,7 @@ import { safeUrl } from '../../base/util/index.js';
 import { httpConfigFrom, type HttpConfig } from './http-config.js';
 import { storageConfigFrom, type StorageConfig } from './storage-config.js';
 import { retentionConfigFrom, type RetentionConfig } from './retention-config.js';
+import { creditsConfigFrom, type CreditsConfig } from './credits-config.js';
 import { environmentConfigFrom, type Environment } from './environment-config.js';
 import { fairnessConfigFrom, type FairnessConfig } from './fairness-config.js';
 import { dashboardConfigFrom, type DashboardConfig } from './dashboard-config.js';
@@ -136,6 +137,8 @@ export interface DocpipeConfig {
   fairness: FairnessConfig;
   /** `DOCPIPE_SIGNUP`, `DOCPIPE_SESSION_*`, `DOCPIPE_LOGIN_*`: the dashboard's accounts. */
   dashboard: DashboardConfig;
+  /** `DOCPIPE_CREDITS_PER_CASE`, `DOCPIPE_CREDIT_PRICE`, `DOCPIPE_VAT_RATE`, `DOCPIPE_CREDIT_PACKS`. */
+  credits: CreditsConfig;
   /** `REDIS_URL`: the Redis that workers and producers share. @defaultValue none: an embedded redis-server */
   redisUrl: string | undefined;
   /**
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
   const { environment, testDataRetentionMs } = environmentConfigFrom(env, problems);
   const fairness = fairnessConfigFrom(count);
   const dashboard = dashboardConfigFrom(env, count, problems);
+  const credits = creditsConfigFrom(env, problems);
   // A signed URL must not outlive what it points at: the sweeper would leave it a 404.
   const shortest = [retention.uploadsMs, retention.rendersMs].filter((ms) => ms !== undefined);
   // Left to its default, the lifetime gives way to a shorter retention set alone.
@@ -347,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DocpipeConfig 
     retention,
     fairness,
     dashboard,
+    credits,
   };
 }
 

@@ -35,6 +35,11 @@ export interface HttpConfig {
    */
   adminAttemptsPerMinute: number;
   /**
+   * `DOCPIPE_PARTNER_LOOKUPS_PER_MINUTE`: public partner lookups (spec 4.5) a minute per client
+   * address; past them 429 for the rest of its minute; 0 is off. @defaultValue 60
+   */
+  partnerLookupsPerMinute: number;
+  /**
    * `DOCPIPE_SIGNING_MISSES_PER_MINUTE`: signing-page requests a minute per client address with a
    * token that opens nothing; past them the address gets 429 on every signing page for the rest
    * of its minute, so that tokens cannot be guessed at the speed of the network; 0 is off.
@@ -112,6 +117,7 @@ export function httpConfigFrom(
       'DOCPIPE_ADMIN_ATTEMPTS_PER_MINUTE',
       DEFAULT_ADMIN_ATTEMPTS_PER_MINUTE,
     ),
+    partnerLookupsPerMinute: count('DOCPIPE_PARTNER_LOOKUPS_PER_MINUTE', 60),
     signingMissesPerMinute: count(
       'DOCPIPE_SIGNING_MISSES_PER_MINUTE',
       DEFAULT_SIGNING_MISSES_PER_MINUTE,

@@ -20,6 +20,7 @@ export {
   type HttpConnectionLimits,
 } from './http-connections-config.js';
 export { STORAGE_KINDS, storageConfigFrom, type StorageConfig } from './storage-config.js';
+export { DEFAULT_CREDITS, creditsConfigFrom, type CreditsConfig } from './credits-config.js';
 export {
   DEFAULT_RETENTION,
   retentionConfigFrom,

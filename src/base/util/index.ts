@@ -9,3 +9,12 @@ export {
   writtenLanguage,
   type WrittenLanguage,
 } from './written-date.js';
+export {
+  PPM,
+  applyRate,
+  formatFraction,
+  formatKroner,
+  formatPercent,
+  parseFraction,
+  parseKroner,
+} from './money.js';

@@ -3,7 +3,7 @@ import { recordKickback } from '../partners/index.js';
 import type { CreditPurchasesTable, Database, PaymentMethod } from '../db/index.js';
 import { addCreditLine } from './credit-ledger.js';
 import { glnProblem, normalizeGln } from './gln.js';
-import { applyRate } from './money.js';
+import { applyRate } from '../../base/util/index.js';
 import {
   CardPaymentsUnavailableError,
   CardRefusedError,

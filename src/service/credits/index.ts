@@ -40,13 +40,4 @@ export {
   type CardPayments,
 } from './payment-provider.js';
 export { glnProblem, normalizeGln, type GlnProblem } from './gln.js';
-export {
-  PPM,
-  applyRate,
-  formatFraction,
-  formatKroner,
-  formatPercent,
-  parseFraction,
-  parseKroner,
-} from './money.js';
 export { purchaseAmounts, type PurchaseAmounts, type PurchaseRates } from './purchase-amounts.js';

@@ -1,4 +1,4 @@
-import { applyRate } from './money.js';
+import { applyRate } from '../../base/util/index.js';
 
 /** The rates a purchase is priced with, read when it is recorded and copied onto it. */
 export interface PurchaseRates {

@@ -9,7 +9,7 @@ export {
   type PartnerChanges,
   type PartnerConfig,
 } from './partner-config.js';
-export { MAX_REF_CHARS, findReferrer, type Referrer } from './referrer.js';
+export { MAX_REF_CHARS, findReferrer, partnerLogo, type Referrer } from './referrer.js';
 export {
   PayoutTooLargeError,
   partnerAccount,

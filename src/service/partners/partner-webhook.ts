@@ -90,7 +90,7 @@ export async function handOverCustomerKey(
   const deadline = Date.now() + timeoutMs;
   const deliveries = await Promise.all(
     webhooks.map(async (w): Promise<PartnerDelivery> => {
-      const headers = w.headers as Record<string, string>;
+      const headers = w.headers;
       const bad = unsendableHeader(headers);
       if (bad !== undefined) return { webhookId: w.id, error: `a header cannot be sent (${bad})` };
       try {

@@ -46,3 +46,18 @@ export async function findReferrer(
     webhookEnabled: activePartner && row.webhook_enabled === true,
   };
 }
+
+/** An active partner's logo (the company's settings logo); undefined for anything else. */
+export async function partnerLogo(
+  db: Kysely<Database>,
+  ref: string,
+): Promise<{ bytes: Buffer; type: 'image/png' | 'image/jpeg' } | undefined> {
+  const referrer = await findReferrer(db, ref);
+  if (!referrer?.activePartner || !referrer.hasLogo) return undefined;
+  const row = await db
+    .selectFrom('companies')
+    .select(['logo', 'logo_type'])
+    .where('id', '=', referrer.companyId)
+    .executeTakeFirst();
+  return row?.logo && row.logo_type ? { bytes: row.logo, type: row.logo_type } : undefined;
+}

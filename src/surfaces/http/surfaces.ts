@@ -12,6 +12,7 @@ import { accountSurface } from './account/index.js';
 import { dashboardSurface } from './dashboard/index.js';
 import { operatorSurface } from './operator/index.js';
 import { signingSurface } from './signing/index.js';
+import { partnersSurface } from './partners/index.js';
 
 /**
  * Every surface the server serves, in registration order (the OpenAPI document lists them so).
@@ -27,6 +28,7 @@ export const SURFACES: readonly HttpSurface[] = [
   downloadsSurface,
   operationsSurface,
   signingSurface,
+  partnersSurface,
   pagesSurface,
   accountSurface,
   dashboardSurface,

@@ -5,8 +5,11 @@ import {
   type AccountDeps,
   type PasswordProblem,
   type SessionStore,
+  type SignUpOptions,
   type SignUpProblem,
 } from '../../../service/accounts/index.js';
+import { KeyStore } from '../../../service/keys/index.js';
+import { PARTNER_WEBHOOK_TIMEOUT_MS } from '../../../service/partners/index.js';
 import { messageChannels } from '../../../service/messages/index.js';
 import type { HttpApp } from '../common/create-app.js';
 import { RedisAdminAttempts, type AdminAttempts } from '../common/admin-attempts.js';
@@ -22,6 +25,8 @@ import {
 /** What every group of account pages works with, made once per server (accountKitOf). */
 export interface AccountKit {
   deps: AccountDeps;
+  /** Sign-up's partner webhook (spec 6): keys made here, sent to the destinations webhooks may reach. */
+  signUpOptions: SignUpOptions;
   /** Failed log-ins per client address, a minute (DOCPIPE_LOGIN_ATTEMPTS_PER_MINUTE). */
   loginsPerAddress: AdminAttempts | undefined;
   /** Failed log-ins per e-mail address, 15 minutes (DOCPIPE_LOGIN_FAILURES_PER_ACCOUNT). */
@@ -84,6 +89,19 @@ export function accountKitOf(scope: HttpApp, { deps }: SurfaceContext): AccountK
     signups: throttle('signups', dashboard.signupsPerHour, 60 * 60_000),
     mailRequests: throttle('account-mails', Math.max(dashboard.loginAttemptsPerMinute, 3), 60_000),
     mailsPerAccount: throttle('account-mails-to', RESET_MAILS_PER_HOUR, 60 * 60_000),
+    signUpOptions: {
+      partnerWebhook: {
+        keys: new KeyStore({
+          db: deps.db,
+          databaseUrl: deps.config.databaseUrl ?? 'the embedded PostgreSQL',
+          environment: deps.config.environment,
+        }),
+        allowPrivate: deps.config.webhooks.allowPrivate,
+        // Never longer than a webhook's own try, and at most the sign-up's few seconds.
+        timeoutMs: Math.min(deps.config.webhooks.timeoutMs, PARTNER_WEBHOOK_TIMEOUT_MS),
+        logger,
+      },
+    },
   };
   kits.set(deps, kit);
   return kit;

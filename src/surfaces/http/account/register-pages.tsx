@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import type { Database } from '../../../service/db/index.js';
+import { findReferrer, type Referrer } from '../../../service/partners/index.js';
 import { signUp, type SignUpField } from '../../../service/accounts/index.js';
 import type { DashboardPages } from '../pages/index.js';
 import {
@@ -28,6 +31,7 @@ const FORM = Type.Object(
     email: Type.Optional(Type.String({ maxLength: 1000 })),
     password: Type.Optional(Type.String({ maxLength: 2000 })),
     ref: Type.Optional(Type.String({ maxLength: 200 })),
+    partnerConsent: Type.Optional(Type.String({ maxLength: 10 })),
   },
   { additionalProperties: true },
 );
@@ -43,9 +47,32 @@ interface RegisterValues {
   name: string;
   email: string;
   ref: string;
+  partnerConsent: boolean;
 }
 
-const EMPTY: RegisterValues = { companyName: '', cvr: '', name: '', email: '', ref: '' };
+const EMPTY: RegisterValues = {
+  companyName: '',
+  cvr: '',
+  name: '',
+  email: '',
+  ref: '',
+  partnerConsent: false,
+};
+
+/**
+ * The referrer a page names: an active partner only, whose name and logo the page shows (and the
+ * consent box, with its webhook on); any other ref is carried along unnamed (spec 4.6).
+ */
+async function shownReferrer(db: Kysely<Database>, ref: string): Promise<Referrer | undefined> {
+  if (ref === '') return undefined;
+  const found = await findReferrer(db, ref);
+  return found?.activePartner ? found : undefined;
+}
+
+/** The consent's words as the page shows them, and as they are recorded when ticked. */
+function consentText(page: PageContext, partner: string): string {
+  return fill(page.words.account.partnerConsent, { partner });
+}
 
 /** The order the fields are on the page: the error summary lists them so. */
 const FIELDS: readonly SignUpField[] = ['companyName', 'cvr', 'name', 'email', 'password'];
@@ -64,8 +91,12 @@ export const registerPages: DashboardPages = (scope, { context }) => {
     scope.get(path, { schema: { hide: true, querystring: QUERY } }, async (request, reply) => {
       const page = pageOf(request);
       if (!enabled) return signupOff(reply, page);
-      const ref = typeof request.query.ref === 'string' ? request.query.ref : '';
-      return sendPage(reply, <RegisterPage page={page} values={{ ...EMPTY, ref }} errors={{}} />);
+      const ref = typeof request.query.ref === 'string' ? request.query.ref.trim() : '';
+      const referrer = await shownReferrer(context.deps.db, ref);
+      return sendPage(
+        reply,
+        <RegisterPage page={page} values={{ ...EMPTY, ref }} errors={{}} referrer={referrer} />,
+      );
     });
 
     scope.post(path, { schema: { hide: true, body: FORM } }, async (request, reply) => {
@@ -77,23 +108,48 @@ export const registerPages: DashboardPages = (scope, { context }) => {
         cvr: text(body.cvr),
         name: text(body.name),
         email: text(body.email),
-        ref: text(body.ref),
+        ref: text(body.ref).trim(),
+        partnerConsent: body.partnerConsent === 'true',
       };
+      const referrer = await shownReferrer(context.deps.db, values.ref);
       const wait = await waitFor([kit.signups, request.ip]);
       if (wait !== undefined) return sendProblem(reply, page, 'tooMany', { seconds: wait });
-      const outcome = await signUp(kit.deps, {
-        ...values,
-        password: text(body.password),
-        language: languageOf(page),
-        ...(values.ref ? { referrer: values.ref } : {}),
-      });
+      const outcome = await signUp(
+        kit.deps,
+        {
+          companyName: values.companyName,
+          cvr: values.cvr,
+          name: values.name,
+          email: values.email,
+          password: text(body.password),
+          language: languageOf(page),
+          ...(values.ref ? { referrer: values.ref } : {}),
+          // Only a box the page showed, ticked, with the words it showed.
+          ...(values.partnerConsent && referrer?.webhookEnabled
+            ? {
+                partnerConsent: {
+                  text: consentText(page, referrer.name),
+                  ip: request.ip,
+                  ...(request.headers['user-agent']
+                    ? { userAgent: request.headers['user-agent'] }
+                    : {}),
+                },
+              }
+            : {}),
+        },
+        kit.signUpOptions,
+      );
       if (!outcome.ok) {
         const errors: Record<string, string> = {};
         for (const field of FIELDS) {
           const problem = outcome.problems[field];
           if (problem) errors[field] = problemText(page.words, field, problem);
         }
-        return sendPage(reply, <RegisterPage page={page} values={values} errors={errors} />, 400);
+        return sendPage(
+          reply,
+          <RegisterPage page={page} values={values} errors={errors} referrer={referrer} />,
+          400,
+        );
       }
       await countTry([kit.signups, request.ip]);
       if (outcome.created)
@@ -129,14 +185,28 @@ function RegisterPage({
   page,
   values,
   errors,
+  referrer,
 }: {
   page: PageContext;
   values: RegisterValues;
   errors: FieldErrors;
+  referrer: Referrer | undefined;
 }) {
   const w = page.words.account;
   return (
     <Layout page={page} title={w.registerTitle} narrow>
+      {referrer ? (
+        <div class="referrer">
+          {referrer.hasLogo ? (
+            <img
+              src={`/v3/public/partner/${encodeURIComponent(values.ref)}/logo`}
+              alt={fill(w.partnerLogoAlt, { name: referrer.name })}
+              height="48"
+            />
+          ) : null}
+          <p>{fill(w.referredBy, { name: referrer.name })}</p>
+        </div>
+      ) : null}
       <p>{w.registerIntro}</p>
       <ErrorSummary page={page} errors={errors} />
       <form method="post" action={page.path} noValidate>
@@ -189,6 +259,21 @@ function RegisterPage({
           required
           autocomplete="new-password"
         />
+        {referrer?.webhookEnabled ? (
+          <fieldset>
+            <legend>{w.partnerConsentLegend}</legend>
+            <div class="checkbox">
+              <input
+                type="checkbox"
+                id="field-partnerConsent"
+                name="partnerConsent"
+                value="true"
+                checked={values.partnerConsent}
+              />
+              <label for="field-partnerConsent">{consentText(page, referrer.name)}</label>
+            </div>
+          </fieldset>
+        ) : null}
         <div class="actions">
           <button type="submit" class="button">
             {w.createAccount}

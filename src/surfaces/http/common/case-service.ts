@@ -1,5 +1,6 @@
 import { readCprKeyFile } from '../../../app/config/index.js';
-import { CaseService } from '../../../service/cases/index.js';
+import { CaseService, type CaseCredits } from '../../../service/cases/index.js';
+import { refillIfLow } from '../../../service/credits/index.js';
 import { CprCipher } from '../../../service/cpr/index.js';
 import { QueueCaseDelivery } from '../../../service/delivery/index.js';
 import { cprSchemes, servedSchemes } from '../../../service/eid/index.js';
@@ -42,5 +43,34 @@ export async function caseServiceOf({ deps, signingSecret }: SurfaceContext): Pr
     ...(cprCipher ? { cprCipher } : {}),
     signingSecret,
     ...(deps.events ? { delivery: new QueueCaseDelivery(deps.events) } : {}),
+    credits: caseCreditsOf(deps),
   });
+}
+
+/**
+ * What a sent case costs on this server (DOCPIPE_CREDITS_PER_CASE), and the company's
+ * auto-refill after it: invoice and EAN packs are recorded at once; a card refill needs a
+ * payment provider, which this server has none of, and is logged as not bought.
+ */
+function caseCreditsOf(deps: HttpServerDeps): CaseCredits {
+  const logger = deps.logger;
+  const pricing = {
+    unitPriceOre: deps.config.credits.unitPriceOre,
+    vatPpm: deps.config.credits.vatPpm,
+  };
+  return {
+    perCase: deps.config.credits.perCase,
+    afterUse: (company) =>
+      refillIfLow({ db: deps.db, pricing }, company).then(
+        (bought) => {
+          if (bought)
+            logger?.info(
+              { company, invoice: bought.invoiceNumber, credits: String(bought.credits) },
+              'auto-refill bought credits',
+            );
+        },
+        (err: unknown) =>
+          logger?.warn({ err, company }, 'auto-refill could not buy credits; the case was sent'),
+      ),
+  };
 }

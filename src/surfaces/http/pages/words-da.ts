@@ -52,6 +52,11 @@ export const DA: Words = {
     registerTitle: 'Opret en konto til din virksomhed',
     registerIntro:
       'Tilmeld din virksomhed docpipe. Du bliver dens første administrator og kan invitere de andre.',
+    referredBy: 'Du er henvist af {name}.',
+    partnerLogoAlt: '{name}s logo',
+    partnerConsentLegend: 'Jeres partner',
+    partnerConsent:
+      'Send {partner} en API-nøgle til vores nye konto, så {partner} kan arbejde med vores sager for os. Vi kan altid tilbagekalde nøglen under API-nøgler.',
     companyName: 'Virksomhedens navn',
     cvr: 'CVR-nummer',
     cvrHint: '8 cifre, som i Det Centrale Virksomhedsregister.',

@@ -57,6 +57,11 @@ export const EN = {
     registerTitle: 'Create an account for your company',
     registerIntro:
       'Sign your company up for docpipe. You become its first admin and can invite the others.',
+    referredBy: 'You were referred by {name}.',
+    partnerLogoAlt: "{name}'s logo",
+    partnerConsentLegend: 'Your partner',
+    partnerConsent:
+      'Send {partner} an API key for our new account, so that {partner} can work with our cases for us. We can revoke the key at any time under API keys.',
     companyName: 'Company name',
     cvr: 'CVR number',
     cvrHint: '8 digits, as in the Central Business Register.',
