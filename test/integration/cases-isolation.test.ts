@@ -160,6 +160,16 @@ const COVERED: Record<string, string> = {
  * file, with their own isolation tests.
  */
 const EXEMPT: Record<string, { file?: string; why: string }> = {
+  // Spec 4.5: public, no key, no company's data but an active partner's name and logo; its
+  // answers for every kind of ref are test/integration/partner-program.test.ts's.
+  'GET /v3/public/partner/{ref}': {
+    file: 'test/integration/partner-program.test.ts',
+    why: 'the public partner lookup',
+  },
+  'GET /v3/public/partner/{ref}/logo': {
+    file: 'test/integration/partner-program.test.ts',
+    why: 'the public partner lookup',
+  },
   // v2 cases (spec 4.2): the {company} of the path against the key's, and each case id of
   // another company answered as absent, are test/integration/http-cases-v2.test.ts's.
   'POST /api/v2/{company}/case/create': {

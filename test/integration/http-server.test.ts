@@ -273,6 +273,8 @@ describe('the composed HTTP service', () => {
       '/v3/api/documents/{id}/cases',
       '/v3/company/{company}/file/upload',
       '/v3/company/{company}/file/view-presigned-url',
+      '/v3/public/partner/{ref}',
+      '/v3/public/partner/{ref}/logo',
     ]);
   });
 
