@@ -466,6 +466,28 @@ describe('GET /v3/public/partner/{ref}', () => {
       .execute();
   });
 
+  it("serves an active partner's logo, and nobody else's", async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('not really the rest of a PNG'),
+    ]);
+    for (const id of ['fjord', 'plain'])
+      await stack.t.db
+        .updateTable('companies')
+        .set({ logo: png, logo_type: 'image/png' })
+        .where('id', '=', id)
+        .execute();
+    const found = await lookup('FjordRef');
+    expect(found.body.logo).toBe(`${server.url}/v3/public/partner/FjordRef/logo`);
+    const logo = await fetch(String(found.body.logo));
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await logo.arrayBuffer())).toEqual(png);
+    // A company that is no partner has a logo too, and it is not served.
+    expect((await fetch(`${server.url}/v3/public/partner/plain/logo`)).status).toBe(404);
+    expect((await fetch(`${server.url}/v3/public/partner/nobody/logo`)).status).toBe(404);
+  });
+
   it('is described in the OpenAPI document without security', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
       paths: Record<string, { get?: { security?: unknown[] } }>;
