@@ -20,6 +20,8 @@ import { registerPresets } from './commands/presets.js';
 import { registerMessageTemplates } from './commands/message-templates.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerForms } from './commands/forms.js';
+import { registerPartners } from './commands/partners.js';
+import { registerCredits } from './commands/credits.js';
 import { registerStart } from './commands/start.js';
 import { registerFields } from './commands/fields.js';
 import { registerRender } from './commands/render.js';
@@ -70,6 +72,8 @@ registerPresets(program);
 registerMessageTemplates(program);
 registerWebhooks(program);
 registerForms(program);
+registerPartners(program);
+registerCredits(program);
 for (const command of program.commands) command.exitOverride();
 
 try {
