@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/service/accounts/index.js';
 import { CompanyOverview } from '../../src/service/companies/index.js';
+import { addCreditLine } from '../../src/service/credits/index.js';
+import { PartnerRepository } from '../../src/service/partners/index.js';
 import {
   startPagesStack,
   type PagesServer,
@@ -259,6 +261,105 @@ describe('the operator pages', () => {
     expect(enabled.headers.get('location')).toBe('/admin/companies/op-alpha?done=enabled');
     expect((await keyAnswer(await stack.server(), alphaKey)).status).toBe(200);
     expect(await dashboardOpens(alphaMember)).toBe(true);
+  });
+
+  it("show a company's partner configuration, credits and kickbacks owed, and change it by its form", async () => {
+    await stack.t.db.transaction().execute((tx) =>
+      addCreditLine(tx, {
+        company: 'op-beta',
+        kind: 'correction',
+        freeCredits: 5n,
+        key: 'correction:op-test',
+        note: 'test',
+        by: 'operator',
+      }),
+    );
+    const first = await (await admin('/admin/companies/op-beta')).text();
+    expect(first).toContain('<h2 id="partner-heading">Partner and credits</h2>');
+    expect(first).toContain('<dd data-fact="partner">No</dd>');
+    expect(first).toContain('<dd data-fact="kickback">0 %</dd>');
+    // Its one open case took a credit before the 5 were given: the ledger may go below zero.
+    expect(first).toContain('<dd data-fact="credits">4 (-1 bought, 5 given)</dd>');
+    expect(first).toContain('<dd data-fact="owed">0.00 kr (earned 0.00 kr, paid out 0.00 kr)</dd>');
+    expect(first).toContain('action="/admin/companies/op-beta/partner"');
+
+    const { cookie, token } = await confirmForm('/admin/companies/op-beta');
+    // A rate that is no fraction, and a code that is another company's id: named by field.
+    const english = { 'accept-language': 'en' };
+    const refused = await post(
+      '/admin/companies/op-beta/partner',
+      `_csrf=${token}&isPartner=true&code=BetaRef&kickback=15%25&discount=0.1`,
+      cookie,
+      english,
+    );
+    expect(refused.status).toBe(400);
+    const problems = await refused.text();
+    expect(problems).toContain('<a href="#field-kickback">Write a fraction from 0 to 1');
+    // What was typed is kept.
+    expect(problems).toContain('value="15%"');
+    expect(problems).toContain('value="BetaRef"');
+    const clash = await post(
+      '/admin/companies/op-beta/partner',
+      `_csrf=${token}&isPartner=true&code=OP-ALPHA&kickback=0.15&discount=0.1`,
+      cookie,
+      english,
+    );
+    expect(clash.status).toBe(400);
+    expect(await clash.text()).toContain(
+      '<p class="field-error" id="field-code-error">This is the id of another company: a link would name both.</p>',
+    );
+    // The language switch of a refused form comes back to the company's page.
+    const back = await admin('/admin/companies/op-beta/partner');
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe('/admin/companies/op-beta');
+    expect(await new PartnerRepository(stack.t.db).get('op-beta')).toMatchObject({
+      isPartner: false,
+      updatedAt: null,
+    });
+
+    const saved = await post(
+      '/admin/companies/op-beta/partner',
+      `_csrf=${token}&isPartner=true&code=BetaRef&kickback=0.15&discount=0.125&webhookEnabled=true`,
+      cookie,
+    );
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe('/admin/companies/op-beta?done=partner-saved');
+    const page = await (await admin(saved.headers.get('location')!)).text();
+    expect(page).toContain('The partner configuration is saved.');
+    expect(page).toContain('<dd data-fact="partner">Yes</dd>');
+    expect(page).toContain('<dd data-fact="code"><code>BetaRef</code></dd>');
+    expect(page).toContain('<dd data-fact="kickback">15 %</dd>');
+    expect(page).toContain('<dd data-fact="discount">12.5 %</dd>');
+    expect(page).toContain('<dd data-fact="partner-webhook">Allowed</dd>');
+    expect(page).toContain('name="kickback" type="text" value="0.15"');
+    expect(await new PartnerRepository(stack.t.db).get('op-beta')).toMatchObject({
+      isPartner: true,
+      code: 'BetaRef',
+      kickbackPpm: 150_000,
+      discountPpm: 125_000,
+      webhookEnabled: true,
+    });
+
+    // Unticked boxes and an empty code switch them off; the Danish page has the same section.
+    const off = await post(
+      '/admin/companies/op-beta/partner',
+      `_csrf=${token}&code=&kickback=0.15&discount=0.125`,
+      cookie,
+    );
+    expect(off.status).toBe(303);
+    expect(await new PartnerRepository(stack.t.db).get('op-beta')).toMatchObject({
+      isPartner: false,
+      code: null,
+      webhookEnabled: false,
+    });
+    const danish = await fetch(`${server.url}/admin/companies/op-beta`, {
+      headers: { authorization: BASIC, 'accept-language': 'da' },
+    });
+    expect(await danish.text()).toContain('<h2 id="partner-heading">Partner og kreditter</h2>');
+    // The company's own dashboard never shows it.
+    expect(await (await fetch(`${server.url}/dashboard/anything`)).text()).not.toContain(
+      'partner-heading',
+    );
   });
 
   it('refuse a disable without the CSRF token, or from another origin', async () => {

@@ -6,19 +6,28 @@ import {
   type KeySummary,
 } from '../../../service/companies/index.js';
 import { keyTokenPrefix, type KeyEnvironment } from '../../../service/keys/index.js';
-import { CsrfField, fill, Notice, type PageContext } from '../pages/index.js';
+import { CsrfField, fill, Notice, type FieldErrors, type PageContext } from '../pages/index.js';
 import { companyHref } from './company-list-page.js';
 import { OperatorFrame } from './operator-frame.js';
 import { keysLine, moment } from './operator-format.js';
+import { PartnerSection, type PartnerFacts, type PartnerForm } from './partner-section.js';
 
 /** What a disable or enable came to, shown once on the company's page after its redirect. */
-export const OUTCOMES = ['disabled', 'enabled', 'already-disabled', 'already-enabled'] as const;
+export const OUTCOMES = [
+  'disabled',
+  'enabled',
+  'already-disabled',
+  'already-enabled',
+  'partner-saved',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface CompanyPageProps {
   page: PageContext;
   detail: CompanyDetail;
   outcome?: Outcome;
+  /** Its partner configuration, credits and kickbacks owed, with the form's values and problems after a refusal. */
+  partner: { facts: PartnerFacts; form?: PartnerForm; errors?: FieldErrors };
 }
 
 /**
@@ -26,7 +35,7 @@ export interface CompanyPageProps {
  * and its keys (never a secret), its webhooks and recent cases counted, and the way to disable or
  * enable it: a link to the confirmation page, so that it works without script.
  */
-export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps) {
+export function CompanyOperatorPage({ page, detail, outcome, partner }: CompanyPageProps) {
   const w = page.words.admin;
   const c = detail.summary;
   const yesNo = (value: boolean) => (value ? page.words.common.yes : page.words.common.no);
@@ -35,6 +44,7 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
     enabled: w.enabledDone,
     'already-disabled': w.alreadyDisabled,
     'already-enabled': w.alreadyEnabled,
+    'partner-saved': page.words.operatorPartner.saved,
   };
   return (
     <OperatorFrame page={page} title={fill(w.companyTitle, { name: c.name })}>
@@ -75,6 +85,8 @@ export function CompanyOperatorPage({ page, detail, outcome }: CompanyPageProps)
           </a>
         )}
       </div>
+
+      <PartnerSection page={page} {...partner} />
 
       <h2 id="members-heading">{`${w.members} (${c.members})`}</h2>
       {detail.members.length === 0 ? (

@@ -4,8 +4,15 @@ import type { HttpApp } from '../common/create-app.js';
 import {
   CompanyOverview,
   CompanyRepository,
+  RecordExistsError,
+  RecordInvalidError,
   RecordNotFoundError,
 } from '../../../service/companies/index.js';
+import { parseFraction } from '../../../base/util/index.js';
+import { creditBalance } from '../../../service/credits/index.js';
+import { PartnerRepository, partnerAccount } from '../../../service/partners/index.js';
+import type { FieldErrors } from '../pages/index.js';
+import type { PartnerFacts, PartnerForm } from './partner-section.js';
 import type { DashboardPages } from '../pages/index.js';
 import { Layout, pageOf, sendPage, sendProblem, type PageContext } from '../pages/index.js';
 import { CompanyListPage, companyHref } from './company-list-page.js';
@@ -21,6 +28,15 @@ const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 2
 // An unknown `done` is ignored rather than refused: it only chooses a notice.
 const CompanyQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 32 })) });
 const ActionBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 128 })) });
+// A checkbox posts `true` when ticked and nothing when not.
+const PartnerBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 128 })),
+  isPartner: Type.Optional(Type.String({ maxLength: 8 })),
+  code: Type.Optional(Type.String({ maxLength: 200 })),
+  kickback: Type.Optional(Type.String({ maxLength: 40 })),
+  discount: Type.Optional(Type.String({ maxLength: 40 })),
+  webhookEnabled: Type.Optional(Type.String({ maxLength: 8 })),
+});
 
 /**
  * The operator's company pages under `/admin`, behind the admin credential (operator-credential.ts):
@@ -42,6 +58,15 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
   const db = context.deps.db;
   const overview = new CompanyOverview(db);
   const companies = new CompanyRepository(db);
+  const partners = new PartnerRepository(db);
+  const partnerFacts = async (id: string): Promise<PartnerFacts> => {
+    const [config, balance, account] = await Promise.all([
+      partners.get(id),
+      creditBalance(db, id),
+      partnerAccount(db, id),
+    ]);
+    return { config, balance, account };
+  };
 
   // A scope of its own, so that the credential guards these pages and nothing else; its hook
   // runs on request, before the pages' hook reads a session or a form.
@@ -81,7 +106,12 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
         const outcome = OUTCOMES.find((o) => o === request.query.done);
         return sendPage(
           reply,
-          <CompanyOperatorPage page={page} detail={detail} {...(outcome ? { outcome } : {})} />,
+          <CompanyOperatorPage
+            page={page}
+            detail={detail}
+            partner={{ facts: await partnerFacts(detail.summary.id) }}
+            {...(outcome ? { outcome } : {})}
+          />,
         );
       },
     );
@@ -125,6 +155,70 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
         },
       );
     }
+
+    // A refused form's page has this address: its language switch comes back to the company.
+    admin.get(
+      `${OPERATOR_PATH}/companies/:id/partner`,
+      { schema: { hide: true, params: CompanyParams } },
+      (request, reply) => reply.redirect(companyHref(request.params.id), 303),
+    );
+
+    // The partner configuration, through the same PartnerRepository.set as `docpipe partners set`.
+    admin.post(
+      `${OPERATOR_PATH}/companies/:id/partner`,
+      { schema: { hide: true, params: CompanyParams, body: PartnerBody } },
+      async (request, reply) => {
+        const page = pageOf(request);
+        const w = page.words.operatorPartner;
+        const { id } = request.params;
+        const body = request.body;
+        const form: PartnerForm = {
+          isPartner: body.isPartner === 'true',
+          code: body.code?.trim() ?? '',
+          kickback: body.kickback?.trim() ?? '',
+          discount: body.discount?.trim() ?? '',
+          webhookEnabled: body.webhookEnabled === 'true',
+        };
+        const errors: Record<string, string> = {};
+        const kickbackPpm = parseFraction(form.kickback);
+        const discountPpm = parseFraction(form.discount);
+        if (kickbackPpm === undefined) errors.kickback = w.badFraction;
+        if (discountPpm === undefined) errors.discount = w.badFraction;
+        if (Object.keys(errors).length === 0)
+          try {
+            await partners.set(id, {
+              isPartner: form.isPartner,
+              code: form.code === '' ? null : form.code,
+              kickbackPpm: kickbackPpm!,
+              discountPpm: discountPpm!,
+              webhookEnabled: form.webhookEnabled,
+            });
+            request.log.info({ company: id }, 'operator changed a partner configuration');
+            return await reply.redirect(`${companyHref(id)}?done=partner-saved`, 303);
+          } catch (err) {
+            if (err instanceof RecordNotFoundError) return sendProblem(reply, page, 'notFound');
+            if (err instanceof RecordExistsError) errors.code = w.codeTaken;
+            else if (err instanceof RecordInvalidError)
+              for (const p of err.problems)
+                if (p.path === 'code')
+                  errors.code = p.message.startsWith('is the id') ? w.codeIsCompany : w.badCode;
+                else errors[p.path === 'kickbackPercent' ? 'kickback' : 'discount'] = w.badFraction;
+            else throw err;
+          }
+        const detail = await overview.detail(id);
+        if (!detail) return sendProblem(reply, page, 'notFound');
+        const refused: FieldErrors = errors;
+        return sendPage(
+          reply,
+          <CompanyOperatorPage
+            page={page}
+            detail={detail}
+            partner={{ facts: await partnerFacts(id), form, errors: refused }}
+          />,
+          400,
+        );
+      },
+    );
 
     // Any other path under /admin (but the queue dashboard's own) is the not-found page.
     admin.get(`${OPERATOR_PATH}/*`, { schema: { hide: true } }, (request, reply) =>

@@ -3,6 +3,7 @@ import { CASE_PAGE_DA } from './words-case-page-da.js';
 import type { Words } from './words-en.js';
 import { NEW_CASE_DA } from './words-new-case-da.js';
 import { PLACES_DA } from './words-places-da.js';
+import { OPERATOR_PARTNER_DA } from './words-operator-partner-da.js';
 
 /** Every text of the pages in Danish: the same keys as words-en.ts (see there). */
 export const DA: Words = {
@@ -639,4 +640,5 @@ export const DA: Words = {
   casePage: CASE_PAGE_DA,
   newCase: NEW_CASE_DA,
   places: PLACES_DA,
+  operatorPartner: OPERATOR_PARTNER_DA,
 };

@@ -2,6 +2,7 @@ import { CASE_LIST_EN } from './words-case-list-en.js';
 import { CASE_PAGE_EN } from './words-case-page-en.js';
 import { NEW_CASE_EN } from './words-new-case-en.js';
 import { PLACES_EN } from './words-places-en.js';
+import { OPERATOR_PARTNER_EN } from './words-operator-partner-en.js';
 
 /**
  * Every text of the pages a person sees (dashboard, sign-up, log-in, operator), in English. The
@@ -645,6 +646,7 @@ export const EN = {
   casePage: CASE_PAGE_EN,
   newCase: NEW_CASE_EN,
   places: PLACES_EN,
+  operatorPartner: OPERATOR_PARTNER_EN,
 } as const;
 
 /** A catalogue's shape with its texts as any string: what each language must have. */
