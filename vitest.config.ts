@@ -64,7 +64,6 @@ const SHARED_INTEGRATION_FILES = [
   'test/integration/operator-pages.test.ts',
   'test/integration/pages-kit.test.ts',
   'test/integration/pdf-readers.test.ts',
-  'test/integration/png-thread.test.ts',
   'test/integration/queue-bullmq-layout.test.ts',
   'test/integration/queue-fairness.test.ts',
   'test/integration/queue-inline.test.ts',
