@@ -5,7 +5,7 @@ import type { PageContext } from './page-context.js';
 import { fill } from './words.js';
 
 /** The dashboard's sections, as the navigation names them. */
-export type Section = 'cases' | 'keys' | 'webhooks' | 'members' | 'settings';
+export type Section = 'cases' | 'keys' | 'webhooks' | 'members' | 'credits' | 'settings';
 
 export interface LayoutProps {
   page: PageContext;
@@ -22,6 +22,7 @@ const NAV: readonly { section: Section; href: string; key: Section }[] = [
   { section: 'keys', href: '/dashboard/keys', key: 'keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', key: 'webhooks' },
   { section: 'members', href: '/dashboard/members', key: 'members' },
+  { section: 'credits', href: '/dashboard/credits', key: 'credits' },
   { section: 'settings', href: '/dashboard/settings', key: 'settings' },
 ];
 
@@ -40,6 +41,7 @@ export function Layout({ page, title, section, narrow, children }: LayoutProps) 
     keys: w.apiKeys,
     webhooks: w.webhooks,
     members: w.members,
+    credits: w.credits,
     settings: w.settings,
   };
   return (

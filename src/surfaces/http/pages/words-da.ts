@@ -4,6 +4,7 @@ import type { Words } from './words-en.js';
 import { NEW_CASE_DA } from './words-new-case-da.js';
 import { PLACES_DA } from './words-places-da.js';
 import { OPERATOR_PARTNER_DA } from './words-operator-partner-da.js';
+import { CREDITS_DA } from './words-credits-da.js';
 
 /** Every text of the pages in Danish: the same keys as words-en.ts (see there). */
 export const DA: Words = {
@@ -20,6 +21,7 @@ export const DA: Words = {
     webhooks: 'Webhooks',
     members: 'Medlemmer',
     settings: 'Indstillinger',
+    credits: 'Kreditter',
     logOut: 'Log ud',
     loggedInAs: 'Logget ind som {name}',
     company: 'Virksomhed',
@@ -294,6 +296,8 @@ export const DA: Words = {
     colExpires: 'Udløber',
     colState: 'Status',
     noUser: 'CLI (ingen bruger)',
+    partnerIntegration: 'Partnerintegration',
+    partnerIntegrationBy: 'Partnerintegration: {partner}',
     removedUser: 'Et fjernet medlem',
     noUserState: 'Afvises: medlemmet er fjernet',
     notUsed: 'Endnu ikke',
@@ -340,6 +344,7 @@ export const DA: Words = {
     urlMissing: 'Skriv URL’en, hvor jeres system tager imod hændelserne.',
     triggersMissing: 'Vælg mindst én trigger.',
     allTriggers: 'Alle triggere, også dem der kommer senere (*)',
+    partnerTrigger: 'Ny henvist kunde',
     add: 'Tilføj webhook',
     save: 'Gem webhook',
     refused: 'Afvist: {reason}',
@@ -641,4 +646,5 @@ export const DA: Words = {
   newCase: NEW_CASE_DA,
   places: PLACES_DA,
   operatorPartner: OPERATOR_PARTNER_DA,
+  credits: CREDITS_DA,
 };

@@ -3,6 +3,7 @@ import { CASE_PAGE_EN } from './words-case-page-en.js';
 import { NEW_CASE_EN } from './words-new-case-en.js';
 import { PLACES_EN } from './words-places-en.js';
 import { OPERATOR_PARTNER_EN } from './words-operator-partner-en.js';
+import { CREDITS_EN } from './words-credits-en.js';
 
 /**
  * Every text of the pages a person sees (dashboard, sign-up, log-in, operator), in English. The
@@ -26,6 +27,7 @@ export const EN = {
     webhooks: 'Webhooks',
     members: 'Members',
     settings: 'Settings',
+    credits: 'Credits',
     logOut: 'Log out',
     loggedInAs: 'Logged in as {name}',
     company: 'Company',
@@ -297,6 +299,8 @@ export const EN = {
     colExpires: 'Expires',
     colState: 'State',
     noUser: 'CLI (no user)',
+    partnerIntegration: 'Partner integration',
+    partnerIntegrationBy: 'Partner integration: {partner}',
     removedUser: 'A removed member',
     noUserState: 'Refused: its member was removed',
     notUsed: 'Not yet',
@@ -343,6 +347,7 @@ export const EN = {
     urlMissing: 'Give the URL where your system takes the events.',
     triggersMissing: 'Choose at least one trigger.',
     allTriggers: 'Every trigger, also ones added later (*)',
+    partnerTrigger: 'New referred customer',
     add: 'Add webhook',
     save: 'Save webhook',
     refused: '{reason}',
@@ -647,6 +652,7 @@ export const EN = {
   newCase: NEW_CASE_EN,
   places: PLACES_EN,
   operatorPartner: OPERATOR_PARTNER_EN,
+  credits: CREDITS_EN,
 } as const;
 
 /** A catalogue's shape with its texts as any string: what each language must have. */
