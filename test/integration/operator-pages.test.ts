@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/service/accounts/index.js';
 import { CompanyOverview } from '../../src/service/companies/index.js';
 import { addCreditLine } from '../../src/service/credits/index.js';
-import { PartnerRepository } from '../../src/service/partners/index.js';
+import { PartnerRepository, recordConsent } from '../../src/service/partners/index.js';
 import {
   startPagesStack,
   type PagesServer,
@@ -359,6 +359,42 @@ describe('the operator pages', () => {
     // The company's own dashboard never shows it.
     expect(await (await fetch(`${server.url}/dashboard/anything`)).text()).not.toContain(
       'partner-heading',
+    );
+  });
+
+  it('show who referred a company and the consent it gave to send its key to the partner, with the words shown', async () => {
+    await stack.t.db
+      .insertInto('companies')
+      .values({ id: 'op-referred', name: 'Referred ApS', referred_by: 'op-beta' })
+      .execute();
+    const before = await (await admin('/admin/companies/op-referred')).text();
+    expect(before).toContain('<dd data-fact="consent">None given</dd>');
+    expect(before).toMatch(
+      /<dd data-fact="referred-by"><a href="\/admin\/companies\/op-beta">[^<]+<\/a><\/dd>/,
+    );
+    expect(await (await admin('/admin/companies/op-beta')).text()).toContain(
+      '<dd data-fact="referred-by">No one: it did not sign up through a referral link</dd>',
+    );
+    const referredAdmin = await stack.member({
+      company: 'op-referred',
+      email: 'ann@referred.example',
+      admin: true,
+    });
+    await recordConsent(stack.t.db, {
+      company: 'op-referred',
+      partner: 'op-beta',
+      userId: referredAdmin.userId,
+      email: 'ann@referred.example',
+      text: 'Send Beta an API key for <Referred>',
+      language: 'en',
+      ip: '192.0.2.7',
+    });
+    const after = await (await admin('/admin/companies/op-referred')).text();
+    expect(after).toContain('Given by ann@referred.example on 2');
+    expect(after).toContain('from 192.0.2.7');
+    // The words as shown, escaped.
+    expect(after).toContain(
+      '<blockquote lang="en">Send Beta an API key for &lt;Referred></blockquote>',
     );
   });
 

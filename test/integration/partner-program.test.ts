@@ -429,6 +429,83 @@ describe('the partner webhook', () => {
     expect(receiver.requests.length).toBe(before);
   });
 
+  it("lists the key in the customer's dashboard as a partner integration, in its language, and revokes it there", async () => {
+    await removeHooks();
+    await partnerHook();
+    const before = receiver.requests.length;
+    const { id } = await signUpThrough('FJORDREF', 'Listed Key ApS', { consent: true });
+    const got = (await receiver.waitFor(before + 1))[before]!;
+    const apiKey = (JSON.parse(got.body) as { company: { apiKey: string } }).company.apiKey;
+    const admin = await stack.member({ company: id!, email: 'second@listed.example', admin: true });
+    const client = new PageClient(server.url);
+    client.cookies.set(admin.cookie.name, admin.cookie.value);
+    const en = await client.get('/dashboard/keys');
+    expect(en.status).toBe(200);
+    expect(en.html).toContain('Partner integration: Fjord Partners ApS');
+    const danish = new PageClient(server.url, { 'accept-language': 'da' });
+    danish.cookies.set(admin.cookie.name, admin.cookie.value);
+    const da = await danish.get('/dashboard/keys');
+    expect(da.html).toContain('Partnerintegration: Fjord Partners ApS');
+    // Only the partner's name: never its terms.
+    expect(en.html).not.toMatch(/kickback|discount|15 %|10 %/i);
+    const [key] = await keysOf(id!);
+    expect((await client.get(`/dashboard/keys/${key!.id}/revoke`)).status).toBe(200);
+    const revoked = await client.post(`/dashboard/keys/${key!.id}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    const res = await fetch(`${server.url}/v3/api/cases`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: string }).error).toBe('key-revoked');
+  });
+
+  it('offers the trigger in the webhook form only to an active partner with the webhook enabled, and saves it there', async () => {
+    const triggerBox = 'value="partner.customer.registered"';
+    const fjordAdmin = await stack.member({
+      company: 'fjord',
+      email: 'hooks@fjord.example',
+      admin: true,
+    });
+    const plainAdmin = await stack.member({
+      company: 'plain',
+      email: 'hooks@plain.example',
+      admin: true,
+    });
+    const fjord = new PageClient(server.url);
+    fjord.cookies.set(fjordAdmin.cookie.name, fjordAdmin.cookie.value);
+    const plain = new PageClient(server.url);
+    plain.cookies.set(plainAdmin.cookie.name, plainAdmin.cookie.value);
+    const offered = await fjord.get('/dashboard/webhooks');
+    expect(offered.html).toContain(triggerBox);
+    expect(offered.html).toContain('New referred customer');
+    expect((await plain.get('/dashboard/webhooks')).html).not.toContain(triggerBox);
+    // A forged form from a company that may not have it is refused at the field.
+    const forged = await plain.post('/dashboard/webhooks', {
+      url: `${receiver.url}/forged`,
+      method: 'POST',
+      active: 'on',
+      triggers: 'partner.customer.registered',
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.html).toContain('id="field-triggers-error"');
+    await removeHooks();
+    const saved = await fjord.post('/dashboard/webhooks', {
+      url: `${receiver.url}/from-the-form`,
+      method: 'POST',
+      active: 'on',
+      triggers: 'partner.customer.registered',
+    });
+    expect(saved.status, saved.html).toBe(200);
+    const [hook] = await new WebhookRepository(stack.t.db).list('fjord');
+    expect(hook?.triggers).toEqual(['partner.customer.registered']);
+    // Once the operator turns the webhook off, the form no longer offers it, but a webhook that
+    // names it still shows it, so that it can be unticked.
+    await partners.set('fjord', { webhookEnabled: false });
+    expect((await fjord.get('/dashboard/webhooks')).html).not.toContain(triggerBox);
+    expect((await fjord.get(`/dashboard/webhooks/${hook!.id}`)).html).toContain(triggerBox);
+    await partners.set('fjord', { webhookEnabled: true });
+  });
+
   it('refuses the trigger on the webhooks of a company that is no partner with the webhook enabled', async () => {
     await expect(
       new WebhookRepository(stack.t.db).add('plain', {

@@ -17,6 +17,8 @@ import { KEY_EXPIRIES, type KeyExpiry } from './keys-form.js';
 /** A key of the list, with the name of the member it acts for (absent: none). */
 export interface ListedKey extends ApiKeyRecord {
   userName?: string;
+  /** A partner integration's partner, by name (spec 5.6). */
+  partnerName?: string;
 }
 
 export interface KeysListProps {
@@ -159,7 +161,19 @@ function KeyRow({
     // shows the name above the value (the header row is then out of sight).
     <tr>
       <th scope="row" data-label={w.colName}>
-        {k.name}
+        {k.partner === undefined ? (
+          k.name
+        ) : (
+          // The partner webhook names its key in English; the list names it in the page's
+          // language, with the partner that received it (spec 5.6: "partner integration").
+          <>
+            {w.partnerIntegration}
+            <br />
+            <span class="hint">
+              {fill(w.partnerIntegrationBy, { partner: k.partnerName ?? k.partner })}
+            </span>
+          </>
+        )}
       </th>
       <td data-label={w.colPrefix}>
         <code>{keyStart(k, environment)}</code>

@@ -28,20 +28,37 @@ export function keysPages(scope: HttpApp, { context }: { context: SurfaceContext
     environment: deps.config.environment,
   });
 
-  /** The company's keys, each with its member's name. */
+  /** The company's keys, each with its member's name and, for a partner integration, the partner's. */
   const listed = async (member: Member): Promise<ListedKey[]> => {
-    const [keys, users] = await Promise.all([
-      store.list({ company: member.companyId }),
+    const keys = await store.list({ company: member.companyId });
+    const partners = [
+      ...new Set(keys.flatMap((k) => (k.partner === undefined ? [] : [k.partner]))),
+    ];
+    const [users, partnerRows] = await Promise.all([
       deps.db
         .selectFrom('users')
         .select(['id', 'name'])
         .where('company_id', '=', member.companyId)
         .execute(),
+      partners.length === 0
+        ? Promise.resolve([])
+        : deps.db
+            .selectFrom('companies')
+            .select(['id', 'name'])
+            .where('id', 'in', partners)
+            .execute(),
     ]);
     const names = new Map(users.map((u) => [u.id, u.name]));
+    // Only the partner's name: the company may see who holds its key, never the partner's terms.
+    const partnerNames = new Map(partnerRows.map((c) => [c.id, c.name]));
     return keys.map((k) => {
       const userName = k.userId === undefined ? undefined : names.get(k.userId);
-      return userName === undefined ? k : { ...k, userName };
+      const partnerName = k.partner === undefined ? undefined : partnerNames.get(k.partner);
+      return {
+        ...k,
+        ...(userName === undefined ? {} : { userName }),
+        ...(partnerName === undefined ? {} : { partnerName }),
+      };
     });
   };
 

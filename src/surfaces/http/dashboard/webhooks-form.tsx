@@ -3,6 +3,7 @@ import { Field, fill, type FieldErrors, type PageContext } from '../pages/index.
 import type { DocpipeError, FailureDetail } from '../../../base/errors/index.js';
 import {
   ALL_TRIGGERS,
+  PARTNER_TRIGGER,
   WEBHOOK_FIELDS,
   WEBHOOK_METHODS,
   WEBHOOK_TRIGGERS,
@@ -141,13 +142,18 @@ export function WebhookFields({
   page,
   values,
   errors,
+  partnerTrigger,
 }: {
   page: PageContext;
   values: WebhookFormValues;
   errors: FieldErrors;
+  partnerTrigger: boolean;
 }) {
   const w = page.words.webhooks;
-  const triggers = [...WEBHOOK_TRIGGERS, ALL_TRIGGERS];
+  // The partner trigger is offered only to a partner that may receive it, and kept on a webhook
+  // that already names it (so that it can be unticked after the operator turned it off).
+  const partner = partnerTrigger || values.triggers.includes(PARTNER_TRIGGER);
+  const triggers = [...WEBHOOK_TRIGGERS, ...(partner ? [PARTNER_TRIGGER] : []), ALL_TRIGGERS];
   return (
     <>
       <Field
@@ -230,7 +236,15 @@ export function WebhookFields({
               checked={values.triggers.includes(t)}
             />
             <label for={`trigger-${i}`}>
-              {t === ALL_TRIGGERS ? w.allTriggers : <code>{t}</code>}
+              {t === ALL_TRIGGERS ? (
+                w.allTriggers
+              ) : t === PARTNER_TRIGGER ? (
+                <>
+                  <code>{t}</code> ({w.partnerTrigger})
+                </>
+              ) : (
+                <code>{t}</code>
+              )}
             </label>
           </div>
         ))}

@@ -16,6 +16,8 @@ export interface WebhooksListProps {
   webhooks: readonly Webhook[];
   values: WebhookFormValues;
   errors?: FieldErrors;
+  /** Whether the form offers the partner trigger (an active partner with webhookEnabled). */
+  partnerTrigger: boolean;
   /** A webhook was just removed. */
   removed?: boolean;
 }
@@ -63,7 +65,12 @@ export function WebhooksListPage(props: WebhooksListProps) {
         <h2 id="add-webhook-title">{w.addTitle}</h2>
         <form method="post" action="/dashboard/webhooks" novalidate>
           <CsrfField page={page} />
-          <WebhookFields page={page} values={props.values} errors={errors} />
+          <WebhookFields
+            page={page}
+            values={props.values}
+            errors={errors}
+            partnerTrigger={props.partnerTrigger}
+          />
           <button type="submit">{w.add}</button>
         </form>
       </section>

@@ -5,9 +5,11 @@ import {
   ReplayRefusedError,
   WebhookNotFoundError,
   WebhookRepository,
+  PARTNER_TRIGGER,
   checkWebhookDestination,
   findWebhookRun,
   listWebhookRuns,
+  partnerTriggerAllowed,
   replayDelivery,
   rotateWebhookSecret,
   sendTestEvent,
@@ -64,16 +66,25 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
   const checked = async (
     values: WebhookFormValues,
     page: ReturnType<typeof pageOf>,
+    member: Member,
   ): Promise<{ input: NewWebhook } | { errors: Record<string, string> }> => {
     const input = newWebhookOf(values);
     try {
-      await checkWebhookDestination(input, destination);
+      const partnerTrigger = await partnerTriggerAllowed(deps.db, member.companyId, input.triggers);
+      await checkWebhookDestination(input, { ...destination, partnerTrigger });
       return { input };
     } catch (err) {
       if (!isDocpipeError(err) || err.slug !== 'validation-failed') throw err;
       return { errors: formErrorsOf(err, values, page) };
     }
   };
+
+  /**
+   * Whether the form offers `partner.customer.registered`: only to an active partner with
+   * webhookEnabled (spec 6: "It appears only for partners with webhookEnabled").
+   */
+  const offersPartnerTrigger = (member: Member): Promise<boolean> =>
+    partnerTriggerAllowed(deps.db, member.companyId, [PARTNER_TRIGGER]);
 
   const webhookPage = async (
     request: FastifyRequest,
@@ -104,6 +115,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
         values={options.values ?? valuesOfWebhook(webhook)}
         errors={options.errors ?? {}}
         runs={runs}
+        partnerTrigger={await offersPartnerTrigger(member)}
         older={options.after !== undefined}
         saved={options.saved === true}
         {...(tested ? { tested } : {})}
@@ -128,6 +140,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
         values={options.values ?? NEW_WEBHOOK_VALUES}
         errors={options.errors ?? {}}
         removed={options.removed === true}
+        partnerTrigger={await offersPartnerTrigger(member)}
       />,
       status,
     );
@@ -171,7 +184,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!member) return reply;
       const page = pageOf(request);
       const values = valuesOfPosted(request.body);
-      const result = await checked(values, page);
+      const result = await checked(values, page, member);
       if ('errors' in result)
         return listPage(request, reply, member, { values, errors: result.errors }, 400);
       const { webhook, secret } = await repository.add(member.companyId, result.input);
@@ -219,7 +232,7 @@ export function webhooksPages(scope: HttpApp, { context }: { context: SurfaceCon
       if (!found) return reply;
       const { member, webhook } = found;
       const values = valuesOfPosted(request.body);
-      const result = await checked(values, pageOf(request));
+      const result = await checked(values, pageOf(request), member);
       if ('errors' in result)
         return webhookPage(request, reply, member, webhook, { values, errors: result.errors }, 400);
       const updated = await updateWebhook(deps.db, member.companyId, webhook.id, result.input);

@@ -20,6 +20,8 @@ export interface WebhookPageProps {
   webhook: Webhook;
   values: WebhookFormValues;
   errors?: FieldErrors;
+  /** Whether the form offers the partner trigger (an active partner with webhookEnabled). */
+  partnerTrigger: boolean;
   runs: WebhookRunsPage;
   /** Whether this is a later page of runs (then a link leads back to the newest). */
   older: boolean;
@@ -87,7 +89,12 @@ export function WebhookPage(props: WebhookPageProps) {
         <h2 id="edit-title">{w.editTitle}</h2>
         <form method="post" action={base} novalidate>
           <CsrfField page={page} />
-          <WebhookFields page={page} values={props.values} errors={errors} />
+          <WebhookFields
+            page={page}
+            values={props.values}
+            errors={errors}
+            partnerTrigger={props.partnerTrigger}
+          />
           <button type="submit">{w.save}</button>
         </form>
       </section>

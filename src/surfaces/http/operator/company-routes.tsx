@@ -10,7 +10,7 @@ import {
 } from '../../../service/companies/index.js';
 import { parseFraction } from '../../../base/util/index.js';
 import { creditBalance } from '../../../service/credits/index.js';
-import { PartnerRepository, partnerAccount } from '../../../service/partners/index.js';
+import { PartnerRepository, consentOf, partnerAccount } from '../../../service/partners/index.js';
 import type { FieldErrors } from '../pages/index.js';
 import type { PartnerFacts, PartnerForm } from './partner-section.js';
 import type { DashboardPages } from '../pages/index.js';
@@ -60,12 +60,25 @@ export const companyOperatorPages: DashboardPages = async (scope, { context }) =
   const companies = new CompanyRepository(db);
   const partners = new PartnerRepository(db);
   const partnerFacts = async (id: string): Promise<PartnerFacts> => {
-    const [config, balance, account] = await Promise.all([
+    const [config, balance, account, consent, referrer] = await Promise.all([
       partners.get(id),
       creditBalance(db, id),
       partnerAccount(db, id),
+      consentOf(db, id),
+      db
+        .selectFrom('companies as c')
+        .innerJoin('companies as r', 'r.id', 'c.referred_by')
+        .select(['r.id', 'r.name'])
+        .where('c.id', '=', id)
+        .executeTakeFirst(),
     ]);
-    return { config, balance, account };
+    return {
+      config,
+      balance,
+      account,
+      ...(consent ? { consent } : {}),
+      ...(referrer ? { referrer } : {}),
+    };
   };
 
   // A scope of its own, so that the credential guards these pages and nothing else; its hook

@@ -1,6 +1,10 @@
 import { formatFraction, formatKroner, formatPercent } from '../../../base/util/index.js';
 import type { CreditBalance } from '../../../service/credits/index.js';
-import type { PartnerAccount, PartnerConfig } from '../../../service/partners/index.js';
+import type {
+  PartnerAccount,
+  PartnerConfig,
+  PartnerConsent,
+} from '../../../service/partners/index.js';
 import {
   CheckboxField,
   CsrfField,
@@ -11,12 +15,17 @@ import {
   type PageContext,
 } from '../pages/index.js';
 import { companyHref } from './company-list-page.js';
+import { moment } from './operator-format.js';
 
 /** What the operator's company page shows of the partner program: one company's part of it. */
 export interface PartnerFacts {
   config: PartnerConfig;
   balance: CreditBalance;
   account: PartnerAccount;
+  /** The company that referred this one (set at sign-up, never moved). */
+  referrer?: { id: string; name: string };
+  /** The consent given at sign-up to hand this company's key to its partner (spec 6). */
+  consent?: PartnerConsent & { at: Date };
 }
 
 /** The form's values as sent back after a refusal, so that nothing typed is lost. */
@@ -91,6 +100,30 @@ export function PartnerSection({
             earned: formatKroner(account.earnedOre),
             paidOut: formatKroner(account.paidOutOre),
           })}
+        </dd>
+        <dt>{w.referredBy}</dt>
+        <dd data-fact="referred-by">
+          {facts.referrer ? (
+            <a href={companyHref(facts.referrer.id)}>{facts.referrer.name}</a>
+          ) : (
+            w.notReferred
+          )}
+        </dd>
+        <dt>{w.consent}</dt>
+        <dd data-fact="consent">
+          {facts.consent ? (
+            <>
+              {fill(w.consentLine, {
+                email: facts.consent.email,
+                at: moment(facts.consent.at, ''),
+                address: facts.consent.ip ?? w.noAddress,
+                language: facts.consent.language,
+              })}
+              <blockquote lang={facts.consent.language}>{facts.consent.text}</blockquote>
+            </>
+          ) : (
+            w.noConsent
+          )}
         </dd>
       </dl>
       <h3 id="partner-form-heading">{w.formHeading}</h3>
