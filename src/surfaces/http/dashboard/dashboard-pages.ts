@@ -10,6 +10,7 @@ import { casesListPages } from './cases-list-pages.js';
 import { casePages } from './case-pages.js';
 import { newCasePages } from './new-case-pages.js';
 import { placesPages } from './places-pages.js';
+import { creditsPages } from './credits-pages.js';
 
 /**
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
@@ -27,4 +28,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   casePages,
   newCasePages,
   placesPages,
+  creditsPages,
 ];

@@ -43,6 +43,9 @@ export const CREDITS_DA: Words['credits'] = {
   statusOpen: 'Åben',
   statusPaid: 'Betalt',
   autoRefilled: '{method} (automatisk påfyldning)',
+  byInvoice: 'faktura',
+  byEan: 'EAN-faktura',
+  byCard: 'kort',
   buyTitle: 'Køb kreditter',
   buyAdminsOnly:
     'Kun en administrator i virksomheden kan købe kreditter og ændre den automatiske påfyldning.',
