@@ -40,7 +40,9 @@ export function CreditLinesTable({
     correction: w.kindCorrection,
   };
   return (
-    <section aria-labelledby="credit-lines-title">
+    // The table's region is the one landmark its title names: a labelled section around it
+    // would be a second of the same name.
+    <section>
       <h2 id="credit-lines-title">{w.linesTitle}</h2>
       {lines.length === 0 ? (
         <p>{w.noLines}</p>

@@ -18,7 +18,9 @@ export function CreditPurchasesTable({
 }) {
   const w = page.words.credits;
   return (
-    <section aria-labelledby="credit-purchases-title">
+    // The table's region is the one landmark its title names: a labelled section around it
+    // would be a second of the same name.
+    <section>
       <h2 id="credit-purchases-title">{w.purchasesTitle}</h2>
       {purchases.length === 0 ? (
         <p>{w.noPurchases}</p>
