@@ -15,6 +15,9 @@ export type {
   PresetsTable,
   RecipientsTable,
   UsersTable,
+  WebflowRecipientStatus,
+  WebflowState,
+  WebflowsTable,
 } from './schema.js';
 export { MIGRATIONS } from './migrations.js';
 export {

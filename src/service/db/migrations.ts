@@ -16,6 +16,7 @@ import { caseAudit } from './migrations/0014-case-audit.js';
 import { caseStateIndex } from './migrations/0015-case-state-index.js';
 import { caseSearchText } from './migrations/0016-case-search-text.js';
 import { partners } from './migrations/0017-partners.js';
+import { webflows } from './migrations/0018-webflows.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -41,4 +42,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015-case-state-index': caseStateIndex,
   '0016-case-search-text': caseSearchText,
   '0017-partners': partners,
+  '0018-webflows': webflows,
 };

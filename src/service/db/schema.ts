@@ -41,6 +41,10 @@ export interface Database {
   partner_kickbacks: PartnerKickbacksTable;
   partner_payouts: PartnerPayoutsTable;
   partner_consents: PartnerConsentsTable;
+  webflows: WebflowsTable;
+  webflow_recipients: WebflowRecipientsTable;
+  webflow_answers: WebflowAnswersTable;
+  webflow_idempotency: WebflowIdempotencyTable;
 }
 
 /** Set by the database on insert, never updated. */
@@ -307,6 +311,8 @@ export interface FormsTable {
   recipients: Json;
   /** Per document: name, storage key and SHA-256 of its template, its kind and v2 flags. */
   documents: Json;
+  /** Whether it can start web-flows (form.json's `webflow`, migration 0018); needs `active`. */
+  webflow: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -631,4 +637,74 @@ export interface PartnerConsentsTable {
   ip: string | null;
   user_agent: string | null;
   created_at: CreatedAt;
+}
+
+/** A flow's state (migration 0018): pending until someone answers, then in progress. */
+export type WebflowState = 'pending' | 'in_progress' | 'completed' | 'expired';
+/** How far one person asked is. */
+export type WebflowRecipientStatus = 'pending' | 'opened' | 'answered';
+
+/** A web-flow (migration 0018): one request for information, with its form as it was. */
+export interface WebflowsTable {
+  id: Generated<string>;
+  company_id: string;
+  form_id: string;
+  /** The form as it was when the flow was made (service/webflows' FlowForm). */
+  form: Json;
+  title: string;
+  message: string | null;
+  /** Null once the member is removed: then `sender-not-in-company`. */
+  sender_user_id: string | null;
+  sender_email: string;
+  sender_name: string;
+  state: Generated<WebflowState>;
+  /** `{expiresInDays, reminders}` as resolved at creation. */
+  settings: Json;
+  /** The request's `case` member: the case a completed flow makes; null: none. */
+  case_request: Json | null;
+  case_id: string | null;
+  /** Why the case could not be made (slug and details), when it could not. */
+  case_error: Json | null;
+  expires_at: Date;
+  completed_at: Moment;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A person a flow asks (migration 0018); the link's token kept as its SHA-256 only. */
+export interface WebflowRecipientsTable {
+  id: Generated<string>;
+  flow_id: string;
+  company_id: string;
+  position: number;
+  name: string;
+  email: string;
+  language: string | null;
+  token_sha256: Buffer;
+  status: Generated<WebflowRecipientStatus>;
+  opened_at: Moment;
+  answered_at: Moment;
+}
+
+/** A flow's answer to one question (migration 0018): whoever answered it last. */
+export interface WebflowAnswersTable {
+  flow_id: string;
+  tag: string;
+  type: string;
+  /** The value as JSON; null for a CPR number, which is in value_encrypted only. */
+  value: Json | null;
+  value_encrypted: Buffer | null;
+  answered_by: string;
+  answered_at: Generated<Date>;
+}
+
+/** An `Idempotency-Key` of POST /v3/api/webflows (migration 0018), kept 24 hours. */
+export interface WebflowIdempotencyTable {
+  company_id: string;
+  key: string;
+  /** SHA-256 of the request body's canonical JSON. */
+  fingerprint: Buffer;
+  flow_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
 }
