@@ -88,6 +88,7 @@ describe('docpipe forms import', () => {
       title: 'Lease agreement',
       folder: null,
       active: true,
+      webflow: false,
       replaced: false,
       settings: { lang: 'en', reminders: { send: true, amount: 2, daysBetween: 3 } },
       tags: [
@@ -266,8 +267,8 @@ describe('docpipe forms list', () => {
   it('lists a company’s forms as a table and as JSON without storage internals', () => {
     const r = docpipe('forms', 'list', '--company', 'acme');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ID\s+UPDATED\s+ACTIVE\s+DOCUMENTS\s+TITLE\n/);
-    expect(r.stdout).toMatch(/\nlease\s+\S+\s+yes\s+2\s+Lease agreement 2027\n$/);
+    expect(r.stdout).toMatch(/^ID\s+UPDATED\s+ACTIVE\s+WEBFLOW\s+DOCUMENTS\s+TITLE\n/);
+    expect(r.stdout).toMatch(/\nlease\s+\S+\s+yes\s+no\s+2\s+Lease agreement 2027\n$/);
     const json = docpipe('forms', 'list', '--company', 'acme', '--json').stdout;
     expect(JSON.parse(json)).toMatchObject([
       {
@@ -289,6 +290,23 @@ describe('docpipe forms list', () => {
     expect(none.status).toBe(0);
     expect(none.stderr).toContain('company empty-co has no forms');
     expect(docpipe('forms', 'list', '--company', 'nobody').status).toBe(1);
+  });
+
+  it('shows whether a form can start web-flows (form.json "webflow", stored on the row)', async () => {
+    docpipe('companies', 'create', 'flow-co', '--name', 'Flow');
+    const folder = await folderOf({ edit: (f) => (f.webflow = true) });
+    const r = docpipe('forms', 'import', folder, '--company', 'flow-co', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'lease', active: true, webflow: true });
+    const row = await database.db
+      .selectFrom('forms')
+      .select('webflow')
+      .where('company_id', '=', 'flow-co')
+      .where('id', '=', 'lease')
+      .executeTakeFirstOrThrow();
+    expect(row.webflow).toBe(true);
+    const list = docpipe('forms', 'list', '--company', 'flow-co');
+    expect(list.stdout).toMatch(/\nlease\s+\S+\s+yes\s+yes\s+2\s+Lease agreement\n$/);
   });
 });
 

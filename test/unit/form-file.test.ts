@@ -20,6 +20,7 @@ describe('form.json', () => {
       title: 'Lease',
       folder: null,
       active: true,
+      webflow: false,
       settings: {},
       tags: [],
       recipients: [],
@@ -34,6 +35,7 @@ describe('form.json', () => {
         title: 'Lease',
         folder: 'Leases',
         active: false,
+        webflow: true,
         settings: { lang: 'en', reminders: { send: true, amount: 2 }, extra: 1 },
         tags: [
           { tag: 'tenant', type: 'text' },
@@ -52,6 +54,7 @@ describe('form.json', () => {
     expect(form.id).toBe('lease');
     expect(form.folder).toBe('Leases');
     expect(form.active).toBe(false);
+    expect(form.webflow).toBe(true);
     expect(form.tags).toEqual([
       { _id: 'tenant', name: 'tenant', tag: 'tenant', value: null, type: 'text' },
       { _id: 't2', name: 'Rent', tag: 'rent', value: 1200, type: 'number' },
@@ -72,6 +75,7 @@ describe('form.json', () => {
         title: '',
         colour: 'red',
         active: 'yes',
+        webflow: 1,
         settings: { reminders: { amount: 99 } },
         tags: [
           { tag: 'rent', type: 'money' },
@@ -91,6 +95,7 @@ describe('form.json', () => {
         'title',
         'colour',
         'active',
+        'webflow',
         'settings.reminders.amount',
         'tags[0].type',
         'tags[1].tag',

@@ -38,6 +38,8 @@ export interface FormFile {
   title: string;
   folder: string | null;
   active: boolean;
+  /** Whether the form can start web-flows (`"webflow": true`); default false. */
+  webflow: boolean;
   settings: V2CaseSettings;
   tags: TagDefinition[];
   recipients: V2Recipient[];
@@ -62,6 +64,7 @@ const FORM_MEMBERS = new Set([
   'title',
   'folder',
   'active',
+  'webflow',
   'settings',
   'tags',
   'recipients',
@@ -125,6 +128,12 @@ export function parseFormFile(data: unknown, folderName: string, file = FORM_FIL
   if (typeof active !== 'boolean')
     problems.push({ field: 'active', message: 'must be true or false' });
 
+  // Off unless asked for: a flow e-mails people outside the company, so no form starts one
+  // without saying so.
+  const webflow = data.webflow ?? false;
+  if (typeof webflow !== 'boolean')
+    problems.push({ field: 'webflow', message: 'must be true or false' });
+
   const settings = data.settings ?? {};
   problems.push(...checkSettings(settings, 'settings'));
 
@@ -138,6 +147,7 @@ export function parseFormFile(data: unknown, folderName: string, file = FORM_FIL
     title: title as string,
     folder: folder as string | null,
     active: active as boolean,
+    webflow: webflow as boolean,
     settings: settings,
     tags,
     recipients,

@@ -48,6 +48,8 @@ export interface FormRecord {
   /** A folder of the company, by name; null: the default folder. */
   folder: string | null;
   active: boolean;
+  /** Whether it can start web-flows (form.json's `webflow`); a flow also needs `active`. */
+  webflow: boolean;
   settings: V2CaseSettings;
   tags: TagDefinition[];
   recipients: V2Recipient[];

@@ -103,6 +103,7 @@ export async function importForm(
         title: parsed.title,
         folder: folderName,
         active: parsed.active,
+        webflow: parsed.webflow,
         settings: parsed.settings,
         tags: parsed.tags,
         recipients: parsed.recipients,

@@ -79,6 +79,7 @@ function operatorView(form: FormRecord) {
     title: form.title,
     folder: form.folder,
     active: form.active,
+    webflow: form.webflow,
     settings: form.settings,
     tags: form.tags,
     recipients: form.recipients,
@@ -99,11 +100,12 @@ function operatorView(form: FormRecord) {
 
 function table(forms: FormRecord[]): string {
   return textTable(
-    ['ID', 'UPDATED', 'ACTIVE', 'DOCUMENTS', 'TITLE'],
+    ['ID', 'UPDATED', 'ACTIVE', 'WEBFLOW', 'DOCUMENTS', 'TITLE'],
     forms.map((f) => [
       f.id,
       when(f.updatedAt),
       f.active ? 'yes' : 'no',
+      f.webflow ? 'yes' : 'no',
       String(f.documents.length),
       f.title,
     ]),

@@ -3,7 +3,7 @@ import { RECORDS_HELP } from './records-help.js';
 
 const FORM_FOLDER_HELP =
   '\nA form folder holds form.json and the templates it names:\n' +
-  '  {"id"?, "title", "folder"?, "active"?, "settings"?, "tags"?: [{"tag", "type", "value"?, "name"?, "_id"?}],\n' +
+  '  {"id"?, "title", "folder"?, "active"?, "webflow"?, "settings"?, "tags"?: [{"tag", "type", "value"?, "name"?, "_id"?}],\n' +
   '   "recipients"?: [...], "documents": [{"name", "file": "lease.docx", "documentMustBeRead"?, ...}]}\n' +
   "The id defaults to the folder's name. Each .docx is sniffed and linted as docpipe lint does, with the\n" +
   "form's tags as its fields: a tag the form does not define refuses the import. See docs/forms.md.\n";
@@ -41,7 +41,7 @@ export function registerForms(program: Command): void {
 
   forms
     .command('list')
-    .description("a company's forms: id, updated, active, documents, title")
+    .description("a company's forms: id, updated, active, webflow, documents, title")
     .requiredOption('--company <id>', 'the company')
     .option('--json', 'print the list (each form as GET .../forms/{id}/get answers it) as JSON')
     .addHelpText('after', RECORDS_HELP)
