@@ -31,6 +31,7 @@ export const GROUPS: readonly { group: string; folders: readonly string[] }[] = 
       'sealing',
       'signing',
       'tenancy',
+      'webflows',
       'webhooks',
     ],
   },

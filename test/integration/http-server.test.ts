@@ -271,6 +271,8 @@ describe('the composed HTTP service', () => {
       '/v3/api/documents',
       '/v3/api/documents/{id}',
       '/v3/api/documents/{id}/cases',
+      '/v3/api/webflows',
+      '/v3/api/webflows/{id}',
       '/v3/company/{company}/file/upload',
       '/v3/company/{company}/file/view-presigned-url',
       '/v3/public/partner/{ref}',

@@ -7,7 +7,6 @@ import {
   MessageTemplateRepository,
   PresetRepository,
   SIGNING_SCHEMAS,
-  UserRepository,
   type Company,
   type Folder,
   type User,
@@ -16,6 +15,7 @@ import type { Database } from '../db/index.js';
 import type { ServiceNotice } from './case-answer.js';
 import type { CaseInput, CaseSettingsInput } from './case-input.js';
 import { DRAW_SCHEME } from './case-defaults.js';
+import { chooseSender } from './sender-choice.js';
 import { logoProblem } from './signing-logo.js';
 
 /** One problem of rule 2, with the slug it answers with. */
@@ -191,41 +191,12 @@ async function resolveSender(
   problems: Problem[],
   notices: ServiceNotice[],
 ): Promise<User | undefined> {
-  const users = new UserRepository(db);
-  let sender: User | undefined;
-  if (body.senderId !== undefined) {
-    sender = await users.findById(context.company, body.senderId);
-    if (!sender)
-      problems.push({
-        slug: 'sender-user-not-found',
-        field: 'senderId',
-        message: `no member with id ${JSON.stringify(body.senderId)} in the company`,
-      });
-  }
-  let named = body.senderId !== undefined || body.senderEmail !== undefined;
-  if (body.senderEmail !== undefined) {
-    const byEmail = await users.findByEmail(context.company, body.senderEmail);
-    if (!byEmail && context.unknownSenderEmailToKeyUser) named = body.senderId !== undefined;
-    else if (!byEmail)
-      problems.push({
-        slug: 'sender-user-not-found',
-        field: 'senderEmail',
-        message: `no member with the e-mail address ${JSON.stringify(body.senderEmail)} in the company`,
-      });
-    else if (sender && sender.id !== byEmail.id)
-      problems.push({
-        slug: 'sender-user-not-found',
-        field: 'senderEmail',
-        message: 'names another member than senderId: send one of them',
-      });
-    sender ??= byEmail;
-  }
-  if (named) return sender;
-  const keyUser =
-    context.keyUserId === undefined
-      ? undefined
-      : await users.findById(context.company, context.keyUserId);
-  if (!keyUser)
+  const choice = await chooseSender(db, context.company, body, context.keyUserId, {
+    what: 'the case',
+    ...(context.unknownSenderEmailToKeyUser ? { unknownEmailToKeyUser: true } : {}),
+  });
+  for (const p of choice.problems) problems.push({ slug: 'sender-user-not-found', ...p });
+  if (choice.keyless)
     throw new DocpipeError('key-has-no-user', [
       {
         field: 'senderEmail',
@@ -233,14 +204,8 @@ async function resolveSender(
           'the API key belongs to no user, so the case has no sender: send senderId or senderEmail, or use a key made with --user',
       },
     ]);
-  notices.push({
-    code: 'sender-defaulted-to-key-creator',
-    message:
-      body.senderEmail === undefined
-        ? `no sender was given: the case is sent by the key's user ${keyUser.email}`
-        : `${body.senderEmail} is no member of the company: the case is sent by the key's user ${keyUser.email}`,
-  });
-  return keyUser;
+  if (choice.notice) notices.push(choice.notice);
+  return choice.sender;
 }
 
 /**

@@ -73,6 +73,7 @@ export {
   type CaseStatus,
 } from './case-status.js';
 export { readSigningView, type SigningView } from './signing-view.js';
+export { chooseSender, type NamedSender, type SenderChoice } from './sender-choice.js';
 export { recipientOfToken } from './token-recipient.js';
 export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
 export {

@@ -37,6 +37,7 @@ export {
 export { FormSubmitBodySchema, SUBMIT_STATES, type FormSubmitBody } from './submit-body.js';
 export {
   submitForm,
+  valueProblems,
   type ContractRecipient,
   type FormContract,
   type FormSubmitted,

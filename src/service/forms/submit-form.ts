@@ -210,8 +210,11 @@ function checkedSubmit(
   return { body, tags, cprs };
 }
 
-/** Every problem the fill would find in the submitted values, at `tags[i]...`. */
-function valueProblems(
+/**
+ * Every problem the fill would find in the submitted values, at `tags[i]...`; web-flows check
+ * their prefilled values with it too, so that a value a flow takes is one its case can fill.
+ */
+export function valueProblems(
   tags: FormSubmitBody['tags'],
   limits: ValueLimits | undefined,
 ): FailureDetail[] {

@@ -13,6 +13,7 @@ import { dashboardSurface } from './dashboard/index.js';
 import { operatorSurface } from './operator/index.js';
 import { signingSurface } from './signing/index.js';
 import { partnersSurface } from './partners/index.js';
+import { webflowsSurface } from './webflows/index.js';
 
 /**
  * Every surface the server serves, in registration order (the OpenAPI document lists them so).
@@ -24,6 +25,7 @@ export const SURFACES: readonly HttpSurface[] = [
   documentsSurface,
   casesSurface,
   casesV2Surface,
+  webflowsSurface,
   formsSurface,
   downloadsSurface,
   operationsSurface,

@@ -1,0 +1,229 @@
+import { sql, type Kysely } from 'kysely';
+import { DocpipeError, reportedProblems, type FailureDetail } from '../../base/errors/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../base/files/index.js';
+import { normalizeTagName } from '../../document/values/index.js';
+import { chooseSender, reminderSettings, type ServiceNotice } from '../cases/index.js';
+import type { Database } from '../db/index.js';
+import {
+  FormRepository,
+  formTagValues,
+  valueProblems,
+  type FormRecord,
+  type TagDefinition,
+} from '../forms/index.js';
+import { flowFormOf } from './flow-form.js';
+import {
+  IDEMPOTENCY_TTL_MS,
+  idempotencyKeyProblem,
+  requestFingerprint,
+} from './idempotency-key.js';
+import { DEFAULT_EXPIRES_IN_DAYS, type WebflowBody } from './webflow-body.js';
+import { newWebflowToken } from './webflow-token.js';
+import { readWebflowView, summaryOf, type WebflowSummary } from './webflow-view.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface CreateWebflowDeps {
+  db: Kysely<Database>;
+  /** The clock. @defaultValue the system's */
+  now?: () => Date;
+}
+
+export interface CreateWebflowRequest {
+  company: string;
+  /** The key's user, who sends when the body names no sender. */
+  keyUserId?: string;
+  /** The `Idempotency-Key` header as sent; undefined when it was not. */
+  idempotencyKey: string | undefined;
+  /** The body, structurally sound (WebflowBodySchema). */
+  body: WebflowBody;
+}
+
+export interface CreatedWebflow {
+  webflow: WebflowSummary;
+  /** `sender-defaulted-to-key-creator` when the key's user sends; none on a replay. */
+  notices: ServiceNotice[];
+  /** The key and body were seen before: this is the first request's flow, nothing new made. */
+  replayed: boolean;
+}
+
+/**
+ * `POST /v3/api/webflows`: the flow, its recipients (each with a link token kept as its SHA-256
+ * only) and the idempotency key, in one transaction. Calls with one key wait for each other on
+ * an advisory lock taken before the key is looked up, so two at once make one flow: the later
+ * finds the earlier's key. A live key with the same fingerprint answers its flow again; with
+ * another, `idempotency-conflict`. A key past its 24 hours is replaced.
+ */
+export async function createWebflow(
+  deps: CreateWebflowDeps,
+  request: CreateWebflowRequest,
+): Promise<CreatedWebflow> {
+  const { company, body } = request;
+  const keyProblem = idempotencyKeyProblem(request.idempotencyKey);
+  if (keyProblem) throw new DocpipeError('validation-failed', [keyProblem]);
+  const key = request.idempotencyKey!;
+  // The open `case` member may nest anything; the fingerprint walks it recursively.
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+    throw new DocpipeError('validation-failed', [
+      { field: 'case', message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
+  const fingerprint = requestFingerprint(body);
+  const now = deps.now?.() ?? new Date();
+
+  return deps.db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('docpipe-webflow'), hashtext(${`${company}:${key}`}))`.execute(
+      tx,
+    );
+    const seen = await tx
+      .selectFrom('webflow_idempotency')
+      .selectAll()
+      .where('company_id', '=', company)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (seen && seen.expires_at.getTime() > now.getTime()) {
+      if (!seen.fingerprint.equals(fingerprint))
+        throw new DocpipeError('idempotency-conflict', [
+          {
+            field: 'Idempotency-Key',
+            message:
+              'was used within the last 24 hours with another request body: send a new key for a new flow',
+          },
+        ]);
+      const row = await tx
+        .selectFrom('webflows')
+        .selectAll()
+        .where('id', '=', seen.flow_id)
+        .executeTakeFirstOrThrow();
+      return {
+        webflow: summaryOf(await readWebflowView(tx, row, now)),
+        notices: [],
+        replayed: true,
+      };
+    }
+
+    const form = await publishedWebflowForm(tx, company, body.formId);
+    const problems: FailureDetail[] = [];
+    const choice = await chooseSender(tx, company, body, request.keyUserId, {
+      what: 'the web-flow',
+    });
+    problems.push(...choice.problems);
+    const prefill = prefilledValues(form.tags, body.tags ?? [], problems);
+    if (problems.length > 0)
+      throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
+    if (choice.keyless || !choice.sender)
+      throw new DocpipeError('sender-not-in-company', [
+        {
+          field: 'senderEmail',
+          message:
+            "the API key's user is no longer a member of the company, so the web-flow has no sender: send senderId or senderEmail",
+        },
+      ]);
+    const sender = choice.sender;
+
+    const expiresInDays = body.settings?.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
+    const { autoSend: _autoSend, ...reminders } = reminderSettings({
+      ...(form.settings.reminders ?? {}),
+      ...(body.settings?.reminders ?? {}),
+    });
+    const flow = await tx
+      .insertInto('webflows')
+      .values({
+        company_id: company,
+        form_id: form.id,
+        form: JSON.stringify(flowFormOf(form, prefill)),
+        title: body.title ?? form.title,
+        message: body.message ?? null,
+        sender_user_id: sender.id,
+        sender_email: sender.email,
+        sender_name: sender.name,
+        settings: JSON.stringify({ expiresInDays, reminders }),
+        case_request: body.case === undefined ? null : JSON.stringify(body.case),
+        expires_at: new Date(now.getTime() + expiresInDays * DAY_MS),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('webflow_recipients')
+      .values(
+        body.recipients.map((r, position) => ({
+          flow_id: flow.id,
+          company_id: company,
+          position,
+          name: r.name,
+          email: r.email,
+          language: r.language ?? null,
+          // The token leaves this function nowhere: the invitation e-mail is its only copy.
+          token_sha256: newWebflowToken().hash,
+        })),
+      )
+      .execute();
+    if (seen)
+      await tx
+        .deleteFrom('webflow_idempotency')
+        .where('company_id', '=', company)
+        .where('key', '=', key)
+        .execute();
+    await tx
+      .insertInto('webflow_idempotency')
+      .values({
+        company_id: company,
+        key,
+        fingerprint,
+        flow_id: flow.id,
+        created_at: now,
+        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      })
+      .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
+      .execute();
+    return {
+      webflow: summaryOf(await readWebflowView(tx, flow, now)),
+      notices: choice.notice ? [choice.notice] : [],
+      replayed: false,
+    };
+  });
+}
+
+/**
+ * The company's form that may start a flow: published (`active`) and web-flow enabled. Absent,
+ * another company's, unpublished and not enabled are answered alike, so that the answer tells
+ * nothing of another company's forms.
+ */
+async function publishedWebflowForm(
+  db: Kysely<Database>,
+  company: string,
+  formId: string,
+): Promise<FormRecord> {
+  const form = await new FormRepository(db).find(company, formId);
+  if (!form || !form.active || !form.webflow)
+    throw new DocpipeError('form-not-found', [
+      {
+        field: 'formId',
+        message: `no published web-flow-enabled form ${JSON.stringify(formId)} in the company`,
+      },
+    ]);
+  return form;
+}
+
+/**
+ * The prefilled values by tag: each a question of the form, of its type, and a value the
+ * pipeline's own parsers take (the same check a form submit makes). Problems at `tags[i]...`.
+ * A question left out is simply not prefilled (the form submit's "no value" rule is the case's).
+ */
+function prefilledValues(
+  questions: readonly TagDefinition[],
+  tags: NonNullable<WebflowBody['tags']>,
+  problems: FailureDetail[],
+): Map<string, TagDefinition['value']> {
+  const checked = formTagValues(questions, tags);
+  problems.push(...checked.problems.filter((p) => p.field !== 'tags'));
+  problems.push(...valueProblems(tags, undefined));
+  const prefill = new Map<string, TagDefinition['value']>();
+  for (const t of tags) {
+    const value = t.value;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      prefill.set(normalizeTagName(t.tag), value);
+  }
+  return prefill;
+}
