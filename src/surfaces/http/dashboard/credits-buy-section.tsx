@@ -8,9 +8,9 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
-import { EAN_TEXT_MAX, REFERENCE_MAX, offeredMethods, type BuyValues } from './credits-buy-form.js';
+import { REFERENCE_MAX, type BuyValues } from './credits-buy-form.js';
 import { kronerNumber } from './credits-money.js';
-import { RadioGroup } from './credits-radio-group.js';
+import { PackFields } from './credits-pack-fields.js';
 
 export interface BuySectionProps {
   page: PageContext;
@@ -39,11 +39,6 @@ export function BuySection({
   errors,
 }: BuySectionProps) {
   const w = page.words.credits;
-  const methodLabel = {
-    card: w.methodCard,
-    invoice: w.methodInvoiceChoice,
-    ean: w.methodEanChoice,
-  };
   return (
     <section class="card" aria-labelledby="buy-title">
       <h2 id="buy-title">{w.buyTitle}</h2>
@@ -57,51 +52,15 @@ export function BuySection({
         <CsrfField page={page} />
         <input type="hidden" name="key" value={values.key} />
         <ErrorSummary page={page} errors={errors} />
-        <RadioGroup
-          name="pack"
-          legend={w.pack}
-          choices={packs.map((p) => ({
-            value: String(p),
-            label: fill(w.packChoice, { credits: String(p) }),
-          }))}
-          chosen={values.pack}
-          error={errors.pack}
-        />
-        <RadioGroup
-          name="method"
-          legend={w.method}
-          choices={offeredMethods(cards).map((m) => ({ value: m, label: methodLabel[m] }))}
-          chosen={values.method}
-          error={errors.method}
-          hint={cards ? undefined : w.noCards}
-        />
-        <Field
-          name="gln"
-          label={w.gln}
-          hint={w.glnHint}
-          value={values.gln}
+        <PackFields
+          page={page}
+          prefix=""
+          packs={packs}
+          cards={cards}
+          packLegend={w.pack}
+          methodLegend={w.method}
+          values={values}
           errors={errors}
-          inputmode="numeric"
-          autocomplete="off"
-          maxLength={20}
-        />
-        <Field
-          name="orderNumber"
-          label={w.orderNumber}
-          hint={w.orderNumberHint}
-          value={values.orderNumber}
-          errors={errors}
-          autocomplete="off"
-          maxLength={EAN_TEXT_MAX}
-        />
-        <Field
-          name="contact"
-          label={w.contact}
-          hint={w.contactHint}
-          value={values.contact}
-          errors={errors}
-          autocomplete="off"
-          maxLength={EAN_TEXT_MAX}
         />
         <Field
           name="reference"

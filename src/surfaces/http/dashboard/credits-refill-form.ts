@@ -1,7 +1,6 @@
-import { autoRefillProblems, glnProblem, type AutoRefill } from '../../../service/credits/index.js';
-import type { PaymentMethod } from '../../../service/db/index.js';
-import { fill, type FieldErrors, type Words } from '../pages/index.js';
-import { EAN_TEXT_MAX, offeredMethods } from './credits-buy-form.js';
+import { autoRefillProblems, type AutoRefill } from '../../../service/credits/index.js';
+import type { FieldErrors, Words } from '../pages/index.js';
+import { readPack } from './credits-pack-form.js';
 
 /**
  * The auto-refill form as posted. Its names differ from the buy form's (`refill...`): both forms
@@ -41,39 +40,28 @@ export function readRefillForm(
   const belowText = (body.refillBelow ?? '').trim();
   const below = /^\d{1,7}$/.test(belowText) ? BigInt(belowText) : undefined;
   if (below === undefined || below > BELOW_MAX) errors.refillBelow = w.refillBelowInvalid;
-  const pack = options.packs.find((p) => String(p) === (body.refillPack ?? '').trim());
-  if (pack === undefined) errors.refillPack = w.packMissing;
-  const method = body.refillMethod ?? '';
-  if (method === 'card' && !options.cards) errors.refillMethod = w.cardUnavailable;
-  else if (!(offeredMethods(options.cards) as string[]).includes(method))
-    errors.refillMethod = w.methodMissing;
-  const gln = (body.refillGln ?? '').trim();
-  const orderNumber = (body.refillOrderNumber ?? '').trim();
-  const contact = (body.refillContact ?? '').trim();
-  if (method === 'ean') {
-    const problem = glnProblem(gln);
-    if (problem) errors.refillGln = problem === 'format' ? w.glnFormat : w.glnChecksum;
-    if (orderNumber.length > EAN_TEXT_MAX)
-      errors.refillOrderNumber = fill(w.tooLong, { max: EAN_TEXT_MAX });
-    if (contact.length > EAN_TEXT_MAX)
-      errors.refillContact = fill(w.tooLong, { max: EAN_TEXT_MAX });
-  }
-  if (Object.keys(errors).length > 0 || below === undefined || pack === undefined)
+  const chosen = readPack(
+    {
+      pack: body.refillPack ?? '',
+      method: body.refillMethod ?? '',
+      gln: body.refillGln ?? '',
+      orderNumber: body.refillOrderNumber ?? '',
+      contact: body.refillContact ?? '',
+    },
+    options,
+  );
+  // The pack fields' problems under this form's names (refillPack, refillGln, ...).
+  for (const [field, message] of Object.entries(chosen.errors))
+    errors[`refill${field[0]!.toUpperCase()}${field.slice(1)}`] = message;
+  const { pack, method, ean } = chosen;
+  if (
+    Object.keys(errors).length > 0 ||
+    below === undefined ||
+    pack === undefined ||
+    method === undefined
+  )
     return { ok: false, errors };
-  const refill: AutoRefill = {
-    below,
-    credits: pack,
-    method: method as PaymentMethod,
-    ...(method === 'ean'
-      ? {
-          ean: {
-            gln,
-            ...(orderNumber === '' ? {} : { orderNumber }),
-            ...(contact === '' ? {} : { contact }),
-          },
-        }
-      : {}),
-  };
+  const refill: AutoRefill = { below, credits: pack, method, ...(ean ? { ean } : {}) };
   const problems = autoRefillProblems(refill);
   if (problems.length > 0) {
     for (const p of problems)

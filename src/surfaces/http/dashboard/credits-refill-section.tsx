@@ -8,9 +8,8 @@ import {
   type FieldErrors,
   type PageContext,
 } from '../pages/index.js';
-import { EAN_TEXT_MAX, offeredMethods } from './credits-buy-form.js';
 import { methodInSentence } from './credits-method-text.js';
-import { RadioGroup } from './credits-radio-group.js';
+import { PackFields } from './credits-pack-fields.js';
 import type { RefillValues } from './credits-refill-form.js';
 
 export interface RefillSectionProps {
@@ -38,11 +37,6 @@ export function RefillSection({
   errors,
 }: RefillSectionProps) {
   const w = page.words.credits;
-  const methodLabel = {
-    card: w.methodCard,
-    invoice: w.methodInvoiceChoice,
-    ean: w.methodEanChoice,
-  };
   return (
     <section class="card" aria-labelledby="refill-title">
       <h2 id="refill-title">{w.refillTitle}</h2>
@@ -73,51 +67,21 @@ export function RefillSection({
           autocomplete="off"
           maxLength={7}
         />
-        <RadioGroup
-          name="refillPack"
-          legend={w.refillCredits}
-          choices={packs.map((p) => ({
-            value: String(p),
-            label: fill(w.packChoice, { credits: String(p) }),
-          }))}
-          chosen={values.refillPack}
-          error={errors.refillPack}
-        />
-        <RadioGroup
-          name="refillMethod"
-          legend={w.refillMethod}
-          choices={offeredMethods(cards).map((m) => ({ value: m, label: methodLabel[m] }))}
-          chosen={values.refillMethod}
-          error={errors.refillMethod}
-          hint={cards ? undefined : w.noCards}
-        />
-        <Field
-          name="refillGln"
-          label={w.gln}
-          hint={w.glnHint}
-          value={values.refillGln}
+        <PackFields
+          page={page}
+          prefix="refill"
+          packs={packs}
+          cards={cards}
+          packLegend={w.refillCredits}
+          methodLegend={w.refillMethod}
+          values={{
+            pack: values.refillPack,
+            method: values.refillMethod,
+            gln: values.refillGln,
+            orderNumber: values.refillOrderNumber,
+            contact: values.refillContact,
+          }}
           errors={errors}
-          inputmode="numeric"
-          autocomplete="off"
-          maxLength={20}
-        />
-        <Field
-          name="refillOrderNumber"
-          label={w.orderNumber}
-          hint={w.orderNumberHint}
-          value={values.refillOrderNumber}
-          errors={errors}
-          autocomplete="off"
-          maxLength={EAN_TEXT_MAX}
-        />
-        <Field
-          name="refillContact"
-          label={w.contact}
-          hint={w.contactHint}
-          value={values.refillContact}
-          errors={errors}
-          autocomplete="off"
-          maxLength={EAN_TEXT_MAX}
         />
         <div class="actions">
           <button type="submit">{w.refillSave}</button>
