@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocpipeError, isDocpipeError, type FailureDetail } from '../../../base/errors/index.js';
 import { visibleDocument, type DocumentLibrary } from '../../../document/library/index.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../../service/cases/index.js';
 import { apiKeyOf } from '../common/api-key.js';
 import type { HttpApp } from '../common/create-app.js';
-import { reportedDetails, validationDetails } from '../common/validation-details.js';
+import { attachedValidationDetails, reportedDetails } from '../common/validation-details.js';
 import { convertSignal } from '../convert/convert-deadline.js';
 import { NoQuerySchema, V3FailureSchema } from '../documents/documents-schema.js';
 import { CREATE_CASE_PATH, casesErrorHandler } from './cases-errors.js';
@@ -243,7 +243,10 @@ export async function casesRoutes(app: HttpApp, options: CasesRoutesOptions): Pr
 
 /** The body when it is sound, else `validation-failed` with the schema's and the rules' problems. */
 function checkedBody<T>(request: FastifyRequest): T {
-  const problems = [...schemaDetails(request, 'body'), ...caseBodyRuleProblems(request.body)];
+  const problems = [
+    ...attachedValidationDetails(request, 'body'),
+    ...caseBodyRuleProblems(request.body),
+  ];
   if (problems.length > 0)
     throw new DocpipeError('validation-failed', reportedDetails(problems, 'body'));
   return request.body as T;
@@ -284,7 +287,7 @@ interface ListQuery {
 
 /** The list's parameters, or `validation-failed` naming each bad one (7.2: its name is the field). */
 function checkedQuery(request: FastifyRequest): ListQuery {
-  const problems: FailureDetail[] = [...schemaDetails(request, 'querystring')];
+  const problems: FailureDetail[] = [...attachedValidationDetails(request, 'querystring')];
   const query = (request.query ?? {}) as Record<string, unknown>;
   const filters: CaseListFilters = {};
   if (typeof query.createdAfter === 'string') {
@@ -309,15 +312,4 @@ function checkedQuery(request: FastifyRequest): ListQuery {
   if (typeof query.referenceId === 'string') filters.referenceId = query.referenceId;
   const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
   return { filters, limit, ...(cursor !== undefined ? { cursor } : {}) };
-}
-
-/** Ajv's findings on one part of the request (attachValidation kept them for the handler). */
-function schemaDetails(request: FastifyRequest, part: 'body' | 'querystring'): FailureDetail[] {
-  const error = request.validationError as
-    | (Error & { validation?: FastifySchemaValidationError[]; validationContext?: string })
-    | undefined;
-  if (!error) return [];
-  // Another part failed (a query parameter on POST): it is refused as it is, on its own.
-  if (error.validationContext !== part || !error.validation) throw error;
-  return validationDetails(error.validation, part);
 }

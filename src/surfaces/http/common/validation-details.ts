@@ -1,4 +1,4 @@
-import type { FastifySchemaValidationError } from 'fastify';
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import {
   fieldPathOf,
   joinField,
@@ -44,3 +44,20 @@ export function validationDetails(
  * own findings to Ajv's.
  */
 export const reportedDetails = reportedProblems;
+
+/**
+ * Ajv's findings on one part of the request, which a route with `attachValidation` kept for its
+ * handler so that they are answered with the handler's own problems at once. Another part that
+ * failed (a query parameter on a POST) is refused as it is, on its own.
+ */
+export function attachedValidationDetails(
+  request: FastifyRequest,
+  part: 'body' | 'querystring',
+): FailureDetail[] {
+  const error = request.validationError as
+    | (Error & { validation?: FastifySchemaValidationError[]; validationContext?: string })
+    | undefined;
+  if (!error) return [];
+  if (error.validationContext !== part || !error.validation) throw error;
+  return validationDetails(error.validation, part);
+}

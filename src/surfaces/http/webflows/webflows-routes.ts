@@ -1,6 +1,6 @@
-import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DocpipeError, type FailureDetail } from '../../../base/errors/index.js';
+import { DocpipeError } from '../../../base/errors/index.js';
 import type { Database } from '../../../service/db/index.js';
 import {
   IDEMPOTENCY_HEADER,
@@ -11,7 +11,7 @@ import {
 } from '../../../service/webflows/index.js';
 import { apiKeyOf } from '../common/api-key.js';
 import type { HttpApp } from '../common/create-app.js';
-import { reportedDetails, validationDetails } from '../common/validation-details.js';
+import { attachedValidationDetails, reportedDetails } from '../common/validation-details.js';
 import { documentsErrorHandler } from '../documents/index.js';
 import { NoQuerySchema, V3FailureSchema } from '../documents/documents-schema.js';
 import {
@@ -73,7 +73,10 @@ export async function webflowsRoutes(app: HttpApp, options: WebflowsRoutesOption
     async (request, reply) => {
       const idempotencyKey = headerOf(request, IDEMPOTENCY_HEADER);
       const keyProblem = idempotencyKeyProblem(idempotencyKey);
-      const problems = [...schemaDetails(request, 'body'), ...(keyProblem ? [keyProblem] : [])];
+      const problems = [
+        ...attachedValidationDetails(request, 'body'),
+        ...(keyProblem ? [keyProblem] : []),
+      ];
       if (problems.length > 0)
         throw new DocpipeError('validation-failed', reportedDetails(problems, 'body'));
       const key = apiKeyOf(request);
@@ -120,15 +123,4 @@ export async function webflowsRoutes(app: HttpApp, options: WebflowsRoutesOption
 function headerOf(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Ajv's findings on the body (attachValidation kept them for the handler). */
-function schemaDetails(request: FastifyRequest, part: 'body'): FailureDetail[] {
-  const error = request.validationError as
-    | (Error & { validation?: FastifySchemaValidationError[]; validationContext?: string })
-    | undefined;
-  if (!error) return [];
-  // Another part failed (a query parameter): it is refused as it is, on its own.
-  if (error.validationContext !== part || !error.validation) throw error;
-  return validationDetails(error.validation, part);
 }
