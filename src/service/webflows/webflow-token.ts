@@ -1,17 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newSecretToken, secretTokenHash } from '../accounts/index.js';
 
-/** 32 random bytes: the link is the person's only credential. */
-const TOKEN_BYTES = 32;
-
-/** A new link token (base64url, in the link only) and its SHA-256 (the only thing stored). */
+/**
+ * A new link token and its SHA-256, the only thing stored: the same 256-bit random tokens as a
+ * log-in link's (service/accounts' secret-token.ts), as the link is the person's only credential.
+ */
 export function newWebflowToken(): { token: string; hash: Buffer } {
-  const token = randomBytes(TOKEN_BYTES).toString('base64url');
-  return { token, hash: hashWebflowToken(token) };
+  const token = newSecretToken();
+  return { token, hash: secretTokenHash(token) };
 }
 
-export function hashWebflowToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
-}
+/** What is stored for a link's token. */
+export const hashWebflowToken = secretTokenHash;
 
 /** The page where a person answers: `/flow/<token>` under this service's public URL. */
 export function webflowUrl(publicUrl: string, token: string): string {
