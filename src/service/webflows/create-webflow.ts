@@ -159,12 +159,8 @@ export async function createWebflow(
         })),
       )
       .execute();
-    if (seen)
-      await tx
-        .deleteFrom('webflow_idempotency')
-        .where('company_id', '=', company)
-        .where('key', '=', key)
-        .execute();
+    // Under the lock the key is absent or expired: an expired one is taken over in place.
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     await tx
       .insertInto('webflow_idempotency')
       .values({
@@ -173,9 +169,13 @@ export async function createWebflow(
         fingerprint,
         flow_id: flow.id,
         created_at: now,
-        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        expires_at: expiresAt,
       })
-      .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
+      .onConflict((oc) =>
+        oc
+          .columns(['company_id', 'key'])
+          .doUpdateSet({ fingerprint, flow_id: flow.id, expires_at: expiresAt }),
+      )
       .execute();
     return {
       webflow: summaryOf(await readWebflowView(tx, flow, now)),
