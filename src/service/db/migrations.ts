@@ -17,6 +17,7 @@ import { caseStateIndex } from './migrations/0015-case-state-index.js';
 import { caseSearchText } from './migrations/0016-case-search-text.js';
 import { partners } from './migrations/0017-partners.js';
 import { webflows } from './migrations/0018-webflows.js';
+import { webflowDelivery } from './migrations/0019-webflow-delivery.js';
 
 /**
  * Every migration, in the order they apply, under the name each is recorded by. Listed in code,
@@ -43,4 +44,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016-case-search-text': caseSearchText,
   '0017-partners': partners,
   '0018-webflows': webflows,
+  '0019-webflow-delivery': webflowDelivery,
 };

@@ -267,7 +267,10 @@ export interface CaseDocumentsTable {
 export interface CaseEventsTable {
   id: Generated<string>;
   company_id: string;
-  case_id: string;
+  /** The case; null for a web-flow's event (migration 0019): exactly one of the two. */
+  case_id: string | null;
+  /** The web-flow (migration 0019), for its events (`workflow.completed`). */
+  flow_id: string | null;
   /** `case.created`, ... */
   trigger: string;
   payload: Json;
@@ -405,8 +408,13 @@ export interface WebhookAttemptsTable {
 export interface MessagesTable {
   id: Generated<string>;
   company_id: string;
-  case_id: string;
+  /** The case it belongs to; null for a web-flow's (migration 0019): exactly one of the two. */
+  case_id: string | null;
   recipient_id: string | null;
+  /** The web-flow it belongs to (migration 0019), when it is not a case's. */
+  flow_id: string | null;
+  /** The flow's person it goes to (webflow_recipients.id). */
+  flow_recipient_id: string | null;
   /** The recipient's id, or `sender`. */
   addressee: string;
   channel: 'email' | 'sms' | 'eboks';
@@ -667,6 +675,9 @@ export interface WebflowsTable {
   case_error: Json | null;
   expires_at: Date;
   completed_at: Moment;
+  /** The next reminder of a running flow (migration 0019); null: none due. */
+  next_reminder_at: Moment;
+  reminders_sent: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

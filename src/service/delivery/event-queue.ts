@@ -9,7 +9,8 @@ export const EVENTS_QUEUE = 'events';
 export interface EventJob {
   eventId: string;
   company: string;
-  caseId: string;
+  /** The case; null for a web-flow's event (migration 0019). */
+  caseId: string | null;
   trigger: string;
 }
 

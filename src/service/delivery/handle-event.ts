@@ -51,6 +51,8 @@ export async function handleEvent(deps: EventDeps, job: EventJob): Promise<Event
     .where('id', '=', job.eventId)
     .executeTakeFirst();
   if (!row) return notSent('the case was deleted before its event was handled');
+  // WEBFLOW-DELIVERY: a web-flow's event (case_id null) is not handled yet.
+  if (row.case_id === null) return notSent('a web-flow event');
   const event: CaseEvent = {
     id: row.id,
     company: row.company_id,

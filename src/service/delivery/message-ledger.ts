@@ -218,7 +218,7 @@ export async function markFailed(
 function ledgerRow(r: {
   id: string;
   company_id: string;
-  case_id: string;
+  case_id: string | null;
   recipient_id: string | null;
   channel: ChannelName;
   kind: MessageKind;
@@ -231,7 +231,7 @@ function ledgerRow(r: {
   return {
     id: r.id,
     company: r.company_id,
-    caseId: r.case_id,
+    caseId: r.case_id!, // WEBFLOW-DELIVERY: flow messages (case_id null) not read yet
     recipientId: r.recipient_id,
     channel: r.channel,
     kind: r.kind,
