@@ -358,7 +358,7 @@ describe('POST /v3/api/webflows', () => {
     // the flow its sender, and makes nothing.
     const before = await flowsOf('acme');
     const refused = await createWebflow(
-      { db: s.t.db },
+      { db: s.t.db, signingSecret: 'test-secret' },
       { company: 'acme', keyUserId: gone.id, idempotencyKey: newKey(), body: rest },
     ).catch((err: unknown) => err);
     expect(refused).toMatchObject({ slug: 'sender-not-in-company' });

@@ -18,13 +18,15 @@ import {
   requestFingerprint,
 } from './idempotency-key.js';
 import { DEFAULT_EXPIRES_IN_DAYS, type WebflowBody } from './webflow-body.js';
-import { newWebflowToken } from './webflow-token.js';
+import { newWebflowRecipientId, webflowTokenFor } from './webflow-token.js';
 import { readWebflowView, summaryOf, type WebflowSummary } from './webflow-view.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface CreateWebflowDeps {
   db: Kysely<Database>;
+  /** The installation's signing secret: each person's link token is derived from it. */
+  signingSecret: string;
   /** The clock. @defaultValue the system's */
   now?: () => Date;
 }
@@ -147,16 +149,20 @@ export async function createWebflow(
     await tx
       .insertInto('webflow_recipients')
       .values(
-        body.recipients.map((r, position) => ({
-          flow_id: flow.id,
-          company_id: company,
-          position,
-          name: r.name,
-          email: r.email,
-          language: r.language ?? null,
-          // The token leaves this function nowhere: the invitation e-mail is its only copy.
-          token_sha256: newWebflowToken().hash,
-        })),
+        body.recipients.map((r, position) => {
+          const id = newWebflowRecipientId();
+          return {
+            id,
+            flow_id: flow.id,
+            company_id: company,
+            position,
+            name: r.name,
+            email: r.email,
+            language: r.language ?? null,
+            // Only the hash is stored; delivery derives the token again for each e-mail.
+            token_sha256: webflowTokenFor(deps.signingSecret, id).hash,
+          };
+        }),
       )
       .execute();
     // Under the lock the key is absent or expired: an expired one is taken over in place.

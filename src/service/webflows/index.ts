@@ -26,7 +26,12 @@ export {
   WebflowSettingsSchema,
   type WebflowBody,
 } from './webflow-body.js';
-export { hashWebflowToken, newWebflowToken, webflowUrl } from './webflow-token.js';
+export {
+  hashWebflowToken,
+  newWebflowRecipientId,
+  webflowTokenFor,
+  webflowUrl,
+} from './webflow-token.js';
 export type {
   WebflowAnswerView,
   WebflowDelivery,

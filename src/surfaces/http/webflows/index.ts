@@ -7,7 +7,7 @@ export { webflowsRoutes, type WebflowsRoutesOptions } from './webflows-routes.js
 export const webflowsSurface: HttpSurface = {
   name: 'v3 webflows',
   access: 'v3',
-  async register(scope, { deps }) {
-    await scope.register(webflowsRoutes, { db: deps.db });
+  async register(scope, { deps, signingSecret }) {
+    await scope.register(webflowsRoutes, { db: deps.db, signingSecret });
   },
 };

@@ -23,6 +23,8 @@ import {
 
 export interface WebflowsRoutesOptions {
   db: Kysely<Database>;
+  /** The installation's signing secret, from which each person's link token is derived. */
+  signingSecret: string;
   /** The clock. @defaultValue the system's */
   now?: () => Date;
 }
@@ -46,7 +48,11 @@ export async function webflowsRoutes(app: HttpApp, options: WebflowsRoutesOption
     500: V3FailureSchema,
     503: V3FailureSchema,
   };
-  const deps = { db: options.db, ...(options.now ? { now: options.now } : {}) };
+  const deps = {
+    db: options.db,
+    signingSecret: options.signingSecret,
+    ...(options.now ? { now: options.now } : {}),
+  };
 
   app.post(
     '/v3/api/webflows',
