@@ -27,7 +27,11 @@ export {
   type TemplateCheckOptions,
 } from './form-templates.js';
 export {
+  FORM_FILE_TAG_TYPES,
   FORM_TAG_TYPES,
+  MAX_CHOICES,
+  QUESTION_KINDS,
+  type QuestionKind,
   type FormRecord,
   type FormTagType,
   type FormView,
@@ -37,10 +41,12 @@ export {
 export { FormSubmitBodySchema, SUBMIT_STATES, type FormSubmitBody } from './submit-body.js';
 export {
   submitForm,
+  submitFormRecord,
   valueProblems,
   type ContractRecipient,
   type FormContract,
   type FormSubmitted,
   type SubmitFormDeps,
   type SubmitFormOptions,
+  type SubmittedForm,
 } from './submit-form.js';

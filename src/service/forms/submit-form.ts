@@ -103,6 +103,31 @@ export async function submitForm(
     throw new DocpipeError('form-not-found', [
       { field: 'form_id', message: `the form ${JSON.stringify(formId)} is not active` },
     ]);
+  return submitFormRecord(deps, company, creator, form, raw, options);
+}
+
+/**
+ * What a submit fills: the form as its row has it, or a web-flow's copy of it as it was when
+ * the flow was made (service/webflows' FlowForm with the form's id), which no re-import changes.
+ */
+export type SubmittedForm = Pick<
+  FormRecord,
+  'id' | 'title' | 'folder' | 'settings' | 'tags' | 'recipients' | 'documents'
+>;
+
+/**
+ * submitForm's work once the form is known, for a caller that has the form itself: a completed
+ * web-flow makes its case from its own copy of the form, which may since have been re-imported
+ * or unpublished. The same checks, rules and answer as submitForm.
+ */
+export async function submitFormRecord(
+  deps: SubmitFormDeps,
+  company: string,
+  creator: KeyCreator,
+  form: SubmittedForm,
+  raw: unknown,
+  options: SubmitFormOptions,
+): Promise<FormSubmitted> {
   const { body, tags, cprs } = checkedSubmit(form, raw, deps.valueLimits);
   if (cprs.some((c) => c !== undefined) && !deps.cipher) throw new CprKeyMissingError();
 
@@ -176,7 +201,7 @@ export async function submitForm(
 
 /** The body's structure and its rules, every problem at once; the tag values and CPR numbers. */
 function checkedSubmit(
-  form: FormRecord,
+  form: SubmittedForm,
   raw: unknown,
   valueLimits: ValueLimits | undefined,
 ): { body: FormSubmitBody; tags: FormSubmitBody['tags']; cprs: (string | undefined)[] } {
