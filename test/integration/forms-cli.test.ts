@@ -7,6 +7,7 @@ import { projectRoot } from '../../src/base/paths/index.js';
 import { LocalStorage } from '../../src/render/storage/index.js';
 import { formsFolder } from '../../src/service/forms/index.js';
 import { leaseDocx, leaseFormFolder } from '../fixtures/forms/form-folder.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { para } from '../helpers/docx-builder.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -30,17 +31,23 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'docpipe-forms-cli-'));
   dataDir = join(dir, 'data');
   mkdirSync(dataDir);
-  const acme = docpipe('companies', 'create', 'acme', '--name', 'Acme');
+  const acme = await docpipe('companies', 'create', 'acme', '--name', 'Acme');
   expect(acme.status, acme.stderr).toBe(0);
-  expect(docpipe('companies', 'create', 'globex', '--name', 'Globex').status).toBe(0);
-  expect(docpipe('folders', 'add', '--company', 'acme', 'Leases').status).toBe(0);
+  expect((await docpipe('companies', 'create', 'globex', '--name', 'Globex')).status).toBe(0);
+  expect((await docpipe('folders', 'add', '--company', 'acme', 'Leases')).status).toBe(0);
 });
 afterAll(async () => {
   await database?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A docpipe command run in this process (test/helpers/cli-in-process.ts) on this file's database. */
 function docpipe(...args: string[]) {
+  return docpipeInProcess({ DATABASE_URL: database.url, DOCPIPE_DATA_DIR: dataDir }, ...args);
+}
+
+/** The same through the built CLI in a process of its own, as an operator runs it. */
+function spawned(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     cwd: root,
@@ -79,7 +86,7 @@ const folderOf = (options: Parameters<typeof leaseFormFolder>[1] = {}) => {
 describe('docpipe forms import', () => {
   it('imports the folder: the id from its name, the templates stored, the row written', async () => {
     const folder = await folderOf();
-    const r = docpipe('forms', 'import', folder, '--company', 'acme', '--json');
+    const r = await docpipe('forms', 'import', folder, '--company', 'acme', '--json');
     expect(r.status, r.stderr).toBe(0);
     const form = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(form).toMatchObject({
@@ -125,7 +132,7 @@ describe('docpipe forms import', () => {
         f.folder = 'Leases';
       },
     });
-    const r = docpipe('forms', 'import', folder, '--company', 'acme');
+    const r = await docpipe('forms', 'import', folder, '--company', 'acme');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       'replaced form "Lease agreement 2027" (id lease, 2 documents, 3 tags) in company acme\n',
@@ -140,8 +147,10 @@ describe('docpipe forms import', () => {
 
   it('takes the id form.json gives, and imports for one company only', async () => {
     const folder = await folderOf({ name: 'whatever', edit: (f) => (f.id = 'Lease-B') });
-    expect(docpipe('forms', 'import', folder, '--company', 'globex').status).toBe(0);
-    const list = JSON.parse(docpipe('forms', 'list', '--company', 'globex', '--json').stdout) as {
+    expect((await docpipe('forms', 'import', folder, '--company', 'globex')).status).toBe(0);
+    const list = JSON.parse(
+      (await docpipe('forms', 'list', '--company', 'globex', '--json')).stdout,
+    ) as {
       _id: string;
       folder: string;
     }[];
@@ -152,8 +161,8 @@ describe('docpipe forms import', () => {
   describe('refuses, naming the file and the field, and writes nothing', () => {
     async function refused(folder: string, company = 'acme') {
       const before = await footprint();
-      const r = docpipe('forms', 'import', folder, '--company', company);
-      const json = docpipe('forms', 'import', folder, '--company', company, '--json');
+      const r = await docpipe('forms', 'import', folder, '--company', company);
+      const json = await docpipe('forms', 'import', folder, '--company', company, '--json');
       expect(await footprint()).toEqual(before);
       return { ...r, json: json.stdout === '' ? undefined : (JSON.parse(json.stdout) as unknown) };
     }
@@ -264,12 +273,12 @@ describe('docpipe forms import', () => {
 });
 
 describe('docpipe forms list', () => {
-  it('lists a company’s forms as a table and as JSON without storage internals', () => {
-    const r = docpipe('forms', 'list', '--company', 'acme');
+  it('lists a company’s forms as a table and as JSON without storage internals', async () => {
+    const r = await docpipe('forms', 'list', '--company', 'acme');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ID\s+UPDATED\s+ACTIVE\s+WEBFLOW\s+DOCUMENTS\s+TITLE\n/);
     expect(r.stdout).toMatch(/\nlease\s+\S+\s+yes\s+no\s+2\s+Lease agreement 2027\n$/);
-    const json = docpipe('forms', 'list', '--company', 'acme', '--json').stdout;
+    const json = (await docpipe('forms', 'list', '--company', 'acme', '--json')).stdout;
     expect(JSON.parse(json)).toMatchObject([
       {
         _id: 'lease',
@@ -284,18 +293,19 @@ describe('docpipe forms list', () => {
     expect(json).not.toMatch(/forms\/|storageKey|sha256/);
   });
 
-  it('says when a company has none, and refuses an unknown company', () => {
-    docpipe('companies', 'create', 'empty-co', '--name', 'Empty');
-    const none = docpipe('forms', 'list', '--company', 'empty-co');
+  it('says when a company has none, and refuses an unknown company', async () => {
+    await docpipe('companies', 'create', 'empty-co', '--name', 'Empty');
+    const none = await docpipe('forms', 'list', '--company', 'empty-co');
     expect(none.status).toBe(0);
     expect(none.stderr).toContain('company empty-co has no forms');
-    expect(docpipe('forms', 'list', '--company', 'nobody').status).toBe(1);
+    // The built CLI's own exit status, as a script sees it.
+    expect(spawned('forms', 'list', '--company', 'nobody').status).toBe(1);
   });
 
   it('shows whether a form can start web-flows (form.json "webflow", stored on the row)', async () => {
-    docpipe('companies', 'create', 'flow-co', '--name', 'Flow');
+    await docpipe('companies', 'create', 'flow-co', '--name', 'Flow');
     const folder = await folderOf({ edit: (f) => (f.webflow = true) });
-    const r = docpipe('forms', 'import', folder, '--company', 'flow-co', '--json');
+    const r = await docpipe('forms', 'import', folder, '--company', 'flow-co', '--json');
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'lease', active: true, webflow: true });
     const row = await database.db
@@ -305,15 +315,16 @@ describe('docpipe forms list', () => {
       .where('id', '=', 'lease')
       .executeTakeFirstOrThrow();
     expect(row.webflow).toBe(true);
-    const list = docpipe('forms', 'list', '--company', 'flow-co');
+    const list = await docpipe('forms', 'list', '--company', 'flow-co');
     expect(list.stdout).toMatch(/\nlease\s+\S+\s+yes\s+yes\s+2\s+Lease agreement\n$/);
   });
 });
 
 describe('the example form (examples/forms/lease, docs/forms.md)', () => {
-  it('imports as docs/forms.md says, its tags and their defaults read from form.json', () => {
-    expect(docpipe('companies', 'create', 'initech', '--name', 'Initech').status).toBe(0);
-    const r = docpipe(
+  it('imports as docs/forms.md says, its tags and their defaults read from form.json', async () => {
+    expect((await docpipe('companies', 'create', 'initech', '--name', 'Initech')).status).toBe(0);
+    // Through the built CLI, as the operator of docs/forms.md runs it.
+    const r = spawned(
       'forms',
       'import',
       join(root, 'examples', 'forms', 'lease'),
