@@ -11,6 +11,15 @@ export {
 export { getWebflow } from './get-webflow.js';
 export { flowFormOf, type FlowForm } from './flow-form.js';
 export {
+  caseErrorOf,
+  flowCaseCreatorKey,
+  makeCaseOfFlow,
+  type FlowCaseDeps,
+  type FlowCaseError,
+  type FlowCaseOutcome,
+} from './flow-case.js';
+export { copyFlowTemplates, flowTemplatesFolder, removeFlowTemplates } from './flow-templates.js';
+export {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_TTL_MS,
   idempotencyKeyProblem,
