@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { CompanyRepository } from '../../src/service/companies/index.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 
@@ -35,30 +36,40 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The environment of this file's docpipe commands: its database and a credit price with VAT. */
+function env(): Record<string, string> {
+  return {
+    DATABASE_URL: t.url,
+    DOCPIPE_DATA_DIR: testDir('docpipe-cli-partners-'),
+    DOCPIPE_CREDIT_PRICE: '2.50',
+    DOCPIPE_VAT_RATE: '0.25',
+  };
+}
+
+/** A docpipe command run in this process (test/helpers/cli-in-process.ts). */
 function docpipe(...args: string[]) {
+  return docpipeInProcess(env(), ...args);
+}
+
+/** The same through the built CLI in a process of its own, as an operator runs it. */
+function spawned(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: t.url,
-      DOCPIPE_DATA_DIR: testDir('docpipe-cli-partners-'),
-      DOCPIPE_CREDIT_PRICE: '2.50',
-      DOCPIPE_VAT_RATE: '0.25',
-    },
+    env: { ...process.env, ...env() },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function json(...args: string[]): Record<string, unknown> {
-  const r = docpipe(...args, '--json');
+async function json(...args: string[]): Promise<Record<string, unknown>> {
+  const r = await docpipe(...args, '--json');
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
 describe('docpipe partners', () => {
-  it('sets, shows and lists a configuration with exact fractions', () => {
-    const set = json(
+  it('sets, shows and lists a configuration with exact fractions', async () => {
+    const set = await json(
       'partners',
       'set',
       'acme',
@@ -82,13 +93,13 @@ describe('docpipe partners', () => {
       webhookEnabled: false,
     });
 
-    const people = docpipe('partners', 'set', 'acme', '--webhook-enabled', 'true');
+    const people = await docpipe('partners', 'set', 'acme', '--webhook-enabled', 'true');
     expect(people.status, people.stderr).toBe(0);
     expect(people.stdout).toBe(
       'company acme: an active partner, code AcmeRef, kickback 15 %, discount 10 %, partner webhook allowed\n',
     );
 
-    expect(json('partners', 'show', 'acme')).toMatchObject({
+    expect(await json('partners', 'show', 'acme')).toMatchObject({
       company: 'acme',
       isPartner: true,
       code: 'AcmeRef',
@@ -98,23 +109,23 @@ describe('docpipe partners', () => {
       owed: '0.00',
     });
     // A company never configured: no partner, everything off.
-    expect(json('partners', 'show', 'beta')).toMatchObject({
+    expect(await json('partners', 'show', 'beta')).toMatchObject({
       isPartner: false,
       code: null,
       kickback: '0',
       updatedAt: null,
     });
 
-    const list = json('partners', 'list') as unknown as { company: string }[];
+    const list = (await json('partners', 'list')) as unknown as { company: string }[];
     expect(list.map((p) => p.company)).toEqual(['acme']);
-    const table = docpipe('partners', 'list');
+    const table = await docpipe('partners', 'list');
     expect(table.stdout).toMatch(
       /^COMPANY\s+PARTNER\s+KICKBACK\s+DISCOUNT\s+WEBHOOK\s+CODE\nacme\s+yes\s+15 %\s+10 %\s+allowed\s+AcmeRef\n$/,
     );
   });
 
-  it('refuses bad flags by name, all at once, before the database', () => {
-    const r = docpipe(
+  it('refuses bad flags by name, all at once, before the database', async () => {
+    const r = await docpipe(
       'partners',
       'set',
       'acme',
@@ -132,7 +143,7 @@ describe('docpipe partners', () => {
         '  --kickback: must be a fraction from 0 to 1 with at most six decimals, such as 0.15 for 15 % (got "0.15%")\n' +
         '  --discount: must be a fraction from 0 to 1 with at most six decimals, such as 0.15 for 15 % (got "1.5")\n',
     );
-    const shape = docpipe('partners', 'set', 'beta', '--code', 'a b', '--json');
+    const shape = await docpipe('partners', 'set', 'beta', '--code', 'a b', '--json');
     expect(shape.status).toBe(2);
     expect(JSON.parse(shape.stdout)).toMatchObject({
       error: 'validation-failed',
@@ -140,29 +151,32 @@ describe('docpipe partners', () => {
     });
   });
 
-  it('keeps a code unique without regard to case, and never another company id', () => {
-    const clash = docpipe('partners', 'set', 'beta', '--code', 'ACMEREF', '--json');
+  it('keeps a code unique without regard to case, and never another company id', async () => {
+    const clash = await docpipe('partners', 'set', 'beta', '--code', 'ACMEREF', '--json');
     expect(clash.status).toBe(1);
     expect(JSON.parse(clash.stdout)).toMatchObject({ error: 'partner-exists' });
     expect(clash.stderr).toContain('ACMEREF');
 
-    const id = docpipe('partners', 'set', 'beta', '--code', 'Gamma');
+    const id = await docpipe('partners', 'set', 'beta', '--code', 'Gamma');
     expect(id.status).toBe(2);
     expect(id.stderr).toBe(
       'docpipe: the partner is refused:\n  --code: is the id of company gamma: a link would name both\n',
     );
-    expect(json('partners', 'show', 'beta')).toMatchObject({ code: null });
+    expect(await json('partners', 'show', 'beta')).toMatchObject({ code: null });
 
     // --no-code frees the code for another company.
-    expect(json('partners', 'set', 'acme', '--no-code')).toMatchObject({ code: null });
-    expect(json('partners', 'set', 'beta', '--code', 'acmeref')).toMatchObject({ code: 'acmeref' });
-    expect(json('partners', 'set', 'acme', '--code', 'AcmeRef2')).toMatchObject({
+    expect(await json('partners', 'set', 'acme', '--no-code')).toMatchObject({ code: null });
+    expect(await json('partners', 'set', 'beta', '--code', 'acmeref')).toMatchObject({
+      code: 'acmeref',
+    });
+    expect(await json('partners', 'set', 'acme', '--code', 'AcmeRef2')).toMatchObject({
       code: 'AcmeRef2',
     });
   });
 
   it('names an unknown company', () => {
-    const r = docpipe('partners', 'show', 'nobody');
+    // Through the built CLI: its own exit status, as a script sees it.
+    const r = spawned('partners', 'show', 'nobody');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('nobody');
   });
@@ -170,7 +184,7 @@ describe('docpipe partners', () => {
 
 describe('docpipe credits and kickbacks', () => {
   it('prices an invoice purchase with the partner discount; paid records one kickback; a payout above it is refused', async () => {
-    const bought = json(
+    const bought = (await json(
       'credits',
       'purchase',
       'kunde',
@@ -182,7 +196,7 @@ describe('docpipe credits and kickbacks', () => {
       'PO-1',
       '--key',
       'buy-1',
-    ) as { purchase: Record<string, unknown>; again: boolean };
+    )) as { purchase: Record<string, unknown>; again: boolean };
     // 100 × 2.50 = 250.00; discount 10 % = 25.00; net 225.00; VAT 56.25; total 281.25.
     expect(bought).toMatchObject({
       again: false,
@@ -205,7 +219,7 @@ describe('docpipe credits and kickbacks', () => {
     const invoice = bought.purchase.invoiceNumber as string;
     // The same key records one purchase.
     expect(
-      json(
+      await json(
         'credits',
         'purchase',
         'kunde',
@@ -219,21 +233,24 @@ describe('docpipe credits and kickbacks', () => {
     ).toMatchObject({ again: true, purchase: { invoiceNumber: invoice } });
 
     // Credits are added at once; nothing is owed before the invoice is paid.
-    const shown = json('credits', 'show', 'kunde') as {
+    const shown = (await json('credits', 'show', 'kunde')) as {
       balance: Record<string, string>;
       purchases: unknown[];
     };
     expect(shown.balance).toEqual({ paid: '100', free: '0', total: '100' });
     expect(shown.purchases).toHaveLength(1);
-    expect(json('partners', 'kickbacks', 'acme')).toMatchObject({ kickbacks: [], owed: '0.00' });
+    expect(await json('partners', 'kickbacks', 'acme')).toMatchObject({
+      kickbacks: [],
+      owed: '0.00',
+    });
 
-    const paid = docpipe('credits', 'paid', invoice);
+    const paid = await docpipe('credits', 'paid', invoice);
     expect(paid.status, paid.stderr).toBe(0);
     expect(paid.stdout).toBe(
       `invoice ${invoice} of kunde is paid (281.25 kr); acme is owed a kickback of 33.75 kr for it\n`,
     );
-    expect(json('credits', 'paid', invoice)).toMatchObject({ again: true });
-    const account = json('partners', 'kickbacks', 'acme');
+    expect(await json('credits', 'paid', invoice)).toMatchObject({ again: true });
+    const account = await json('partners', 'kickbacks', 'acme');
     expect(account).toMatchObject({
       kickbacks: [
         {
@@ -251,27 +268,37 @@ describe('docpipe credits and kickbacks', () => {
     const rows = await t.db.selectFrom('partner_kickbacks').select('amount_ore').execute();
     expect(rows.map((r) => String(r.amount_ore))).toEqual(['3375']);
 
-    const tooMuch = docpipe('partners', 'payout', 'acme', '--amount', '33.76');
+    const tooMuch = await docpipe('partners', 'payout', 'acme', '--amount', '33.76');
     expect(tooMuch.status).toBe(1);
     expect(tooMuch.stderr).toBe(
       'docpipe: partner acme is owed 33.75 kr: a payout of 33.76 kr is more than that; nothing was recorded\n',
     );
     expect(
-      json('partners', 'payout', 'acme', '--amount', '30', '--reference', 'bank 1', '--key', 'p1'),
+      await json(
+        'partners',
+        'payout',
+        'acme',
+        '--amount',
+        '30',
+        '--reference',
+        'bank 1',
+        '--key',
+        'p1',
+      ),
     ).toEqual({ recorded: true, owed: '3.75' });
-    expect(json('partners', 'payout', 'acme', '--amount', '30', '--key', 'p1')).toEqual({
+    expect(await json('partners', 'payout', 'acme', '--amount', '30', '--key', 'p1')).toEqual({
       recorded: false,
       owed: '3.75',
     });
-    expect(json('partners', 'show', 'acme')).toMatchObject({
+    expect(await json('partners', 'show', 'acme')).toMatchObject({
       earned: '33.75',
       paidOut: '30.00',
       owed: '3.75',
     });
   });
 
-  it('refuses an EAN purchase whose GLN check digit does not match, and a card purchase without a provider', () => {
-    const bad = docpipe(
+  it('refuses an EAN purchase whose GLN check digit does not match, and a card purchase without a provider', async () => {
+    const bad = await docpipe(
       'credits',
       'purchase',
       'beta',
@@ -286,7 +313,7 @@ describe('docpipe credits and kickbacks', () => {
     expect(bad.stderr).toBe(
       'docpipe: the purchase is refused:\n  --gln: is not an EAN location number: its check digit does not match\n',
     );
-    const good = json(
+    const good = (await json(
       'credits',
       'purchase',
       'beta',
@@ -300,7 +327,7 @@ describe('docpipe credits and kickbacks', () => {
       '4711',
       '--contact',
       'Jens',
-    ) as { purchase: Record<string, unknown> };
+    )) as { purchase: Record<string, unknown> };
     // beta was referred by nobody: the list price, no kickback.
     expect(good.purchase).toMatchObject({
       status: 'open',
@@ -309,24 +336,42 @@ describe('docpipe credits and kickbacks', () => {
       ean: { gln: '5790000000005', orderNumber: '4711', contact: 'Jens' },
     });
 
-    const card = docpipe('credits', 'purchase', 'beta', '--credits', '10', '--method', 'card');
+    const card = await docpipe(
+      'credits',
+      'purchase',
+      'beta',
+      '--credits',
+      '10',
+      '--method',
+      'card',
+    );
     expect(card.status).toBe(1);
     expect(card.stderr).toBe(
       'docpipe: card payments need a payment provider, and this installation has none: buy by invoice or EAN\n',
     );
   });
 
-  it('sets and turns off auto-refill, and adds a correction line once per key', () => {
+  it('sets and turns off auto-refill, and adds a correction line once per key', async () => {
     expect(
-      json('credits', 'refill', 'beta', '--below', '20', '--credits', '100', '--method', 'invoice'),
+      await json(
+        'credits',
+        'refill',
+        'beta',
+        '--below',
+        '20',
+        '--credits',
+        '100',
+        '--method',
+        'invoice',
+      ),
     ).toEqual({ below: '20', credits: '100', method: 'invoice', ean: null });
-    expect(json('credits', 'show', 'beta')).toMatchObject({
+    expect(await json('credits', 'show', 'beta')).toMatchObject({
       autoRefill: { below: '20', credits: '100', method: 'invoice' },
     });
-    const half = docpipe('credits', 'refill', 'beta', '--below', '20');
+    const half = await docpipe('credits', 'refill', 'beta', '--below', '20');
     expect(half.status).toBe(2);
     expect(half.stderr).toContain('--credits: is needed');
-    expect(json('credits', 'refill', 'beta', '--off')).toBeNull();
+    expect(await json('credits', 'refill', 'beta', '--off')).toBeNull();
 
     const correct = [
       'credits',
@@ -339,16 +384,16 @@ describe('docpipe credits and kickbacks', () => {
       '--key',
       'fix-1',
     ];
-    expect(json(...correct)).toEqual({
+    expect(await json(...correct)).toEqual({
       added: true,
       balance: { paid: '7', free: '0', total: '7' },
     });
-    expect(json(...correct)).toEqual({
+    expect(await json(...correct)).toEqual({
       added: false,
       balance: { paid: '7', free: '0', total: '7' },
     });
     expect(
-      json(
+      await json(
         'credits',
         'correct',
         'beta',
@@ -361,7 +406,7 @@ describe('docpipe credits and kickbacks', () => {
         'gift-1',
       ),
     ).toEqual({ added: true, balance: { paid: '7', free: '5', total: '12' } });
-    const shown = docpipe('credits', 'show', 'beta');
+    const shown = await docpipe('credits', 'show', 'beta');
     expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('company beta: 12 credits (7 bought, 5 given)');
     expect(shown.stdout).toMatch(/correction\s+-3\s+0\s+operator\s+counted twice/);
@@ -374,7 +419,7 @@ describe('docpipe credits and kickbacks', () => {
       .set({ paid: 999n })
       .where('company_id', '=', 'beta')
       .execute();
-    const shown = docpipe('credits', 'show', 'beta');
+    const shown = await docpipe('credits', 'show', 'beta');
     expect(shown.status).toBe(0);
     expect(shown.stderr).toBe(
       "docpipe: warning: the cached balance of beta (999 bought, 5 given) differs from its ledger's sums (7 bought, 5 given); the ledger is right\n",
