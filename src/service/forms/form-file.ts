@@ -10,11 +10,14 @@ import {
 } from '../cases/index.js';
 import { RECORD_ID } from '../companies/index.js';
 import {
-  FORM_TAG_TYPES,
+  FORM_FILE_TAG_TYPES,
+  QUESTION_KINDS,
   type FormDocumentFlags,
   type FormTagType,
+  type QuestionKind,
   type TagDefinition,
 } from './form-types.js';
+import { choicesProblem } from './form-choices.js';
 
 /** The file a form's folder holds beside its templates. */
 export const FORM_FILE = 'form.json';
@@ -70,7 +73,7 @@ const FORM_MEMBERS = new Set([
   'recipients',
   'documents',
 ]);
-const TAG_MEMBERS = new Set(['_id', 'name', 'tag', 'value', 'type']);
+const TAG_MEMBERS = new Set(['_id', 'name', 'tag', 'value', 'type', 'choices']);
 const DOCUMENT_MEMBERS = new Set([
   'name',
   'file',
@@ -191,10 +194,10 @@ function tagDefinitions(given: unknown, problems: FailureDetail[]): TagDefinitio
       });
     else seen.set(tag, i);
     const type = t.type;
-    if (typeof type !== 'string' || !(FORM_TAG_TYPES as readonly string[]).includes(type))
+    if (typeof type !== 'string' || !(FORM_FILE_TAG_TYPES as readonly string[]).includes(type))
       problems.push({
         field: `${at}.type`,
-        message: `must be one of ${FORM_TAG_TYPES.join(', ')}${type === 'list' ? ' (a list cannot be described by a TagDefinition)' : ''}`,
+        message: `must be one of ${FORM_FILE_TAG_TYPES.join(', ')}${type === 'list' ? ' (a list cannot be described by a TagDefinition)' : ''}`,
       });
     for (const member of ['_id', 'name'] as const)
       if (t[member] !== undefined && (typeof t[member] !== 'string' || t[member] === ''))
@@ -202,13 +205,25 @@ function tagDefinitions(given: unknown, problems: FailureDetail[]): TagDefinitio
     const value = t.value ?? null;
     const valueProblem = defaultProblem(value, type);
     if (valueProblem) problems.push({ field: `${at}.value`, message: valueProblem });
+    const choices = t.choices;
+    if (choices !== undefined) {
+      const problem =
+        type === 'text' ? choicesProblem(choices, value) : 'only a "text" tag may have choices';
+      if (problem) problems.push({ field: `${at}.choices`, message: problem });
+    }
     if (problems.length > before) continue;
+    // A kind is a text tag to the templates: the case fills it as text.
+    const kind = (QUESTION_KINDS as readonly string[]).includes(type as string)
+      ? (type as QuestionKind)
+      : undefined;
     out.push({
       _id: (t._id as string | undefined) ?? tag,
       name: (t.name as string | undefined) ?? tag,
       tag,
       value: value as TagDefinition['value'],
-      type: type as FormTagType,
+      type: kind ? 'text' : (type as FormTagType),
+      ...(kind ? { kind } : {}),
+      ...(choices !== undefined ? { choices: choices as string[] } : {}),
     });
   }
   return out;
@@ -223,7 +238,9 @@ function defaultProblem(value: unknown, type: unknown): string | undefined {
     return typeof value === 'number' || typeof value === 'string'
       ? undefined
       : 'must be a number (or its text), or null (no default)';
-  if (type === 'text' || type === 'date')
+  // A CPR number is personal: the form, which every member reads, never holds one.
+  if (type === 'cpr') return 'must be null: a "cpr" question has no default';
+  if (type === 'text' || type === 'date' || type === 'email' || type === 'phone')
     return typeof value === 'string' ? undefined : 'must be a string, or null (no default)';
   return undefined;
 }

@@ -7,6 +7,23 @@ import type { V2CaseSettings, V2Recipient } from '../cases/index.js';
 export const FORM_TAG_TYPES = ['text', 'number', 'date', 'boolean'] as const;
 export type FormTagType = (typeof FORM_TAG_TYPES)[number];
 
+/**
+ * What a text question asks for, beyond text (issue 36): a web-flow's page offers the matching
+ * field and checks the answer's form. form.json writes one as the tag's `type` (`"type":
+ * "email"`); the TagDefinition keeps `type` `text` and the kind beside it, so that a case's
+ * templates are still filled with the answer as text and the pipeline's TagInputs need no new
+ * type.
+ */
+export const QUESTION_KINDS = ['email', 'phone', 'cpr'] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+/** The types form.json's `type` may name: the TagInput types and the question kinds. */
+export const FORM_FILE_TAG_TYPES = [...FORM_TAG_TYPES, ...QUESTION_KINDS] as const;
+
+/** The most choices a question may offer, and the longest a choice may be. */
+export const MAX_CHOICES = 100;
+export const MAX_CHOICE_CHARS = 200;
+
 /** spec 2.1's TagDefinition: a tag of the form's templates, with its type and default. */
 export interface TagDefinition {
   /** The tag's identifier; form.json's, else the tag itself. */
@@ -18,6 +35,10 @@ export interface TagDefinition {
   /** The default value: what the case gets when submit sends none; null: none. */
   value: string | number | boolean | null;
   type: FormTagType;
+  /** A text tag that asks for an e-mail, a phone or a CPR number (form.json's `type`); absent: none. */
+  kind?: QuestionKind;
+  /** The answers a text tag allows, in the order offered (a web-flow's list of choices). */
+  choices?: string[];
 }
 
 /** The v2 flags of a case document that a form's document may carry (spec 2.1). */

@@ -48,3 +48,15 @@ export type {
   WebflowSummary,
   WebflowView,
 } from './webflow-view.js';
+export { cprAnswerOf } from './answer-cpr.js';
+export { questionsOf, type FlowQuestion, type QuestionField } from './answer-questions.js';
+export {
+  checkAnswers,
+  type AnswerProblem,
+  type AnswerWrite,
+  type CheckedAnswers,
+} from './answer-check.js';
+export { openSitting, readSitting, type FlowSitting } from './answer-sitting.js';
+export type { AnswerDeps } from './answer-write.js';
+export { saveAnswers, type SaveOutcome } from './answer-save.js';
+export { sendAnswers, WORKFLOW_COMPLETED, type SendOutcome } from './answer-send.js';

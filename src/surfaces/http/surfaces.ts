@@ -14,6 +14,7 @@ import { operatorSurface } from './operator/index.js';
 import { signingSurface } from './signing/index.js';
 import { partnersSurface } from './partners/index.js';
 import { webflowsSurface } from './webflows/index.js';
+import { flowSurface } from './flow/index.js';
 
 /**
  * Every surface the server serves, in registration order (the OpenAPI document lists them so).
@@ -30,6 +31,7 @@ export const SURFACES: readonly HttpSurface[] = [
   downloadsSurface,
   operationsSurface,
   signingSurface,
+  flowSurface,
   partnersSurface,
   pagesSurface,
   accountSurface,

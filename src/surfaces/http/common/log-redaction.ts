@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
-/** `/sign/<token>...`: the token is a recipient's only credential and must stay out of logs. */
-const SIGNING_TOKEN = /^(\/sign\/)[^/?#]+/;
+/** `/sign/<token>...` and `/flow/<token>...`: the token is a person's only credential, kept out of logs. */
+const SIGNING_TOKEN = /^(\/(?:sign|flow)\/)[^/?#]+/;
 
 /**
  * The links the account pages send by e-mail (confirm an address, reset a password, take an

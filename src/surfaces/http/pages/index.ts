@@ -16,6 +16,7 @@ export {
 export { pageOf, pageCookies, cookieOptions, type PageContext } from './page-context.js';
 export { fill, wordsOf, isLanguage, type Language, type Words } from './words.js';
 export { localizedPaths } from './localized-paths.js';
+export { LANGUAGE_COOKIE, pageLanguageOf } from './language.js';
 export { PAGE_HEADERS } from './page-headers.js';
 export { safeBack } from './shared-pages-routes.js';
 export type { DashboardPages, DashboardPagesContext } from './page-group.js';

@@ -4,6 +4,7 @@ import { NEW_CASE_EN } from './words-new-case-en.js';
 import { PLACES_EN } from './words-places-en.js';
 import { OPERATOR_PARTNER_EN } from './words-operator-partner-en.js';
 import { CREDITS_EN } from './words-credits-en.js';
+import { FLOW_EN } from './words-flow-en.js';
 
 /**
  * Every text of the pages a person sees (dashboard, sign-up, log-in, operator), in English. The
@@ -653,6 +654,7 @@ export const EN = {
   places: PLACES_EN,
   operatorPartner: OPERATOR_PARTNER_EN,
   credits: CREDITS_EN,
+  flow: FLOW_EN,
 } as const;
 
 /** A catalogue's shape with its texts as any string: what each language must have. */
