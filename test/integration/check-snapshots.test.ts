@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { FixtureOutcome } from '../../src/authoring/check/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { decodePng } from '../../src/formats/raster/index.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { testDir } from '../helpers/test-dir.js';
 
 const root = projectRoot();
@@ -27,7 +28,7 @@ interface Run {
 }
 
 /** The CLI in a process of its own, as an author runs it (asynchronous: vitest keeps time). */
-function docpipe(env: Record<string, string>, ...args: string[]): Promise<Run> {
+function spawned(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: root,
@@ -40,6 +41,14 @@ function docpipe(env: Record<string, string>, ...args: string[]): Promise<Run> {
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * The same command run in this process (test/helpers/cli-in-process.ts): it still starts and
+ * closes its own LibreOffice, but not the whole program again for each of the file's runs.
+ */
+function docpipe(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return docpipeInProcess({ DOCPIPE_OFFICE_PROCESSES: '1', ...env }, ...args);
 }
 
 /** A copy of the library's lease in a folder of its own, with a data folder beside it. */
@@ -104,14 +113,16 @@ const SNAPSHOT_FILES = [
 ];
 
 // Each test runs `docpipe check` two to four times, each starting LibreOffice and drawing pages:
-// 20 to 35 s alone, over a minute beside the rest of the suite on two cores.
+// 20 to 35 s alone, over a minute beside the rest of the suite on two cores. The runs are
+// in-process (but the first): loading the program for each cost more than a second of CPU.
 describe(
   'docpipe check with snapshots (real LibreOffice, real poppler)',
   { timeout: 180_000 },
   () => {
     it('fails without snapshots, records them with --update, then passes', async () => {
       const { lib, lease, env } = leaseCopy();
-      const missing = await docpipe(env, 'check', lib);
+      // The built CLI once, as an author runs it; the file's other runs in-process.
+      const missing = await spawned(env, 'check', lib);
       expect(missing.status).toBe(1);
       expect(rows(missing.stdout)).toEqual([
         ['lease', 'basic', '2', expect.stringMatching(/^\d+$/), 'FAIL'],
