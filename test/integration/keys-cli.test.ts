@@ -7,6 +7,7 @@ import { KeyStore } from '../../src/service/keys/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { socketUrl } from '../../src/platform/postgres/index.js';
 import { addKeyOwner, type KeyOwner } from '../helpers/key-owner.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**
@@ -30,17 +31,22 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
+/** This file's environment for `docpipe keys`: no Redis, no database unless `env` gives one. */
+function keysEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { REDIS_URL: undefined, DATABASE_URL: undefined, DOCPIPE_DATA_DIR: data, ...env };
+}
+
+/** `docpipe keys` run in this process (test/helpers/cli-in-process.ts). */
 function docpipe(env: Record<string, string | undefined>, ...args: string[]) {
+  return docpipeInProcess(keysEnv(env), 'keys', ...args);
+}
+
+/** The same through the built CLI in a process of its own: its exit status as a script sees it. */
+function spawned(env: Record<string, string | undefined>, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, 'keys', ...args], {
     encoding: 'utf8',
     cwd: root,
-    env: {
-      ...process.env,
-      REDIS_URL: undefined,
-      DATABASE_URL: undefined,
-      DOCPIPE_DATA_DIR: data,
-      ...env,
-    },
+    env: { ...process.env, ...keysEnv(env) },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -62,7 +68,7 @@ async function fresh() {
 describe('docpipe keys', () => {
   it('create prints the key alone on stdout, once, and says it cannot be shown again', async () => {
     const { owner, create } = await fresh();
-    const r = create('--name', 'billing server');
+    const r = await create('--name', 'billing server');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^dp_live_[0-9a-f]{16}_[0-9a-f]{64}\n$/);
     const key = r.stdout.trim();
@@ -79,7 +85,7 @@ describe('docpipe keys', () => {
 
   it('create --json --expires 90d gives the record and the key, expiring in 90 days', async () => {
     const { owner, create } = await fresh();
-    const r = create('--expires', '90d', '--json');
+    const r = await create('--expires', '90d', '--json');
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string>;
     expect(Object.keys(out).sort()).toEqual([
@@ -110,8 +116,8 @@ describe('docpipe keys', () => {
     const { owner, run, create } = await fresh();
     const other = await addKeyOwner(t.db, `cli-other-${companies}`);
     const gone: KeyOwner = await addKeyOwner(t.db, owner.company, 'gone@cli.example');
-    const a = create('--name', 'first one', '--json');
-    const b = run(
+    const a = await create('--name', 'first one', '--json');
+    const b = await run(
       'create',
       '--company',
       other.company,
@@ -122,14 +128,22 @@ describe('docpipe keys', () => {
       '--expires',
       '12h',
     );
-    const c = run('create', '--company', owner.company, '--user', gone.email, '--name', 'third');
+    const c = await run(
+      'create',
+      '--company',
+      owner.company,
+      '--user',
+      gone.email,
+      '--name',
+      'third',
+    );
     const first = JSON.parse(a.stdout) as { id: string; key: string };
     const second = b.stdout.trim();
     const third = c.stdout.trim();
-    expect(run('revoke', first.id).status).toBe(0);
+    expect((await run('revoke', first.id)).status).toBe(0);
     await t.db.deleteFrom('users').where('id', '=', gone.userId).execute();
 
-    const text = run('list');
+    const text = await run('list');
     expect(text.status, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     const mine = (id: string) => lines.find((l) => l.startsWith(id));
@@ -144,7 +158,7 @@ describe('docpipe keys', () => {
     );
     expect(mine(third.slice(8, 24))).toMatch(/\(removed\)\s+no-user\s+\S+Z {2}never\s+-\s+third$/);
 
-    const json = run('list', '--company', owner.company, '--json');
+    const json = await run('list', '--company', owner.company, '--json');
     const listed = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(listed.map((k) => Object.keys(k).sort())).toEqual([
       ['company', 'createdAt', 'id', 'name', 'revokedAt', 'user', 'userId'],
@@ -153,40 +167,42 @@ describe('docpipe keys', () => {
     for (const out of [text.stdout, json.stdout]) {
       for (const k of [first.key, second, third]) expect(out).not.toContain(k.slice(20));
     }
-    const only = JSON.parse(run('list', '--company', other.company, '--json').stdout) as unknown[];
+    const only = JSON.parse(
+      (await run('list', '--company', other.company, '--json')).stdout,
+    ) as unknown[];
     expect(only).toEqual([expect.objectContaining({ company: other.company, name: 'second' })]);
   });
 
   it('list says so when there are no keys', async () => {
     const { owner, run } = await fresh();
-    const r = run('list', '--company', owner.company);
+    const r = await run('list', '--company', owner.company);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       /^docpipe: no API keys for company cli-\d+; create one with: docpipe keys create --company <id> --user <email>/,
     );
-    expect(run('list', '--company', owner.company, '--json').stdout).toBe('[]\n');
+    expect((await run('list', '--company', owner.company, '--json')).stdout).toBe('[]\n');
   });
 
   it('revoke stops a key, says so when it was already revoked, and refuses an unknown id', async () => {
     const { run, create } = await fresh();
-    const key = create('--name', 'old').stdout.trim();
+    const key = (await create('--name', 'old')).stdout.trim();
     const id = key.slice(8, 24);
-    const r = run('revoke', id);
+    const r = await run('revoke', id);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       `revoked API key ${id}: requests with it fail with 401 within 5 seconds on every server\n`,
     );
     expect(await store.verify(key)).toEqual({ ok: false, reason: 'revoked' });
-    const again = run('revoke', id);
+    const again = await run('revoke', id);
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(
       new RegExp(`^API key ${id} was already revoked at \\d{4}-\\S+Z\\n$`),
     );
-    const unknown = run('revoke', '0123456789abcdef');
+    const unknown = await run('revoke', '0123456789abcdef');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no API key with id 0123456789abcdef');
-    const whole = run('revoke', key);
+    const whole = await run('revoke', key);
     expect(whole.status).toBe(2);
     expect(whole.stderr).toContain('is not a key id: ids are 16 characters');
   });
@@ -215,25 +231,25 @@ describe('docpipe keys', () => {
     for (const [flags, message] of cases) {
       const base = { '--company': owner.company, '--user': owner.email } as Record<string, string>;
       for (let i = 0; i < flags.length; i += 2) base[flags[i]!] = flags[i + 1]!;
-      const r = run('create', ...Object.entries(base).flat());
+      const r = await run('create', ...Object.entries(base).flat());
       expect(r.status, flags.join(' ')).toBe(2);
       expect(r.stderr, flags.join(' ')).toContain(message);
       expect(r.stdout).toBe('');
     }
-    const missing = run('create', '--company', owner.company);
+    const missing = await run('create', '--company', owner.company);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("required option '--user <email>' not specified");
     expect(await store.list({ company: owner.company })).toEqual([]);
   });
 
   it('is exit 2 without a database and exit 3 when PostgreSQL does not answer', () => {
-    const none = docpipe({}, 'list');
+    const none = spawned({}, 'list');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain(
       `docpipe: no PostgreSQL: DATABASE_URL is not set, and no "docpipe start" runs on the data folder ${data} `,
     );
     const nowhere = socketUrl(join(data, 'nowhere'), 'docpipe', 'docpipe');
-    const down = docpipe({ DATABASE_URL: nowhere }, 'create', '--company', 'a', '--user', 'b@c.d');
+    const down = spawned({ DATABASE_URL: nowhere }, 'create', '--company', 'a', '--user', 'b@c.d');
     expect(down.status).toBe(3);
     expect(down.stderr).toMatch(/^docpipe: cannot reach PostgreSQL at postgresql:/);
     expect(down.stdout).toBe('');
