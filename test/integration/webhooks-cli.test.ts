@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { CompanyRepository } from '../../src/service/companies/index.js';
 import { dispatchEvent } from '../../src/service/webhooks/index.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -37,22 +38,28 @@ interface Run {
   stderr: string;
 }
 
+/** This file's environment for docpipe: its database, and private destinations refused. */
+function webhooksEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    DOCPIPE_DATA_DIR: testDir('docpipe-webhooks-data-'),
+    DOCPIPE_WEBHOOK_ALLOW_PRIVATE: '',
+    ...env,
+  };
+}
+
+/** A docpipe command run in this process (test/helpers/cli-in-process.ts). */
 function docpipe(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return docpipeInProcess(webhooksEnv(env), ...args);
+}
+
+/** The same through the built CLI in a process of its own: its exit status as a script sees it. */
+function spawned(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [cli, ...args],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          DATABASE_URL: database.url,
-          DOCPIPE_DATA_DIR: testDir('docpipe-webhooks-data-'),
-          DOCPIPE_WEBHOOK_ALLOW_PRIVATE: '',
-          ...env,
-        },
-      },
+      { cwd: root, encoding: 'utf8', env: { ...process.env, ...webhooksEnv(env) } },
       (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
     );
   });
@@ -276,7 +283,7 @@ describe('docpipe webhooks', () => {
       error: 'webhook-not-found',
       message: `webhook ${added.webhook.id} does not exist`,
     });
-    expect((await docpipe(['webhooks', 'remove', 'not-an-id'])).status).toBe(1);
+    expect((await spawned(['webhooks', 'remove', 'not-an-id'])).status).toBe(1);
     expect((await docpipe(['webhooks', 'replay', randomUUID()])).status).toBe(1);
   }, 180_000);
 });
