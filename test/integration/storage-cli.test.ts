@@ -7,6 +7,7 @@ import { freePort } from '../../src/platform/embedded/index.js';
 import { sweepLockKey } from '../../src/jobs/retention/index.js';
 import { startRedisOnly, type RedisOnly } from '../helpers/queue-stack.js';
 import { sha, upload, render, queueJobNeeding } from '../helpers/stored-keys.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /**
@@ -45,18 +46,28 @@ function dataFolder(objects: [key: string, days: number, bytes: number][]) {
   return { data, files };
 }
 
+/** This file's environment for `docpipe storage`: no Redis or S3 unless given, retention set. */
+function storageEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return {
+    REDIS_URL: undefined,
+    DOCPIPE_STORAGE: undefined,
+    DOCPIPE_RETENTION_UPLOADS: '30d',
+    DOCPIPE_RETENTION_RENDERS: '7d',
+    ...env,
+  };
+}
+
+/** `docpipe storage` run in this process (test/helpers/cli-in-process.ts). */
 function docpipe(env: Record<string, string | undefined>, ...args: string[]) {
+  return docpipeInProcess(storageEnv(env), 'storage', ...args);
+}
+
+/** The same through the built CLI in a process of its own: its exit status as a script sees it. */
+function spawned(env: Record<string, string | undefined>, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, 'storage', ...args], {
     encoding: 'utf8',
     cwd: root,
-    env: {
-      ...process.env,
-      REDIS_URL: undefined,
-      DOCPIPE_STORAGE: undefined,
-      DOCPIPE_RETENTION_UPLOADS: '30d',
-      DOCPIPE_RETENTION_RENDERS: '7d',
-      ...env,
-    },
+    env: { ...process.env, ...storageEnv(env) },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -81,7 +92,7 @@ describe('docpipe storage', () => {
     const env = { DOCPIPE_DATA_DIR: data, REDIS_URL: redis.url, DOCPIPE_QUEUE_PREFIX: lane.prefix };
     await queueJobNeeding(lane, upload(2));
 
-    const stats = docpipe(env, 'stats', '--json');
+    const stats = await docpipe(env, 'stats', '--json');
     expect(stats.status, stats.stderr).toBe(0);
     const parsed = JSON.parse(stats.stdout) as {
       kinds: Record<
@@ -131,7 +142,7 @@ describe('docpipe storage', () => {
 
     const before = files();
     expect(before).toHaveLength(10);
-    const dry = docpipe(env, 'sweep', '--dry-run', '--json');
+    const dry = await docpipe(env, 'sweep', '--dry-run', '--json');
     expect(dry.status, dry.stderr).toBe(0);
     expect(files()).toEqual(before);
     const removed = {
@@ -148,7 +159,7 @@ describe('docpipe storage', () => {
       failures: [],
     });
 
-    const swept = docpipe(env, 'sweep');
+    const swept = await docpipe(env, 'sweep');
     expect(swept.status, swept.stderr).toBe(0);
     expect(swept.stdout.split('\n')).toEqual([
       expect.stringMatching(/^removed 4 objects \(3\.6 KB\) of 9 in \d+\.\d s$/),
@@ -169,7 +180,7 @@ describe('docpipe storage', () => {
       ].sort(),
     );
 
-    const table = docpipe(env, 'stats');
+    const table = await docpipe(env, 'stats');
     expect(table.status, table.stderr).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
     expect(rows).toHaveLength(5);
@@ -189,7 +200,7 @@ describe('docpipe storage', () => {
       'PX',
       60_000,
     );
-    const r = docpipe(
+    const r = await docpipe(
       { DOCPIPE_DATA_DIR: data, REDIS_URL: redis.url, DOCPIPE_QUEUE_PREFIX: lane.prefix },
       'sweep',
     );
@@ -203,7 +214,8 @@ describe('docpipe storage', () => {
 
   it('sweep exits 3 when Redis does not answer and 2 when none is set; stats needs no Redis', async () => {
     const { data, files } = dataFolder(OBJECTS);
-    const down = docpipe(
+    // A process of its own: its Redis client, retrying a port nobody listens on, ends with it.
+    const down = spawned(
       { DOCPIPE_DATA_DIR: data, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
       'sweep',
     );
@@ -211,19 +223,19 @@ describe('docpipe storage', () => {
     expect(down.stderr).toMatch(
       /^docpipe: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\. Start it/,
     );
-    const none = docpipe({ DOCPIPE_DATA_DIR: data }, 'sweep', '--dry-run');
+    const none = await docpipe({ DOCPIPE_DATA_DIR: data }, 'sweep', '--dry-run');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain(
       `docpipe: no Redis: REDIS_URL is not set, and no "docpipe start" runs on the data folder ${data} `,
     );
     expect(files()).toHaveLength(OBJECTS.length);
-    const stats = docpipe({ DOCPIPE_DATA_DIR: data }, 'stats', '--json');
+    const stats = await docpipe({ DOCPIPE_DATA_DIR: data }, 'stats', '--json');
     expect(stats.status, stats.stderr).toBe(0);
   });
 
-  it('sweep with both ages off removes nothing and says so, without Redis', () => {
+  it('sweep with both ages off removes nothing and says so, without Redis', async () => {
     const { data, files } = dataFolder(OBJECTS);
-    const r = docpipe(
+    const r = await docpipe(
       {
         DOCPIPE_DATA_DIR: data,
         DOCPIPE_RETENTION_UPLOADS: 'off',
