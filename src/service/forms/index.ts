@@ -50,3 +50,4 @@ export {
   type SubmitFormOptions,
   type SubmittedForm,
 } from './submit-form.js';
+export { setFormSwitch, type FormSwitch } from './form-switches.js';

@@ -60,3 +60,5 @@ export { openSitting, readSitting, type FlowSitting } from './answer-sitting.js'
 export type { AnswerDeps } from './answer-write.js';
 export { saveAnswers, type SaveOutcome } from './answer-save.js';
 export { sendAnswers, WORKFLOW_COMPLETED, type SendOutcome } from './answer-send.js';
+export { listWebflows, type WebflowListPage, type WebflowListRow } from './list-webflows.js';
+export { readWebflowDetail, type WebflowCaseError, type WebflowDetail } from './webflow-detail.js';

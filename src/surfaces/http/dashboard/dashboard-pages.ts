@@ -11,6 +11,8 @@ import { casePages } from './case-pages.js';
 import { newCasePages } from './new-case-pages.js';
 import { placesPages } from './places-pages.js';
 import { creditsPages } from './credits-pages.js';
+import { flowsPages } from './flows-pages.js';
+import { formsSettingsPages } from './forms-settings-pages.js';
 
 /**
  * Every group of dashboard pages, one line each (keys, webhooks, members, settings, ...). A new
@@ -29,4 +31,6 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   newCasePages,
   placesPages,
   creditsPages,
+  flowsPages,
+  formsSettingsPages,
 ];

@@ -1,13 +1,14 @@
 import type { PageContext } from '../pages/index.js';
 
 /** The settings' own pages, each a link; the current one marked for screen readers too. */
-export type SettingsTab = 'company' | 'folders' | 'presets' | 'templates';
+export type SettingsTab = 'company' | 'folders' | 'presets' | 'templates' | 'forms';
 
 const TABS: readonly { tab: SettingsTab; href: string }[] = [
   { tab: 'company', href: '/dashboard/settings' },
   { tab: 'folders', href: '/dashboard/settings/folders' },
   { tab: 'presets', href: '/dashboard/settings/presets' },
   { tab: 'templates', href: '/dashboard/settings/templates' },
+  { tab: 'forms', href: '/dashboard/settings/forms' },
 ];
 
 export function SettingsNav({ page, current }: { page: PageContext; current: SettingsTab }) {
@@ -17,6 +18,7 @@ export function SettingsNav({ page, current }: { page: PageContext; current: Set
     folders: w.foldersTab,
     presets: w.presetsTab,
     templates: w.templatesTab,
+    forms: page.words.flows.formsTab,
   };
   return (
     <nav class="settings-nav" aria-label={w.pages}>

@@ -5,7 +5,7 @@ import type { PageContext } from './page-context.js';
 import { fill } from './words.js';
 
 /** The dashboard's sections, as the navigation names them. */
-export type Section = 'cases' | 'keys' | 'webhooks' | 'members' | 'credits' | 'settings';
+export type Section = 'cases' | 'flows' | 'keys' | 'webhooks' | 'members' | 'credits' | 'settings';
 
 export interface LayoutProps {
   page: PageContext;
@@ -19,6 +19,7 @@ export interface LayoutProps {
 
 const NAV: readonly { section: Section; href: string; key: Section }[] = [
   { section: 'cases', href: '/dashboard/cases', key: 'cases' },
+  { section: 'flows', href: '/dashboard/flows', key: 'flows' },
   { section: 'keys', href: '/dashboard/keys', key: 'keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', key: 'webhooks' },
   { section: 'members', href: '/dashboard/members', key: 'members' },
@@ -38,6 +39,7 @@ export function Layout({ page, title, section, narrow, children }: LayoutProps) 
   const member = session && !session.secondFactorDue ? session.user : null;
   const navLabel: Record<Section, string> = {
     cases: w.cases,
+    flows: page.words.flows.nav,
     keys: w.apiKeys,
     webhooks: w.webhooks,
     members: w.members,

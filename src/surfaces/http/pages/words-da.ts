@@ -5,6 +5,7 @@ import { NEW_CASE_DA } from './words-new-case-da.js';
 import { PLACES_DA } from './words-places-da.js';
 import { OPERATOR_PARTNER_DA } from './words-operator-partner-da.js';
 import { CREDITS_DA } from './words-credits-da.js';
+import { FLOWS_DA } from './words-flows-da.js';
 import { FLOW_DA } from './words-flow-da.js';
 
 /** Every text of the pages in Danish: the same keys as words-en.ts (see there). */
@@ -648,5 +649,6 @@ export const DA: Words = {
   places: PLACES_DA,
   operatorPartner: OPERATOR_PARTNER_DA,
   credits: CREDITS_DA,
+  flows: FLOWS_DA,
   flow: FLOW_DA,
 };

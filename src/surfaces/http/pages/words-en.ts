@@ -4,6 +4,7 @@ import { NEW_CASE_EN } from './words-new-case-en.js';
 import { PLACES_EN } from './words-places-en.js';
 import { OPERATOR_PARTNER_EN } from './words-operator-partner-en.js';
 import { CREDITS_EN } from './words-credits-en.js';
+import { FLOWS_EN } from './words-flows-en.js';
 import { FLOW_EN } from './words-flow-en.js';
 
 /**
@@ -654,6 +655,7 @@ export const EN = {
   places: PLACES_EN,
   operatorPartner: OPERATOR_PARTNER_EN,
   credits: CREDITS_EN,
+  flows: FLOWS_EN,
   flow: FLOW_EN,
 } as const;
 

@@ -1,0 +1,409 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FormRepository, type NewForm } from '../../src/service/forms/index.js';
+import { DA } from '../../src/surfaces/http/pages/words-da.js';
+import { EN } from '../../src/surfaces/http/pages/words-en.js';
+import { accessible } from '../helpers/dashboard-journey-steps.js';
+import { draftCase } from '../helpers/draft-case.js';
+import { narrowTables } from '../helpers/narrow-tables.js';
+import {
+  launchChromium,
+  startPagesStack,
+  type PagesServer,
+  type PagesStack,
+  type TestMember,
+} from '../helpers/pages-stack.js';
+
+/**
+ * The dashboard's web-flows (issue 36) in Chromium: a form made web-flow enabled by its switch
+ * under Settings, Forms; a flow created over the API with a key, then seen in the list and on
+ * its page (people, progress, answers typed, a CPR answer only "Encrypted", the case it made or
+ * why not); another company's flow not found; Published turned off refusing new flows with
+ * form-not-found. Every page passes axe; the flow's page reads at 360 px; Danish once. One
+ * server and one browser for the file.
+ */
+let stack: PagesStack;
+let server: PagesServer;
+let browser: Browser;
+let admin: TestMember;
+let key: string;
+let context: BrowserContext;
+let page: Page;
+
+const F = EN.flows;
+const COMPANY = 'flows-acme';
+const OTHER = 'flows-globex';
+
+/** The survey form: four questions, published, not yet web-flow enabled. */
+function surveyForm(company: string, flags: Partial<NewForm> = {}): NewForm {
+  return {
+    company,
+    id: 'survey',
+    title: 'Tenant survey',
+    folder: null,
+    active: true,
+    webflow: false,
+    settings: {},
+    tags: [
+      { _id: 'tenant', name: 'Tenant', tag: 'tenant', value: null, type: 'text' },
+      { _id: 'rent', name: 'Monthly rent', tag: 'rent', value: null, type: 'number' },
+      { _id: 'pets', name: 'Has pets', tag: 'pets', value: null, type: 'boolean' },
+      { _id: 'cpr', name: 'CPR number', tag: 'cpr', value: null, type: 'text' },
+    ],
+    recipients: [],
+    documents: [
+      {
+        name: 'Lease',
+        storageKey: `forms/${company}/survey/lease.docx`,
+        kind: 'docx',
+        sha256: '0'.repeat(64),
+        bytes: 1,
+        file: 'lease.docx',
+      },
+    ],
+    ...flags,
+  };
+}
+
+/** What the test reads of POST /v3/api/webflows's answer. */
+interface FlowAnswer {
+  error?: string;
+  webflow?: { id: string; recipients: { id: string; name: string }[] };
+}
+
+let idempotency = 0;
+async function postFlow(
+  apiKey: string,
+  title: string,
+): Promise<{ status: number; body: FlowAnswer }> {
+  const res = await fetch(`${server.url}/v3/api/webflows`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': `flows-browser-${++idempotency}`,
+    },
+    body: JSON.stringify({
+      formId: 'survey',
+      title,
+      recipients: [
+        { name: 'Tenant One', email: 'one@tenant.example' },
+        { name: 'Tenant Two', email: 'two@tenant.example' },
+      ],
+    }),
+  });
+  return { status: res.status, body: (await res.json()) as FlowAnswer };
+}
+
+beforeAll(async () => {
+  stack = await startPagesStack();
+  [server, browser] = await Promise.all([stack.server(), launchChromium()]);
+  admin = await stack.member({
+    company: COMPANY,
+    email: 'admin@flows-acme.example',
+    admin: true,
+    name: 'Ada Admin',
+    language: 'en',
+  });
+  await new FormRepository(stack.t.db).replace(surveyForm(COMPANY), new Date());
+  ({ key } = await stack.keys.create({ company: COMPANY, user: admin.email, name: 'flows' }));
+  context = await browser.newContext({ locale: 'en-GB' });
+  await context.addCookies([{ ...admin.cookie, url: server.url }]);
+  page = await context.newPage();
+}, 120_000);
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await stack?.close();
+});
+
+describe('the dashboard’s web-flows', () => {
+  let flowId = '';
+  let recipients: { id: string; name: string }[] = [];
+
+  it('shows how to start a flow while there is none; the form is not yet web-flow enabled', async () => {
+    expect((await postFlow(key, 'Too early')).body).toMatchObject({
+      error: 'form-not-found',
+    });
+    await page.goto(`${server.url}/dashboard/cases`);
+    // Right after Cases in the navigation.
+    const nav = page.getByRole('navigation', { name: EN.common.mainNavigation });
+    const items = await nav.getByRole('link').allTextContents();
+    expect(items.slice(0, 2)).toEqual([EN.common.cases, F.nav]);
+    await nav.getByRole('link', { name: F.nav, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: F.title }).waitFor();
+    await page.getByRole('heading', { level: 2, name: F.noFlows }).waitFor();
+    expect(await page.getByRole('region', { name: F.howToStartCommand }).textContent()).toContain(
+      '/v3/api/webflows',
+    );
+    await accessible(page);
+  });
+
+  it('turns a form web-flow enabled by its switch, without script, and logs nothing else', async () => {
+    await page.goto(`${server.url}/dashboard/settings`);
+    await page
+      .getByRole('navigation', { name: EN.settings.pages })
+      .getByRole('link', { name: F.formsTab })
+      .click();
+    await page.getByRole('heading', { level: 1, name: F.formsTitle }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Tenant survey' }).waitFor();
+    await accessible(page);
+    // By keyboard: the switch's button is reached and pressed.
+    const turnOn = page.getByRole('button', {
+      name: `${F.turnOn}: ${F.webflow} for Tenant survey`,
+    });
+    await turnOn.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(F.webflowOn.replace('{form}', 'Tenant survey')).waitFor();
+    await page
+      .getByRole('button', { name: `${F.turnOff}: ${F.webflow} for Tenant survey` })
+      .waitFor();
+    await accessible(page);
+    const row = await stack.t.db
+      .selectFrom('forms')
+      .select(['active', 'webflow'])
+      .where('company_id', '=', COMPANY)
+      .where('id', '=', 'survey')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ active: true, webflow: true });
+  });
+
+  it('lists a flow created over the API, and shows its people and progress', async () => {
+    const made = await postFlow(key, 'Move-in questions');
+    expect(made.status).toBe(201);
+    flowId = made.body.webflow!.id;
+    recipients = made.body.webflow!.recipients;
+
+    await page.goto(`${server.url}/dashboard/flows`);
+    const table = page.getByRole('region', { name: F.caption });
+    const cells = await table.getByRole('row').nth(1).getByRole('cell').allTextContents();
+    expect(cells.slice(0, 5)).toEqual([
+      'Move-in questions',
+      'Tenant survey',
+      F.statePending,
+      '0 of 4',
+      '2',
+    ]);
+    await accessible(page);
+
+    await table.getByRole('link', { name: 'Move-in questions' }).click();
+    await page
+      .getByRole('heading', { level: 1, name: F.flowTitle.replace('{title}', 'Move-in questions') })
+      .waitFor();
+    const people = page.getByRole('region', { name: F.recipients });
+    const rows = people.getByRole('row');
+    expect(await rows.count()).toBe(3);
+    expect(await rows.nth(1).getByRole('cell').allTextContents()).toEqual([
+      'Tenant One',
+      'one@tenant.example',
+      F.statusPending,
+      F.never,
+    ]);
+    const details = page.locator('dl.case-details');
+    expect(await details.textContent()).toContain('0 of 4 questions answered');
+    expect(await details.textContent()).toContain('Ada Admin <admin@flows-acme.example>');
+    await page.getByText(F.noAnswers).waitFor();
+    await page.getByText(F.caseNone).waitFor();
+    await accessible(page);
+  });
+
+  it('shows the answers typed, a CPR number only as Encrypted, at 360 px too', async () => {
+    const db = stack.t.db;
+    const [one, two] = recipients;
+    const now = new Date();
+    await db
+      .insertInto('webflow_answers')
+      .values([
+        {
+          flow_id: flowId,
+          tag: 'tenant',
+          type: 'text',
+          value: JSON.stringify('Tenant One'),
+          answered_by: one!.id,
+          answered_at: now,
+        },
+        {
+          flow_id: flowId,
+          tag: 'rent',
+          type: 'number',
+          value: JSON.stringify(12500.5),
+          answered_by: two!.id,
+          answered_at: now,
+        },
+        {
+          flow_id: flowId,
+          tag: 'pets',
+          type: 'boolean',
+          value: JSON.stringify(false),
+          answered_by: one!.id,
+          answered_at: now,
+        },
+        {
+          flow_id: flowId,
+          tag: 'cpr',
+          type: 'text',
+          value: null,
+          value_encrypted: randomBytes(48),
+          answered_by: one!.id,
+          answered_at: now,
+        },
+      ])
+      .execute();
+    await db
+      .updateTable('webflow_recipients')
+      .set({ status: 'answered', opened_at: now, answered_at: now })
+      .where('id', '=', one!.id)
+      .execute();
+    await db
+      .updateTable('webflows')
+      .set({ state: 'in_progress' })
+      .where('id', '=', flowId)
+      .execute();
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.reload();
+    const answers = page.getByRole('region', { name: F.answers });
+    const read = async (question: string) =>
+      answers
+        .getByRole('row', { name: new RegExp(`^${question}`) })
+        .getByRole('cell')
+        .allTextContents();
+    expect(await read('Tenant')).toEqual(['Tenant One', 'Tenant One', expect.any(String)]);
+    expect((await read('Monthly rent')).slice(0, 2)).toEqual(['12,500.5', 'Tenant Two']);
+    expect((await read('Has pets')).slice(0, 1)).toEqual([F.no]);
+    expect((await read('CPR number')).slice(0, 1)).toEqual([F.encrypted]);
+    expect(await page.locator('dl.case-details').textContent()).toContain(
+      '4 of 4 questions answered',
+    );
+    const people = page.getByRole('region', { name: F.recipients });
+    expect(
+      (await people.getByRole('row').nth(1).getByRole('cell').allTextContents()).slice(0, 3),
+    ).toEqual(['Tenant One', 'one@tenant.example', F.statusAnswered]);
+    const found = await narrowTables(page);
+    expect(found.documentWidth).toBeLessThanOrEqual(360);
+    expect(found.scrolling).toEqual([]);
+    expect(found.tables).toBe(2);
+    expect(found.roles.table).toBe(2);
+    await accessible(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('shows why a completed flow made no case, then the case it made', async () => {
+    const db = stack.t.db;
+    await db
+      .updateTable('webflows')
+      .set({
+        state: 'completed',
+        completed_at: new Date(),
+        case_request: JSON.stringify({ recipients: [] }),
+        case_error: JSON.stringify({
+          slug: 'validation-failed',
+          details: [{ field: 'tags[1].value', message: 'must be a number' }],
+        }),
+      })
+      .where('id', '=', flowId)
+      .execute();
+    await page.reload();
+    const box = page.getByRole('region', { name: F.caseTitle });
+    expect(await box.textContent()).toContain(F.caseRefused.replace('{slug}', 'validation-failed'));
+    expect(await box.textContent()).toContain('tags[1].value: must be a number');
+    await accessible(page);
+
+    const kase = await draftCase(stack, COMPANY, {
+      title: 'Lease from the survey',
+      recipients: [{ name: 'Tenant One', email: 'one@tenant.example' }],
+    });
+    await db
+      .updateTable('webflows')
+      .set({ case_id: kase.id, case_error: null })
+      .where('id', '=', flowId)
+      .execute();
+    await page.reload();
+    await page
+      .getByRole('region', { name: F.caseTitle })
+      .getByRole('link', { name: F.caseLink })
+      .click();
+    await page.waitForURL(`${server.url}/dashboard/cases/${kase.id}`);
+    await page.getByRole('heading', { level: 1, name: /Lease from the survey/ }).waitFor();
+  });
+
+  it('answers another company’s flow, an unknown id and a non-id with the same not-found page', async () => {
+    const other = await stack.member({
+      company: OTHER,
+      email: 'owner@flows-globex.example',
+      admin: true,
+    });
+    await new FormRepository(stack.t.db).replace(surveyForm(OTHER, { webflow: true }), new Date());
+    const otherKey = (await stack.keys.create({ company: OTHER, user: other.email })).key;
+    const theirs = await postFlow(otherKey, 'Globex secret questions');
+    expect(theirs.status).toBe(201);
+
+    const headings: string[] = [];
+    for (const id of [theirs.body.webflow!.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      const res = await page.goto(`${server.url}/dashboard/flows/${id}`);
+      expect(res?.status(), id).toBe(404);
+      headings.push((await page.getByRole('heading', { level: 1 }).textContent()) ?? '');
+      expect(await page.content()).not.toContain('Globex secret questions');
+    }
+    expect(headings).toEqual([
+      EN.common.notFoundTitle,
+      EN.common.notFoundTitle,
+      EN.common.notFoundTitle,
+    ]);
+    await accessible(page);
+    await page.goto(`${server.url}/dashboard/flows`);
+    expect(await page.getByRole('region', { name: F.caption }).getByRole('row').count()).toBe(2);
+    expect(await page.content()).not.toContain('Globex secret questions');
+  });
+
+  it('refuses new flows with form-not-found once Published is turned off', async () => {
+    await page.goto(`${server.url}/dashboard/settings/forms`);
+    await page
+      .getByRole('button', { name: `${F.turnOff}: ${F.published} for Tenant survey` })
+      .click();
+    await page.getByText(F.publishedOff.replace('{form}', 'Tenant survey')).waitFor();
+    // The web-flow switch says it does nothing while unpublished.
+    await page.getByText(F.webflowNeedsPublished).waitFor();
+    await accessible(page);
+    const refused = await postFlow(key, 'After unpublishing');
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ error: 'form-not-found' });
+    // The flow made before keeps its page.
+    expect((await page.goto(`${server.url}/dashboard/flows/${flowId}`))?.status()).toBe(200);
+  });
+
+  it('reads in Danish', async () => {
+    const dane = await stack.member({
+      company: COMPANY,
+      email: 'dorte@flows-acme.example',
+      language: 'da',
+    });
+    const da = await browser.newContext({ locale: 'da-DK' });
+    await da.addCookies([{ ...dane.cookie, url: server.url }]);
+    const p = await da.newPage();
+    try {
+      await p.goto(`${server.url}/dashboard`);
+      await p.getByRole('link', { name: DA.flows.nav, exact: true }).click();
+      await p.getByRole('heading', { level: 1, name: DA.flows.title }).waitFor();
+      expect(
+        await p
+          .getByRole('region', { name: DA.flows.caption })
+          .getByRole('row')
+          .nth(1)
+          .textContent(),
+      ).toContain(DA.flows.stateCompleted);
+      await accessible(p);
+      await p.getByRole('link', { name: 'Move-in questions' }).click();
+      await p.getByRole('region', { name: DA.flows.answers }).waitFor();
+      expect(await p.getByRole('region', { name: DA.flows.answers }).textContent()).toContain(
+        DA.flows.encrypted,
+      );
+      await accessible(p);
+      // The forms' switches are the admins' (as every settings page).
+      expect((await p.goto(`${server.url}/dashboard/settings/forms`))?.status()).toBe(403);
+    } finally {
+      await da.close();
+    }
+  });
+});
