@@ -39,7 +39,8 @@ describe('the parts of the spec not there yet', () => {
       .filter((e) => !served[e.path]?.[e.method.toLowerCase()])
       .map((e) => `${e.method} ${e.path}`);
     // Every spec endpoint is served since web-flows' part 1 (issue 36); what web-flows still
-    // lack (e-mails, the answer page, the case, the webhook) is named in both.
+    // lack (the e-mails with each person's /flow/{token} link, the webhook, the case) is named
+    // in both.
     expect(missing).toEqual([]);
     const section = /## Not there yet\n([\s\S]*?)\n## /.exec(http)?.[1] ?? '';
     expect(section).toContain('/flow/{token}');
