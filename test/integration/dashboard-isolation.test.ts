@@ -11,6 +11,8 @@ import {
   type TestMember,
 } from '../helpers/pages-stack.js';
 import { draftCase } from '../helpers/draft-case.js';
+import { FormRepository } from '../../src/service/forms/index.js';
+import { createWebflow } from '../../src/service/webflows/index.js';
 
 /**
  * Company isolation on every dashboard route, read from the server's route table: a member (an
@@ -45,6 +47,8 @@ async function snapshot(): Promise<string> {
       .execute(),
     db.selectFrom('folders').selectAll().where('company_id', '=', 'acme').orderBy('id').execute(),
     db.selectFrom('presets').selectAll().where('company_id', '=', 'acme').orderBy('id').execute(),
+    db.selectFrom('forms').selectAll().where('company_id', '=', 'acme').orderBy('id').execute(),
+    db.selectFrom('webflows').selectAll().where('company_id', '=', 'acme').orderBy('id').execute(),
     db
       .selectFrom('message_templates')
       .selectAll()
@@ -107,7 +111,38 @@ beforeAll(async () => {
     title: `${MARK} draft`,
     recipients: [{ name: `${MARK} signer`, email: 'signer@example.com' }],
   });
+  // A web-flow-enabled form of A's and a flow from it (issue 36's dashboard pages).
+  await new FormRepository(db).replace(
+    {
+      company: 'acme',
+      id: 'acme-survey',
+      title: `${MARK} survey`,
+      folder: null,
+      active: true,
+      webflow: true,
+      settings: {},
+      tags: [{ _id: 'tenant', name: `${MARK} question`, tag: 'tenant', value: null, type: 'text' }],
+      recipients: [],
+      documents: [],
+    },
+    new Date(),
+  );
+  const flow = await createWebflow(
+    { db, signingSecret: 'isolation-secret' },
+    {
+      company: 'acme',
+      keyUserId: a.userId,
+      idempotencyKey: 'isolation-flow',
+      body: {
+        formId: 'acme-survey',
+        title: `${MARK} flow`,
+        recipients: [{ name: `${MARK} person`, email: 'person@example.com' }],
+      },
+    },
+  );
   ids = {
+    forms: 'acme-survey',
+    flows: flow.webflow.id,
     keys: key.id,
     webhooks: webhook.id,
     runs: run.id,
