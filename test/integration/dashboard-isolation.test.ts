@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalStorage } from '../../src/render/storage/index.js';
 import {
   FolderRepository,
   MessageTemplateRepository,
@@ -128,7 +130,11 @@ beforeAll(async () => {
     new Date(),
   );
   const flow = await createWebflow(
-    { db, signingSecret: 'isolation-secret' },
+    {
+      db,
+      signingSecret: 'isolation-secret',
+      storage: new LocalStorage(join(stack.redis.dir, 'storage')),
+    },
     {
       company: 'acme',
       keyUserId: a.userId,

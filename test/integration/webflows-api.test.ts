@@ -117,6 +117,9 @@ interface FlowAnswer {
   recipients: { id: string }[];
 }
 
+/** An invitation delivery has not planned yet: planned when it handles `workflow.created`. */
+const notSentYet = { status: 'pending', sentAt: null, error: null };
+
 describe('POST /v3/api/webflows', () => {
   it('creates the flow: 201, Location, the answer shape, nothing answered yet', async () => {
     app = await caseServer(s);
@@ -136,12 +139,14 @@ describe('POST /v3/api/webflows', () => {
             name: 'Tenant One',
             email: 'one@tenant.example',
             status: 'pending',
+            invitation: notSentYet,
           },
           {
             id: expect.any(String) as string,
             name: 'Tenant Two',
             email: 'two@tenant.example',
             status: 'pending',
+            invitation: notSentYet,
           },
         ],
         progress: { answered: 0, total: 3 },
@@ -182,7 +187,7 @@ describe('POST /v3/api/webflows', () => {
     const r = await get(flow.id);
     expect(r.status, r.raw).toBe(200);
     expect(r.body).toEqual({
-      webflow: { ...(created.body.webflow as object), answers: [], caseId: null },
+      webflow: { ...(created.body.webflow as object), answers: [], caseId: null, caseError: null },
     });
     // An answer someone gave (the page is part 2): counted, and answered as given.
     await s.t.db
@@ -358,7 +363,7 @@ describe('POST /v3/api/webflows', () => {
     // the flow its sender, and makes nothing.
     const before = await flowsOf('acme');
     const refused = await createWebflow(
-      { db: s.t.db, signingSecret: 'test-secret' },
+      { db: s.t.db, signingSecret: 'test-secret', storage: s.stack.storage },
       { company: 'acme', keyUserId: gone.id, idempotencyKey: newKey(), body: rest },
     ).catch((err: unknown) => err);
     expect(refused).toMatchObject({ slug: 'sender-not-in-company' });
@@ -482,5 +487,148 @@ describe('GET /v3/api/webflows/{id}', () => {
     const after = await get(id);
     expect(after.status, after.raw).toBe(403);
     expect(after.body.error).toBe('sender-not-in-company');
+  });
+});
+
+describe('the view reads its delivery from the message ledger and its case error from the flow', () => {
+  /** A ledger row of `flow`'s person, as delivery writes one. */
+  async function ledgerRow(
+    flowId: string,
+    personId: string,
+    row: {
+      kind?: 'flow-invitation' | 'flow-reminder';
+      sequence?: number;
+      status: 'pending' | 'sent' | 'failed';
+      error?: string;
+      sentAt?: Date;
+      nextAttemptAt?: Date;
+    },
+  ): Promise<string> {
+    const { id } = await s.t.db
+      .insertInto('messages')
+      .values({
+        company_id: 'acme',
+        case_id: null,
+        recipient_id: null,
+        flow_id: flowId,
+        flow_recipient_id: personId,
+        addressee: personId,
+        channel: 'email',
+        kind: row.kind ?? 'flow-invitation',
+        sequence: row.sequence ?? 0,
+        status: row.status,
+        to_address: 'someone@tenant.example',
+        attempts: row.status === 'pending' ? 0 : 1,
+        error: row.error ?? null,
+        sent_at: row.sentAt ?? null,
+        next_attempt_at: row.nextAttemptAt ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  const invitations = (r: Answer) =>
+    (r.body.webflow as { recipients: { invitation: unknown }[] }).recipients.map(
+      (p) => p.invitation,
+    );
+  const delivery = (r: Answer) => (r.body.webflow as { delivery: unknown }).delivery;
+
+  it('answers each invitation as the ledger has it, and the flow failed when one failed for good', async () => {
+    app = await caseServer(s);
+    const created = await post(body());
+    const flow = created.body.webflow as FlowAnswer;
+    const [one, two] = flow.recipients.map((r) => r.id) as [string, string];
+    const sentAt = new Date('2026-12-01T09:30:00.123Z');
+    await ledgerRow(flow.id, one, { status: 'sent', sentAt });
+    const failed = await ledgerRow(flow.id, two, {
+      status: 'failed',
+      error: '550 5.1.1 mailbox unavailable',
+    });
+    // A reminder's failure is no invitation's: it changes neither.
+    await ledgerRow(flow.id, one, {
+      kind: 'flow-reminder',
+      sequence: 1,
+      status: 'failed',
+      error: 'x',
+    });
+
+    const r = await get(flow.id);
+    expect(r.status, r.raw).toBe(200);
+    expect(delivery(r)).toEqual({ email: 'failed' });
+    expect(invitations(r)).toEqual([
+      { status: 'sent', sentAt: sentAt.toISOString(), error: null },
+      { status: 'failed', sentAt: null, error: '550 5.1.1 mailbox unavailable' },
+    ]);
+
+    // A failed try with a next one to come is not failed yet: pending, with the last error.
+    await s.t.db
+      .updateTable('messages')
+      .set({
+        error: 'Greeting never received (ETIMEDOUT)',
+        next_attempt_at: new Date(Date.now() + 60_000),
+      })
+      .where('id', '=', failed)
+      .execute();
+    const retried = await get(flow.id);
+    expect(delivery(retried)).toEqual({ email: 'pending' });
+    expect(invitations(retried)).toEqual([
+      { status: 'sent', sentAt: sentAt.toISOString(), error: null },
+      { status: 'pending', sentAt: null, error: 'Greeting never received (ETIMEDOUT)' },
+    ]);
+  });
+
+  it('answers sent once no invitation is left to send, and pending while one has no row yet', async () => {
+    app = await caseServer(s);
+    const flow = (await post(body())).body.webflow as FlowAnswer;
+    const [one, two] = flow.recipients.map((r) => r.id) as [string, string];
+    const first = new Date('2026-12-02T08:00:00.000Z');
+    await ledgerRow(flow.id, one, { status: 'sent', sentAt: first });
+    const half = await get(flow.id);
+    expect(delivery(half)).toEqual({ email: 'pending' });
+    expect(invitations(half)).toEqual([
+      { status: 'sent', sentAt: first.toISOString(), error: null },
+      notSentYet,
+    ]);
+
+    const second = new Date('2026-12-02T08:00:01.500Z');
+    await ledgerRow(flow.id, two, { status: 'sent', sentAt: second });
+    // Another flow's failed invitation is not this one's.
+    const other = (await post(body())).body.webflow as FlowAnswer;
+    await ledgerRow(other.id, other.recipients[0]!.id, { status: 'failed', error: 'refused' });
+    const all = await get(flow.id);
+    expect(all.status, all.raw).toBe(200);
+    expect(delivery(all)).toEqual({ email: 'sent' });
+    expect(invitations(all)).toEqual([
+      { status: 'sent', sentAt: first.toISOString(), error: null },
+      { status: 'sent', sentAt: second.toISOString(), error: null },
+    ]);
+    expect(delivery(await get(other.id))).toEqual({ email: 'failed' });
+  });
+
+  it('answers caseError with its slug and details when the completed flow made no case, else null', async () => {
+    app = await caseServer(s);
+    const created = await post(body());
+    const flow = created.body.webflow as FlowAnswer;
+    const read = async () => (await get(flow.id)).body.webflow as Record<string, unknown>;
+    expect(await read()).toMatchObject({ caseId: null, caseError: null });
+    const caseError = {
+      slug: 'validation-failed',
+      details: [
+        { field: 'documents[0].tags[1].value', message: 'rent: not a number' },
+        { field: 'recipients[0].email', message: 'not an e-mail address' },
+      ],
+    };
+    await s.t.db
+      .updateTable('webflows')
+      .set({ state: 'completed', completed_at: new Date(), case_error: JSON.stringify(caseError) })
+      .where('id', '=', flow.id)
+      .execute();
+    const refused = await get(flow.id);
+    expect(refused.status, refused.raw).toBe(200);
+    expect(refused.body.webflow).toMatchObject({ state: 'completed', caseId: null, caseError });
+    // The creation's answer speaks of no case: neither member is in it.
+    expect(Object.keys(flow)).not.toContain('caseError');
+    expect(Object.keys(flow)).not.toContain('caseId');
   });
 });

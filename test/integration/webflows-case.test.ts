@@ -18,7 +18,6 @@ import {
   flowTemplatesFolder,
   makeCaseOfFlow,
   type FlowCaseDeps,
-  type FlowForm,
   type WebflowBody,
 } from '../../src/service/webflows/index.js';
 import { para } from '../helpers/docx-builder.js';
@@ -107,11 +106,11 @@ const tenant = { name: 'Ann Tenant', email: 'ann@tenant.example', signing: true 
 
 /**
  * A flow of the lease form asking Ann, with `case` as its case member, sent by `sender`. Its
- * templates are the flow's own, as creation makes them (copyFlowTemplates).
+ * creation copies the form's templates to the flow's own keys.
  */
 async function flow(caseRequest: WebflowBody['case'], sender = 'owner@acme.example') {
   const made = await createWebflow(
-    { db: t.db, signingSecret: SECRET },
+    { db: t.db, signingSecret: SECRET, storage: stack.storage, cipher },
     {
       company: 'acme',
       keyUserId: ownerId,
@@ -125,29 +124,7 @@ async function flow(caseRequest: WebflowBody['case'], sender = 'owner@acme.examp
     },
   );
   const id = made.webflow.id;
-  await ownTemplates(id);
   return { id, recipientId: made.webflow.recipients[0]!.id };
-}
-
-/**
- * The flow's templates copied to keys of its own, unless its creation did so already: the step
- * create-webflow.ts takes before its transaction (docs/webflows.md, "From answers to a case").
- */
-async function ownTemplates(id: string): Promise<void> {
-  const row = await t.db
-    .selectFrom('webflows')
-    .select('form')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  const form = row.form as FlowForm;
-  const folder = flowTemplatesFolder('acme', id);
-  if (form.documents.every((d) => d.storageKey.startsWith(folder))) return;
-  const documents = await copyFlowTemplates(stack.storage, 'acme', folder, form.documents);
-  await t.db
-    .updateTable('webflows')
-    .set({ form: JSON.stringify({ ...form, documents }) })
-    .where('id', '=', id)
-    .execute();
 }
 
 /** The answers as the answer page writes them (the CPR number encrypted), then completed. */

@@ -3,9 +3,7 @@ import type { Database } from '../db/index.js';
 import { checkAnswers, type AnswerProblem } from './answer-check.js';
 import { readSitting, type FlowSitting } from './answer-sitting.js';
 import { writeAnswers, type AnswerDeps } from './answer-write.js';
-
-/** The webhook trigger of a flow every recipient has answered (issue 36's Events). */
-export const WORKFLOW_COMPLETED = 'workflow.completed';
+import { WORKFLOW_COMPLETED } from './flow-triggers.js';
 
 /**
  * A send's outcome: gone (answers as absent); refused with every problem (what passed is saved,

@@ -1,8 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { DocpipeError, reportedProblems, type FailureDetail } from '../../base/errors/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../base/files/index.js';
 import { normalizeTagName } from '../../document/values/index.js';
-import { chooseSender, reminderSettings, type ServiceNotice } from '../cases/index.js';
+import type { Storage } from '../../render/storage/index.js';
+import {
+  chooseSender,
+  firstReminderAt,
+  reminderSettings,
+  type ServiceNotice,
+} from '../cases/index.js';
+import type { CprCipher } from '../cpr/index.js';
 import type { Database } from '../db/index.js';
 import {
   FormRepository,
@@ -11,7 +19,10 @@ import {
   type FormRecord,
   type TagDefinition,
 } from '../forms/index.js';
+import { caseRequestProblems, sealCaseRequest } from './flow-case-request.js';
 import { flowFormOf } from './flow-form.js';
+import { copyFlowTemplates, flowTemplatesFolder, removeFlowTemplates } from './flow-templates.js';
+import { WORKFLOW_CREATED } from './flow-triggers.js';
 import {
   IDEMPOTENCY_TTL_MS,
   idempotencyKeyProblem,
@@ -27,6 +38,10 @@ export interface CreateWebflowDeps {
   db: Kysely<Database>;
   /** The installation's signing secret: each person's link token is derived from it. */
   signingSecret: string;
+  /** Where a flow with `case` keeps its own copies of its form's templates. */
+  storage: Storage;
+  /** Encrypts the CPR numbers of the `case` member's recipients; absent: none may be sent. */
+  cipher?: CprCipher;
   /** The clock. @defaultValue the system's */
   now?: () => Date;
 }
@@ -51,7 +66,10 @@ export interface CreatedWebflow {
 
 /**
  * `POST /v3/api/webflows`: the flow, its recipients (each with a link token kept as its SHA-256
- * only) and the idempotency key, in one transaction. Calls with one key wait for each other on
+ * only), its `workflow.created` event (delivery sends the invitations when it handles it) and the
+ * idempotency key, in one transaction. A flow with `case` gets its own copies of the form's
+ * templates first, so that a re-import of the form cannot take its case's documents; they are
+ * removed again when the transaction fails. Calls with one key wait for each other on
  * an advisory lock taken before the key is looked up, so two at once make one flow: the later
  * finds the earlier's key. A live key with the same fingerprint answers its flow again; with
  * another, `idempotency-conflict`. A key past its 24 hours is replaced.
@@ -71,8 +89,11 @@ export async function createWebflow(
     ]);
   const fingerprint = requestFingerprint(body);
   const now = deps.now?.() ?? new Date();
+  // Made here so that the template copies can be filed under it before the row exists.
+  const flowId = randomUUID();
+  const copied: string[] = [];
 
-  return deps.db.transaction().execute(async (tx) => {
+  const made = deps.db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtext('docpipe-webflow'), hashtext(${`${company}:${key}`}))`.execute(
       tx,
     );
@@ -110,6 +131,7 @@ export async function createWebflow(
     });
     problems.push(...choice.problems);
     const prefill = prefilledValues(form.tags, body.tags ?? [], problems);
+    problems.push(...caseRequestProblems(body.case));
     if (problems.length > 0)
       throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
     if (choice.keyless || !choice.sender)
@@ -121,26 +143,42 @@ export async function createWebflow(
         },
       ]);
     const sender = choice.sender;
+    const caseRequest =
+      body.case === undefined ? null : sealCaseRequest(body.case, deps.cipher, company);
+    let documents = form.documents;
+    if (caseRequest !== null) {
+      documents = await copyFlowTemplates(
+        deps.storage,
+        company,
+        flowTemplatesFolder(company, flowId),
+        form.documents,
+      );
+      copied.push(...documents.map((d) => d.storageKey));
+    }
 
     const expiresInDays = body.settings?.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
-    const { autoSend: _autoSend, ...reminders } = reminderSettings({
+    const resolved = reminderSettings({
       ...(form.settings.reminders ?? {}),
       ...(body.settings?.reminders ?? {}),
     });
+    const { autoSend: _autoSend, ...reminders } = resolved;
     const flow = await tx
       .insertInto('webflows')
       .values({
+        id: flowId,
         company_id: company,
         form_id: form.id,
-        form: JSON.stringify(flowFormOf(form, prefill)),
+        form: JSON.stringify({ ...flowFormOf(form, prefill), documents }),
         title: body.title ?? form.title,
         message: body.message ?? null,
         sender_user_id: sender.id,
         sender_email: sender.email,
         sender_name: sender.name,
         settings: JSON.stringify({ expiresInDays, reminders }),
-        case_request: body.case === undefined ? null : JSON.stringify(body.case),
+        case_request: caseRequest === null ? null : JSON.stringify(caseRequest),
         expires_at: new Date(now.getTime() + expiresInDays * DAY_MS),
+        // A flow reminds by itself or not at all: it has no "remind now" of a case's.
+        next_reminder_at: firstReminderAt(now, { ...resolved, autoSend: true }),
         created_at: now,
         updated_at: now,
       })
@@ -165,6 +203,21 @@ export async function createWebflow(
         }),
       )
       .execute();
+    // The outbox: delivery plans and sends the invitations once this has committed.
+    await tx
+      .insertInto('case_events')
+      .values({
+        company_id: company,
+        flow_id: flow.id,
+        case_id: null,
+        trigger: WORKFLOW_CREATED,
+        payload: JSON.stringify({
+          trigger: WORKFLOW_CREATED,
+          flow: { _id: flow.id, updatedAt: flow.updated_at.toISOString() },
+        }),
+        created_at: now,
+      })
+      .execute();
     // Under the lock the key is absent or expired: an expired one is taken over in place.
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     await tx
@@ -188,6 +241,10 @@ export async function createWebflow(
       notices: choice.notice ? [choice.notice] : [],
       replayed: false,
     };
+  });
+  return made.catch(async (err: unknown) => {
+    await removeFlowTemplates(deps.storage, copied);
+    throw err;
   });
 }
 

@@ -5,6 +5,7 @@ import { UserRepository } from '../companies/index.js';
 import { CprKeyMissingError } from '../cpr/index.js';
 import type { Database } from '../db/index.js';
 import { submitFormRecord, type SubmitFormDeps, type SubmitFormOptions } from '../forms/index.js';
+import { openCaseRequest } from './flow-case-request.js';
 import type { FlowForm } from './flow-form.js';
 
 export interface FlowCaseDeps extends SubmitFormDeps {
@@ -113,7 +114,7 @@ export async function makeCaseOfFlow(
         company,
         { id: flowCaseCreatorKey(row.id), userId: sender.id },
         { ...form, id: row.form_id },
-        { ...(row.case_request as Record<string, unknown>), tags: answers.tags },
+        { ...openCaseRequest(row.case_request, deps.cipher, company), tags: answers.tags },
         options,
       );
       await storeCase(tx, row.id, submitted.contract._id, now);

@@ -44,6 +44,8 @@ export {
 export type {
   WebflowAnswerView,
   WebflowDelivery,
+  WebflowInvitationView,
+  WebflowMessageState,
   WebflowRecipientView,
   WebflowSummary,
   WebflowView,
@@ -59,6 +61,7 @@ export {
 export { openSitting, readSitting, type FlowSitting } from './answer-sitting.js';
 export type { AnswerDeps } from './answer-write.js';
 export { saveAnswers, type SaveOutcome } from './answer-save.js';
-export { sendAnswers, WORKFLOW_COMPLETED, type SendOutcome } from './answer-send.js';
+export { sendAnswers, type SendOutcome } from './answer-send.js';
+export { WORKFLOW_COMPLETED, WORKFLOW_CREATED } from './flow-triggers.js';
 export { listWebflows, type WebflowListPage, type WebflowListRow } from './list-webflows.js';
-export { readWebflowDetail, type WebflowCaseError, type WebflowDetail } from './webflow-detail.js';
+export { readWebflowDetail, type WebflowDetail } from './webflow-detail.js';

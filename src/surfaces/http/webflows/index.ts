@@ -1,3 +1,4 @@
+import { cprCipherOf } from '../common/case-service.js';
 import type { HttpSurface } from '../common/surface.js';
 import { webflowsRoutes } from './webflows-routes.js';
 
@@ -8,6 +9,12 @@ export const webflowsSurface: HttpSurface = {
   name: 'v3 webflows',
   access: 'v3',
   async register(scope, { deps, signingSecret }) {
-    await scope.register(webflowsRoutes, { db: deps.db, signingSecret });
+    const cipher = await cprCipherOf(deps);
+    await scope.register(webflowsRoutes, {
+      db: deps.db,
+      signingSecret,
+      storage: deps.storage,
+      ...(cipher ? { cipher } : {}),
+    });
   },
 };

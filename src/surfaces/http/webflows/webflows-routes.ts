@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { DocpipeError } from '../../../base/errors/index.js';
+import type { Storage } from '../../../render/storage/index.js';
+import type { CprCipher } from '../../../service/cpr/index.js';
 import type { Database } from '../../../service/db/index.js';
 import {
   IDEMPOTENCY_HEADER,
@@ -25,6 +27,10 @@ export interface WebflowsRoutesOptions {
   db: Kysely<Database>;
   /** The installation's signing secret, from which each person's link token is derived. */
   signingSecret: string;
+  /** Where a flow with `case` keeps its own copies of its form's templates. */
+  storage: Storage;
+  /** Encrypts the CPR numbers of a `case` member's recipients; absent: none may be sent. */
+  cipher?: CprCipher;
   /** The clock. @defaultValue the system's */
   now?: () => Date;
 }
@@ -51,6 +57,8 @@ export async function webflowsRoutes(app: HttpApp, options: WebflowsRoutesOption
   const deps = {
     db: options.db,
     signingSecret: options.signingSecret,
+    storage: options.storage,
+    ...(options.cipher ? { cipher: options.cipher } : {}),
     ...(options.now ? { now: options.now } : {}),
   };
 

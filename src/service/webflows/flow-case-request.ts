@@ -1,0 +1,96 @@
+import type { FailureDetail } from '../../base/errors/index.js';
+import { CprKeyMissingError, normalizeCpr, type CprCipher } from '../cpr/index.js';
+import type { WebflowBody } from './webflow-body.js';
+
+/**
+ * Where a recipient's CPR number waits in a flow's stored `case` member (`webflows.case_request`)
+ * until the case is made: encrypted as every stored CPR number is (base64 of the cipher's bytes),
+ * never in plain text. The member's name is docpipe's; a request never sends it.
+ */
+const SEALED_CPR = 'cprEncrypted';
+
+type CaseRequest = NonNullable<WebflowBody['case']>;
+
+/**
+ * What the form submit body of the flow's case may not carry at creation. `tags`: the answers
+ * are the case's tags (the form submit schema is open, so the member would pass its check and be
+ * dropped without a word). A recipient's `cpr` in a form it has not (10 digits, or 6, a dash and
+ * 4), at its own path, as the submit itself would refuse it, only days later.
+ */
+export function caseRequestProblems(request: CaseRequest | undefined): FailureDetail[] {
+  if (request === undefined) return [];
+  const problems: FailureDetail[] = [];
+  if (Object.hasOwn(request, 'tags'))
+    problems.push({
+      field: 'case.tags',
+      message:
+        "is not taken: the flow's answers are its case's tags; send values that prefill the questions as the flow's own tags",
+    });
+  if (Object.hasOwn(request, SEALED_CPR) || recipientsOf(request).some((r) => SEALED_CPR in r))
+    problems.push({
+      field: 'case',
+      message: `${SEALED_CPR} is docpipe's own member: leave it out`,
+    });
+  for (const [i, r] of recipientsOf(request).entries()) {
+    if (!('cpr' in r) || r.cpr === undefined || r.cpr === null) continue;
+    const checked = normalizeCpr(r.cpr);
+    if ('problem' in checked)
+      problems.push({ field: `case.recipients[${i}].cpr`, message: checked.problem });
+  }
+  return problems;
+}
+
+/**
+ * The `case` member as it is stored: each recipient's CPR number encrypted for the company
+ * (`cprEncrypted`), the rest as sent. Throws CprKeyMissingError when a CPR number is given and
+ * no CPR key is configured, as a form submit does.
+ */
+export function sealCaseRequest(
+  request: CaseRequest,
+  cipher: CprCipher | undefined,
+  company: string,
+): Record<string, unknown> {
+  const recipients = recipientsOf(request);
+  if (recipients.every((r) => r.cpr === undefined || r.cpr === null)) return { ...request };
+  if (!cipher) throw new CprKeyMissingError();
+  return {
+    ...request,
+    recipients: recipients.map((r) => {
+      if (r.cpr === undefined || r.cpr === null) return r;
+      const { cpr, ...rest } = r;
+      const checked = normalizeCpr(cpr);
+      // caseRequestProblems refused any other before this is called.
+      if ('problem' in checked) throw new Error(`a CPR number unchecked: ${checked.problem}`);
+      return { ...rest, [SEALED_CPR]: cipher.encrypt(checked.cpr, company).toString('base64') };
+    }),
+  };
+}
+
+/**
+ * The stored `case` member as the form submit body it was sent as: each sealed CPR number
+ * decrypted again, in memory only, for the submit that encrypts it again with the case.
+ */
+export function openCaseRequest(
+  stored: unknown,
+  cipher: CprCipher | undefined,
+  company: string,
+): Record<string, unknown> {
+  const request = { ...(stored as Record<string, unknown>) };
+  const recipients = recipientsOf(request);
+  if (!recipients.some((r) => typeof r[SEALED_CPR] === 'string')) return request;
+  if (!cipher) throw new CprKeyMissingError();
+  request.recipients = recipients.map((r) => {
+    const sealed = r[SEALED_CPR];
+    if (typeof sealed !== 'string') return r;
+    const { [SEALED_CPR]: _sealed, ...rest } = r;
+    return { ...rest, cpr: cipher.decrypt(Buffer.from(sealed, 'base64'), company) };
+  });
+  return request;
+}
+
+function recipientsOf(request: object): Record<string, unknown>[] {
+  const recipients = (request as { recipients?: unknown }).recipients;
+  return Array.isArray(recipients)
+    ? recipients.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
+    : [];
+}
