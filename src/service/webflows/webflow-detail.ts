@@ -9,7 +9,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * A flow as the dashboard's page shows it: the API's view, and what the page says beyond it
  * (the sender, the expiry, the questions' names, when each person opened and answered, which
- * answers are kept only encrypted, and why no case was made).
+ * answers are kept only encrypted, and whether a case was asked for). Why no case was made is
+ * the view's `caseError`, as the API answers it.
  */
 export interface WebflowDetail {
   view: WebflowView;
@@ -24,33 +25,8 @@ export interface WebflowDetail {
   moments: ReadonlyMap<string, { openedAt: Date | null; answeredAt: Date | null }>;
   /** The tags whose answer is kept only encrypted (a CPR number): its value is never shown. */
   encrypted: ReadonlySet<string>;
-  caseError: WebflowCaseError | undefined;
   /** Whether the flow asked for a signing case once completed (its `case` member). */
   makesCase: boolean;
-}
-
-/** Why a completed flow made no case: `webflows.case_error` as the page reads it. */
-export interface WebflowCaseError {
-  slug: string;
-  details: { field: string; message: string }[];
-}
-
-/** The stored case error when it has the shape written (slug and details), else none. */
-function caseErrorIn(stored: unknown): WebflowCaseError | undefined {
-  if (typeof stored !== 'object' || stored === null) return undefined;
-  const { slug, details } = stored as { slug?: unknown; details?: unknown };
-  if (typeof slug !== 'string') return undefined;
-  const list = Array.isArray(details) ? (details as unknown[]) : [];
-  return {
-    slug,
-    details: list.flatMap((d) => {
-      if (typeof d !== 'object' || d === null) return [];
-      const { field, message } = d as { field?: unknown; message?: unknown };
-      return typeof message === 'string'
-        ? [{ field: typeof field === 'string' ? field : '', message }]
-        : [];
-    }),
-  };
 }
 
 /**
@@ -103,7 +79,6 @@ export async function readWebflowDetail(
       people.map((p) => [p.id, { openedAt: p.opened_at, answeredAt: p.answered_at }] as const),
     ),
     encrypted: new Set(secret.map((s) => s.tag)),
-    caseError: caseErrorIn(row.case_error),
     makesCase: row.case_request !== null,
   };
 }

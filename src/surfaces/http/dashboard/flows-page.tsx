@@ -174,7 +174,8 @@ export function FlowPage({ page, detail }: { page: PageContext; detail: WebflowD
 /** The case the flow made, why it made none, or whether it will make one. */
 function FlowCase({ page, detail }: { page: PageContext; detail: WebflowDetail }) {
   const w = page.words.flows;
-  const { view, caseError } = detail;
+  const { view } = detail;
+  const { caseError } = view;
   if (view.caseId)
     return (
       <p>
@@ -189,7 +190,7 @@ function FlowCase({ page, detail }: { page: PageContext; detail: WebflowDetail }
         {caseError.details.length > 0 ? (
           <ul>
             {caseError.details.map((d) => (
-              <li>{d.field ? fill(w.caseProblem, d) : d.message}</li>
+              <li>{d.field ? fill(w.caseProblem, { ...d }) : d.message}</li>
             ))}
           </ul>
         ) : null}

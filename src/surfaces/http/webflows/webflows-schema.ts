@@ -14,12 +14,45 @@ const Notice = Type.Object(
   closed,
 );
 
+/** The message ledger's states of a message, `failed` for good only. */
+const MessageState = (description: string) =>
+  Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('failed')], {
+    description,
+  });
+
+const Invitation = Type.Object(
+  {
+    status: MessageState(
+      'pending: not sent yet, or to be tried again after a failed try; sent; failed: for good (error says why)',
+    ),
+    sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'when the invitation went; null until it has',
+    }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "the last try's error: set when failed, and while a failed try waits for the next",
+    }),
+  },
+  { ...closed, description: "the person's invitation e-mail, as the message ledger has it" },
+);
+
 const Recipient = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
     email: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('opened'), Type.Literal('answered')]),
+    invitation: Invitation,
+  },
+  closed,
+);
+
+const CaseError = Type.Object(
+  {
+    slug: Type.String({ description: 'the failure slug the case was refused with' }),
+    details: Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, closed), {
+      description: 'every problem, each at its path in the case it would have been',
+    }),
   },
   closed,
 );
@@ -49,9 +82,9 @@ const summary = {
   updatedAt: Type.String({ format: 'date-time' }),
   delivery: Type.Object(
     {
-      email: Type.Literal('pending', {
-        description: 'the invitations are not sent yet (this version sends none)',
-      }),
+      email: MessageState(
+        "the invitations over all recipients: sent when every one went; failed when any failed for good (that recipient's invitation.error says why); else pending",
+      ),
     },
     closed,
   ),
@@ -83,6 +116,10 @@ export const WebflowOneSchema = Type.Object(
         answers: Type.Array(Answer),
         caseId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
           description: 'the signing case the completed flow made, when it has made one',
+        }),
+        caseError: Type.Union([CaseError, Type.Null()], {
+          description:
+            'why the completed flow made no case (its case member refused, or its sender removed); null otherwise',
         }),
       },
       closed,
