@@ -10,7 +10,7 @@ export { flowRoutes, type FlowRoutesOptions } from './flow-routes.js';
  * Posts a minute on one person's link: a person saves a few times a minute at most, so this
  * only stops a script filling the answers table.
  */
-const FLOW_POSTS_PER_MINUTE = 30;
+export const FLOW_POSTS_PER_MINUTE = 30;
 
 /**
  * The web-flow answer page (`/flow/{token}`, issue 36): public, the link's token the only
