@@ -11,12 +11,23 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import PizZip from 'pizzip';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { FixtureOutcome } from '../../src/authoring/check/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { decodePng } from '../../src/formats/raster/index.js';
 import { docpipeInProcess } from '../helpers/cli-in-process.js';
+import { closeSharedParts } from '../helpers/shared-command-parts.js';
 import { testDir } from '../helpers/test-dir.js';
+
+// The in-process runs share one office and one prepare thread for the file
+// (test/helpers/shared-command-parts.ts); the spawned run starts and closes its own.
+vi.mock(import('../../src/surfaces/cli/command-office.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingOffices(await original()),
+);
+vi.mock(import('../../src/app/parts/index.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingPreparers(await original()),
+);
+afterAll(closeSharedParts);
 
 const root = projectRoot();
 const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
@@ -112,9 +123,10 @@ const SNAPSHOT_FILES = [
   'no-guarantor.txt',
 ];
 
-// Each test runs `docpipe check` two to four times, each starting LibreOffice and drawing pages:
-// 20 to 35 s alone, over a minute beside the rest of the suite on two cores. The runs are
-// in-process (but the first): loading the program for each cost more than a second of CPU.
+// Each test runs `docpipe check` two to four times, each drawing pages: 20 to 35 s alone, over a
+// minute beside the rest of the suite on two cores, when each started its own LibreOffice. The
+// runs are in-process (but the first): loading the program for each cost more than a second of
+// CPU, starting the office another second.
 describe(
   'docpipe check with snapshots (real LibreOffice, real poppler)',
   { timeout: 180_000 },
