@@ -24,12 +24,25 @@ export function docpipeInProcess(
   env: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<InProcessRun> {
-  const run = running.then(() => runOnce(env, args));
+  return docpipeInProcessAt(undefined, env, ...args);
+}
+
+/**
+ * {@link docpipeInProcess} with `cwd` as the working folder while it runs (the process's own
+ * when undefined), as an author runs docpipe in a folder of theirs; put back when it ends.
+ */
+export function docpipeInProcessAt(
+  cwd: string | undefined,
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<InProcessRun> {
+  const run = running.then(() => runOnce(cwd, env, args));
   running = run.catch(() => undefined);
   return run;
 }
 
 async function runOnce(
+  cwd: string | undefined,
   env: Record<string, string | undefined>,
   args: string[],
 ): Promise<InProcessRun> {
@@ -41,6 +54,7 @@ async function runOnce(
     outTty: Object.getOwnPropertyDescriptor(process.stdout, 'isTTY'),
     errTty: Object.getOwnPropertyDescriptor(process.stderr, 'isTTY'),
     exitCode: process.exitCode,
+    cwd: process.cwd(),
     env: Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]])),
   };
   const capture =
@@ -59,6 +73,7 @@ async function runOnce(
   setEnv(env);
   process.exitCode = undefined;
   try {
+    if (cwd !== undefined) process.chdir(cwd);
     await runDocpipe([process.execPath, 'docpipe', ...args]);
     return { status: Number(process.exitCode ?? 0), stdout: out.join(''), stderr: err.join('') };
   } finally {
@@ -68,6 +83,7 @@ async function runOnce(
     restoreProperty(process.stderr, 'isTTY', saved.errTty);
     setEnv(saved.env);
     process.exitCode = saved.exitCode;
+    process.chdir(saved.cwd);
   }
 }
 

@@ -2,12 +2,24 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { MARK_FILL } from '../../src/authoring/preview/index.js';
 import { buildDocx, para, run } from '../helpers/docx-builder.js';
 import { buildFontDocx, defaultsIn, fontRun } from '../helpers/fidelity-docx.js';
+import { docpipeInProcessAt } from '../helpers/cli-in-process.js';
+import { closeSharedParts } from '../helpers/shared-command-parts.js';
 import { testDir } from '../helpers/test-dir.js';
+
+// The in-process runs share one office and one prepare thread for the file
+// (test/helpers/shared-command-parts.ts); the spawned run starts and closes its own.
+vi.mock(import('../../src/surfaces/cli/command-office.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingOffices(await original()),
+);
+vi.mock(import('../../src/app/parts/index.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingPreparers(await original()),
+);
+afterAll(closeSharedParts);
 
 const root = projectRoot();
 const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
@@ -16,18 +28,27 @@ const leaseTags = join(lease, 'fixtures', 'basic.tags.json');
 /** The lease is two pages, filled or not (test/helpers/lease.ts). */
 const LEASE_PAGES = 2;
 
-/** Runs docpipe in `cwd` with its own data folder, as an author would in a folder of theirs. */
-function docpipe(cwd: string, ...args: string[]) {
+const envIn = (cwd: string) => ({
+  DOCPIPE_ENGINE_THREADS: '1',
+  DOCPIPE_DATA_DIR: join(cwd, 'data'),
+});
+
+/** The built CLI in `cwd` with its own data folder, as an author runs it in a folder of theirs. */
+function spawned(cwd: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     cwd,
-    env: {
-      ...process.env,
-      DOCPIPE_ENGINE_THREADS: '1',
-      DOCPIPE_DATA_DIR: join(cwd, 'data'),
-    },
+    env: { ...process.env, ...envIn(cwd) },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The same command run in this process (test/helpers/cli-in-process.ts), in `cwd`: each spawn
+ * loaded the program and started LibreOffice again, for a page or two.
+ */
+function docpipe(cwd: string, ...args: string[]) {
+  return docpipeInProcessAt(cwd, envIn(cwd), ...args);
 }
 
 const rgb = (hex: string): [number, number, number] => [
@@ -79,7 +100,8 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     writeFileSync(join(out, 'page-3.png'), 'from a longer preview');
     writeFileSync(join(out, 'notes.txt'), 'the author’s own');
 
-    const r = docpipe(cwd, 'preview', lease);
+    // The built CLI once, as an author runs it; the file's other runs in-process.
+    const r = spawned(cwd, 'preview', lease);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const printed = lines(r.stdout);
@@ -101,9 +123,9 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     expect(stored(cwd)).toEqual([]);
   });
 
-  it('fills the lease with --tags: the same pages with no shading, listed with --json', () => {
+  it('fills the lease with --tags: the same pages with no shading, listed with --json', async () => {
     const cwd = testDir('docpipe-preview-');
-    const r = docpipe(
+    const r = await docpipe(
       cwd,
       'preview',
       join(lease, 'template.docx'),
@@ -133,7 +155,7 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     expect(result).toEqual({ pages: LEASE_PAGES, files: result.files, notices: expect.any(Array) });
   });
 
-  it('reports the render’s notices as check does: stderr without the metric-compatible one, --json with all', () => {
+  it('reports the render’s notices as check does: stderr without the metric-compatible one, --json with all', async () => {
     const cwd = testDir('docpipe-preview-');
     const template = join(cwd, 'letter.docx');
     writeFileSync(template, fontTemplate);
@@ -142,13 +164,13 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     const segoe = `font "Segoe UI" is not installed; LibreOffice used ${segoeReplacement}, which is not metric-compatible: install the font or choose another`;
 
     for (const args of [['--tags', tags], []]) {
-      const r = docpipe(cwd, 'preview', template, ...args);
+      const r = await docpipe(cwd, 'preview', template, ...args);
       expect(r.status).toBe(0);
       expect(lines(r.stdout)).toEqual([join('letter-preview', 'page-1.png')]);
       expect(r.stderr).toBe(`notice font-substituted: ${segoe}\n`);
     }
 
-    const json = docpipe(cwd, 'preview', template, '--tags', tags, '--json');
+    const json = await docpipe(cwd, 'preview', template, '--tags', tags, '--json');
     expect(json.status).toBe(0);
     expect(json.stderr).toBe('');
     const result = JSON.parse(json.stdout) as { notices: { code: string; font: string }[] };
@@ -160,7 +182,7 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     expect(stored(cwd)).toEqual([]);
   });
 
-  it('takes the delimiters from the folder’s document.json', () => {
+  it('takes the delimiters from the folder’s document.json', async () => {
     const cwd = testDir('docpipe-preview-');
     const folder = join(cwd, 'letter');
     mkdirSync(folder);
@@ -169,24 +191,24 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
       buildDocx({ body: para(run('Dear {{first'), run('_name}}, welcome.')) }),
     );
     writeFileSync(join(folder, 'document.json'), JSON.stringify({ delimiters: '{{ }}' }));
-    const r = docpipe(cwd, 'preview', folder);
+    const r = await docpipe(cwd, 'preview', folder);
     expect(r.status).toBe(0);
     expect(lines(r.stdout)).toEqual([join('letter-preview', 'page-1.png')]);
     expect(pixelsOf(join(cwd, 'letter-preview', 'page-1.png'), MARK_FILL.value)).toBeGreaterThan(0);
   });
 
-  it('fails a broken template with its typed failure, as render does, and writes nothing', () => {
+  it('fails a broken template with its typed failure, as render does, and writes nothing', async () => {
     const cwd = testDir('docpipe-preview-');
     const broken = join(cwd, 'broken.docx');
     writeFileSync(broken, buildDocx({ body: para('Dear {name, see {#vip}') }));
-    const r = docpipe(cwd, 'preview', broken);
+    const r = await docpipe(cwd, 'preview', broken);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)[0]).toBe('document-production-failed');
     expect(r.stderr).toContain('  template: ');
     expect(existsSync(join(cwd, 'broken-preview'))).toBe(false);
 
-    const json = docpipe(cwd, 'preview', broken, '--json');
+    const json = await docpipe(cwd, 'preview', broken, '--json');
     expect(json.status).toBe(1);
     const failure = JSON.parse(json.stdout) as { error: string; details: { field: string }[] };
     expect(failure.error).toBe('document-production-failed');
@@ -194,9 +216,9 @@ describe('docpipe preview (LibreOffice and pdftoppm)', () => {
     expect(failure.details.every((d) => d.field === 'template')).toBe(true);
   });
 
-  it('refuses a --dpi out of range as bad usage', () => {
+  it('refuses a --dpi out of range as bad usage', async () => {
     const cwd = testDir('docpipe-preview-');
-    const r = docpipe(cwd, 'preview', lease, '--dpi', '1000');
+    const r = await docpipe(cwd, 'preview', lease, '--dpi', '1000');
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('docpipe: --dpi must be a whole number from 1 to 600 (got 1000)\n');
   });
