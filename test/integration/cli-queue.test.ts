@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
+import { docpipeInProcessAt } from '../helpers/cli-in-process.js';
 import { corpusDir } from '../helpers/corpus.js';
 
 /**
@@ -22,19 +23,29 @@ import { corpusDir } from '../helpers/corpus.js';
 const root = projectRoot();
 const cli = join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 const data = mkdtempSync(join(tmpdir(), 'docpipe-cli-queue-'));
-const env = {
-  ...process.env,
+const docpipeVars = {
   DOCPIPE_DATA_DIR: data,
   DOCPIPE_ENGINE_THREADS: '1',
   DOCPIPE_OFFICE_PROCESSES: '1',
   DOCPIPE_HTTP_PORT: '0',
 };
+const env = { ...process.env, ...docpipeVars };
 let start: ChildProcess;
 let startLog = '';
 
-function docpipe(...args: string[]) {
+/** The built CLI in a process of its own, as the second terminal runs it. */
+function spawned(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root, env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The same command run in this process (test/helpers/cli-in-process.ts): loading the whole
+ * program again for each of the file's commands cost more than the queue's work. `docpipe start`,
+ * one enqueue and the run on another data folder stay real processes.
+ */
+function docpipe(...args: string[]) {
+  return docpipeInProcessAt(root, docpipeVars, ...args);
 }
 
 async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
@@ -69,7 +80,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
   });
 
   it('enqueues a template with values and answers with the stored PDF', () => {
-    const r = docpipe(
+    const r = spawned(
       'enqueue',
       'templates/lease/template.docx',
       '--tags',
@@ -82,8 +93,8 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     expect(existsSync(join(data, 'storage', out.result.key))).toBe(true);
   });
 
-  it('enqueues a library document by id, and names an unknown one', () => {
-    const ok = docpipe(
+  it('enqueues a library document by id, and names an unknown one', async () => {
+    const ok = await docpipe(
       'enqueue',
       '--library',
       'welcome-letter',
@@ -93,7 +104,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     );
     expect(ok.status).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ kind: 'rendered', result: { pages: 1 } });
-    const missing = docpipe('enqueue', '--library', 'no-such-document', '--json');
+    const missing = await docpipe('enqueue', '--library', 'no-such-document', '--json');
     expect(missing.status).toBe(1);
     expect(JSON.parse(missing.stdout)).toMatchObject({
       error: 'document-not-found',
@@ -101,9 +112,9 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     });
   });
 
-  it('never produces a library document unfilled: without values, every missing field is named', () => {
+  it('never produces a library document unfilled: without values, every missing field is named', async () => {
     const fields = JSON.parse(
-      docpipe('fields', '--json', 'templates/lease/template.docx').stdout,
+      (await docpipe('fields', '--json', 'templates/lease/template.docx')).stdout,
     ) as { tag: string; within: string[] }[];
     // Fields inside a section need a value only when the section shows; the rest always do.
     const needed = fields.filter((f) => f.within.length === 0);
@@ -111,7 +122,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     const empty = join(data, 'empty.tags.json');
     writeFileSync(empty, '[]');
     for (const tags of [[], ['--tags', empty]]) {
-      const r = docpipe('enqueue', '--library', 'lease', ...tags, '--json');
+      const r = await docpipe('enqueue', '--library', 'lease', ...tags, '--json');
       expect(r.status).toBe(1);
       const failure = JSON.parse(r.stdout) as { error: string; details: { field: string }[] };
       expect(failure.error).toBe('validation-failed');
@@ -123,16 +134,16 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     // The same rule for a manifest line: a failed line naming the tags, exit 1.
     const manifest = join(data, 'lease.jsonl');
     writeFileSync(manifest, '{"documentId": "lease"}\n');
-    const r = docpipe('rerender', manifest);
+    const r = await docpipe('rerender', manifest);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('validation-failed: 1');
     expect(r.stdout).toMatch(/FAIL lease: validation-failed: .*tenant_name needs a value/);
   });
 
-  it('copies the PDF where asked, and says where the stored one is', () => {
+  it('copies the PDF where asked, and says where the stored one is', async () => {
     const out = join(data, 'out', 'lease.pdf');
     mkdirSync(join(data, 'out'), { recursive: true });
-    const r = docpipe(
+    const r = await docpipe(
       'enqueue',
       '--library',
       'lease',
@@ -154,7 +165,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     expect(text).toMatch(
       /January|February|March|April|May|June|July|August|September|October|November|December/,
     );
-    const plain = docpipe(
+    const plain = await docpipe(
       'enqueue',
       '--library',
       'lease',
@@ -184,10 +195,10 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     }
   });
 
-  it('refuses deeply nested tags and malformed manifests before sending anything: exit 2', () => {
+  it('refuses deeply nested tags and malformed manifests before sending anything: exit 2', async () => {
     const deep = join(data, 'deep.json');
     writeFileSync(deep, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    const nested = docpipe('enqueue', '--library', 'lease', '--tags', deep, '--json');
+    const nested = await docpipe('enqueue', '--library', 'lease', '--tags', deep, '--json');
     expect(nested.status).toBe(2);
     expect(nested.stderr).toContain('more than 64 levels deep');
     const manifest = join(data, 'bad.jsonl');
@@ -200,7 +211,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
         '{"versionId": "1"}',
       ].join('\n'),
     );
-    const r = docpipe('rerender', manifest);
+    const r = await docpipe('rerender', manifest);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('has 5 problems; nothing was sent');
     expect(r.stderr).toContain('bad.jsonl:1: unknown member "tag"');
@@ -209,19 +220,19 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     expect(r.stderr).toContain('bad.jsonl:4: "versionId" needs "documentId"');
   });
 
-  it('re-renders the library with a summary; a rerun resumes instead of rendering again', () => {
+  it('re-renders the library with a summary; a rerun resumes instead of rendering again', async () => {
     // One document per library folder: the library grows, so count it.
     const documents = readdirSync(join(root, 'templates')).filter((id) =>
       existsSync(join(root, 'templates', id, 'template.docx')),
     ).length;
     expect(documents).toBeGreaterThanOrEqual(10);
-    const first = docpipe('rerender', 'templates/', '--json');
+    const first = await docpipe('rerender', 'templates/', '--json');
     expect(first.status).toBe(0);
     const report = JSON.parse(first.stdout) as Record<string, unknown>;
     expect(report).toMatchObject({ total: documents, failed: 0, fromEarlierRun: 0 });
     expect((report.converted as number) + (report.fromCache as number)).toBe(documents);
     expect(first.stderr).toContain('rerender |');
-    const again = docpipe('rerender', 'templates/', '--json');
+    const again = await docpipe('rerender', 'templates/', '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({
       total: documents,
       fromEarlierRun: documents,
@@ -229,7 +240,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     });
   });
 
-  it('re-renders a folder of files, counting refused ones by reason, with exit status 1', () => {
+  it('re-renders a folder of files, counting refused ones by reason, with exit status 1', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'docpipe-rerender-'));
     mkdirSync(join(folder, 'in', 'sub'), { recursive: true });
     copyFileSync(join(corpusDir(), 'other', 'jodconverter__test.rtf'), join(folder, 'in', 'a.rtf'));
@@ -247,7 +258,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
       join(folder, 'in', 'sub', 'c.docx'),
     );
     try {
-      const r = docpipe('rerender', join(folder, 'in'), '--out-dir', join(folder, 'out'));
+      const r = await docpipe('rerender', join(folder, 'in'), '--out-dir', join(folder, 'out'));
       expect(r.status).toBe(1);
       expect(r.stdout).toMatch(/5 documents in [\d.]+ s: \d converted, \d from cache, 3 failed/);
       expect(r.stdout).toContain('  rtf: 1\n');
@@ -259,7 +270,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
       expect(r.stdout).toContain(`PDFs copied to ${join(folder, 'out')}: 2`);
       expect(existsSync(join(folder, 'out', 'c.pdf'))).toBe(true);
       expect(existsSync(join(folder, 'out', 'sub', 'c.pdf'))).toBe(true);
-      const json = docpipe('rerender', join(folder, 'in'), '--json');
+      const json = await docpipe('rerender', join(folder, 'in'), '--json');
       const report = JSON.parse(json.stdout) as {
         failedByReason: Record<string, number>;
         documents: { ok: boolean; path?: string }[];
@@ -273,7 +284,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
     }
   });
 
-  it('reads manifest paths relative to the manifest; a missing file is a failed line', () => {
+  it('reads manifest paths relative to the manifest; a missing file is a failed line', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'docpipe-manifest-'));
     mkdirSync(join(folder, 'docs'));
     copyFileSync(join(root, 'templates', 'lease', 'template.docx'), join(folder, 'docs', 'l.docx'));
@@ -282,7 +293,7 @@ describe('docpipe start, with enqueue and rerender from a second terminal', () =
       '{"file": "docs/l.docx"}\n{"file": "docs/missing.docx"}\n',
     );
     try {
-      const r = docpipe('rerender', join(folder, 'm.jsonl'), '--json');
+      const r = await docpipe('rerender', join(folder, 'm.jsonl'), '--json');
       expect(r.status).toBe(1);
       const report = JSON.parse(r.stdout) as {
         total: number;
