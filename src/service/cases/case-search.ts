@@ -1,5 +1,12 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { CaseSource, Database } from '../db/index.js';
+import {
+  decodeKeysetCursor,
+  keysetCursorAt,
+  keysetPage,
+  olderThanCursor,
+  type CaseSource,
+  type Database,
+} from '../db/index.js';
 import type { CaseState } from './case-answer.js';
 import { searchFolded } from './case-search-text.js';
 
@@ -50,21 +57,6 @@ const DEFAULT_LIMIT = 50;
 /** Any more and one page's signer counts cost more than the list is worth to read at once. */
 const MAX_LIMIT = 200;
 
-/** The cursor names the last row's created_at to the microsecond (a Date only has ms) and id. */
-function encodeCursor(at: string, id: string): string {
-  return Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
-}
-
-const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A cursor that is not one of ours reads as none: the list starts again at the newest. */
-export function decodeCursor(cursor: string): { at: string; id: string } | undefined {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length || !at || !id || !CURSOR_AT.test(at) || !UUID.test(id)) return undefined;
-  return { at, id };
-}
-
 /** LIKE's own characters in a search are matched as themselves. */
 function likeEscaped(q: string): string {
   return q.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,11 +82,8 @@ function filters(search: CaseSearch): RawBuilder<boolean>[] {
     conditions.push(
       sql<boolean>`${col('created_at')} < (${search.to}::date + 1)::timestamp at time zone ${zone}`,
     );
-  const after = search.cursor ? decodeCursor(search.cursor) : undefined;
-  if (after)
-    conditions.push(
-      sql<boolean>`(${col('created_at')}, ${col('id')}) < (${after.at}::timestamptz, ${after.id}::uuid)`,
-    );
+  const after = search.cursor ? decodeKeysetCursor(search.cursor) : undefined;
+  if (after) conditions.push(olderThanCursor(after, { createdAt: 'c.created_at', id: 'c.id' }));
   return conditions;
 }
 
@@ -133,11 +122,7 @@ export async function searchCases(
       'k.name as key_name',
       'u.name as user_name',
     ])
-    .select(
-      sql<string>`to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
-        'cursor_at',
-      ),
-    )
+    .select(keysetCursorAt('c.created_at').as('cursor_at'))
     .select((eb) => [
       eb
         .selectFrom('recipients as r')
@@ -172,10 +157,9 @@ export async function searchCases(
       ? query.where(sql<boolean>`c.search_text like ${`%${likeEscaped(searchFolded(q))}%`}`)
       : query,
   );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const page = keysetPage(rows, limit);
   return {
-    cases: page.map((row) => ({
+    cases: page.rows.map((row) => ({
       id: row.id,
       title: row.title,
       state: row.state,
@@ -192,6 +176,6 @@ export async function searchCases(
             : null,
       source: row.source,
     })),
-    next: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : undefined,
+    next: page.next,
   };
 }

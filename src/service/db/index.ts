@@ -31,3 +31,10 @@ export {
   type MigrationStatus,
 } from './migrate.js';
 export { MAX_BIND_PARAMETERS, rowBatches } from './row-batches.js';
+export {
+  decodeKeysetCursor,
+  keysetCursorAt,
+  keysetPage,
+  olderThanCursor,
+  type KeysetCursor,
+} from './keyset-cursor.js';

@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, WebflowState } from '../db/index.js';
+import {
+  decodeKeysetCursor,
+  keysetCursorAt,
+  keysetPage,
+  olderThanCursor,
+  type Database,
+  type WebflowState,
+} from '../db/index.js';
 
 /** A flow as the dashboard's list shows it. */
 export interface WebflowListRow {
@@ -25,21 +32,6 @@ export interface WebflowListPage {
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
-/** The cursor names the last row's created_at to the microsecond (a Date only has ms) and id. */
-function encodeCursor(at: string, id: string): string {
-  return Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
-}
-
-const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A cursor that is not one of ours reads as none: the list starts again at the newest. */
-function decodeCursor(cursor: string): { at: string; id: string } | undefined {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length || !at || !id || !CURSOR_AT.test(at) || !UUID.test(id)) return undefined;
-  return { at, id };
-}
-
 /**
  * One page of the company's web-flows, newest first, keyset-paged on (created_at desc, id desc)
  * through webflows_company_created, as the case list is paged. A running flow past its expiry
@@ -57,11 +49,7 @@ export async function listWebflows(
     .selectFrom('webflows as w')
     .select(['w.id', 'w.title', 'w.form_id', 'w.state', 'w.expires_at', 'w.created_at'])
     .select(sql<string>`coalesce(w.form->>'title', '')`.as('form_title'))
-    .select(
-      sql<string>`to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
-        'cursor_at',
-      ),
-    )
+    .select(keysetCursorAt('w.created_at').as('cursor_at'))
     // The questions are the tags of the flow's own copy of its form, each counted once.
     .select(
       sql<string>`(select count(distinct t->>'tag') from jsonb_array_elements(w.form->'tags') t)`.as(
@@ -80,21 +68,17 @@ export async function listWebflows(
       ),
     )
     .where('w.company_id', '=', company);
-  const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-  if (after)
-    query = query.where(
-      sql<boolean>`(w.created_at, w.id) < (${after.at}::timestamptz, ${after.id}::uuid)`,
-    );
+  const after = options.cursor ? decodeKeysetCursor(options.cursor) : undefined;
+  if (after) query = query.where(olderThanCursor(after, { createdAt: 'w.created_at', id: 'w.id' }));
   const rows = await query
     .orderBy('w.created_at', 'desc')
     .orderBy('w.id', 'desc')
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const page = keysetPage(rows, limit);
   const running = (state: WebflowState) => state === 'pending' || state === 'in_progress';
   return {
-    flows: page.map((r) => ({
+    flows: page.rows.map((r) => ({
       id: r.id,
       title: r.title,
       formId: r.form_id,
@@ -105,6 +89,6 @@ export async function listWebflows(
       recipients: Number(r.recipients),
       createdAt: r.created_at,
     })),
-    ...(rows.length > limit && last ? { next: encodeCursor(last.cursor_at, last.id) } : {}),
+    ...(page.next ? { next: page.next } : {}),
   };
 }
