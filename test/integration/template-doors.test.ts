@@ -1,14 +1,25 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import type { TagInput } from '../../src/document/values/index.js';
 import { FolderLibrary, resolveTemplate } from '../../src/document/library/index.js';
 import { DocpipeClient, type DocumentJobResult } from '../../src/jobs/queue/index.js';
-import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
+import { docpipeInProcess } from '../helpers/cli-in-process.js';
+import { docpipe as spawned, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { addKeyOwnerAt } from '../helpers/key-owner.js';
+import { closeSharedParts } from '../helpers/shared-command-parts.js';
+
+// The in-process commands share one office and one prepare thread for the file
+// (test/helpers/shared-command-parts.ts); the spawned render starts and closes its own.
+vi.mock(import('../../src/surfaces/cli/command-office.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingOffices(await original()),
+);
+vi.mock(import('../../src/app/parts/index.js'), async (original) =>
+  (await import('../helpers/shared-command-parts.js')).sharingPreparers(await original()),
+);
 
 /**
  * One template and one set of values give one document, whichever door they enter by: `docpipe
@@ -50,11 +61,26 @@ let rerendered: Report;
 let listed: Report;
 let apiKey: string;
 
-function run(...args: string[]) {
-  const r = docpipe(env, ...args);
+/**
+ * A docpipe command run in this process (test/helpers/cli-in-process.ts): spawning the built CLI
+ * loaded the whole program, and for render LibreOffice, again for each. `docpipe start` and the
+ * first render stay real processes.
+ */
+function docpipe(...args: string[]) {
+  return docpipeInProcess({ ...env, REDIS_URL: undefined }, ...args);
+}
+
+function succeeded<R extends { status: number | null; stdout: string; stderr: string }>(
+  args: string[],
+  r: R,
+): R {
   if (r.status !== 0)
     throw new Error(`docpipe ${args.join(' ')}: ${r.status}\n${r.stdout}${r.stderr}`);
   return r;
+}
+
+async function run(...args: string[]) {
+  return succeeded(args, await docpipe(...args));
 }
 
 function textOf(file: string): string {
@@ -75,9 +101,12 @@ beforeAll(async () => {
   client = await DocpipeClient.connect({
     redisUrl: readFileSync(join(data, 'redis.url'), 'utf8').trim(),
   });
-  for (const { id, fixture: name, shows } of CASES) {
+  for (const [i, { id, fixture: name, shows }] of CASES.entries()) {
     const pdf = join(out, `${id}-render.pdf`);
-    run('render', join(library, id, 'template.docx'), '--tags', fixture(id, name), '--out', pdf);
+    const args = ['render', join(library, id, 'template.docx'), '--tags', fixture(id, name)];
+    // The built CLI once, as a template author runs it; the file's other commands in-process.
+    if (i === 0) succeeded(args, spawned(env, ...args, '--out', pdf));
+    else await run(...args, '--out', pdf);
     const text = textOf(pdf);
     for (const words of shows) expect(text).toContain(words);
     rendered.set(id, text);
@@ -86,7 +115,9 @@ beforeAll(async () => {
   // with its first fixture), and a manifest with a line by file and one by id for each.
   const copy = join(data, 'copy');
   for (const { id } of CASES) cpSync(join(library, id), join(copy, id), { recursive: true });
-  rerendered = report(run('rerender', copy, '--out-dir', join(out, 'copy'), '--json').stdout);
+  rerendered = report(
+    (await run('rerender', copy, '--out-dir', join(out, 'copy'), '--json')).stdout,
+  );
   const manifest = join(data, 'manifest.jsonl');
   writeFileSync(
     manifest,
@@ -97,35 +128,56 @@ beforeAll(async () => {
       .map((line) => JSON.stringify(line))
       .join('\n'),
   );
-  listed = report(run('rerender', manifest, '--out-dir', join(out, 'manifest'), '--json').stdout);
+  listed = report(
+    (await run('rerender', manifest, '--out-dir', join(out, 'manifest'), '--json')).stdout,
+  );
   const owner = await addKeyOwnerAt(
     readFileSync(join(data, 'postgres.url'), 'utf8').trim(),
     'acme',
   );
   apiKey = (
     JSON.parse(
-      run('keys', 'create', '--company', 'acme', '--user', owner.email, '--name', 'doors', '--json')
-        .stdout,
+      (
+        await run(
+          'keys',
+          'create',
+          '--company',
+          'acme',
+          '--user',
+          owner.email,
+          '--name',
+          'doors',
+          '--json',
+        )
+      ).stdout,
     ) as { key: string }
   ).key;
 }, 300_000);
 
 afterAll(async () => {
+  await closeSharedParts();
   await client?.close();
   await started?.killAll();
   rmSync(data, { recursive: true, force: true });
 });
 
 describe.each(CASES)('$id through every door', ({ id, fixture: name }) => {
-  it('docpipe enqueue of the template file', () => {
+  it('docpipe enqueue of the template file', async () => {
     const pdf = join(out, `${id}-enqueue.pdf`);
-    run('enqueue', join(library, id, 'template.docx'), '--tags', fixture(id, name), '-o', pdf);
+    await run(
+      'enqueue',
+      join(library, id, 'template.docx'),
+      '--tags',
+      fixture(id, name),
+      '-o',
+      pdf,
+    );
     expect(textOf(pdf)).toBe(rendered.get(id));
   });
 
-  it('docpipe enqueue of its library id', () => {
+  it('docpipe enqueue of its library id', async () => {
     const pdf = join(out, `${id}-library.pdf`);
-    run('enqueue', '--library', id, '--tags', fixture(id, name), '-o', pdf);
+    await run('enqueue', '--library', id, '--tags', fixture(id, name), '-o', pdf);
     expect(textOf(pdf)).toBe(rendered.get(id));
   });
 
@@ -186,7 +238,14 @@ describe('DocpipeClient’s own options', () => {
   it('takes delimiters written "{{ }}", as the CLI and document.json do', async () => {
     const pdf = join(out, 'welcome-render.pdf');
     const tags = fixture('welcome-letter', 'remote');
-    run('render', join(library, 'welcome-letter', 'template.docx'), '--tags', tags, '--out', pdf);
+    await run(
+      'render',
+      join(library, 'welcome-letter', 'template.docx'),
+      '--tags',
+      tags,
+      '--out',
+      pdf,
+    );
     const result = await client.render({
       name: 'welcome',
       content: readFileSync(join(library, 'welcome-letter', 'template.docx')),
@@ -198,13 +257,13 @@ describe('DocpipeClient’s own options', () => {
 });
 
 describe('a rerun', () => {
-  it('tries again what failed before, and reports that try once', () => {
+  it('tries again what failed before, and reports that try once', async () => {
     const manifest = join(data, 'manifest-late.jsonl');
     writeFileSync(
       manifest,
       `${JSON.stringify({ documentId: 'late', tags: tagsOf('nda', 'mutual') })}\n`,
     );
-    const first = docpipe(env, 'rerender', manifest, '--json');
+    const first = await docpipe('rerender', manifest, '--json');
     expect(first.status).toBe(1);
     expect(JSON.parse(first.stdout)).toMatchObject({
       failed: 1,
@@ -212,7 +271,7 @@ describe('a rerun', () => {
     });
     // The library gets the document; the same manifest, run again, renders it.
     cpSync(join(library, 'nda'), join(library, 'late'), { recursive: true });
-    const second = docpipe(env, 'rerender', manifest, '--json');
+    const second = await docpipe('rerender', manifest, '--json');
     expect(second.status).toBe(0);
     const report = JSON.parse(second.stdout) as {
       failed: number;
