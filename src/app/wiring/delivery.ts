@@ -3,7 +3,7 @@ import type { Logger } from '../../base/log/index.js';
 import { createRedis } from '../../platform/redis/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import type { Database } from '../../service/db/index.js';
-import { DeliveryWorker } from '../../service/delivery/index.js';
+import { DeliveryWorker, type FlowCompletedHook } from '../../service/delivery/index.js';
 import { messageChannels, type DeliveryConfig } from '../../service/messages/index.js';
 import {
   WebhookQueue,
@@ -31,6 +31,8 @@ export interface DeliveryParts {
   now?: () => Date;
   /** @defaultValue DEFAULT_SCHEDULE_MS; 0: no timer (tests tick) */
   scheduleEveryMs?: number;
+  /** What a completed web-flow makes besides its webhooks: its case (flow-cases.ts). */
+  onFlowCompleted?: FlowCompletedHook;
   /** The crash test's hook in the outbox relay. */
   afterPublish?: (eventIds: readonly string[]) => void | Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function startDelivery(parts: DeliveryParts): Promise<RunningDelive
           dispatch: async (event) =>
             (await dispatchEvent({ ...webhookDeps, retries }, event)).result,
         },
+        ...(parts.onFlowCompleted ? { onFlowCompleted: parts.onFlowCompleted } : {}),
       },
       ...(parts.scheduleEveryMs !== undefined ? { scheduleEveryMs: parts.scheduleEveryMs } : {}),
       ...(parts.afterPublish ? { afterPublish: parts.afterPublish } : {}),

@@ -6,3 +6,4 @@ export {
   type HttpDependencies,
   type HttpDependenciesOptions,
 } from './http-dependencies.js';
+export { caseCreditsFor, cprCipherFor } from './case-parts.js';

@@ -33,9 +33,10 @@ import {
 import { EmbeddedRedis, redisUrlFile } from '../../platform/redis/index.js';
 import type { PreparePool } from '../../render/prepare/index.js';
 import { RetentionSweeper } from '../../jobs/retention/index.js';
-import { createPreparer, openStorage } from '../parts/index.js';
+import { connectClient, createPreparer, openStorage } from '../parts/index.js';
 import { testDataSweep } from './test-data-sweep.js';
 import { startDelivery, type RunningDelivery } from './delivery.js';
+import { flowCaseHook } from './flow-cases.js';
 import { connectProducer } from '../../platform/redis/index.js';
 import { signUrl } from '../../render/storage/index.js';
 import { sharedSigningSecret } from '../../service/keys/index.js';
@@ -265,20 +266,46 @@ async function startWorkerDelivery(
     }
   }
   const secret = signingSecret;
-  return startDelivery({
-    db: database.db,
-    databaseUrl: database.url,
-    redisUrl,
-    prefix: config.queue.prefix,
-    storage,
-    signingSecret: secret,
-    publicUrl,
-    documentUrl: (key, name) =>
-      signUrl(publicUrl(), key, new Date(Date.now() + SIGNED_COPY_LINK_S * 1000), secret, name),
-    messages: config.delivery,
-    webhooks: config.webhooks,
-    logger,
-  });
+  // A completed web-flow's case is rendered through the queue, as every case is.
+  const client = await connectClient(config, redisUrl);
+  let delivery: RunningDelivery;
+  try {
+    const onFlowCompleted = await flowCaseHook({
+      config,
+      db: database.db,
+      storage,
+      client,
+      signingSecret: secret,
+      publicUrl,
+      logger,
+    });
+    delivery = await startDelivery({
+      db: database.db,
+      databaseUrl: database.url,
+      redisUrl,
+      prefix: config.queue.prefix,
+      storage,
+      signingSecret: secret,
+      publicUrl,
+      documentUrl: (key, name) =>
+        signUrl(publicUrl(), key, new Date(Date.now() + SIGNED_COPY_LINK_S * 1000), secret, name),
+      messages: config.delivery,
+      webhooks: config.webhooks,
+      logger,
+      onFlowCompleted,
+    });
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  const started = delivery;
+  return {
+    worker: started.worker,
+    async close() {
+      await started.close();
+      await client.close();
+    },
+  };
 }
 
 /** Whether sealing has its certificate already: configured, or made by an earlier start. */

@@ -60,6 +60,7 @@ export {
   CASE_CREATED,
   CASE_DELETED,
   CASE_SENT,
+  DEFAULT_LANGUAGE,
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
 } from './case-defaults.js';

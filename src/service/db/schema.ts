@@ -418,7 +418,7 @@ export interface MessagesTable {
   /** The recipient's id, or `sender`. */
   addressee: string;
   channel: 'email' | 'sms' | 'eboks';
-  kind: 'invitation' | 'reminder' | 'signed-copy' | 'denial';
+  kind: 'invitation' | 'reminder' | 'signed-copy' | 'denial' | 'flow-invitation' | 'flow-reminder';
   /** A reminder's number (from 1); 0 for the others. */
   sequence: Generated<number>;
   status: Generated<'pending' | 'sent' | 'failed'>;

@@ -4,6 +4,7 @@ import { writeCaseEvent } from '../cases/index.js';
 import type { Database } from '../db/index.js';
 import { readCaseContext, waitingSigners } from './case-context.js';
 import { CASE_EXPIRED } from './event-triggers.js';
+import { expireFlows, remindFlows } from './flow-schedule.js';
 import { dueMessages, planMessages } from './message-ledger.js';
 import { sendMessages, type MessageDeps } from './send-messages.js';
 
@@ -14,6 +15,10 @@ const BATCH = 200;
 export interface TickReport {
   expired: number;
   reminded: number;
+  /** Web-flows past their expiry, now `expired`. */
+  flowsExpired: number;
+  /** Web-flows that sent a reminder. */
+  flowsReminded: number;
   retried: number;
 }
 
@@ -21,16 +26,19 @@ export interface TickReport {
  * The clock's work, run by one worker at a time (the caller holds a lock): cases past their
  * expiry become `expired` with their `case.expired` event (their links stop working); cases
  * whose next reminder is due get it (to the signers the case waits for), and their next is set;
- * messages due (a worker died before sending them, or a failed one's next try) are sent. Every
+ * web-flows expire and remind the same way (flow-schedule.ts); messages due (a worker died
+ * before sending them, or a failed one's next try) are sent. Every
  * step is written in PostgreSQL before it is acted on, so a restart loses none and repeats none.
  * `deps.now` is the clock: tests move it days ahead without waiting.
  */
 export async function runSchedule(deps: MessageDeps): Promise<TickReport> {
   const expired = await expireCases(deps.db, deps.now(), deps.logger);
   const reminded = await remind(deps);
+  const flowsExpired = await expireFlows(deps.db, deps.now(), deps.logger);
+  const flowsReminded = await remindFlows(deps);
   const due = await dueMessages(deps.db, deps.now(), BATCH);
   const sent = await sendMessages(deps, due);
-  return { expired, reminded, retried: sent.length };
+  return { expired, reminded, flowsExpired, flowsReminded, retried: sent.length };
 }
 
 /** Ends every open case whose expiry has passed, each with its event, in one transaction. */

@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { createRedis } from '../../platform/redis/index.js';
 import { runSchedule, type TickReport } from './delivery-scheduler.js';
 import { EVENTS_QUEUE, EventQueue, type EventJob, type EventOutcome } from './event-queue.js';
-import { handleEvent, type EventDeps } from './handle-event.js';
+import type { EventDeps } from './event-deps.js';
+import { handleEvent } from './handle-event.js';
 import { OutboxRelay } from './outbox-relay.js';
 
 /** Events handled at once per process: each waits on SMTP servers and webhook receivers. */

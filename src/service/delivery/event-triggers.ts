@@ -6,8 +6,10 @@
  */
 import { CASE_CREATED, CASE_DELETED, CASE_SENT } from '../cases/index.js';
 import { CASE_DENIED, CASE_SIGNED, RECIPIENT_SIGNED } from '../signing/index.js';
+import { WORKFLOW_COMPLETED, WORKFLOW_CREATED } from '../webflows/index.js';
 
 export { CASE_CREATED, CASE_DELETED, CASE_DENIED, CASE_SENT, CASE_SIGNED, RECIPIENT_SIGNED };
+export { WORKFLOW_COMPLETED, WORKFLOW_CREATED };
 export const CASE_EXPIRED = 'case.expired';
 export const RECIPIENT_INVITED = 'recipient.invited';
 export const RECIPIENT_REMINDED = 'recipient.reminded';
@@ -20,3 +22,6 @@ export const MESSAGE_TRIGGERS: ReadonlySet<string> = new Set([
   CASE_SIGNED,
   CASE_DENIED,
 ]);
+
+/** The web-flow triggers the relay always hands on: each has work besides any webhook's. */
+export const FLOW_TRIGGERS: ReadonlySet<string> = new Set([WORKFLOW_CREATED, WORKFLOW_COMPLETED]);

@@ -1,13 +1,9 @@
-import { dirname } from 'node:path';
-import {
-  EBOKS_NOT_CONFIGURED,
-  SMS_NOT_CONFIGURED,
-  type ChannelName,
-  type ChannelResult,
-} from '../messages/index.js';
+import { EBOKS_NOT_CONFIGURED, SMS_NOT_CONFIGURED, type ChannelName } from '../messages/index.js';
 import { attempted, deliveryOf, notAttempted, type ChannelReport } from '../cases/index.js';
 import { readCaseContext, waitingSigners, type CaseContext } from './case-context.js';
+import type { CaseEvent, EventDeps } from './event-deps.js';
 import type { EventJob, EventOutcome } from './event-queue.js';
+import { channelsNot, combined, notSent } from './event-report.js';
 import {
   CASE_CREATED,
   CASE_DENIED,
@@ -16,22 +12,9 @@ import {
   MESSAGE_TRIGGERS,
   RECIPIENT_SIGNED,
 } from './event-triggers.js';
+import { handleFlowEvent } from './flow-events.js';
 import { planMessages, type PlannedMessage } from './message-ledger.js';
-import { sendMessages, type MessageDeps } from './send-messages.js';
-
-/** A case event as the webhooks receive it: its row, its payload fixed when it was written. */
-export interface CaseEvent {
-  id: string;
-  company: string;
-  caseId: string;
-  trigger: string;
-  payload: unknown;
-}
-
-export interface EventDeps extends MessageDeps {
-  /** Fans the event out to the company's webhooks and makes each first attempt. */
-  webhooks: { dispatch(event: CaseEvent): Promise<ChannelReport> };
-}
+import { sendMessages } from './send-messages.js';
 
 const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
 
@@ -47,12 +30,22 @@ const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
 export async function handleEvent(deps: EventDeps, job: EventJob): Promise<EventOutcome> {
   const row = await deps.db
     .selectFrom('case_events')
-    .select(['id', 'company_id', 'case_id', 'trigger', 'payload'])
+    .select(['id', 'company_id', 'case_id', 'flow_id', 'trigger', 'payload'])
     .where('id', '=', job.eventId)
     .executeTakeFirst();
   if (!row) return notSent('the case was deleted before its event was handled');
-  // WEBFLOW-DELIVERY: a web-flow's event (case_id null) is not handled yet.
-  if (row.case_id === null) return notSent('a web-flow event');
+  if (row.case_id === null) {
+    if (row.flow_id === null) return notSent('the event belongs to no case and no web-flow');
+    // A web-flow's: its webhooks and its own work, never a case's messages.
+    return handleFlowEvent(deps, {
+      id: row.id,
+      company: row.company_id,
+      caseId: null,
+      flowId: row.flow_id,
+      trigger: row.trigger,
+      payload: row.payload,
+    });
+  }
   const event: CaseEvent = {
     id: row.id,
     company: row.company_id,
@@ -149,24 +142,6 @@ function senderGetsCopy(c: CaseContext): boolean {
 }
 
 /**
- * One channel's report of several messages: ok when every one went; `location` says where (an
- * .eml file, the SMTP Message-ID): the one message's, or the folder all of them were written to.
- */
-function combined(sent: readonly { result: ChannelResult }[]): ChannelResult {
-  const failed = sent.filter((s) => !s.result.ok);
-  if (failed.length === 0) {
-    const places = sent.flatMap((s) => (s.result.location ? [s.result.location] : []));
-    if (places.length === 1) return { ok: true, location: places[0]! };
-    const folders = new Set(places.map((p) => (p.startsWith('/') ? dirname(p) : '')));
-    const [folder] = [...folders];
-    return folders.size === 1 && folder ? { ok: true, location: folder } : { ok: true };
-  }
-  const errors = [...new Set(failed.map((f) => f.result.error ?? 'not sent'))];
-  const of = failed.length === sent.length ? '' : ` (${failed.length} of ${sent.length})`;
-  return { ok: false, error: `${errors.join('; ')}${of}` };
-}
-
-/**
  * Why a channel had nothing to send for this event: nobody the event is for is reached by it,
  * and, when it is not configured, that too (as the channel itself says it).
  */
@@ -177,12 +152,4 @@ function unused(deps: EventDeps, channel: ChannelName): string {
 
 function noneFor(channel: ChannelName): string {
   return `no recipient the case waits for is reached by ${channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'e-Boks'}`;
-}
-
-function channelsNot(why: string): Record<ChannelName, ChannelReport> {
-  return { email: notAttempted(why), sms: notAttempted(why), eboks: notAttempted(why) };
-}
-
-function notSent(why: string): EventOutcome {
-  return deliveryOf({ ...channelsNot(why), webhook: notAttempted(why) });
 }

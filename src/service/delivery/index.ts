@@ -13,6 +13,8 @@ export {
   RECIPIENT_INVITED,
   RECIPIENT_REMINDED,
   RECIPIENT_SIGNED,
+  WORKFLOW_COMPLETED,
+  WORKFLOW_CREATED,
 } from './event-triggers.js';
 export {
   EVENTS_QUEUE,
@@ -22,10 +24,23 @@ export {
   type EventOutcome,
 } from './event-queue.js';
 export { OutboxRelay, EVENTS_CHANNEL, type OutboxRelayOptions } from './outbox-relay.js';
-export { handleEvent, type CaseEvent, type EventDeps } from './handle-event.js';
+export { handleEvent } from './handle-event.js';
+export {
+  type CaseEvent,
+  type EventDeps,
+  type FlowCompletedHook,
+  type FlowEvent,
+} from './event-deps.js';
 export { sendMessages, type MessageDeps, type SentMessage } from './send-messages.js';
 export { runSchedule, expireCases, type TickReport } from './delivery-scheduler.js';
-export { MAX_MESSAGE_ATTEMPTS, planMessages, type PlannedMessage } from './message-ledger.js';
+export {
+  MAX_MESSAGE_ATTEMPTS,
+  flowMessageRow,
+  planFlowMessages,
+  planMessages,
+  type PlannedFlowMessage,
+  type PlannedMessage,
+} from './message-ledger.js';
 export { QueueCaseDelivery, DEFAULT_DELIVERY_WAIT_MS } from './case-delivery.js';
 export {
   DeliveryWorker,

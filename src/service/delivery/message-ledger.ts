@@ -15,12 +15,31 @@ export interface PlannedMessage {
   toAddress: string | null;
 }
 
-/** A row of the ledger, as a sender claims it. */
+/**
+ * A web-flow's message (issue 36): to one of its people, by e-mail. Its unique key is the
+ * flow's (messages_flow_once), as a case's is the case's.
+ */
+export interface PlannedFlowMessage {
+  company: string;
+  flowId: string;
+  /** The flow's person (webflow_recipients.id). */
+  flowRecipientId: string;
+  kind: 'flow-invitation' | 'flow-reminder';
+  /** A reminder's number, from 1; 0 for the invitation. */
+  sequence: number;
+  toAddress: string;
+}
+
+/** A row of the ledger, as a sender claims it: a case's or a web-flow's, exactly one. */
 export interface LedgerRow {
   id: string;
   company: string;
-  caseId: string;
+  /** The case; null for a web-flow's message. */
+  caseId: string | null;
   recipientId: string | null;
+  /** The web-flow and its person; null for a case's message. */
+  flowId: string | null;
+  flowRecipientId: string | null;
   channel: ChannelName;
   kind: MessageKind;
   sequence: number;
@@ -43,6 +62,8 @@ const LEDGER_COLUMNS = [
   'company_id',
   'case_id',
   'recipient_id',
+  'flow_id',
+  'flow_recipient_id',
   'channel',
   'kind',
   'sequence',
@@ -110,6 +131,59 @@ export async function planMessages(
     const id = byKey.get(`${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`);
     return id ? [id] : [];
   });
+}
+
+/**
+ * planMessages for a web-flow's messages, all of one flow: new ones pending and due now, the
+ * ones there before (the same reminder planned twice) kept as they are; answers the ids of all,
+ * in the order planned. The flow's creation writes its invitations in its own transaction
+ * (service/webflows' create-webflow.ts, with the same key), and the schedule its reminders.
+ */
+export async function planFlowMessages(
+  db: Kysely<Database> | Transaction<Database>,
+  planned: readonly PlannedFlowMessage[],
+  now: Date,
+): Promise<string[]> {
+  if (planned.length === 0) return [];
+  await db
+    .insertInto('messages')
+    .values(planned.map((m) => flowMessageRow(m, now)))
+    .onConflict((oc) =>
+      oc.columns(['flow_id', 'addressee', 'channel', 'kind', 'sequence']).doNothing(),
+    )
+    .execute();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['id', 'addressee', 'kind', 'sequence'])
+    .where('flow_id', '=', planned[0]!.flowId)
+    .where(
+      'addressee',
+      'in',
+      planned.map((m) => m.flowRecipientId),
+    )
+    .where('channel', '=', 'email')
+    .execute();
+  const byKey = new Map(rows.map((r) => [`${r.addressee}|${r.kind}|${r.sequence}`, r.id]));
+  return planned.flatMap((m) => {
+    const id = byKey.get(`${m.flowRecipientId}|${m.kind}|${m.sequence}`);
+    return id ? [id] : [];
+  });
+}
+
+/** The ledger row of a web-flow's message: its person is its addressee, e-mail its channel. */
+export function flowMessageRow(m: PlannedFlowMessage, now: Date) {
+  return {
+    company_id: m.company,
+    flow_id: m.flowId,
+    flow_recipient_id: m.flowRecipientId,
+    addressee: m.flowRecipientId,
+    channel: 'email' as const,
+    kind: m.kind,
+    sequence: m.sequence,
+    to_address: m.toAddress,
+    next_attempt_at: now,
+    created_at: now,
+  };
 }
 
 /**
@@ -220,6 +294,8 @@ function ledgerRow(r: {
   company_id: string;
   case_id: string | null;
   recipient_id: string | null;
+  flow_id: string | null;
+  flow_recipient_id: string | null;
   channel: ChannelName;
   kind: MessageKind;
   sequence: number;
@@ -231,8 +307,10 @@ function ledgerRow(r: {
   return {
     id: r.id,
     company: r.company_id,
-    caseId: r.case_id!, // WEBFLOW-DELIVERY: flow messages (case_id null) not read yet
+    caseId: r.case_id,
     recipientId: r.recipient_id,
+    flowId: r.flow_id,
+    flowRecipientId: r.flow_recipient_id,
     channel: r.channel,
     kind: r.kind,
     sequence: r.sequence,

@@ -4,7 +4,7 @@ import type { Logger } from '../../base/log/index.js';
 import type { Database } from '../db/index.js';
 import { receives } from '../webhooks/index.js';
 import type { EventQueue } from './event-queue.js';
-import { MESSAGE_TRIGGERS } from './event-triggers.js';
+import { FLOW_TRIGGERS, MESSAGE_TRIGGERS } from './event-triggers.js';
 
 /** The channel migration 0006's trigger notifies on every commit that wrote events. */
 export const EVENTS_CHANNEL = 'docpipe_case_events';
@@ -126,7 +126,8 @@ export class OutboxRelay {
         .execute();
       if (rows.length === 0) return 0;
       // An event nothing acts on (no message is its, no active webhook of its company receives
-      // it: an invitation's own event, mostly) is marked published without a job.
+      // it: an invitation's own event, mostly) is marked published without a job. A web-flow's
+      // events always have work (its invitations, its case).
       const companies = [...new Set(rows.map((r) => r.company_id))];
       const hooks = await trx
         .selectFrom('webhooks')
@@ -136,7 +137,7 @@ export class OutboxRelay {
         .execute();
       const wanted = rows.filter(
         (r) =>
-          MESSAGE_TRIGGERS.has(r.trigger) ||
+          (r.case_id === null ? FLOW_TRIGGERS : MESSAGE_TRIGGERS).has(r.trigger) ||
           hooks.some((h) => h.company_id === r.company_id && receives(h.triggers, r.trigger)),
       );
       await queue.publish(

@@ -6,6 +6,8 @@ import type { ChannelResult, MessageChannels, OutgoingMessage } from '../message
 import type { Storage } from '../../render/storage/index.js';
 import { readCaseContext, type CaseContext, type ContextRecipient } from './case-context.js';
 import { RECIPIENT_INVITED, RECIPIENT_REMINDED } from './event-triggers.js';
+import { readFlowContext, type FlowContext } from './flow-context.js';
+import { FlowMessageRefused, flowMessageOf } from './flow-messages.js';
 import {
   claimMessage,
   markFailed,
@@ -42,7 +44,8 @@ export interface SentMessage {
  * row another sender holds, or sent before, answers what the ledger says of it. A sent
  * invitation or reminder is recorded with its event (`recipient.invited`,
  * `recipient.reminded`) in one transaction, the case's `updatedAt` moved on so that the event's
- * deduplication key is its own.
+ * deduplication key is its own. A web-flow's rows (its invitations and reminders) are sent the
+ * same way and recorded sent; they have no events of their own.
  */
 export async function sendMessages(
   deps: MessageDeps,
@@ -54,11 +57,20 @@ export async function sendMessages(
   const contexts = new Map<string, Promise<CaseContext | undefined>>(
     known ? [[known.id, Promise.resolve(known)]] : [],
   );
-  const contextOf = (row: LedgerRow) => {
-    let c = contexts.get(row.caseId);
+  const contextOf = (row: LedgerRow, caseId: string) => {
+    let c = contexts.get(caseId);
     if (!c) {
-      c = readCaseContext(deps.db, row.company, row.caseId);
-      contexts.set(row.caseId, c);
+      c = readCaseContext(deps.db, row.company, caseId);
+      contexts.set(caseId, c);
+    }
+    return c;
+  };
+  const flows = new Map<string, Promise<FlowContext | undefined>>();
+  const flowOf = (row: LedgerRow, flowId: string) => {
+    let c = flows.get(flowId);
+    if (!c) {
+      c = readFlowContext(deps.db, row.company, flowId);
+      flows.set(flowId, c);
     }
     return c;
   };
@@ -70,7 +82,14 @@ export async function sendMessages(
       if (row) out.push({ row, result: reported(row) });
       continue;
     }
-    out.push({ row: claimed, result: await sendOne(deps, claimed, await contextOf(claimed)) });
+    const { caseId, flowId } = claimed;
+    const result =
+      flowId !== null
+        ? await sendFlowOne(deps, claimed, await flowOf(claimed, flowId))
+        : caseId !== null
+          ? await sendOne(deps, { ...claimed, caseId }, await contextOf(claimed, caseId))
+          : await failed(deps, claimed, 'the message belongs to no case and no web-flow', true);
+    out.push({ row: claimed, result });
   }
   return out;
 }
@@ -83,20 +102,76 @@ function reported(row: LedgerRow): ChannelResult {
   return { ok: false, error: 'being sent by another worker' };
 }
 
-async function sendOne(
+/** Records a try that failed, and logs it: the case or flow, kind and channel, never the link. */
+async function failed(
   deps: MessageDeps,
   row: LedgerRow,
+  error: string,
+  permanent: boolean,
+): Promise<ChannelResult> {
+  await markFailed(deps.db, row, error, permanent, deps.now());
+  deps.logger?.warn(
+    {
+      ...(row.flowId !== null ? { flow: row.flowId } : { case: row.caseId }),
+      kind: row.kind,
+      channel: row.channel,
+      attempt: row.attempts,
+      error,
+    },
+    'a message was not sent',
+  );
+  return { ok: false, error };
+}
+
+/** A channel's send, its throw as its failure, and whether that failure is for good. */
+async function sendOver(
+  deps: MessageDeps,
+  row: LedgerRow,
+  message: OutgoingMessage,
+): Promise<{ result: ChannelResult; permanent: boolean }> {
+  const channel = deps.channels[row.channel];
+  let result: ChannelResult;
+  try {
+    result = await channel.send(message);
+  } catch (err) {
+    result = { ok: false, error: (err as Error).message };
+  }
+  const error = result.error ?? 'not sent';
+  const permanent = !channel.configured || NO_ADDRESS.test(error) || /^5\d\d\b/.test(error);
+  return { result, permanent };
+}
+
+/** A web-flow's invitation or reminder: sent, or failed with why; no event follows either. */
+async function sendFlowOne(
+  deps: MessageDeps,
+  row: LedgerRow,
+  c: FlowContext | undefined,
+): Promise<ChannelResult> {
+  const now = deps.now();
+  let message: OutgoingMessage;
+  try {
+    message = flowMessageOf(row, c, deps, now);
+  } catch (err) {
+    if (err instanceof FlowMessageRefused) return failed(deps, row, err.message, true);
+    throw err;
+  }
+  const { result, permanent } = await sendOver(deps, row, message);
+  if (!result.ok) return failed(deps, row, result.error ?? 'not sent', permanent);
+  await markSent(deps.db, row.id, result.location, now);
+  deps.logger?.info(
+    { flow: row.flowId, kind: row.kind, channel: row.channel, location: result.location },
+    'message sent',
+  );
+  return result;
+}
+
+async function sendOne(
+  deps: MessageDeps,
+  row: LedgerRow & { caseId: string },
   c: CaseContext | undefined,
 ): Promise<ChannelResult> {
   const now = deps.now();
-  const fail = async (error: string, permanent: boolean): Promise<ChannelResult> => {
-    await markFailed(deps.db, row, error, permanent, now);
-    deps.logger?.warn(
-      { case: row.caseId, kind: row.kind, channel: row.channel, attempt: row.attempts, error },
-      'a message was not sent',
-    );
-    return { ok: false, error };
-  };
+  const fail = (error: string, permanent: boolean) => failed(deps, row, error, permanent);
   if (!c) return fail('the case is gone', true);
   const recipient = row.recipientId
     ? c.recipients.find((r) => r.id === row.recipientId)
@@ -111,18 +186,8 @@ async function sendOne(
     if (err instanceof LinkLost) return fail(err.message, true);
     throw err;
   }
-  const channel = deps.channels[row.channel];
-  let result: ChannelResult;
-  try {
-    result = await channel.send(message);
-  } catch (err) {
-    result = { ok: false, error: (err as Error).message };
-  }
-  if (!result.ok) {
-    const error = result.error ?? 'not sent';
-    const permanent = !channel.configured || NO_ADDRESS.test(error) || /^5\d\d\b/.test(error);
-    return fail(error, permanent);
-  }
+  const { result, permanent } = await sendOver(deps, row, message);
+  if (!result.ok) return fail(result.error ?? 'not sent', permanent);
   if (row.kind === 'invitation' || row.kind === 'reminder')
     await recordSentWithEvent(deps.db, row, recipient!, result.location, now);
   else await markSent(deps.db, row.id, result.location, now);
@@ -141,7 +206,7 @@ async function sendOne(
  */
 async function recordSentWithEvent(
   db: Kysely<Database>,
-  row: LedgerRow,
+  row: LedgerRow & { caseId: string },
   recipient: ContextRecipient,
   location: string | undefined,
   now: Date,
@@ -190,7 +255,7 @@ class LinkLost extends Error {}
 
 async function outgoing(
   deps: MessageDeps,
-  row: LedgerRow,
+  row: LedgerRow & { caseId: string },
   c: CaseContext,
   recipient: ContextRecipient | undefined,
 ): Promise<OutgoingMessage> {

@@ -153,6 +153,32 @@ function builtIn(
         subject: t.denial.subject(title),
         blocks: [greeting, ...denialBlocks(m, t, title), ...reference],
       };
+    case 'flow-invitation':
+      return {
+        subject: t.flowInvitation.subject(title),
+        blocks: [
+          greeting,
+          { kind: 'paragraph', text: t.flowInvitation.intro(sender, company, title) },
+          ...message,
+          { kind: 'button', label: t.flowInvitation.button, url: signingUrlOf(m) },
+          expiry,
+          signOff,
+        ],
+      };
+    case 'flow-reminder': {
+      const { number, of } = reminderOf(m);
+      return {
+        subject: t.flowReminder.subject(title, number, of),
+        blocks: [
+          greeting,
+          { kind: 'paragraph', text: t.flowReminder.intro(sender, company, title, number, of) },
+          ...message,
+          { kind: 'button', label: t.flowReminder.button, url: signingUrlOf(m) },
+          expiry,
+          signOff,
+        ],
+      };
+    }
   }
 }
 

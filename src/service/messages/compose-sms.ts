@@ -56,6 +56,18 @@ export function composeSms(m: OutgoingMessage, options: { timeZone: string }): s
         ? `${by} har afvist at underskrive ${title}.${reason ? ` Begrundelse: ${reason}` : ''}`
         : `${by} has declined to sign ${title}.${reason ? ` Reason: ${reason}` : ''}`;
     }
+    // A web-flow asks by e-mail only (its people have no phone); written all the same, so that
+    // every kind has its text on every channel.
+    case 'flow-invitation':
+      return da
+        ? `${company} beder dig udfylde ${title}. Linket udløber ${date}: ${url(m)}`
+        : `${company} asks you to fill in ${title}. The link expires ${date}: ${url(m)}`;
+    case 'flow-reminder': {
+      const n = m.reminder ? ` ${m.reminder.number}/${m.reminder.of}` : '';
+      return da
+        ? `Påmindelse${n}: ${company} venter på dine svar på ${title}. Linket udløber ${date}: ${url(m)}`
+        : `Reminder${n}: ${company} is waiting for your answers to ${title}. The link expires ${date}: ${url(m)}`;
+    }
   }
 }
 

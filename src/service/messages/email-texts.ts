@@ -46,6 +46,17 @@ export interface EmailTexts {
     noReason: string;
     after: string;
   };
+  /** A web-flow's invitation: answer a few questions on a page of one's own. */
+  flowInvitation: {
+    subject(title: string): string;
+    intro(sender: string, company: string, title: string): string;
+    button: string;
+  };
+  flowReminder: {
+    subject(title: string, n: number, of: number): string;
+    intro(sender: string, company: string, title: string, n: number, of: number): string;
+    button: string;
+  };
 }
 
 const da: EmailTexts = {
@@ -96,6 +107,18 @@ const da: EmailTexts = {
     noReason: 'Der blev ikke givet nogen begrundelse.',
     after: 'Sagen er afsluttet som afvist, og ingen kan længere underskrive den.',
   },
+  flowInvitation: {
+    subject: (title) => `Vi har brug for dine oplysninger: ${title}`,
+    intro: (sender, company, title) =>
+      `${sender} fra ${company} beder dig udfylde »${title}«. Dine svar gemmes undervejs, så du kan vende tilbage og gøre det færdigt senere.`,
+    button: 'Udfyld',
+  },
+  flowReminder: {
+    subject: (title, n, of) => `Påmindelse ${n} af ${of}: ${title} venter på dine svar`,
+    intro: (sender, company, title, n, of) =>
+      `Dette er påmindelse ${n} af ${of}. ${sender} fra ${company} venter stadig på dine svar på »${title}«.`,
+    button: 'Udfyld',
+  },
 };
 
 const en: EmailTexts = {
@@ -140,6 +163,18 @@ const en: EmailTexts = {
     reason: (reason) => `Reason: ${reason}`,
     noReason: 'No reason was given.',
     after: 'The case is closed as declined; nobody can sign it any more.',
+  },
+  flowInvitation: {
+    subject: (title) => `Your information is needed: ${title}`,
+    intro: (sender, company, title) =>
+      `${sender} of ${company} asks you to fill in “${title}”. Your answers are saved as you go, so you can come back and finish later.`,
+    button: 'Fill in',
+  },
+  flowReminder: {
+    subject: (title, n, of) => `Reminder ${n} of ${of}: ${title} is waiting for your answers`,
+    intro: (sender, company, title, n, of) =>
+      `This is reminder ${n} of ${of}. ${sender} of ${company} is still waiting for your answers to “${title}”.`,
+    button: 'Fill in',
   },
 };
 

@@ -1,5 +1,14 @@
-/** The four messages of a case. */
-export type MessageKind = 'invitation' | 'reminder' | 'signed-copy' | 'denial';
+/**
+ * The four messages of a case, and the two of a web-flow (issue 36): its invitation to answer and
+ * its reminders, each with the person's own link to the flow's page.
+ */
+export type MessageKind =
+  | 'invitation'
+  | 'reminder'
+  | 'signed-copy'
+  | 'denial'
+  | 'flow-invitation'
+  | 'flow-reminder';
 
 /** The channels a message goes over (webhooks are events, not messages). */
 export type ChannelName = 'email' | 'sms' | 'eboks';
@@ -12,6 +21,10 @@ export interface OutgoingMessage {
   to: { name: string; email?: string | null; phone?: string | null };
   company: { name: string; logoUrl?: string | null };
   sender: { name: string; email: string };
+  /**
+   * What the message is about: the case, or for a web-flow's messages the flow (its id, title,
+   * expiry and message; no reference), so that texts, logs and file names read one shape.
+   */
   case: {
     id: string;
     title: string;
@@ -19,7 +32,10 @@ export interface OutgoingMessage {
     expiresAt: Date;
     message?: string | null;
   };
-  /** invitation and reminder: the recipient's signing link. */
+  /**
+   * invitation and reminder: the recipient's signing link; flow-invitation and flow-reminder:
+   * the person's link to the flow's page. A secret either way: logs and errors never show it.
+   */
   signingUrl?: string;
   /** A message template (the case's or the recipient's messageTemplateId), placeholders unfilled. */
   template?: { subject: string; body: string } | null;

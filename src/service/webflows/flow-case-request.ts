@@ -1,5 +1,5 @@
 import type { FailureDetail } from '../../base/errors/index.js';
-import { CprKeyMissingError, normalizeCpr, type CprCipher } from '../cpr/index.js';
+import { CprKeyMissingError, recipientCprs, type CprCipher } from '../cpr/index.js';
 import type { WebflowBody } from './webflow-body.js';
 
 /**
@@ -14,8 +14,9 @@ type CaseRequest = NonNullable<WebflowBody['case']>;
 /**
  * What the form submit body of the flow's case may not carry at creation. `tags`: the answers
  * are the case's tags (the form submit schema is open, so the member would pass its check and be
- * dropped without a word). A recipient's `cpr` in a form it has not (10 digits, or 6, a dash and
- * 4), at its own path, as the submit itself would refuse it, only days later.
+ * dropped without a word). The recipients' CPR numbers under the form submit's rules (only with
+ * `needsCpr: true`, required there, 10 digits or 6, a dash and 4), at `case.recipients[i].cpr`:
+ * the submit itself would refuse them, but only days later, when the flow is completed.
  */
 export function caseRequestProblems(request: CaseRequest | undefined): FailureDetail[] {
   if (request === undefined) return [];
@@ -31,12 +32,10 @@ export function caseRequestProblems(request: CaseRequest | undefined): FailureDe
       field: 'case',
       message: `${SEALED_CPR} is docpipe's own member: leave it out`,
     });
-  for (const [i, r] of recipientsOf(request).entries()) {
-    if (!('cpr' in r) || r.cpr === undefined || r.cpr === null) continue;
-    const checked = normalizeCpr(r.cpr);
-    if ('problem' in checked)
-      problems.push({ field: `case.recipients[${i}].cpr`, message: checked.problem });
-  }
+  const { problems: cprProblems } = recipientCprs(request.recipients, {
+    requiredWithNeedsCpr: true,
+  });
+  problems.push(...cprProblems.map((p) => ({ ...p, field: `case.${p.field}` })));
   return problems;
 }
 
@@ -50,18 +49,17 @@ export function sealCaseRequest(
   cipher: CprCipher | undefined,
   company: string,
 ): Record<string, unknown> {
-  const recipients = recipientsOf(request);
-  if (recipients.every((r) => r.cpr === undefined || r.cpr === null)) return { ...request };
+  // caseRequestProblems has refused every other number before this is called.
+  const { cprs } = recipientCprs(request.recipients, { requiredWithNeedsCpr: true });
+  if (cprs.every((c) => c === undefined)) return { ...request };
   if (!cipher) throw new CprKeyMissingError();
   return {
     ...request,
-    recipients: recipients.map((r) => {
-      if (r.cpr === undefined || r.cpr === null) return r;
-      const { cpr, ...rest } = r;
-      const checked = normalizeCpr(cpr);
-      // caseRequestProblems refused any other before this is called.
-      if ('problem' in checked) throw new Error(`a CPR number unchecked: ${checked.problem}`);
-      return { ...rest, [SEALED_CPR]: cipher.encrypt(checked.cpr, company).toString('base64') };
+    recipients: request.recipients.map((r, i) => {
+      const cpr = cprs[i];
+      if (cpr === undefined) return r;
+      const { cpr: _given, ...rest } = r;
+      return { ...rest, [SEALED_CPR]: cipher.encrypt(cpr, company).toString('base64') };
     }),
   };
 }

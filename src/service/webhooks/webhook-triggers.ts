@@ -1,7 +1,9 @@
 /**
  * The events a webhook can receive (issue 24, spec 6): the spec names them in words ("case
- * created, recipient signed, ..."); these are their identifiers, in the style of its one named
- * trigger, `partner.customer.registered`. `*` receives every one, including triggers added later.
+ * created, recipient signed, ..., workflow completed"); these are their identifiers, in the style
+ * of its one named trigger, `partner.customer.registered`. `*` receives every one, including
+ * triggers added later. `workflow.completed` is a web-flow's (issue 36): every person asked has
+ * sent their answers; its body names the flow (`flow: {_id, updatedAt, ...}`), not a case.
  */
 export const WEBHOOK_TRIGGERS = [
   'case.created',
@@ -13,6 +15,7 @@ export const WEBHOOK_TRIGGERS = [
   'case.denied',
   'case.expired',
   'case.deleted',
+  'workflow.completed',
 ] as const;
 
 export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
