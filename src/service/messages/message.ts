@@ -3,12 +3,7 @@
  * its reminders, each with the person's own link to the flow's page.
  */
 export type MessageKind =
-  | 'invitation'
-  | 'reminder'
-  | 'signed-copy'
-  | 'denial'
-  | 'flow-invitation'
-  | 'flow-reminder';
+  'invitation' | 'reminder' | 'signed-copy' | 'denial' | 'flow-invitation' | 'flow-reminder';
 
 /** The channels a message goes over (webhooks are events, not messages). */
 export type ChannelName = 'email' | 'sms' | 'eboks';
