@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { FormRepository, type NewForm } from '../../src/service/forms/index.js';
+import { listWebflows } from '../../src/service/webflows/index.js';
 import { DA } from '../../src/surfaces/http/pages/words-da.js';
 import { EN } from '../../src/surfaces/http/pages/words-en.js';
 import { accessible } from '../helpers/dashboard-journey-steps.js';
@@ -405,5 +407,54 @@ describe('the dashboard’s web-flows', () => {
     } finally {
       await da.close();
     }
+  });
+
+  it('pages the list by cursor without a gap or a repeat, ties on time included', async () => {
+    // Published again (the test before turned it off), for flows enough to page through.
+    await new FormRepository(stack.t.db).replace(
+      surveyForm(COMPANY, { webflow: true }),
+      new Date(),
+    );
+    for (const title of ['Paged 1', 'Paged 2', 'Paged 3'])
+      expect((await postFlow(key, title)).status).toBe(201);
+    const ids = (
+      await stack.t.db
+        .selectFrom('webflows')
+        .select('id')
+        .where('company_id', '=', COMPANY)
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.id);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    // All within one millisecond, microseconds apart (which a Date cannot tell), and the first
+    // two at the very same moment (which only the id orders).
+    // created_at is written by no update of the schema's: raw SQL, as a clock would have it.
+    for (const [i, id] of ids.entries())
+      await sql`update webflows
+        set created_at = '2026-12-01T10:00:00.123000Z'::timestamptz + ${`${Math.max(0, i - 1)} microseconds`}::interval
+        where id = ${id}`.execute(stack.t.db);
+    const expected = (
+      await stack.t.db
+        .selectFrom('webflows')
+        .select('id')
+        .where('company_id', '=', COMPANY)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((r) => r.id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const listed = await listWebflows(stack.t.db, COMPANY, { cursor, limit: 1 });
+      seen.push(...listed.flows.map((f) => f.id));
+      cursor = listed.next;
+      pages++;
+    } while (cursor && pages <= ids.length);
+    expect(seen).toEqual(expected);
+    expect(pages).toBe(ids.length);
+    // A cursor that is not one reads as none: the newest page.
+    const nonsense = await listWebflows(stack.t.db, COMPANY, { cursor: 'bm9uc2Vuc2U', limit: 1 });
+    expect(nonsense.flows.map((f) => f.id)).toEqual(expected.slice(0, 1));
   });
 });
