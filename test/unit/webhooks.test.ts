@@ -105,7 +105,7 @@ describe('checkWebhook', () => {
       {
         field: '--trigger',
         message:
-          '"case.exploded" is no trigger: give case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded, case.signed, case.denied, case.expired, case.deleted, or * for all',
+          '"case.exploded" is no trigger: give case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded, case.signed, case.denied, case.expired, case.deleted, workflow.completed, or * for all',
       },
       { field: '--header', message: 'Host is set by docpipe (it frames or routes the request)' },
       {
@@ -143,7 +143,7 @@ describe('checkWebhook', () => {
       {
         field: '--trigger',
         message:
-          'give at least one: case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded, case.signed, case.denied, case.expired, case.deleted, or * for all',
+          'give at least one: case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded, case.signed, case.denied, case.expired, case.deleted, workflow.completed, or * for all',
       },
     ]);
     expect(refusal({ url: 'https://u@x.example/', triggers: ['*'] })).toHaveLength(1);

@@ -7,9 +7,10 @@ const repeat = (value: string, previous: string[]) => [...previous, value];
 
 const WEBHOOKS_HELP =
   '\nTriggers: case.created, case.sent, recipient.signed, recipient.invited, recipient.reminded,\n' +
-  'case.signed, case.denied, case.expired, case.deleted, or * for all. Each delivery is signed\n' +
-  'with the secret "add" prints once (X-Docpipe-Signature: sha256=HMAC(secret,\n' +
-  '"<timestamp>.<body>")); failed deliveries are retried for about a day, then can be replayed.\n' +
+  'case.signed, case.denied, case.expired, case.deleted, workflow.completed, or * for all.\n' +
+  'Each delivery is signed with the secret "add" prints once (X-Docpipe-Signature:\n' +
+  'sha256=HMAC(secret, "<timestamp>.<body>")); failed deliveries are retried for about a\n' +
+  'day, then can be replayed.\n' +
   'Private, loopback and link-local destinations are refused unless\n' +
   'DOCPIPE_WEBHOOK_ALLOW_PRIVATE=true. See docs/webhooks.md.\n';
 
