@@ -1,16 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { KyselyPlugin, QueryId } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyRepository } from '../../src/service/companies/index.js';
 import {
   REFERRAL_CREDITS,
+  addCreditLine,
   chargeCase,
   creditBalance,
   ledgerSums,
   markPurchasePaid,
   recordPurchase,
+  refillIfLow,
+  setAutoRefill,
   type PurchaseDeps,
 } from '../../src/service/credits/index.js';
-import { PartnerRepository, partnerAccount } from '../../src/service/partners/index.js';
+import {
+  PARTNER_WEBHOOK_TIMEOUT_MS,
+  PartnerRepository,
+  handOverCustomerKey,
+  partnerAccount,
+} from '../../src/service/partners/index.js';
+import { draftCase } from '../helpers/draft-case.js';
 import { WebhookRepository } from '../../src/service/webhooks/index.js';
 import { startPagesStack, type PagesServer, type PagesStack } from '../helpers/pages-stack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -31,14 +43,40 @@ const PASSWORD = 'tangerine-orbit-41';
 const PRICING = { unitPriceOre: 250n, vatPpm: 250_000 };
 const purchases = (): PurchaseDeps => ({ db: stack.t.db, pricing: PRICING });
 
+/** Every JSON line the server logged, at trace level. */
+const lines: string[] = [];
+const lineWaiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+/** The first line (logged already, or to come) that `match` accepts. */
+function logged(match: (line: string) => boolean): Promise<string> {
+  const seen = lines.find(match);
+  if (seen !== undefined) return Promise.resolve(seen);
+  return new Promise((resolve) => lineWaiters.push({ match, resolve }));
+}
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      lines.push(line);
+      for (const w of [...lineWaiters])
+        if (w.match(line)) {
+          lineWaiters.splice(lineWaiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+    }
+    done();
+  },
+});
+
 beforeAll(async () => {
   [stack, receiver] = await Promise.all([startPagesStack(), startWebhookReceiver()]);
-  server = await stack.server({
-    DOCPIPE_SIGNUPS_PER_HOUR: '1000',
-    // The receiver is on loopback.
-    DOCPIPE_WEBHOOK_ALLOW_PRIVATE: 'true',
-    DOCPIPE_PARTNER_LOOKUPS_PER_MINUTE: '1000',
-  });
+  server = await stack.server(
+    {
+      DOCPIPE_SIGNUPS_PER_HOUR: '1000',
+      // The receiver is on loopback.
+      DOCPIPE_WEBHOOK_ALLOW_PRIVATE: 'true',
+      DOCPIPE_PARTNER_LOOKUPS_PER_MINUTE: '1000',
+    },
+    { logger: pino({ level: 'trace' }, sink) },
+  );
   partners = new PartnerRepository(stack.t.db);
   const companies = new CompanyRepository(stack.t.db);
   await companies.create({ id: 'fjord', name: 'Fjord Partners ApS' });
@@ -582,5 +620,259 @@ describe('GET /v3/public/partner/{ref}', () => {
     expect(((await last.json()) as { error: string }).error).toBe('rate-limited');
     // The count is per address, against each server's own allowance: the other one still answers.
     expect((await fetch(`${server.url}/v3/public/partner/fjord`)).status).toBe(200);
+  });
+});
+
+describe('auto-refill', () => {
+  /** A company with `credits` free credits and an auto-refill of 10 by invoice below 5. */
+  async function refilling(id: string, credits = 5n) {
+    const companies = new CompanyRepository(stack.t.db);
+    if (!(await companies.find(id))) await companies.create({ id, name: `Refill ${id}` });
+    await setAutoRefill(stack.t.db, id, { below: 5n, credits: 10n, method: 'invoice' });
+    await stack.t.db.transaction().execute((tx) =>
+      addCreditLine(tx, {
+        company: id,
+        kind: 'correction',
+        freeCredits: credits,
+        key: 'start',
+        by: 'operator',
+      }),
+    );
+  }
+  const refills = (company: string) =>
+    stack.t.db
+      .selectFrom('credit_purchases')
+      .selectAll()
+      .where('company_id', '=', company)
+      .where('auto_refill', '=', true)
+      .execute();
+  /** A case sent as the case service sends one: charged in its transaction, then the refill. */
+  const sendCase = async (company: string) => {
+    await stack.t.db.transaction().execute((tx) => chargeCase(tx, company, randomUUID(), 1n));
+    return refillIfLow(purchases(), company);
+  };
+
+  it('buys one pack when a case sent through the API takes the balance below the threshold', async () => {
+    const ann = await stack.member({ company: 'refill-api', email: 'ann@refill-api.example' });
+    await refilling('refill-api');
+    const { key } = await stack.keys.create({
+      company: 'refill-api',
+      user: ann.email,
+      name: 'refill',
+    });
+    const draft = await draftCase(stack, 'refill-api', {
+      title: 'Takes the last credit above',
+      recipients: [{ name: 'Bo', email: 'bo@refill-api.example' }],
+    });
+    const bought = logged(
+      (l) => l.includes('auto-refill bought credits') && l.includes('"company":"refill-api"'),
+    );
+    const sent = await fetch(`${server.url}/v3/api/cases/${draft.id}/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    const line = JSON.parse(await bought) as { invoice: string; credits: string };
+    const [refill, ...more] = await refills('refill-api');
+    expect(more).toEqual([]);
+    expect(refill).toMatchObject({
+      invoice_number: line.invoice,
+      credits: '10',
+      method: 'invoice',
+      created_by: 'auto-refill',
+    });
+    // 5 - 1 = 4 is below 5: 10 more.
+    expect((await creditBalance(stack.t.db, 'refill-api')).total).toBe(14n);
+  });
+
+  it('buys nothing while a case leaves the balance at the threshold, and one pack below it', async () => {
+    await refilling('refill-edge', 6n);
+    expect(await sendCase('refill-edge')).toBeUndefined();
+    expect(await refills('refill-edge')).toEqual([]);
+    const bought = await sendCase('refill-edge');
+    expect(bought).toMatchObject({ credits: 10n, autoRefill: true, method: 'invoice' });
+    expect(await refills('refill-edge')).toHaveLength(1);
+    // Back above the threshold: the next case buys nothing.
+    expect(await sendCase('refill-edge')).toBeUndefined();
+    expect(await refills('refill-edge')).toHaveLength(1);
+    expect((await creditBalance(stack.t.db, 'refill-edge')).total).toBe(13n);
+  });
+
+  it('buys one pack between two cases sent at once that both see the balance low', async () => {
+    for (let round = 0; round < 5; round++) {
+      const company = `refill-twice-${round}`;
+      await refilling(company);
+      const bought = await Promise.all([sendCase(company), sendCase(company)]);
+      expect(
+        bought.filter((b) => b !== undefined),
+        company,
+      ).toHaveLength(1);
+      expect(await refills(company), company).toHaveLength(1);
+      // 5 - 2 + 10.
+      expect((await creditBalance(stack.t.db, company)).total, company).toBe(13n);
+    }
+  });
+
+  it('buys one pack when the other refill is recorded between its reading the balance and its purchase', async () => {
+    await refilling('refill-between');
+    await stack.t.db
+      .transaction()
+      .execute((tx) => chargeCase(tx, 'refill-between', randomUUID(), 1n));
+    // The late one reads the balance (4, low), and waits there while the other buys its pack.
+    let reached!: () => void;
+    const atBalance = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const late = refillIfLow(
+      {
+        db: stack.t.db.withPlugin(holdResult('credit_balances', reached, released)),
+        pricing: PRICING,
+      },
+      'refill-between',
+    );
+    await atBalance;
+    const first = await refillIfLow(purchases(), 'refill-between');
+    expect(first).toBeDefined();
+    release();
+    expect(await late).toBeUndefined();
+    expect(await refills('refill-between')).toHaveLength(1);
+    expect((await creditBalance(stack.t.db, 'refill-between')).total).toBe(14n);
+  });
+});
+
+/**
+ * A plugin that holds the answer of the first query reading `table` until `released`, calling
+ * `reached` when it has it: another transaction can then commit between that read and the next.
+ */
+function holdResult(table: string, reached: () => void, released: Promise<void>): KyselyPlugin {
+  let held: QueryId | undefined;
+  return {
+    transformQuery({ node, queryId }) {
+      if (
+        held === undefined &&
+        node.kind === 'SelectQueryNode' &&
+        JSON.stringify(node).includes(`"${table}"`)
+      )
+        held = queryId;
+      return node;
+    },
+    async transformResult({ result, queryId }) {
+      if (held !== undefined && queryId.queryId === held.queryId) {
+        reached();
+        await released;
+      }
+      return result;
+    },
+  };
+}
+
+describe('the partner webhook at its limits', () => {
+  let customers = 0;
+  /** A new customer company with its admin, as the sign-up leaves it. */
+  async function customer() {
+    const id = `hook-limit-${++customers}`;
+    const admin = await stack.member({ company: id, email: `ann@${id}.example`, admin: true });
+    return {
+      partner: 'fjord',
+      companyId: id,
+      name: `Company ${id}`,
+      cvr: '24256790',
+      adminEmail: admin.email,
+    };
+  }
+  async function onlyHook(path: string) {
+    await stack.t.db.deleteFrom('webhooks').where('company_id', '=', 'fjord').execute();
+    await new WebhookRepository(stack.t.db).add('fjord', {
+      url: `${receiver.url}${path}`,
+      triggers: ['partner.customer.registered'],
+    });
+  }
+
+  it('refuses a private destination without DOCPIPE_WEBHOOK_ALLOW_PRIVATE, directly and at sign-up', async () => {
+    await onlyHook('/private');
+    const before = receiver.requests.length;
+    const direct = await handOverCustomerKey(
+      { db: stack.t.db, keys: stack.keys, allowPrivate: false },
+      await customer(),
+    );
+    expect(direct.deliveries).toHaveLength(1);
+    expect(direct.deliveries[0]!.status).toBeUndefined();
+    expect(direct.deliveries[0]!.error).toMatch(/private|loopback|not allowed|refused/i);
+    // A server as configured by default: the sign-up works, and nothing leaves for loopback.
+    const closed = await stack.server({ DOCPIPE_SIGNUPS_PER_HOUR: '1000' });
+    expect(closed.config.webhooks.allowPrivate).toBe(false);
+    const browser = new PageClient(closed.url);
+    await browser.get('/en/user/register?ref=fjordref');
+    const answer = await browser.post('/en/user/register', {
+      companyName: 'Private Hook ApS',
+      cvr: '24256790',
+      name: 'Ann Berg',
+      email: 'ann@private-hook.example',
+      password: PASSWORD,
+      ref: 'fjordref',
+      partnerConsent: 'true',
+    });
+    expect(answer.status, answer.html).toBe(200);
+    expect(await referredBy('private-hook-aps')).toBe('fjord');
+    // And the same call allowed to reach loopback does reach the receiver (the refusal was the rule).
+    const allowed = await handOverCustomerKey(
+      { db: stack.t.db, keys: stack.keys, allowPrivate: true },
+      await customer(),
+    );
+    expect(allowed.deliveries[0]).toMatchObject({ status: 200 });
+    const got = await receiver.waitFor(before + 1);
+    expect(receiver.requests.length).toBe(before + 1);
+    expect(got[before]!.url).toBe('/private');
+  });
+
+  it('gives up on a slow receiver at the cap, and waits the few seconds by default', async () => {
+    expect(PARTNER_WEBHOOK_TIMEOUT_MS).toBeGreaterThanOrEqual(1_000);
+    expect(PARTNER_WEBHOOK_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
+    await onlyHook('/slow');
+    const before = receiver.requests.length;
+    receiver.script({ delayMs: 4_000 });
+    const started = Date.now();
+    const slow = await handOverCustomerKey(
+      { db: stack.t.db, keys: stack.keys, allowPrivate: true, timeoutMs: 300 },
+      await customer(),
+    );
+    const took = Date.now() - started;
+    // The request arrived; its answer was not waited for.
+    expect(receiver.requests.length).toBe(before + 1);
+    expect(slow.deliveries[0]!.status).toBeUndefined();
+    expect(slow.deliveries[0]!.error).toBeDefined();
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(took).toBeLessThan(2_000);
+  });
+
+  it("keeps the handed-over key out of every log line, the sign-up's and the hand-over's", async () => {
+    await onlyHook('/logged');
+    const before = receiver.requests.length;
+    const from = lines.length;
+    const email = `${randomUUID().slice(0, 8)}@logged-key.example`;
+    const browser = new PageClient(server.url);
+    await browser.get('/en/user/register?ref=fjordref');
+    const answer = await browser.post('/en/user/register', {
+      companyName: 'Logged Key ApS',
+      cvr: '24256790',
+      name: 'Ann Berg',
+      email,
+      password: PASSWORD,
+      ref: 'fjordref',
+      partnerConsent: 'true',
+    });
+    expect(answer.status).toBe(200);
+    const got = (await receiver.waitFor(before + 1))[before]!;
+    const apiKey = (JSON.parse(got.body) as { company: { apiKey: string } }).company.apiKey;
+    expect(apiKey.length).toBeGreaterThan(20);
+    const mine = lines.slice(from);
+    // The hand-over was logged (so the log was written), without the key.
+    expect(mine.some((l) => l.includes("a referred customer's key was sent to its partner"))).toBe(
+      true,
+    );
+    expect(mine.filter((l) => l.includes(apiKey))).toEqual([]);
+    // Nor the key's secret part alone, after its prefix.
+    const secret = apiKey.slice(apiKey.lastIndexOf('_') + 1);
+    expect(mine.filter((l) => l.includes(secret))).toEqual([]);
   });
 });

@@ -91,14 +91,18 @@ export async function refillIfLow(
 ): Promise<CreditPurchase | undefined> {
   const refill = await autoRefillOf(deps.db, company);
   if (!refill) return undefined;
-  const balance = await creditBalance(deps.db, company);
-  if (balance.total >= refill.below) return undefined;
+  // Counted before the balance is read: a refill recorded after the count is in the balance
+  // read next (its credits commit with it), and one recorded after that read has the key this
+  // one makes. Read the other way round, a refill committed between the two reads would leave
+  // this one seeing the balance low and a count past it, and buy a second pack.
   const done = await deps.db
     .selectFrom('credit_purchases')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('company_id', '=', company)
     .where('auto_refill', '=', true)
     .executeTakeFirstOrThrow();
+  const balance = await creditBalance(deps.db, company);
+  if (balance.total >= refill.below) return undefined;
   const { purchase, again } = await recordPurchase(deps, {
     company,
     credits: refill.credits,
