@@ -77,6 +77,34 @@ describe('the settings pages', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
   });
 
+  it('takes a JPEG logo by its bytes, whatever its name and declared type, and serves it as a JPEG', async () => {
+    const ann = await stack.member({ company: 'set-j', email: 'ann@set-j.example', admin: true });
+    const b = await dashboardBrowser(server, ann);
+    expect((await b.get('/dashboard/settings')).html).not.toContain(
+      'src="/dashboard/settings/logo"',
+    );
+    // A JFIF file's start (SOI, APP0 "JFIF"), its end marker after it; named and declared a PNG.
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+      Buffer.from('JFIF\0', 'latin1'),
+      Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
+      Buffer.alloc(32),
+      Buffer.from([0xff, 0xd9]),
+    ]);
+    const saved = await b.post('/dashboard/settings/logo', logoForm(jpeg, 'logo.png', 'image/png'));
+    expect(saved.status).toBe(303);
+    expect(await new CompanyRepository(stack.t.db).logo('set-j')).toMatchObject({
+      type: 'image/jpeg',
+    });
+    expect((await b.get('/dashboard/settings')).html).toContain('src="/dashboard/settings/logo"');
+    const res = await fetch(`${server.url}/dashboard/settings/logo`, {
+      headers: { cookie: `docpipe_session=${ann.cookie.value}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await res.arrayBuffer()).equals(jpeg)).toBe(true);
+  });
+
   it('answers a member 403, and another company’s folder or preset as not found', async () => {
     const ann = await stack.member({ company: 'set-c', email: 'ann@set-c.example', admin: true });
     const cy = await stack.member({ company: 'set-c', email: 'cy@set-c.example' });
