@@ -108,33 +108,28 @@ function builtIn(
     kind: 'paragraph',
     text: `${t.expires(date)} ${t.personalLink}`,
   };
+  // What every message asking for something has: who asks, the link's button, until when.
+  // A flow has no reference of its own (m.case.referenceId is a case's).
+  const asking = (intro: string, button: string): MessageBlock[] => [
+    greeting,
+    { kind: 'paragraph', text: intro },
+    ...message,
+    { kind: 'button', label: button, url: signingUrlOf(m) },
+    expiry,
+    ...reference,
+    signOff,
+  ];
   switch (m.kind) {
     case 'invitation':
       return {
         subject: t.invitation.subject(title),
-        blocks: [
-          greeting,
-          { kind: 'paragraph', text: t.invitation.intro(sender, company, title) },
-          ...message,
-          { kind: 'button', label: t.invitation.button, url: signingUrlOf(m) },
-          expiry,
-          ...reference,
-          signOff,
-        ],
+        blocks: asking(t.invitation.intro(sender, company, title), t.invitation.button),
       };
     case 'reminder': {
       const { number, of } = reminderOf(m);
       return {
         subject: t.reminder.subject(title, number, of),
-        blocks: [
-          greeting,
-          { kind: 'paragraph', text: t.reminder.intro(sender, company, title, number, of) },
-          ...message,
-          { kind: 'button', label: t.reminder.button, url: signingUrlOf(m) },
-          expiry,
-          ...reference,
-          signOff,
-        ],
+        blocks: asking(t.reminder.intro(sender, company, title, number, of), t.reminder.button),
       };
     }
     case 'signed-copy':
@@ -156,27 +151,16 @@ function builtIn(
     case 'flow-invitation':
       return {
         subject: t.flowInvitation.subject(title),
-        blocks: [
-          greeting,
-          { kind: 'paragraph', text: t.flowInvitation.intro(sender, company, title) },
-          ...message,
-          { kind: 'button', label: t.flowInvitation.button, url: signingUrlOf(m) },
-          expiry,
-          signOff,
-        ],
+        blocks: asking(t.flowInvitation.intro(sender, company, title), t.flowInvitation.button),
       };
     case 'flow-reminder': {
       const { number, of } = reminderOf(m);
       return {
         subject: t.flowReminder.subject(title, number, of),
-        blocks: [
-          greeting,
-          { kind: 'paragraph', text: t.flowReminder.intro(sender, company, title, number, of) },
-          ...message,
-          { kind: 'button', label: t.flowReminder.button, url: signingUrlOf(m) },
-          expiry,
-          signOff,
-        ],
+        blocks: asking(
+          t.flowReminder.intro(sender, company, title, number, of),
+          t.flowReminder.button,
+        ),
       };
     }
   }
