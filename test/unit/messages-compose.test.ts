@@ -35,6 +35,42 @@ function message(over: Partial<OutgoingMessage> = {}): OutgoingMessage {
 }
 
 describe('composeEmail: the built-in messages', () => {
+  it("a web-flow's invitation and reminder: the person's link to answer, the expiry, no reference", () => {
+    const flow = {
+      id: 'flow-1',
+      title: 'Oplysninger til lejekontrakt',
+      expiresAt: new Date('2026-06-29T23:30:00Z'),
+      message: null,
+    };
+    const link = 'https://sign.acme.example/flow/tok_flow';
+    const invitation = composeEmail(
+      message({ kind: 'flow-invitation', case: flow, signingUrl: link, id: 'f.invitation' }),
+      options,
+    );
+    expect(invitation.subject).toBe(
+      'Vi har brug for dine oplysninger: Oplysninger til lejekontrakt',
+    );
+    expect(invitation.text).toContain('Bo Holm fra Acme A/S beder dig udfylde »Oplysninger');
+    expect(invitation.text).toContain(`Udfyld:\n${link}`);
+    expect(invitation.text).toContain('Linket udløber den 30. juni 2026.');
+    expect(invitation.text).not.toContain('Reference');
+    const reminder = composeEmail(
+      message({
+        kind: 'flow-reminder',
+        language: 'en',
+        case: flow,
+        signingUrl: link,
+        reminder: { number: 1, of: 2 },
+        id: 'f.reminder.1',
+      }),
+      options,
+    );
+    expect(reminder.subject).toBe(
+      'Reminder 1 of 2: Oplysninger til lejekontrakt is waiting for your answers',
+    );
+    expect(reminder.text).toContain(`Fill in:\n${link}`);
+  });
+
   it('the Danish invitation: subject, greeting, sender, the link as a button and as text, expiry, reference', () => {
     const mail = composeEmail(
       message({ case: { ...message().case, message: 'Se punkt 4.' } }),
