@@ -1,4 +1,3 @@
-import type { ComponentChildren } from 'preact';
 import type { FailureDetail } from '../../../base/errors/index.js';
 import {
   MAX_EXTEND_DAYS,
@@ -13,6 +12,7 @@ import { methodText } from './method-text.js';
 import { runAnswerText } from './case-run-answer.js';
 import { CopyButton } from './dashboard-copy-button.js';
 import { shownTime } from './dashboard-time.js';
+import { TitledTable } from './titled-table.js';
 
 /** What the case page says on top: a flash, or a refused send with its problems. */
 export interface CaseNoticeShown {
@@ -136,7 +136,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           <dd>{at(view.expiresAt)}</dd>
         </dl>
       </section>
-      <Table label={w.recipients} id="case-recipients">
+      <TitledTable label={w.recipients} id="case-recipients">
         <thead>
           <tr>
             <th scope="col">{w.name}</th>
@@ -189,7 +189,7 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
             );
           })}
         </tbody>
-      </Table>
+      </TitledTable>
       <section aria-labelledby="case-documents-title" class="card">
         <h2 id="case-documents-title">{w.documents}</h2>
         <ul>
@@ -203,74 +203,68 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           ))}
         </ul>
       </section>
-      {rows.length === 0 ? (
-        <section aria-labelledby="case-timeline-title" class="card">
-          <h2 id="case-timeline-title">{w.timeline}</h2>
-          <p>{w.noEvents}</p>
-        </section>
-      ) : (
-        <Table label={w.timeline} id="case-timeline">
-          <thead>
-            <tr>
-              <th scope="col">{w.time}</th>
-              <th scope="col">{w.event}</th>
+      <TitledTable
+        label={w.timeline}
+        id="case-timeline"
+        empty={rows.length === 0 ? w.noEvents : undefined}
+      >
+        <thead>
+          <tr>
+            <th scope="col">{w.time}</th>
+            <th scope="col">{w.event}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr data-trigger={row.kind === 'event' ? row.event.trigger : 'webhook.run'}>
+              <td data-label={w.time}>{at(row.at)}</td>
+              <td data-label={w.event}>
+                {row.kind === 'event' ? (
+                  <EventText page={page} event={row.event} />
+                ) : (
+                  <RunText page={page} run={row.run} admin={admin} />
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr data-trigger={row.kind === 'event' ? row.event.trigger : 'webhook.run'}>
-                <td data-label={w.time}>{at(row.at)}</td>
-                <td data-label={w.event}>
-                  {row.kind === 'event' ? (
-                    <EventText page={page} event={row.event} />
-                  ) : (
-                    <RunText page={page} run={row.run} admin={admin} />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      {trail.messages.length === 0 ? (
-        <section aria-labelledby="case-delivery-title" class="card">
-          <h2 id="case-delivery-title">{w.delivery}</h2>
-          <p>{w.noMessages}</p>
-        </section>
-      ) : (
-        <Table label={w.delivery} id="case-delivery">
-          <thead>
+          ))}
+        </tbody>
+      </TitledTable>
+      <TitledTable
+        label={w.delivery}
+        id="case-delivery"
+        empty={trail.messages.length === 0 ? w.noMessages : undefined}
+      >
+        <thead>
+          <tr>
+            <th scope="col">{w.time}</th>
+            <th scope="col">{w.kind}</th>
+            <th scope="col">{w.channel}</th>
+            <th scope="col">{w.to}</th>
+            <th scope="col">{w.status}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {trail.messages.map((m) => (
             <tr>
-              <th scope="col">{w.time}</th>
-              <th scope="col">{w.kind}</th>
-              <th scope="col">{w.channel}</th>
-              <th scope="col">{w.to}</th>
-              <th scope="col">{w.status}</th>
+              <td data-label={w.time}>{at(m.at)}</td>
+              <td data-label={w.kind}>
+                {w.messageKinds[m.kind as keyof typeof w.messageKinds] ?? m.kind}
+              </td>
+              <td data-label={w.channel}>
+                {w.channels[m.channel as keyof typeof w.channels] ?? m.channel}
+              </td>
+              <td data-label={w.to}>
+                {(m.recipientId ? names.get(m.recipientId) : undefined) ?? w.sender}
+                {m.to ? ` (${m.to})` : ''}
+              </td>
+              <td data-label={w.status}>
+                {w.messageStatuses[m.status as 'pending' | 'sent' | 'failed'] ?? m.status}
+                {m.error ? ` (${m.error})` : ''}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {trail.messages.map((m) => (
-              <tr>
-                <td data-label={w.time}>{at(m.at)}</td>
-                <td data-label={w.kind}>
-                  {w.messageKinds[m.kind as keyof typeof w.messageKinds] ?? m.kind}
-                </td>
-                <td data-label={w.channel}>
-                  {w.channels[m.channel as keyof typeof w.channels] ?? m.channel}
-                </td>
-                <td data-label={w.to}>
-                  {(m.recipientId ? names.get(m.recipientId) : undefined) ?? w.sender}
-                  {m.to ? ` (${m.to})` : ''}
-                </td>
-                <td data-label={w.status}>
-                  {w.messageStatuses[m.status as 'pending' | 'sent' | 'failed'] ?? m.status}
-                  {m.error ? ` (${m.error})` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+          ))}
+        </tbody>
+      </TitledTable>
     </div>
   );
 }
@@ -356,23 +350,6 @@ function SigningLink({ page, link }: { page: PageContext; link: TakenSigningLink
       </div>
       <CopyButton page={page} target="signing-link" />
     </section>
-  );
-}
-
-/**
- * A titled table in a focusable region, which it scrolls in when wider than the screen; at
- * 360 px its rows stack instead (app.css's .stack-table), each cell under its column's name
- * (the cells' data-label). The region is the one landmark its title names (a labelled section
- * around it would be a second of the same name).
- */
-function Table(props: { label: string; id: string; children: ComponentChildren }) {
-  return (
-    <div class="case-table">
-      <h2 id={`${props.id}-title`}>{props.label}</h2>
-      <div class="table-wrap" role="region" aria-labelledby={`${props.id}-title`} tabindex={0}>
-        <table class="stack-table">{props.children}</table>
-      </div>
-    </div>
   );
 }
 

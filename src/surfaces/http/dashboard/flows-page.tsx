@@ -3,6 +3,7 @@ import type { WebflowAnswerView, WebflowDetail } from '../../../service/webflows
 import { Layout, fill, type PageContext } from '../pages/index.js';
 import { FLOWS_PATH, flowStateText, recipientStatusText } from './flows-state.js';
 import { When } from './home-when.js';
+import { TitledTable } from './titled-table.js';
 
 /** An answer's value as a person reads it: by its type, a CPR number never. */
 function answerText(
@@ -18,22 +19,6 @@ function answerText(
   if (typeof value === 'number')
     return value.toLocaleString(page.language === 'da' ? 'da-DK' : 'en-GB');
   return value;
-}
-
-/**
- * A titled table in a focusable region, which it scrolls in when wider than the screen; at
- * 360 px its rows stack (app.css's .stack-table). The region is the one landmark its title
- * names, as on the case page.
- */
-function Table(props: { label: string; id: string; children: ComponentChildren }) {
-  return (
-    <div class="case-table">
-      <h2 id={`${props.id}-title`}>{props.label}</h2>
-      <div class="table-wrap" role="region" aria-labelledby={`${props.id}-title`} tabindex={0}>
-        <table class="stack-table">{props.children}</table>
-      </div>
-    </div>
-  );
 }
 
 /**
@@ -97,7 +82,7 @@ export function FlowPage({ page, detail }: { page: PageContext; detail: WebflowD
           ) : null}
         </dl>
       </section>
-      <Table label={w.recipients} id="flow-recipients">
+      <TitledTable label={w.recipients} id="flow-recipients">
         <caption class="visually-hidden">{w.recipientsCaption}</caption>
         <thead>
           <tr>
@@ -126,42 +111,39 @@ export function FlowPage({ page, detail }: { page: PageContext; detail: WebflowD
             );
           })}
         </tbody>
-      </Table>
-      {answers.length === 0 ? (
-        <section aria-labelledby="flow-answers-title" class="card">
-          <h2 id="flow-answers-title">{w.answers}</h2>
-          <p>{w.noAnswers}</p>
-        </section>
-      ) : (
-        <Table label={w.answers} id="flow-answers">
-          <caption class="visually-hidden">{w.answersCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{w.colQuestion}</th>
-              <th scope="col">{w.colAnswer}</th>
-              <th scope="col">{w.colAnsweredBy}</th>
-              <th scope="col">{w.colAnsweredAt}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {answers.map((a) => {
-              const encrypted = detail.encrypted.has(a.tag);
-              return (
-                <tr data-tag={a.tag}>
-                  <th scope="row" data-label={w.colQuestion}>
-                    {questionName.get(a.tag) ?? a.tag}
-                  </th>
-                  <td data-label={w.colAnswer} title={encrypted ? w.encryptedHint : undefined}>
-                    {answerText(page, a, encrypted)}
-                  </td>
-                  <td data-label={w.colAnsweredBy}>{names.get(a.answeredBy) ?? w.someoneGone}</td>
-                  <td data-label={w.colAnsweredAt}>{at(new Date(a.answeredAt))}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-      )}
+      </TitledTable>
+      <TitledTable
+        label={w.answers}
+        id="flow-answers"
+        empty={answers.length === 0 ? w.noAnswers : undefined}
+      >
+        <caption class="visually-hidden">{w.answersCaption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{w.colQuestion}</th>
+            <th scope="col">{w.colAnswer}</th>
+            <th scope="col">{w.colAnsweredBy}</th>
+            <th scope="col">{w.colAnsweredAt}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {answers.map((a) => {
+            const encrypted = detail.encrypted.has(a.tag);
+            return (
+              <tr data-tag={a.tag}>
+                <th scope="row" data-label={w.colQuestion}>
+                  {questionName.get(a.tag) ?? a.tag}
+                </th>
+                <td data-label={w.colAnswer} title={encrypted ? w.encryptedHint : undefined}>
+                  {answerText(page, a, encrypted)}
+                </td>
+                <td data-label={w.colAnsweredBy}>{names.get(a.answeredBy) ?? w.someoneGone}</td>
+                <td data-label={w.colAnsweredAt}>{at(new Date(a.answeredAt))}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </TitledTable>
       {detail.encrypted.size > 0 ? <p class="hint">{w.encryptedHint}</p> : null}
       <section aria-labelledby="flow-case-title" class="card">
         <h2 id="flow-case-title">{w.caseTitle}</h2>
