@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { LocalStorage } from '../../src/render/storage/index.js';
 import { caseFolder } from '../../src/service/cases/index.js';
 import { CompanyRepository, UserRepository } from '../../src/service/companies/index.js';
 import { KeyStore, hashToken } from '../../src/service/keys/index.js';
+import { flowTemplatesFolder } from '../../src/service/webflows/index.js';
 import { composedServer, type ComposedServer } from '../helpers/composed-server.js';
 import { addKeyOwner, type KeyOwner } from '../helpers/key-owner.js';
 import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
@@ -310,6 +311,65 @@ describe('the test environment’s retention sweep', () => {
     // A second sweep finds nothing more to delete.
     const again = await records!.run(new AbortController().signal);
     expect(again).toEqual({ removed: 0, failures: [] });
+  });
+
+  it('deletes web-flows older than DOCPIPE_TEST_DATA_RETENTION with their people and template copies, keeps the rest', async () => {
+    const keys = await keysOfEachKind();
+    const company = keys.owner.company;
+    const storage = new LocalStorage(testDir('key-env-sweep-'));
+    const now = Date.now();
+    /** A flow as createWebflow writes one, made at `at`, with its own template copy stored. */
+    const flowMadeAt = async (at: Date) => {
+      const id = randomUUID();
+      const key = `${flowTemplatesFolder(company, id)}0.docx`;
+      await storage.put(key, Buffer.from('docx'), 'application/octet-stream');
+      await t.db
+        .insertInto('webflows')
+        .values({
+          id,
+          company_id: company,
+          form_id: 'lease',
+          form: JSON.stringify({ documents: [{ name: 'Lease', kind: 'docx', storageKey: key }] }),
+          title: 'Lease',
+          sender_email: 'owner@example.com',
+          sender_name: 'Owner',
+          settings: JSON.stringify({}),
+          expires_at: new Date(at.getTime() + 30 * DAY),
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await t.db
+        .insertInto('webflow_recipients')
+        .values({
+          flow_id: id,
+          company_id: company,
+          position: 0,
+          name: 'Ann',
+          email: 'ann@example.com',
+          token_sha256: randomBytes(32),
+        })
+        .execute();
+      return { id, key };
+    };
+    const old = await flowMadeAt(new Date(now - 31 * DAY));
+    const recent = await flowMadeAt(new Date(now - 29 * DAY));
+    const config = loadConfig({ DOCPIPE_ENVIRONMENT: 'test' });
+    const outcome = await testDataSweep(config, t.db, storage, () => now)!.run(
+      new AbortController().signal,
+    );
+    expect(outcome.failures).toEqual([]);
+    expect(outcome.removed).toBeGreaterThanOrEqual(1);
+    const left = async (id: string) => ({
+      flows: (await t.db.selectFrom('webflows').select('id').where('id', '=', id).execute()).length,
+      people: (
+        await t.db.selectFrom('webflow_recipients').select('id').where('flow_id', '=', id).execute()
+      ).length,
+    });
+    expect(await left(old.id)).toEqual({ flows: 0, people: 0 });
+    expect(await storage.get(old.key)).toBeUndefined();
+    expect(await left(recent.id)).toEqual({ flows: 1, people: 1 });
+    expect(await storage.get(recent.key)).toBeDefined();
   });
 
   it('honours a shorter DOCPIPE_TEST_DATA_RETENTION, and production sweeps no case at all', async () => {

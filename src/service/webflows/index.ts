@@ -65,3 +65,4 @@ export { sendAnswers, type SendOutcome } from './answer-send.js';
 export { WORKFLOW_COMPLETED, WORKFLOW_CREATED } from './flow-triggers.js';
 export { listWebflows, type WebflowListPage, type WebflowListRow } from './list-webflows.js';
 export { readWebflowDetail, type WebflowDetail } from './webflow-detail.js';
+export { clearTestFlows, type ClearTestFlowsOptions } from './clear-test-flows.js';
