@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserRepository } from '../../src/service/companies/index.js';
-import { FormRepository, type NewForm } from '../../src/service/forms/index.js';
+import { FormRepository, formsFolder, type NewForm } from '../../src/service/forms/index.js';
 import { createWebflow, hashWebflowToken } from '../../src/service/webflows/index.js';
 import type { HttpApp } from '../../src/surfaces/http/common/create-app.js';
 import {
@@ -19,6 +19,9 @@ import {
 
 let s: ConformanceStack;
 let app: HttpApp;
+
+/** Where a form's template is, under the company's forms folder as an import stores it. */
+const templateKey = (company: string, id: string) => `${formsFolder(company)}${id}/lease.docx`;
 
 /** A form row of `company`: the survey's three questions, published and web-flow enabled. */
 function surveyForm(company: string, id: string, flags: Partial<NewForm> = {}): NewForm {
@@ -39,7 +42,7 @@ function surveyForm(company: string, id: string, flags: Partial<NewForm> = {}): 
     documents: [
       {
         name: 'Lease',
-        storageKey: `forms/${company}/${id}/lease.docx`,
+        storageKey: templateKey(company, id),
         kind: 'docx',
         sha256: '0'.repeat(64),
         bytes: 1,
@@ -58,6 +61,12 @@ beforeAll(async () => {
   await forms.replace(surveyForm('acme', 'inactive', { active: false }), now);
   await forms.replace(surveyForm('acme', 'plain', { webflow: false }), now);
   await forms.replace(surveyForm('globex', 'globex-survey'), now);
+  // A flow with `case` copies its form's templates at creation: the survey's must be there.
+  await s.stack.storage.put(
+    templateKey('acme', 'survey'),
+    new Uint8Array([0x50, 0x4b]),
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  );
 }, 120_000);
 afterAll(async () => {
   await s?.close();
@@ -174,7 +183,7 @@ describe('POST /v3/api/webflows', () => {
     // The form as it was, documents with their template keys.
     expect(row.form).toMatchObject({
       title: 'Tenant survey',
-      documents: [{ storageKey: 'forms/acme/survey/lease.docx' }],
+      documents: [{ storageKey: templateKey('acme', 'survey') }],
     });
     const days = (row.expires_at.getTime() - row.created_at.getTime()) / 86_400_000;
     expect(days).toBe(30);
