@@ -201,12 +201,50 @@ describe('the dashboard’s web-flows', () => {
       'one@tenant.example',
       F.statusPending,
       F.never,
+      F.invitationPending,
     ]);
     const details = page.locator('dl.case-details');
     expect(await details.textContent()).toContain('0 of 4 questions answered');
     expect(await details.textContent()).toContain('Ada Admin <admin@flows-acme.example>');
     await page.getByText(F.noAnswers).waitFor();
     await page.getByText(F.caseNone).waitFor();
+    await accessible(page);
+
+    // The invitations as the message ledger has them: one sent, one refused for good.
+    const [one, two] = recipients;
+    const ledger = (personId: string, row: { status: 'sent' | 'failed'; error?: string }) =>
+      stack.t.db
+        .insertInto('messages')
+        .values({
+          company_id: COMPANY,
+          case_id: null,
+          recipient_id: null,
+          flow_id: flowId,
+          flow_recipient_id: personId,
+          addressee: personId,
+          channel: 'email',
+          kind: 'flow-invitation',
+          status: row.status,
+          to_address: 'someone@tenant.example',
+          attempts: 1,
+          error: row.error ?? null,
+          sent_at: row.status === 'sent' ? new Date('2026-12-01T09:30:00Z') : null,
+        })
+        .execute();
+    await ledger(one!.id, { status: 'sent' });
+    await ledger(two!.id, { status: 'failed', error: '550 5.1.1 mailbox unavailable' });
+    await page.reload();
+    const invitations = people.locator('td[data-invitation]');
+    expect(
+      await invitations.evaluateAll((cells) => cells.map((c) => c.dataset.invitation)),
+    ).toEqual(['sent', 'failed']);
+    expect(await invitations.nth(0).textContent()).toMatch(new RegExp(`^${F.invitationSent} \\S`));
+    expect(await invitations.nth(0).locator('time').getAttribute('datetime')).toBe(
+      '2026-12-01T09:30:00.000Z',
+    );
+    expect(await invitations.nth(1).textContent()).toBe(
+      F.invitationFailed.replace('{error}', '550 5.1.1 mailbox unavailable'),
+    );
     await accessible(page);
   });
 

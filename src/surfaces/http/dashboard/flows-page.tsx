@@ -1,5 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import type { WebflowAnswerView, WebflowDetail } from '../../../service/webflows/index.js';
+import type {
+  WebflowAnswerView,
+  WebflowDetail,
+  WebflowInvitationView,
+} from '../../../service/webflows/index.js';
 import { Layout, fill, type PageContext } from '../pages/index.js';
 import { FLOWS_PATH, flowStateText, recipientStatusText } from './flows-state.js';
 import { When } from './home-when.js';
@@ -19,6 +23,24 @@ function answerText(
   if (typeof value === 'number')
     return value.toLocaleString(page.language === 'da' ? 'da-DK' : 'en-GB');
   return value;
+}
+
+/** What a person's invitation e-mail did, as the API's `invitation` says it. */
+function invitationText(page: PageContext, invitation: WebflowInvitationView): ComponentChildren {
+  const w = page.words.flows;
+  if (invitation.status === 'sent')
+    return invitation.sentAt ? (
+      <>
+        {w.invitationSent} <When at={new Date(invitation.sentAt)} page={page} />
+      </>
+    ) : (
+      w.invitationSent
+    );
+  if (invitation.status === 'failed')
+    return fill(w.invitationFailed, { error: invitation.error ?? '' });
+  return invitation.error
+    ? fill(w.invitationRetrying, { error: invitation.error })
+    : w.invitationPending;
 }
 
 /**
@@ -90,6 +112,7 @@ export function FlowPage({ page, detail }: { page: PageContext; detail: WebflowD
             <th scope="col">{w.colEmail}</th>
             <th scope="col">{w.colStatus}</th>
             <th scope="col">{w.colWhen}</th>
+            <th scope="col">{w.colInvitation}</th>
           </tr>
         </thead>
         <tbody>
@@ -107,6 +130,9 @@ export function FlowPage({ page, detail }: { page: PageContext; detail: WebflowD
                 <td data-label={w.colEmail}>{r.email}</td>
                 <td data-label={w.colStatus}>{recipientStatusText(w, r.status)}</td>
                 <td data-label={w.colWhen}>{at(when)}</td>
+                <td data-label={w.colInvitation} data-invitation={r.invitation.status}>
+                  {invitationText(page, r.invitation)}
+                </td>
               </tr>
             );
           })}
