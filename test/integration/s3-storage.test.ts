@@ -95,6 +95,31 @@ describe.each(backends)('storage contract: $name', ({ open }) => {
     expect(await all(storage.list('uploads/'))).toEqual([]);
   });
 
+  it('copies an object inside the store with its bytes and type, and answers false for a missing one', async () => {
+    const storage = await open();
+    await storage.put('renders/ef/z.pdf', Buffer.from('%PDF-1.7 copied'), 'application/pdf');
+    expect(await storage.copy('renders/ef/z.pdf', 'companies/aa/cases/c1/0.pdf')).toBe(true);
+    expect((await storage.get('companies/aa/cases/c1/0.pdf'))?.toString()).toBe('%PDF-1.7 copied');
+    expect(await storage.stat('companies/aa/cases/c1/0.pdf')).toMatchObject({
+      bytes: 15,
+      type: 'application/pdf',
+    });
+    // The source stays; the copy is its own (deleting one keeps the other).
+    await storage.delete('renders/ef/z.pdf');
+    expect((await storage.get('companies/aa/cases/c1/0.pdf'))?.toString()).toBe('%PDF-1.7 copied');
+    // Over an existing object: replaced whole.
+    await storage.put('uploads/b.bin', Buffer.from('old'), 'application/octet-stream');
+    await storage.put('uploads/c.bin', Buffer.from('newer'), 'application/octet-stream');
+    expect(await storage.copy('uploads/c.bin', 'uploads/b.bin')).toBe(true);
+    expect((await storage.get('uploads/b.bin'))?.toString()).toBe('newer');
+    expect(await storage.copy('renders/00/none.pdf', 'uploads/d.bin')).toBe(false);
+    expect(await storage.stat('uploads/d.bin')).toBeUndefined();
+    expect((await all(storage.list('uploads/'))).map((o) => o.key)).toEqual([
+      'uploads/b.bin',
+      'uploads/c.bin',
+    ]);
+  });
+
   it('touch makes an object as young as now, keeping its bytes and type', async () => {
     const storage = await open();
     await storage.put('renders/cd/y.pdf', Buffer.from('%PDF-1.7 kept'), 'application/pdf');

@@ -159,6 +159,7 @@ function wrapped(storage: Storage, overrides: Partial<Storage>): Storage {
     get: (key) => storage.get(key),
     stat: (key) => storage.stat(key),
     delete: (key) => storage.delete(key),
+    copy: (from, to) => storage.copy(from, to),
     touch: (key) => storage.touch(key),
     list: (prefix) => storage.list(prefix),
     ...overrides,

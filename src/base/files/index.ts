@@ -5,6 +5,7 @@ export {
   ORDINARY_MODES,
   PARTIAL_SUFFIX,
   PRIVATE_MODES,
+  copyFileAtomically,
   replaceFile,
   replaceFileSync,
   writeAtomically,

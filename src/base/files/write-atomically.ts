@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { access, chmod, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorWords, InputError } from './input-error.js';
 
@@ -106,4 +106,44 @@ export async function writeAtomically(path: string, data: Uint8Array): Promise<v
   } catch (err) {
     throw new InputError(`cannot write ${path}: ${errorWords(err)}`);
   }
+}
+
+/**
+ * Replaces `to` whole with a copy of `from`, as replaceFile does (a copy beside it, then a
+ * rename), without reading the bytes into memory: the kernel copies them, or shares them on a
+ * file system that clones (COPYFILE_FICLONE falls back to a copy elsewhere). False when `from`
+ * is missing. The copy has `modes`.
+ */
+export async function copyFileAtomically(
+  from: string,
+  to: string,
+  modes: FileModes = PRIVATE_MODES,
+): Promise<boolean> {
+  const temporary = temporaryBeside(to);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await copyFile(from, temporary, constants.COPYFILE_FICLONE);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > FOLDER_RETRIES) throw err;
+        // The source gone, or the target's folder missing (made, as a write makes it).
+        if (!(await exists(from))) return false;
+        await mkdir(dirname(to), { recursive: true, mode: modes.dir });
+      }
+    }
+    await chmod(temporary, modes.file);
+    await rename(temporary, to);
+    return true;
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,6 +1,11 @@
 import { opendir, readFile, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { PARTIAL_SUFFIX, replaceFile, replaceFileSync } from '../../base/files/index.js';
+import {
+  PARTIAL_SUFFIX,
+  copyFileAtomically,
+  replaceFile,
+  replaceFileSync,
+} from '../../base/files/index.js';
 import { typeOfKey } from './content-types.js';
 import { checkKey, type Storage, type StoredObject } from './storage.js';
 
@@ -42,6 +47,10 @@ export class LocalStorage implements Storage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+  }
+
+  copy(from: string, to: string): Promise<boolean> {
+    return copyFileAtomically(this.path(from), this.path(to));
   }
 
   async delete(key: string): Promise<void> {

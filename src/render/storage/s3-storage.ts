@@ -178,6 +178,27 @@ export class S3Storage implements Storage {
   }
 
   /**
+   * A server-side copy (CopyObject): the bytes stay in the store, its type and metadata (the
+   * sha256) go with them. False when `from` is not there.
+   */
+  async copy(from: string, to: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new this.sdk.CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(to),
+          CopySource: `${this.bucket}/${this.objectKey(from)}`,
+          MetadataDirective: 'COPY',
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      return this.fail(err);
+    }
+  }
+
+  /**
    * S3 has no way to set LastModified but to write the object: it is copied onto itself, which
    * S3 allows when the metadata is replaced, so its type and metadata are given again as they
    * are. No bytes travel through docpipe.

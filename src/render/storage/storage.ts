@@ -23,6 +23,12 @@ export interface Storage {
   stat(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
   /**
+   * Copies `from` to `to` inside the store, its type kept, as atomically as put: the bytes need
+   * not pass through docpipe (a file copy on disk, a server-side copy on S3). False when `from`
+   * is not there (nothing written).
+   */
+  copy(from: string, to: string): Promise<boolean>;
+  /**
    * Makes an object count as written now (retention ages count from its last write), when it
    * is there; a render reused from the cache is as young as its last use.
    */

@@ -16,9 +16,9 @@ export function flowTemplatesFolder(company: string, flowId: string): string {
  * Each document's template copied under `flowKeyPrefix` (flowTemplatesFolder's), as
  * `<index>.<kind>`; the documents answered with the new keys, the rest of each as it was. Only
  * the company's own form templates are copied: a key outside its forms folder is a bug, not a
- * document to take. Storage has no copy, so each is read and written again (a form's templates
- * are a few, bounded by MAX_FORM_DOCUMENTS). A template gone from storage, or a write that
- * fails, removes what this call wrote and throws: the flow must not be made without them.
+ * document to take. Each is copied inside the store (Storage.copy: its bytes need not come to
+ * docpipe). A template gone from storage, or a copy that fails, removes what this call wrote and
+ * throws: the flow must not be made without them.
  */
 export async function copyFlowTemplates(
   storage: Storage,
@@ -37,14 +37,12 @@ export async function copyFlowTemplates(
         throw new Error(
           `document ${d.name} (${d.storageKey}) is no template of ${company}'s forms`,
         );
-      const bytes = await storage.get(d.storageKey);
-      if (!bytes)
+      const key = `${flowKeyPrefix}${i}.${d.kind}`;
+      written.push(key);
+      if (!(await storage.copy(d.storageKey, key)))
         throw new Error(
           `the template of document ${d.name} (${d.storageKey}) is gone from storage; import the form again`,
         );
-      const key = `${flowKeyPrefix}${i}.${d.kind}`;
-      written.push(key);
-      await storage.put(key, bytes, contentType(d.kind));
       copied.push({ ...d, storageKey: key });
     }
     return copied;
@@ -64,10 +62,4 @@ export async function removeFlowTemplates(
   keys: readonly string[],
 ): Promise<void> {
   await Promise.all(keys.map((k) => storage.delete(k).catch(() => undefined)));
-}
-
-function contentType(kind: StoredFormDocument['kind']): string {
-  return kind === 'pdf'
-    ? 'application/pdf'
-    : 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 }
