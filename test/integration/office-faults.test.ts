@@ -13,21 +13,11 @@ import { isDocpipeError } from '../../src/base/errors/index.js';
 import type { Logger } from '../../src/base/log/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { corpusDir } from '../helpers/corpus.js';
-import { firstBlocks } from '../helpers/docx-cut.js';
+import { longDocx, MEDIUM_PAGES, mediumDocx } from '../helpers/long-documents.js';
 import { officeDirOf, officeSocketsOf } from '../helpers/office-dir.js';
 import { pdfPages } from '../helpers/pdf-text.js';
 
 const lease = readFileSync(join(projectRoot(), 'templates/lease/template.docx'));
-/** 180 pages: about ten seconds of work, long enough to hit mid-conversion. */
-const slow = () => readFileSync(join(corpusDir(), 'docx/poi__bug65649.docx'));
-/**
- * Its first 53 pages (up to its third long table): caught in flight as surely, and a retry that
- * converts it all again takes a third of the time.
- */
-const MEDIUM_PAGES = 53;
-let cut: Buffer | undefined;
-/** Cut once for the file: the 12 MB document.xml takes most of a second to cut and pack. */
-const medium = () => (cut ??= firstBlocks(slow(), 334));
 
 /** Whether the promise has settled, as far as this turn of the event loop knows. */
 function settledFlag(promise: Promise<unknown>): () => boolean {
@@ -58,7 +48,7 @@ describe('office pool faults', () => {
     const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 60_000 });
     try {
       const victim = pool.pids()[0]!;
-      const conversion = pool.convert({ docx: medium(), field: 'documents[0]' });
+      const conversion = pool.convert({ docx: mediumDocx(), field: 'documents[0]' });
       const settled = settledFlag(conversion);
       // In flight on the process: sent to it, not answered yet.
       await waitUntil(() => pool.busyPids().includes(victim), 30_000);
@@ -81,7 +71,7 @@ describe('office pool faults', () => {
     // still fails within the test's minute.
     const pool = await OfficePool.start({ processes: 2, conversionTimeoutMs: 45_000 });
     try {
-      const conversion = pool.convert({ docx: medium(), field: 'documents[0]' });
+      const conversion = pool.convert({ docx: mediumDocx(), field: 'documents[0]' });
       const settled = settledFlag(conversion);
       // Which process converts is the pool's choice: ask it, rather than guess from the order
       // of pids after a pause (a loaded machine had not dispatched yet, and the wrong one died).
@@ -121,12 +111,14 @@ describe('office pool faults', () => {
     const pool = await OfficePool.start({ processes: 1, conversionTimeoutMs: 2000 });
     try {
       // The slow document needs far more than 2 s: both attempts time out.
-      await expect(pool.convert({ docx: slow(), field: 'documents[4]' })).rejects.toMatchObject({
-        slug: 'document-conversion-failed',
-        details: [
-          { field: 'documents[4]', message: expect.stringContaining('did not finish in time') },
-        ],
-      });
+      await expect(pool.convert({ docx: longDocx(), field: 'documents[4]' })).rejects.toMatchObject(
+        {
+          slug: 'document-conversion-failed',
+          details: [
+            { field: 'documents[4]', message: expect.stringContaining('did not finish in time') },
+          ],
+        },
+      );
       await waitUntil(() => pool.stats().ready === 1, 30_000);
       expect(await pdfPages(await pool.convert({ docx: lease, field: 'documents[0]' }))).toBe(2);
     } finally {
