@@ -194,6 +194,5 @@ export const settingsCompanyPages: DashboardPages = async (scope, { context }) =
       },
     );
     done();
-    done();
   });
 };
