@@ -798,6 +798,8 @@ describe('the partner webhook at its limits', () => {
     expect(direct.deliveries).toHaveLength(1);
     expect(direct.deliveries[0]!.status).toBeUndefined();
     expect(direct.deliveries[0]!.error).toMatch(/private|loopback|not allowed|refused/i);
+    // No key was made for a receiver it could not be sent to.
+    expect(direct.keyId).toBeUndefined();
     // A server as configured by default: the sign-up works, and nothing leaves for loopback.
     const closed = await stack.server({ DOCPIPE_SIGNUPS_PER_HOUR: '1000' });
     expect(closed.config.webhooks.allowPrivate).toBe(false);
@@ -820,6 +822,7 @@ describe('the partner webhook at its limits', () => {
       await customer(),
     );
     expect(allowed.deliveries[0]).toMatchObject({ status: 200 });
+    expect(allowed.keyId).toEqual(expect.any(String));
     const got = await receiver.waitFor(before + 1);
     expect(receiver.requests.length).toBe(before + 1);
     expect(got[before]!.url).toBe('/private');

@@ -53,7 +53,8 @@ export interface PartnerDelivery {
  * each such webhook once: exactly `{trigger, company: {id, name, cvr, apiKey}}`, with the
  * webhook's method and headers and `Content-Type: application/json` unless it sets one; not
  * signed, never retried nor sent again, written to no run, to the destinations every webhook may
- * reach. Otherwise no key is made. Every request shares one deadline, so that the sign-up waits
+ * reach. Otherwise, and when no receiver may be sent to (each destination and header is checked
+ * before the key exists), no key is made. Every request shares one deadline, so that the sign-up waits
  * at most `timeoutMs`. The key and the body are in no log line and no row but the key's hash.
  */
 export async function handOverCustomerKey(
@@ -71,6 +72,38 @@ export async function handOverCustomerKey(
     .orderBy('created_at')
     .execute();
   if (webhooks.length === 0) return { deliveries: [] };
+  const timeoutMs = deps.timeoutMs ?? PARTNER_WEBHOOK_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  // Each receiver's destination and headers checked before the key exists: a key that no
+  // receiver may be sent (a private address, a header that cannot be sent) is never made.
+  const checked = await Promise.all(
+    webhooks.map(async (w) => {
+      const bad = unsendableHeader(w.headers);
+      if (bad !== undefined)
+        return { webhook: w, error: `a header cannot be sent (${bad})` } as const;
+      try {
+        const url = new URL(w.url);
+        const address = await withDeadline(
+          resolveDestination(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup }),
+          deadline,
+        );
+        return { webhook: w, url, address } as const;
+      } catch (err) {
+        return { webhook: w, error: err instanceof Error ? err.message : String(err) } as const;
+      }
+    }),
+  );
+  const refused = checked.flatMap((c): PartnerDelivery[] =>
+    'error' in c ? [{ webhookId: c.webhook.id, error: c.error }] : [],
+  );
+  const sendable = checked.flatMap((c) => ('error' in c ? [] : [c]));
+  if (sendable.length === 0) {
+    deps.logger?.warn(
+      { partner: customer.partner, company: customer.companyId, deliveries: refused },
+      "no partner webhook may receive a referred customer's key: none was made",
+    );
+    return { deliveries: refused };
+  }
   const key = await deps.keys.create({
     company: customer.companyId,
     user: customer.adminEmail,
@@ -86,19 +119,10 @@ export async function handOverCustomerKey(
       apiKey: key.key,
     },
   });
-  const timeoutMs = deps.timeoutMs ?? PARTNER_WEBHOOK_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
-  const deliveries = await Promise.all(
-    webhooks.map(async (w): Promise<PartnerDelivery> => {
+  const sent = await Promise.all(
+    sendable.map(async ({ webhook: w, url, address }): Promise<PartnerDelivery> => {
       const headers = w.headers;
-      const bad = unsendableHeader(headers);
-      if (bad !== undefined) return { webhookId: w.id, error: `a header cannot be sent (${bad})` };
       try {
-        const url = new URL(w.url);
-        const address = await withDeadline(
-          resolveDestination(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup }),
-          deadline,
-        );
         const own = Object.keys(headers).map((h) => h.toLowerCase());
         const answer = await sendWebhookRequest({
           url,
@@ -117,6 +141,7 @@ export async function handOverCustomerKey(
       }
     }),
   );
+  const deliveries = [...refused, ...sent];
   // Which receivers answered what, never the key nor the body.
   deps.logger?.info(
     { partner: customer.partner, company: customer.companyId, key: key.id, deliveries },
