@@ -248,9 +248,15 @@ describe('the web-flow answer page', () => {
       .selectFrom('case_events')
       .select(['trigger', 'case_id', 'payload'])
       .where('flow_id', '=', flow.id)
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
-    expect(events.map((e) => [e.trigger, e.case_id])).toEqual([['workflow.completed', null]]);
-    const payload = events[0]!.payload as {
+    // The creation's event (its invitations), then the completion's.
+    expect(events.map((e) => [e.trigger, e.case_id])).toEqual([
+      ['workflow.created', null],
+      ['workflow.completed', null],
+    ]);
+    const payload = events[1]!.payload as {
       trigger: string;
       flow: { _id: string; updatedAt: string };
     };
