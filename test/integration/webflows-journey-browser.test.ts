@@ -67,19 +67,7 @@ beforeAll(async () => {
   chmodSync(dir, 0o711);
   dataDir = join(dir, 'data');
   mkdirSync(SHOTS, { recursive: true });
-  // The lease form, web-flow enabled; its start date has no default, so that it is asked for.
-  [smtp, receiver, browser, formFolder] = await Promise.all([
-    startSmtpServer(),
-    startWebhookReceiver(),
-    launchChromium(),
-    leaseFormFolder(dir, {
-      edit: (form) => {
-        form.webflow = true;
-        const tags = form.tags as { tag: string; value?: unknown }[];
-        delete tags.find((t) => t.tag === 'start')!.value;
-      },
-    }),
-  ]);
+  [smtp, receiver] = await Promise.all([startSmtpServer(), startWebhookReceiver()]);
   start = new StartedDocpipe(
     docpipeEnv(dataDir, {
       DOCPIPE_LOG_FORMAT: 'json',
@@ -88,7 +76,20 @@ beforeAll(async () => {
       DOCPIPE_WEBHOOK_ALLOW_PRIVATE: 'true',
     }),
   );
-  await start.waitFor('docpipe started');
+  // While it starts: the browser, and the lease form, web-flow enabled, its start date without
+  // a default so that it is asked for.
+  // Each kept as it comes, so that afterAll closes it even when another fails.
+  await Promise.all([
+    launchChromium().then((b) => (browser = b)),
+    leaseFormFolder(dir, {
+      edit: (form) => {
+        form.webflow = true;
+        const tags = form.tags as { tag: string; value?: unknown }[];
+        delete tags.find((t) => t.tag === 'start')!.value;
+      },
+    }).then((folder) => (formFolder = folder)),
+    start.waitFor('docpipe started'),
+  ]);
   address = String(start.lines().find((l) => l.msg.startsWith('docpipe started'))?.http);
   expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   owner = await browser.newContext({ locale: 'en-GB', viewport: { width: 1000, height: 900 } });
