@@ -44,6 +44,15 @@ const PAGES: readonly { name: string; path: string }[] = [
   { name: 'webhooks', path: '/dashboard/webhooks' },
   { name: 'members', path: '/dashboard/members' },
   { name: 'settings', path: '/dashboard/settings' },
+  { name: 'new case', path: '/dashboard/cases/new' },
+  { name: 'web-flows', path: '/dashboard/flows' },
+  { name: 'credits', path: '/dashboard/credits' },
+  { name: 'account', path: '/dashboard/account' },
+  { name: 'account security', path: '/dashboard/account/security' },
+  { name: 'settings: folders', path: '/dashboard/settings/folders' },
+  { name: 'settings: presets', path: '/dashboard/settings/presets' },
+  { name: 'settings: message templates', path: '/dashboard/settings/templates' },
+  { name: 'settings: forms', path: '/dashboard/settings/forms' },
 ];
 
 export async function dashboardPages(
