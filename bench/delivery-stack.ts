@@ -190,6 +190,7 @@ export class DeliveryStack {
         db,
         client: {
           renderDocumentSet: () => Promise.reject(new Error('documents by URL render nothing')),
+          render: () => Promise.reject(new Error('documents by URL render nothing')),
         },
         storage,
         library: new FolderLibrary(join(root, 'templates')),

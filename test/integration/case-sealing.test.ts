@@ -300,7 +300,10 @@ describe('what a client reads between the last signature and the seal (issue 31)
   const reader = () =>
     new CaseService({
       db: t.db,
-      client: { renderDocumentSet: () => Promise.reject(new Error('not used')) },
+      client: {
+        render: () => Promise.reject(new Error('not used')),
+        renderDocumentSet: () => Promise.reject(new Error('not used')),
+      },
       storage: stack.storage,
       library,
       documentUrl: (key) => `${PUBLIC}/files/${key}`,

@@ -121,6 +121,7 @@ async function stack(options: { smtpUrl?: string; now?: Date } = {}): Promise<St
     db: t.db,
     client: {
       renderDocumentSet: () => Promise.reject(new Error('documents by URL render nothing')),
+      render: () => Promise.reject(new Error('documents by URL render nothing')),
     },
     storage,
     library: new FolderLibrary(join(projectRoot(), 'templates')),

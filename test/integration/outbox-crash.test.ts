@@ -58,7 +58,10 @@ afterAll(async () => {
 async function committedCase(email: string): Promise<string> {
   const cases = new CaseService({
     db: t.db,
-    client: { renderDocumentSet: () => Promise.reject(new Error('nothing to render')) },
+    client: {
+      render: () => Promise.reject(new Error('nothing to render')),
+      renderDocumentSet: () => Promise.reject(new Error('nothing to render')),
+    },
     storage: new LocalStorage(testDir('outbox-storage-')),
     library: new FolderLibrary(join(projectRoot(), 'templates')),
     documentUrl: (key) => `${PUBLIC}/files/${key}`,

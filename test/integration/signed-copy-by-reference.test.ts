@@ -78,6 +78,7 @@ async function stack() {
     db: t.db,
     client: {
       renderDocumentSet: () => Promise.reject(new Error('a document by reference is never read')),
+      render: () => Promise.reject(new Error('a document by reference is never read')),
     },
     storage,
     library: new FolderLibrary(join(projectRoot(), 'templates')),

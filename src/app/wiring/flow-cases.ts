@@ -16,7 +16,7 @@ export interface FlowCaseParts {
   db: Kysely<Database>;
   storage: Storage;
   /** The queue's producer: the case's documents are rendered by the workers, as any case's. */
-  client: Pick<DocpipeClient, 'renderDocumentSet'>;
+  client: Pick<DocpipeClient, 'render' | 'renderDocumentSet'>;
   signingSecret: string;
   /** The signing pages' public URL, asked for each case. */
   publicUrl: () => string;

@@ -39,7 +39,7 @@ export interface ProducedDocument {
 export interface ProduceContext {
   company: string;
   caseId: string;
-  client: Pick<DocpipeClient, 'renderDocumentSet'>;
+  client: Pick<DocpipeClient, 'render' | 'renderDocumentSet'>;
   storage: Storage;
   library: DocumentLibrary;
   request: RequestOptions;
@@ -158,10 +158,15 @@ export async function produceDocuments(
   let results: DocumentJobResult[] = [];
   if (inputs.length > 0) {
     try {
-      results = await context.client.renderDocumentSet(
-        inputs.map((i) => i.input),
-        context.request,
-      );
+      // A lone document is a set of one (the same answer and failure, at documents[0]) without
+      // the flow's parent job and its second worker round trip, as the convert endpoint does.
+      results =
+        inputs.length === 1
+          ? [await context.client.render(inputs[0]!.input, context.request)]
+          : await context.client.renderDocumentSet(
+              inputs.map((i) => i.input),
+              context.request,
+            );
     } catch (err) {
       if (!(err instanceof DocpipeError)) throw err;
       // The set numbers its documents from 0; here they sit at their place in the case.

@@ -73,7 +73,7 @@ export interface CasePageRequest {
 export interface CaseServiceDeps {
   db: Kysely<Database>;
   /** The queue's producer: every document of a case is rendered as one document set. */
-  client: Pick<DocpipeClient, 'renderDocumentSet'>;
+  client: Pick<DocpipeClient, 'render' | 'renderDocumentSet'>;
   /** Where rendered PDFs are, and where a case's own copies are kept. */
   storage: Storage;
   /** The document library, for `documentId` + `versionId`. */
