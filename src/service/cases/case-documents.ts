@@ -84,75 +84,88 @@ export async function produceDocuments(
   const given = body.documents ?? [];
   const failures: { index: number; failure: Failure }[] = [];
   const inputs: { index: number; input: DocumentInput }[] = [];
-  for (const [index, doc] of given.entries()) {
-    const field = `documents[${index}]`;
-    const tags: TagInput[] | undefined = doc.tags ?? body.tags;
-    if (doc.url !== undefined) {
-      const input = await urlInput(doc.url, doc.name, doc.tags !== undefined, field, context);
-      if ('failure' in input) failures.push({ index, failure: input.failure });
-      else if (!input.input && doc.places !== undefined)
-        failures.push({
-          index,
-          failure: {
-            error: 'validation-failed',
-            details: [
-              {
-                field: `${field}.places`,
-                message:
-                  "places need a document docpipe has read: this url is another host's, kept by reference, so its pages are not known. Send the PDF as content, or upload it and send the url that answers",
-              },
-            ],
-          },
-        });
-      else if (input.input)
-        inputs.push({
-          index,
-          input: { ...input.input, ...(tags ? { tags } : {}), options: FIND_PLACES },
-        });
-      continue;
-    }
-    if (doc.content !== undefined) {
-      const text = doc.content.replace(/\s+/g, '');
-      if (!BASE64.test(text) || text.length % 4 !== 0) {
-        failures.push({
-          index,
-          failure: {
-            error: 'validation-failed',
-            details: [{ field: `${field}.content`, message: 'is not base64' }],
-          },
-        });
-        continue;
+  // Each document's reference is resolved at once (storage, the library): a case of several
+  // documents waits for the slowest, not for their sum. Their order is kept.
+  const prepared = await Promise.all(
+    given.map(async (doc, index) => {
+      const mine = {
+        failures: [] as { index: number; failure: Failure }[],
+        inputs: [] as { index: number; input: DocumentInput }[],
+      };
+      const field = `documents[${index}]`;
+      const tags: TagInput[] | undefined = doc.tags ?? body.tags;
+      if (doc.url !== undefined) {
+        const input = await urlInput(doc.url, doc.name, doc.tags !== undefined, field, context);
+        if ('failure' in input) mine.failures.push({ index, failure: input.failure });
+        else if (!input.input && doc.places !== undefined)
+          mine.failures.push({
+            index,
+            failure: {
+              error: 'validation-failed',
+              details: [
+                {
+                  field: `${field}.places`,
+                  message:
+                    "places need a document docpipe has read: this url is another host's, kept by reference, so its pages are not known. Send the PDF as content, or upload it and send the url that answers",
+                },
+              ],
+            },
+          });
+        else if (input.input)
+          mine.inputs.push({
+            index,
+            input: { ...input.input, ...(tags ? { tags } : {}), options: FIND_PLACES },
+          });
+        return mine;
       }
-      const content = Buffer.from(text, 'base64');
-      inputs.push({
-        index,
-        input: { name: doc.name, content, ...(tags ? { tags } : {}), options: FIND_PLACES },
-      });
-      continue;
-    }
-    if (doc.documentId !== undefined) {
-      try {
-        // The library as the case's company sees it: another company's document is absent.
-        const version = await companyLibrary(context.library, context.company).getVersion(
-          doc.documentId,
-          doc.versionId,
-          field,
-        );
-        inputs.push({
+      if (doc.content !== undefined) {
+        const text = doc.content.replace(/\s+/g, '');
+        if (!BASE64.test(text) || text.length % 4 !== 0) {
+          mine.failures.push({
+            index,
+            failure: {
+              error: 'validation-failed',
+              details: [{ field: `${field}.content`, message: 'is not base64' }],
+            },
+          });
+          return mine;
+        }
+        const content = Buffer.from(text, 'base64');
+        mine.inputs.push({
           index,
-          input: {
-            name: doc.name,
-            documentId: doc.documentId,
-            versionId: version.versionId,
-            ...(tags ? { tags } : {}),
-            options: FIND_PLACES,
-          },
+          input: { name: doc.name, content, ...(tags ? { tags } : {}), options: FIND_PLACES },
         });
-      } catch (err) {
-        if (!(err instanceof DocpipeError)) throw err;
-        failures.push({ index, failure: err.toFailure() });
+        return mine;
       }
-    }
+      if (doc.documentId !== undefined) {
+        try {
+          // The library as the case's company sees it: another company's document is absent.
+          const version = await companyLibrary(context.library, context.company).getVersion(
+            doc.documentId,
+            doc.versionId,
+            field,
+          );
+          mine.inputs.push({
+            index,
+            input: {
+              name: doc.name,
+              documentId: doc.documentId,
+              versionId: version.versionId,
+              ...(tags ? { tags } : {}),
+              options: FIND_PLACES,
+            },
+          });
+        } catch (err) {
+          if (!(err instanceof DocpipeError)) throw err;
+          mine.failures.push({ index, failure: err.toFailure() });
+        }
+      }
+      return mine;
+    }),
+  );
+  for (const p of prepared) {
+    failures.push(...p.failures);
+    inputs.push(...p.inputs);
   }
 
   let results: DocumentJobResult[] = [];
