@@ -7,7 +7,12 @@ import { DocpipeError } from '../../src/base/errors/index.js';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { FolderLibrary } from '../../src/document/library/index.js';
 import { signUrl } from '../../src/render/storage/index.js';
-import { CaseService, type CaseInput } from '../../src/service/cases/index.js';
+import {
+  CaseService,
+  eventCaseOf,
+  readCaseStatus,
+  type CaseInput,
+} from '../../src/service/cases/index.js';
 import {
   CompanyRepository,
   FolderRepository,
@@ -183,6 +188,10 @@ describe('creating a case', () => {
       trigger: 'case.created',
       case: { _id: answer.id, updatedAt: now.toISOString() },
     });
+    // The event's case is the status as the read builds it from the rows (issue 32, item 18).
+    const status = await readCaseStatus(t.db, 'acme', answer.id);
+    expect(status).toBeDefined();
+    expect(events[0]!.payload).toMatchObject({ case: eventCaseOf(status!) });
 
     const view = await cases.getCase('acme', answer.id);
     expect(view).toMatchObject({

@@ -5,7 +5,7 @@ import { recipientView, type CaseState } from './case-answer.js';
 import { CASE_CREATED } from './case-defaults.js';
 import type { ProducedDocument } from './case-documents.js';
 import { caseSearchText } from './case-search-text.js';
-import { writeCaseEvent } from './case-status.js';
+import { caseStatusOf, writeCaseEvent } from './case-status.js';
 
 /** A recipient as written: its token only as a hash. */
 export interface NewRecipient {
@@ -142,6 +142,22 @@ export async function writeCase(db: Kysely<Database>, c: NewCase): Promise<void>
       trigger: CASE_CREATED,
       at: c.now,
       caseExtra: createdPayload(c).case,
+      // What readCaseStatus would read back of the rows just written, without its two queries:
+      // a new case's recipients have done nothing yet.
+      status: caseStatusOf(
+        {
+          id: c.id,
+          title: c.title,
+          state: c.state,
+          reference_id: c.referenceId,
+          active_group: c.activeGroup,
+          expires_at: c.expiresAt,
+          updated_at: c.now,
+        },
+        [...c.recipients]
+          .sort((a, b) => a.position - b.position)
+          .map((r) => recipientView({ ...r, status: 'pending' })),
+      ),
     });
     // Last: the company's balance row stays locked only until the commit.
     if (c.state === 'open') await chargeCase(trx, c.company, c.id, c.credits ?? 0n);
