@@ -7,23 +7,26 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * last, any of these would run alone at the end while the other workers sit idle.
  */
 export const SLOW_FILES = [
-  // The slowest twelve of the last CI run (280 files, 2026-12-02), in its order; the CLI files
-  // that spawn docpipe dozens of times and the browser journeys had drifted to the end.
-  'test/integration/check-snapshots.test.ts',
-  'test/integration/companies-cli.test.ts',
-  'test/integration/forms-cli.test.ts',
+  // The slowest of the last CI run (2026-12-05, 626 s), re-ranked after the CLI files moved
+  // in-process (check-snapshots, cli-queue, template-doors, preview-cli about halved) and with
+  // the new browser journeys (web-flows, dashboard settings) measured alone at about 50 s.
+  'test/integration/dashboard-cases-journey-browser.test.ts',
   'test/integration/client-restart.test.ts',
   'test/integration/office-faults.test.ts',
-  'test/integration/http-cases-v2.test.ts',
-  'test/integration/cli.test.ts',
+  'test/integration/webflows-journey-browser.test.ts',
+  'test/integration/dashboard-settings-browser.test.ts',
   'test/integration/queue-faults.test.ts',
-  'test/integration/cli-queue.test.ts',
+  'test/integration/check-snapshots.test.ts',
+  'test/integration/dashboard-journey-browser.test.ts',
+  'test/integration/signing-e2e-browser.test.ts',
   'test/integration/start-stop.test.ts',
   'test/integration/start-stop-in-flight.test.ts',
+  'test/integration/http-cases-v2.test.ts',
+  'test/integration/companies-cli.test.ts',
+  'test/integration/forms-cli.test.ts',
+  'test/integration/cli.test.ts',
+  'test/integration/cli-queue.test.ts',
   'test/integration/template-doors.test.ts',
-  'test/integration/dashboard-journey-browser.test.ts',
-  'test/integration/dashboard-cases-journey-browser.test.ts',
-  'test/integration/signing-e2e-browser.test.ts',
   'test/integration/webhooks-cli.test.ts',
   'test/integration/preview-cli.test.ts',
   'test/integration/canary.test.ts',
