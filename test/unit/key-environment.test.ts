@@ -264,7 +264,7 @@ describe('the retention sweep of test cases', () => {
     expect(testDataSweep(off, db, storage())).toBeUndefined();
     const test = loadConfig({ DOCPIPE_ENVIRONMENT: 'test' });
     expect(testDataSweep(test, undefined, storage())).toBeUndefined();
-    expect(testDataSweep(test, db, storage())?.what).toBe('test cases');
+    expect(testDataSweep(test, db, storage())?.what).toBe('test cases and web-flows');
   });
 
   it('runs on the sweeper’s schedule even with storage’s retention off, and is told to stop', async () => {
