@@ -1,6 +1,9 @@
 /**
  * `npm run bench`: docpipe's engine side by side with its baselines, in one run, as ratios.
- * Writes bench/results/latest.json and prints a Markdown table for the README.
+ * Prints Markdown tables, writes bench/results/latest.json (the schema of bench/report/results.ts)
+ * and regenerates the README's summary, docs/benchmarks.md's tables and the charts from it
+ * (bench/report/render-docs.ts). `npm run bench -- --quick` runs every part at a small size (a
+ * check that it all runs, not numbers for the docs: the docs are then left as they are).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,8 +34,50 @@ import { placesEvidenceRows } from './places-evidence.js';
 import { parseDeliveryArgs, runDelivery, type DeliveryReport } from './delivery.js';
 import { runDashboard, type DashboardReport } from './dashboard.js';
 import { runDashboardCases } from './dashboard-cases.js';
+import { machineInfo, RESULTS_VERSION, type Figure, type Results } from './report/results.js';
+import {
+  caseFigures,
+  figuresFromRun,
+  memorySeries,
+  throughputSeries,
+  type RunRatio,
+  type RunRow,
+  type RunThroughput,
+} from './report/from-run.js';
+import { renderDocs } from './report/render-docs.js';
 
 const root = projectRoot();
+// `--quick`: every part at a small size, unless its variable says otherwise. Set before any size is
+// read below (and by the parts, which read their variables when they run).
+const quick = process.argv.includes('--quick') && process.argv[2] !== 'cases';
+const QUICK_SIZES: Record<string, string> = {
+  BENCH_ROUNDS: '50',
+  BENCH_CLI_ROUNDS: '5',
+  BENCH_PLACES_ROUNDS: '50',
+  BENCH_PLACES_WARMUP: '50',
+  BENCH_SEALING_ROUNDS: '10',
+  BENCH_CONVERT_ROUNDS: '10',
+  BENCH_QUEUE_JOBS: '40',
+  BENCH_QUEUE_REPEATS: '1',
+  BENCH_QUEUE_WARMUP: '100',
+  BENCH_POOL_WARMUP: '50',
+  BENCH_HTTP_JOBS: '40',
+  BENCH_HTTP_ROUNDS: '1',
+  BENCH_FAIRNESS_BATCH: '100',
+  BENCH_FAIRNESS_SAMPLES: '3',
+  BENCH_SCALE_JOBS: '40',
+  BENCH_SCALE_REPEATS: '1',
+  BENCH_SCALE_WARMUP: '100',
+  BENCH_DELIVERY_EVENTS: '100',
+  BENCH_DELIVERY_WARMUP: '20',
+  BENCH_DELIVERY_LATENCY_ROUNDS: '20',
+  BENCH_DELIVERY_MEMORY_EVENTS: '500',
+  BENCH_DELIVERY_MEMORY_WARMUP: '100',
+  BENCH_DELIVERY_MEMORY_EVERY: '100',
+  BENCH_CASES_QUICK: '1',
+  BENCH_DASHBOARD_QUICK: '1',
+};
+if (quick) for (const [name, value] of Object.entries(QUICK_SIZES)) process.env[name] ??= value;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
 const w1 = readFileSync(join(root, 'templates/lease/template.docx'));
 const w1Tags = JSON.parse(
@@ -51,17 +96,17 @@ try {
   w3 = undefined;
 }
 
-interface Row {
-  name: string;
-  docpipe: Stats;
-  baseline?: { name: string; stats: Stats };
+interface Row extends RunRow {
   /** For a row whose target is a difference: docpipe's p50 less the baseline's. */
   overBaselineMs?: number;
-  target?: string;
-  meets?: boolean;
 }
 
 const rows: Row[] = [];
+/** Figures that are neither a timed row nor a rate (fair sharing's wait, CPU per document). */
+const extraFigures: Figure[] = [];
+/** The rows of one part, in `group` (the table of docs/benchmarks.md they belong to). */
+const inGroup = <T extends object>(group: string, xs: T[]): (T & { group: string })[] =>
+  xs.map((x) => ({ ...x, group }));
 
 // `node dist/bench/run.js cases [throughput|pdf|list|memory ...] [--quick]`: issue 22's case
 // benchmarks alone (bench/cases.ts), their results in bench/results/cases.json.
@@ -149,10 +194,12 @@ if (process.argv[2] === 'delivery') {
 }
 
 // The CLI's start-up first, on a machine not yet warmed by the rest.
-rows.push(...cliStartup(root, Number(process.env.BENCH_CLI_ROUNDS ?? 20)));
-const throughput: { name: string; perSecond: number; failed?: number; note?: string }[] = [];
+rows.push(...inGroup('cli', cliStartup(root, Number(process.env.BENCH_CLI_ROUNDS ?? 20))));
+const throughput: RunThroughput[] = [];
 
 rows.push({
+  id: 'engine.sniff-w1',
+  group: 'engine',
   name: 'sniff W1 (2-page .docx, in-thread)',
   docpipe: await measure(rounds, () => sniffBytes(w1)),
   baseline: {
@@ -163,6 +210,8 @@ rows.push({
 });
 if (w3) {
   rows.push({
+    id: 'engine.sniff-w3',
+    group: 'engine',
     name: `sniff W3 (${(w3.length / 1e6).toFixed(1)} MB PDF, in-thread)`,
     docpipe: await measure(rounds, () => sniffBytes(w3)),
     baseline: {
@@ -181,6 +230,8 @@ const plainFill = () => {
   return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' });
 };
 rows.push({
+  id: 'engine.fill-w1',
+  group: 'engine',
   name: `fill W1 (${w1Tags.length} tags, in-thread)`,
   docpipe: await measure(rounds, () => fillTemplate(w1, w1Tags)),
   baseline: { name: 'plain PizZip + docxtemplater', stats: await measure(rounds, plainFill) },
@@ -189,6 +240,8 @@ rows.push({
 // A library document is filled again and again, so the row above mostly hits the thread's
 // template cache; this one compiles the template every time, as a never-seen upload is.
 rows.push({
+  id: 'engine.fill-w1-first',
+  group: 'engine',
   name: `fill W1, first time (template compiled: cache cleared each round)`,
   docpipe: await measure(rounds, () => {
     templateCache.clear();
@@ -200,6 +253,8 @@ rows.push({
 
 const pool = new PreparePool({ threads: 1 });
 rows.push({
+  id: 'engine.fill-w1-pool',
+  group: 'engine',
   name: 'fill W1 through the Piscina pool (round trip)',
   docpipe: await measure(rounds, () => pool.fill(w1, w1Tags)),
   baseline: {
@@ -211,11 +266,15 @@ await pool.close();
 
 // Places and evidence: CPU the pipeline adds after the PDF check on W1 (bench/places-evidence.ts).
 if (process.env.BENCH_PLACES !== '0')
-  rows.push(...(await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300))));
+  rows.push(
+    ...inGroup('places', await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300))),
+  );
 
 // Sealing: CPU to stamp, append the audit trail and sign a 2-page document (bench/sealing.ts).
 if (process.env.BENCH_SEALING !== '0')
-  rows.push(...(await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60))));
+  rows.push(
+    ...inGroup('sealing', await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60))),
+  );
 
 // Conversion: docpipe's whole render of W1 (fill, harden, convert, check, store; each round a
 // cache miss) against raw warm loops that only load and save the same filled document, with the
@@ -254,12 +313,15 @@ if (process.env.BENCH_CONVERT !== '0') {
   rmSync(work, { recursive: true, force: true });
 
   const asStats = (r: RawLoopResult): Stats => ({ n: r.n, p50: r.p50, p95: r.p95, mean: r.mean });
+  const g = 'engine';
   const fastest = (['uno', 'uno-frame', 'lok'] as const).reduce((a, b) =>
     raw[a]!.p50 <= raw[b]!.p50 ? a : b,
   );
   const budget = 1.2 * raw[fastest]!.p50 + 10;
   rows.push(
     {
+      id: 'engine.render-w1.vs-uno',
+      group: g,
       name: 'render W1 (fill + convert + check + store, 1 office)',
       docpipe: render,
       baseline: { name: `raw UNO loop (load, save as PDF)`, stats: asStats(raw.uno!) },
@@ -267,6 +329,8 @@ if (process.env.BENCH_CONVERT !== '0') {
       meets: render.p50 <= budget,
     },
     {
+      id: 'engine.render-w1.vs-uno-frame',
+      group: g,
       name: 'render W1, same as above',
       docpipe: render,
       baseline: {
@@ -275,11 +339,15 @@ if (process.env.BENCH_CONVERT !== '0') {
       },
     },
     {
+      id: 'engine.render-w1.vs-lok',
+      group: g,
       name: 'render W1, same as above',
       docpipe: render,
       baseline: { name: 'raw LibreOfficeKit loop (koffi)', stats: asStats(raw.lok!) },
     },
     {
+      id: 'engine.render-w1.vs-libreoffice-convert',
+      group: g,
       name: 'render W1, same as above',
       docpipe: render,
       baseline: {
@@ -289,7 +357,13 @@ if (process.env.BENCH_CONVERT !== '0') {
       target: 'at least 15 x faster',
       meets: raw['libreoffice-convert'].p50 / render.p50 >= 15,
     },
-    { name: 'render W1 repeated (answered from storage)', docpipe: cached, target: 'p50 <= 10 ms' },
+    {
+      id: 'engine.render-w1-cached',
+      group: g,
+      name: 'render W1 repeated (answered from storage)',
+      docpipe: cached,
+      target: 'p50 <= 10 ms',
+    },
   );
 }
 
@@ -439,44 +513,102 @@ if (process.env.BENCH_QUEUE !== '0') {
     const all = runs[processes];
     const of = processes === 1 ? '1 office process' : '2 office processes';
     const loops = processes === 1 ? 'alone' : '2 at once';
+    const p = `p${processes}`;
     const ratioRaw = median(all.map((x) => x.queue / fastestRaw(x)));
     const ratioPlain = median(all.map((x) => x.queue / Math.max(x.uno, x.lok)));
     const ratioPool = median(all.map((x) => x.pool / fastestRaw(x)));
+    const queueRate = median(all.map((x) => x.queue));
+    const poolRate = median(all.map((x) => x.pool));
+    const ratios: RunRatio[] = [
+      {
+        id: `queue.${p}.vs-fastest-raw`,
+        name: `W1 jobs through the queue (${of}) against the fastest raw loop of each run`,
+        value: queueRate,
+        baseline: { name: 'the fastest raw loop', value: median(all.map(fastestRaw)) },
+        ratio: ratioRaw,
+        runs: all.map((x) => x.queue / fastestRaw(x)),
+        target: '>= 0.85',
+      },
+      {
+        id: `queue.${p}.vs-plain-raw`,
+        name: `W1 jobs through the queue (${of}) against the plain raw loops (new frame per document)`,
+        value: queueRate,
+        baseline: {
+          name: 'the faster plain raw loop',
+          value: median(all.map((x) => Math.max(x.uno, x.lok))),
+        },
+        ratio: ratioPlain,
+        runs: all.map((x) => x.queue / Math.max(x.uno, x.lok)),
+      },
+      {
+        id: `pool.${p}.vs-fastest-raw`,
+        name: `docpipe's office pool alone (${of}) against the fastest raw loop`,
+        value: poolRate,
+        baseline: { name: 'the fastest raw loop', value: median(all.map(fastestRaw)) },
+        ratio: ratioPool,
+        runs: all.map((x) => x.pool / fastestRaw(x)),
+      },
+    ];
     throughput.push(
       {
+        id: `queue.${p}.throughput`,
         name: `${jobs} W1 jobs through the queue (${of}), median of ${repeats}`,
-        perSecond: median(all.map((x) => x.queue)),
+        perSecond: queueRate,
+        runs: all.map((x) => x.queue),
         failed: all.reduce((n, x) => n + x.failed, 0),
       },
       {
+        id: `pool.${p}.throughput`,
         name: `docpipe's office pool alone (${of}; convert only: no queue, fill, check or storage), median`,
-        perSecond: median(all.map((x) => x.pool)),
+        perSecond: poolRate,
+        runs: all.map((x) => x.pool),
       },
       {
+        id: `raw-uno.${p}.throughput`,
         name: `raw UNO loop (load, save as PDF), ${loops}, median`,
         perSecond: median(all.map((x) => x.uno)),
+        runs: all.map((x) => x.uno),
       },
       {
+        id: `raw-uno-frame.${p}.throughput`,
         name: `raw UNO loop with one reused frame (as docpipe loads), ${loops}, median`,
         perSecond: median(all.map((x) => x.unoFrame)),
+        runs: all.map((x) => x.unoFrame),
       },
       {
+        id: `raw-lok.${p}.throughput`,
         name: `raw LibreOfficeKit loop, ${loops}, median`,
         perSecond: median(all.map((x) => x.lok)),
+        runs: all.map((x) => x.lok),
       },
       {
         name: `ratios, ${of}`,
         perSecond: NaN,
+        ratios,
         note: `queue / fastest raw loop of each run (reused frame included), median of ${repeats} interleaved runs = ${ratioRaw.toFixed(2)} (each run: ${all.map((x) => (x.queue / fastestRaw(x)).toFixed(2)).join(', ')}; target >= 0.85: ${ratioRaw >= 0.85 ? 'met' : 'MISSED'}); queue / plain raw loops (new frame per document) = ${ratioPlain.toFixed(2)}; office pool alone / fastest raw loop = ${ratioPool.toFixed(2)}`,
       },
     );
   }
   const ratioCold = median(runs[2].map((x) => x.queue)) / cold;
   throughput.push(
-    { name: 'libreoffice-convert, 2 at once', perSecond: cold },
+    {
+      id: 'libreoffice-convert.p2.throughput',
+      name: 'libreoffice-convert, 2 at once',
+      perSecond: cold,
+    },
     {
       name: 'ratio to libreoffice-convert',
       perSecond: NaN,
+      ratios: [
+        {
+          id: 'queue.p2.vs-libreoffice-convert',
+          name: 'W1 jobs through the queue (2 office processes) against libreoffice-convert',
+          value: median(runs[2].map((x) => x.queue)),
+          baseline: { name: 'libreoffice-convert, 2 at once', value: cold },
+          ratio: ratioCold,
+          target: '>= 20',
+        },
+      ],
       note: `queue (2 office processes) / libreoffice-convert = ${ratioCold.toFixed(1)} (target >= 20: ${ratioCold >= 20 ? 'met' : 'MISSED'})`,
     },
   );
@@ -493,19 +625,52 @@ if (process.env.BENCH_HTTP !== '0') {
     root,
   });
   const ratio = r.http / r.queue;
+  extraFigures.push(
+    {
+      id: 'http.queue.cpu',
+      group: 'http',
+      name: "CPU of docpipe's Node process per W1 document, through the queue's client",
+      unit: 'ms',
+      value: r.queueCpuMs,
+    },
+    {
+      id: 'http.convert.cpu',
+      group: 'http',
+      name: "CPU of docpipe's Node process per W1 document, through POST /api/v2/document/convert",
+      unit: 'ms',
+      value: r.httpCpuMs,
+      baseline: { name: "through the queue's client", value: r.queueCpuMs },
+      ratio: r.httpCpuMs / r.queueCpuMs,
+    },
+  );
   throughput.push(
     {
+      id: 'http.queue.throughput',
+      group: 'http',
       name: `${jobs} W1 through the queue's client (2 office processes, HTTP comparison run), median of ${repeats}`,
       perSecond: r.queue,
     },
     {
+      id: 'http.convert.throughput',
+      group: 'http',
       name: `${jobs} W1 through POST /api/v2/document/convert (keep-alive, as many in flight as the worker runs), median of ${repeats}`,
       perSecond: r.http,
       failed: r.failed,
     },
     {
+      group: 'http',
       name: 'what HTTP costs',
       perSecond: NaN,
+      ratios: [
+        {
+          id: 'http.vs-queue',
+          name: 'W1 through POST /api/v2/document/convert against the queue (2 office processes)',
+          value: r.http,
+          baseline: { name: "the queue's client", value: r.queue },
+          ratio,
+          target: '>= 0.90',
+        },
+      ],
       note: `HTTP / queue = ${ratio.toFixed(2)} (target >= 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); CPU of docpipe's Node process per document: ${r.queueCpuMs.toFixed(2)} ms through the queue, ${r.httpCpuMs.toFixed(2)} ms through HTTP (${(r.httpCpuMs - r.queueCpuMs).toFixed(2)} ms per request for HTTP; the caller, a keep-alive node:http client in a process of its own, used ${r.httpClientCpuMs.toFixed(2)} ms a request)`,
     },
   );
@@ -530,10 +695,53 @@ if (process.env.BENCH_FAIRNESS !== '0') {
   const targetMs = 2 * processes * r.conversionMs;
   const line = (run: typeof r.fair) =>
     `company B's W1 enqueued after company A's ${batch} (median of ${run.samples}): finished in ${run.waitMs.toFixed(0)} ms (${(run.waitMs / r.conversionMs).toFixed(1)} conversion times; a worker took it after ${run.takenAfterMs} ms), while ${run.conversionsWaited} of A's documents finished (A's batch: ${run.batchPerSecond.toFixed(1)} documents a second)`;
-  throughput.push(
-    { name: 'fair sharing (docpipe default)', perSecond: NaN, note: line(r.fair) },
-    { name: 'no fairness (first in, first out)', perSecond: NaN, note: line(r.fifo) },
+  extraFigures.push(
     {
+      id: 'fairness.wait',
+      group: 'fairness',
+      name: `company B's W1 enqueued after company A's ${batch}: until it is finished, fair sharing (median of ${r.fair.samples})`,
+      unit: 'ms',
+      value: r.fair.waitMs,
+      baseline: { name: 'first in, first out', value: r.fifo.waitMs },
+      ratio: r.fair.waitMs / r.fifo.waitMs,
+      target: {
+        text: `<= ${targetMs.toFixed(0)} ms (2 x ${processes} office processes x one conversion)`,
+        op: '<=',
+        value: targetMs,
+        on: 'value',
+      },
+      meets: r.fair.waitMs <= targetMs,
+    },
+    {
+      id: 'fairness.fair.batch',
+      group: 'fairness',
+      name: "company A's batch meanwhile, fair sharing",
+      unit: 'docs/s',
+      value: r.fair.batchPerSecond,
+    },
+    {
+      id: 'fairness.fifo.batch',
+      group: 'fairness',
+      name: "company A's batch meanwhile, first in, first out",
+      unit: 'docs/s',
+      value: r.fifo.batchPerSecond,
+    },
+  );
+  throughput.push(
+    {
+      group: 'fairness',
+      name: 'fair sharing (docpipe default)',
+      perSecond: NaN,
+      note: line(r.fair),
+    },
+    {
+      group: 'fairness',
+      name: 'no fairness (first in, first out)',
+      perSecond: NaN,
+      note: line(r.fifo),
+    },
+    {
+      group: 'fairness',
       name: 'what fairness changes',
       perSecond: NaN,
       note: `B waits ${(r.fifo.waitMs / r.fair.waitMs).toFixed(0)} x less; ${r.fair.waitMs.toFixed(0)} ms against a target of at most ${targetMs.toFixed(0)} ms (2 x ${processes} office processes x ${r.conversionMs.toFixed(1)} ms, one W1 conversion alone): ${r.fair.waitMs <= targetMs ? 'met' : 'MISSED'}`,
@@ -543,12 +751,19 @@ if (process.env.BENCH_FAIRNESS !== '0') {
 
 // Scale-out: real `docpipe worker` processes on one Redis and storage folder, one against two.
 if (process.env.BENCH_SCALE !== '0') {
+  const setups = ['w1-o1', 'w2-o1', 'w1-o2'];
+  const scaled = await scaleOut(w1, w1Tags, {
+    jobs: Number(process.env.BENCH_SCALE_JOBS ?? 200),
+    repeats: Number(process.env.BENCH_SCALE_REPEATS ?? 3),
+    warmup: Number(process.env.BENCH_SCALE_WARMUP ?? 1000),
+    root,
+  });
+  // Its rates come in the order of its setups: 1 worker and 1 office, 2 workers, 1 worker and 2.
   throughput.push(
-    ...(await scaleOut(w1, w1Tags, {
-      jobs: Number(process.env.BENCH_SCALE_JOBS ?? 200),
-      repeats: Number(process.env.BENCH_SCALE_REPEATS ?? 3),
-      warmup: Number(process.env.BENCH_SCALE_WARMUP ?? 1000),
-      root,
+    ...scaled.map((t, i) => ({
+      ...t,
+      group: 'scale-out',
+      id: Number.isFinite(t.perSecond) ? `scale-out.${setups[i]}.throughput` : undefined,
     })),
   );
 }
@@ -557,8 +772,20 @@ if (process.env.BENCH_SCALE !== '0') {
 let delivery: DeliveryReport | undefined;
 if (process.env.BENCH_DELIVERY !== '0') {
   delivery = await runDelivery(root);
-  rows.push(...delivery.rows);
-  throughput.push(...delivery.throughput);
+  rows.push(...delivery.rows.map((r) => ({ ...r, id: 'delivery.latency', group: 'delivery' })));
+  // Its names hold the sizes, so the ids come from what each row is.
+  const deliveryIds: [RegExp, string, string?][] = [
+    [/to a local receiver, from the first commit/, 'delivery.live', '>= 300'],
+    [/from a backlog/, 'delivery.backlog'],
+    [/^the ceiling/, 'delivery.ceiling-fetch'],
+    [/memory after/, 'delivery.memory-run'],
+  ];
+  throughput.push(
+    ...delivery.throughput.map((t) => {
+      const [, id, target] = deliveryIds.find(([re]) => re.test(t.name)) ?? [];
+      return { ...t, group: 'delivery', unit: 'events/s', id, target };
+    }),
+  );
 }
 
 // Issue 22's cases, each on a stack of its own: real serve and worker processes (bench/cases.ts).
@@ -571,12 +798,17 @@ let dashboard: DashboardReport | undefined;
 if (process.env.BENCH_DASHBOARD !== '0') {
   const result = await runDashboard(root, process.env.BENCH_DASHBOARD_QUICK === '1');
   dashboard = result.report;
-  rows.push(...result.rows);
+  rows.push(...inGroup('dashboard', result.rows));
 }
 
 // Issue 34's case list (a tab and a search) and a big case's page (bench/dashboard-cases.ts).
 if (process.env.BENCH_DASHBOARD_CASES !== '0')
-  rows.push(...(await runDashboardCases(root, process.env.BENCH_DASHBOARD_QUICK === '1')).rows);
+  rows.push(
+    ...inGroup(
+      'dashboard-cases',
+      (await runDashboardCases(root, process.env.BENCH_DASHBOARD_QUICK === '1')).rows,
+    ),
+  );
 
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
@@ -607,8 +839,43 @@ if (throughput.length > 0) {
 if (cases) process.stdout.write(`\n${cases.markdown}\n`);
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(
-  join(out, 'latest.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows, throughput, cases: cases?.results, delivery: delivery?.results, dashboard }, null, 2)}\n`,
-);
-process.stdout.write(`\nresults: ${join(out, 'latest.json')}\n`);
+const { figures, notes } = figuresFromRun({
+  rows,
+  throughput,
+  figures: [...extraFigures, ...caseFigures(cases?.results)],
+});
+const results: Results = {
+  version: RESULTS_VERSION,
+  date: new Date().toISOString(),
+  quick,
+  machine: machineInfo(root),
+  figures,
+  series: [
+    ...[
+      throughputSeries(
+        figures,
+        [
+          { id: 'queue.p2.throughput', name: 'docpipe, queue', docpipe: true },
+          { id: 'http.convert.throughput', name: 'docpipe, HTTP', docpipe: true },
+          { id: 'pool.p2.throughput', name: 'office pool alone', docpipe: true },
+          { id: 'raw-uno-frame.p2.throughput', name: 'raw UNO, reused frame' },
+          { id: 'raw-uno.p2.throughput', name: 'raw UNO' },
+          { id: 'raw-lok.p2.throughput', name: 'raw LibreOfficeKit' },
+          { id: 'libreoffice-convert.p2.throughput', name: 'libreoffice-convert' },
+        ],
+        'queue.p2.vs-fastest-raw',
+      ),
+    ].filter((x) => x !== undefined),
+    ...memorySeries(cases?.results, delivery?.results),
+  ],
+  notes,
+  details: { rounds, cases: cases?.results, delivery: delivery?.results, dashboard },
+};
+const latest = join(out, 'latest.json');
+writeFileSync(latest, `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`\nresults: ${latest}\n`);
+if (quick)
+  process.stdout.write(
+    'a quick run: README.md, docs/benchmarks.md and the charts are left as they are\n',
+  );
+else process.stdout.write(`${renderDocs(root, latest).join('\n')}\n`);
