@@ -140,7 +140,8 @@ export function replaceBetween(text: string, name: string, content: string): str
   const start = text.indexOf(startMarker(name));
   const end = text.indexOf(endMarker(name));
   if (start < 0 || end < start) return undefined;
-  return `${text.slice(0, start + startMarker(name).length)}\n${content}\n${text.slice(end)}`;
+  // Blank lines around it, so that Markdown reads the block apart from the comments.
+  return `${text.slice(0, start + startMarker(name).length)}\n\n${content}\n\n${text.slice(end)}`;
 }
 
 /** The groups `text` has table markers for. */
