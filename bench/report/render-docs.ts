@@ -156,8 +156,12 @@ export function renderTexts(
   docs: string,
 ): { readme: string; docs: string; log: string[] } {
   const log: string[] = [];
-  const newReadme = replaceBetween(readme, 'summary', summary(results));
-  if (newReadme === undefined) log.push('README.md: no bench:summary markers, left as it is');
+  // A run that skipped the queue (BENCH_QUEUE=0) would leave the README without its headline.
+  const headline = SUMMARY_FIGURES[0]!.id;
+  const measured = results.figures.some((f) => f.id === headline);
+  const newReadme = measured ? replaceBetween(readme, 'summary', summary(results)) : undefined;
+  if (!measured) log.push(`README.md: ${headline} not measured in this run, its summary kept`);
+  else if (newReadme === undefined) log.push('README.md: no bench:summary markers, left as it is');
   let newDocs = docs;
   const groups = new Set(results.figures.map((f) => f.group));
   for (const group of tableGroups(docs)) {

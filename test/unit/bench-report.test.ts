@@ -173,6 +173,18 @@ describe('regenerating README.md and docs/benchmarks.md between their markers', 
     expect(out.log).toContain('README.md: no bench:summary markers, left as it is');
   });
 
+  it("keeps the README's summary when the run did not measure the queue", () => {
+    const partial = {
+      ...sample(),
+      figures: sample().figures.filter((f) => f.group !== 'throughput'),
+    };
+    const out = renderTexts(partial, readme, docs);
+    expect(out.readme).toBe(readme);
+    expect(out.log).toContain(
+      'README.md: queue.p2.vs-fastest-raw not measured in this run, its summary kept',
+    );
+  });
+
   it('refuses a results file of another schema version, saying what to do', () => {
     const other = { ...sample(), version: 2 };
     expect(() => parseResults(other, 'old.json')).toThrow(
