@@ -174,11 +174,11 @@ describe('the web-flow answer page', () => {
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: en.save, exact: true }).click();
 
-    // The bad number comes back at its field with the pipeline's message; the rest is saved.
+    // The bad number comes back at its field, said as this page writes numbers; the rest is saved.
     const rentError = page.locator('#field-q1-error');
     await rentError.waitFor();
     expect(await rentError.textContent()).toBe(
-      '"a lot" is not a number; send a JSON number or a decimal string such as 45250.50',
+      'Is not a number as this page writes one (such as 1,200.50)',
     );
     expect(await page.getByLabel('Monthly rent').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('.error-summary li').count()).toBe(1);
@@ -272,7 +272,7 @@ describe('the web-flow answer page', () => {
   });
 
   it('speaks the person’s language, Danish here, and switches to English', async () => {
-    const { path } = await newFlow('da');
+    const { flow, path } = await newFlow('da');
     const { context, page } = await narrowPage();
     expect((await page.goto(`${server.url}${path}`))?.status()).toBe(200);
     expect(await page.getAttribute('html', 'lang')).toBe('da');
@@ -280,9 +280,21 @@ describe('the web-flow answer page', () => {
     await page.getByRole('button', { name: da.send, exact: true }).waitFor();
     await checked(page);
     await page.getByLabel(`CPR number (${da.required})`).fill('3202901234');
+    // A Danish number: the point groups thousands (eight thousand five hundred, not 8.5).
+    await page.getByLabel('Monthly rent').fill('8.500,50');
     await page.getByRole('button', { name: da.save, exact: true }).click();
     await page.locator('#field-q4-error').waitFor();
     expect(await page.locator('#field-q4-error').textContent()).toBe(da.problem.cpr);
+    const read = await api('GET', `/v3/api/webflows/${flow.id}`);
+    expect(read.answers).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tag: 'rent', value: 8500.5 })]),
+    );
+    // Shown back as the page writes it, so that sending it again keeps the number.
+    expect(await page.getByLabel('Monthly rent').inputValue()).toBe('8.500,50');
+    await page.getByLabel('Monthly rent').fill('72.5');
+    await page.getByRole('button', { name: da.save, exact: true }).click();
+    await page.locator('#field-q1-error').waitFor();
+    expect(await page.locator('#field-q1-error').textContent()).toBe(da.problem.number);
     await checked(page);
     await page.getByRole('button', { name: DA.common.switchLanguageLabel }).click();
     await page.getByRole('button', { name: en.send, exact: true }).waitFor();

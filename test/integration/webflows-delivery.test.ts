@@ -284,7 +284,12 @@ describe('reminders and expiry', () => {
     // Other tests' flows share the database and come due too: count this flow's own.
     const sentReminders = async () =>
       (await ledger(made.id)).filter((m) => m.kind === 'flow-reminder').length;
-    const sent = await sendAnswers({ db: t.db, now: s.time.now }, rita.token, answersOf('Rita'));
+    const sent = await sendAnswers(
+      { db: t.db, now: s.time.now },
+      rita.token,
+      answersOf('Rita'),
+      'en',
+    );
     expect(sent).toMatchObject({ kind: 'sent', completed: false });
 
     // Not due before its 3 days.
@@ -320,7 +325,9 @@ describe('reminders and expiry', () => {
       .where('id', '=', made.id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 'expired', next_reminder_at: null });
-    expect(await sendAnswers({ db: t.db, now: s.time.now }, sam.token, answersOf('Sam'))).toEqual({
+    expect(
+      await sendAnswers({ db: t.db, now: s.time.now }, sam.token, answersOf('Sam'), 'en'),
+    ).toEqual({
       kind: 'gone',
     });
     expect(await sentReminders()).toBe(2);
@@ -370,6 +377,7 @@ describe('a completed flow', () => {
       { db: t.db, now: s.time.now },
       carl.token,
       answersOf('Carl Case'),
+      'en',
     );
     expect(sent).toMatchObject({ kind: 'sent', completed: true });
     const completed = await handled(s, made.id, 'workflow.completed');

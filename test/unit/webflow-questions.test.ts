@@ -149,7 +149,7 @@ describe('checking answers', () => {
       ['cpr', '010190-1234'],
       ['pet', 'Dog'],
     ]);
-    const checked = checkAnswers(questions, given);
+    const checked = checkAnswers(questions, given, 'en');
     expect(checked.problems).toEqual([]);
     expect(checked.writes).toEqual(
       expect.arrayContaining([
@@ -177,14 +177,11 @@ describe('checking answers', () => {
         ['cpr', '3202901234'],
         ['pet', 'Fish'],
       ]),
+      'en',
     );
     expect(checked.writes).toEqual([]);
     expect(checked.problems.map((p) => [p.tag, p.code, p.message])).toEqual([
-      [
-        'rent',
-        'number',
-        '"a lot" is not a number; send a JSON number or a decimal string such as 45250.50',
-      ],
+      ['rent', 'number', 'is not a number as this page writes one (such as 1,200.50)'],
       ['start', 'date', '"2026-02-30" is not a date that exists'],
       ['pets', 'boolean', '"maybe" is not true or false'],
       ['mail', 'email', 'is not an e-mail address (name@example.com)'],
@@ -194,6 +191,38 @@ describe('checking answers', () => {
     ]);
   });
 
+  it('reads numbers as the page language writes them, and refuses what it would have to guess', () => {
+    const rent = (typed: string, locale: 'da' | 'en') =>
+      checkAnswers(questions, new Map([['rent', typed]]), locale);
+    // Danish: a point groups thousands, a comma is the decimal mark.
+    expect(rent('8.500', 'da').writes).toEqual([{ tag: 'rent', type: 'number', value: 8500 }]);
+    expect(rent('8.500,50', 'da').writes).toEqual([{ tag: 'rent', type: 'number', value: 8500.5 }]);
+    expect(rent('72,5', 'da').writes).toEqual([{ tag: 'rent', type: 'number', value: 72.5 }]);
+    expect(rent('1 250', 'da').writes).toEqual([{ tag: 'rent', type: 'number', value: 1250 }]);
+    expect(rent('-1.000.000', 'da').writes).toEqual([
+      { tag: 'rent', type: 'number', value: -1000000 },
+    ]);
+    // English: a comma groups, a point is the decimal mark.
+    expect(rent('8,500', 'en').writes).toEqual([{ tag: 'rent', type: 'number', value: 8500 }]);
+    expect(rent('8.5', 'en').writes).toEqual([{ tag: 'rent', type: 'number', value: 8.5 }]);
+    // Neither a Danish 72.5 nor an English 72,5 is guessed at.
+    for (const [typed, locale] of [
+      ['72.5', 'da'],
+      ['8.50', 'da'],
+      ['72,5', 'en'],
+      ['1,2345', 'en'],
+      ['8.500,5.0', 'da'],
+    ] as const) {
+      const checked = rent(typed, locale);
+      expect(checked.writes, typed).toEqual([]);
+      expect(
+        checked.problems.map((p) => [p.tag, p.code]),
+        typed,
+      ).toEqual([['rent', 'number']]);
+    }
+    expect(rent('72.5', 'da').problems[0]!.message).toContain('1.200,50');
+  });
+
   it('clears an emptied answer, but keeps a CPR number the page never shows', () => {
     const checked = checkAnswers(
       questions,
@@ -201,6 +230,7 @@ describe('checking answers', () => {
         ['mail', '  '],
         ['cpr', ''],
       ]),
+      'en',
     );
     expect(checked).toEqual({ writes: [{ tag: 'mail', clear: true }], problems: [] });
   });

@@ -1,6 +1,7 @@
 import type { TagInput } from '../../document/values/index.js';
 import { valueProblems } from '../forms/index.js';
 import { cprAnswerOf } from './answer-cpr.js';
+import { localNumber, type NumberLocale } from './answer-number.js';
 import type { FlowQuestion, QuestionField } from './answer-questions.js';
 
 /** What a sitting's answer does to a question's stored answer. */
@@ -35,6 +36,8 @@ const PHONE = /^\+?[\d\s().-]+$/;
 const PHONE_DIGITS = { min: 6, max: 15 };
 /** A decimal the pipeline takes that JSON keeps exactly as a number. */
 const PLAIN_NUMBER = /^-?\d{1,15}(\.\d{1,6})?$/;
+/** How a number is written on a page of each language, for a refusal's words. */
+const NUMBER_EXAMPLE: Record<NumberLocale, string> = { da: '1.200,50', en: '1,200.50' };
 
 /**
  * The answers given in one sitting (question tag to what was typed), checked: each value of a
@@ -42,11 +45,14 @@ const PLAIN_NUMBER = /^-?\d{1,15}(\.\d{1,6})?$/;
  * type would be (the same messages), and a kind's form on top (a choice offered, an e-mail, a
  * phone number, a CPR number's digits and date). A question not given is left as it is; an
  * emptied one is cleared, but for a CPR number, which the page never shows back, so that an
- * empty field there keeps the stored one. Every problem at once.
+ * empty field there keeps the stored one. A number is read as the page's language writes it
+ * (`locale`: answer-number.ts), then checked as the plain decimal it means. Every problem at
+ * once.
  */
 export function checkAnswers(
   questions: readonly FlowQuestion[],
   given: ReadonlyMap<string, string>,
+  locale: NumberLocale,
 ): CheckedAnswers {
   const writes: AnswerWrite[] = [];
   const problems: AnswerProblem[] = [];
@@ -54,7 +60,7 @@ export function checkAnswers(
   for (const question of questions) {
     const raw = given.get(question.tag);
     if (raw === undefined) continue;
-    const typed = raw.trim();
+    let typed = raw.trim();
     const problem = (message: string) =>
       problems.push({ tag: question.tag, index: question.index, code: question.field, message });
     if (typed === '') {
@@ -97,6 +103,14 @@ export function checkAnswers(
       }
       default:
         break;
+    }
+    if (question.type === 'number') {
+      const plain = localNumber(typed, locale);
+      if (plain === undefined) {
+        problem(`is not a number as this page writes one (such as ${NUMBER_EXAMPLE[locale]})`);
+        continue;
+      }
+      typed = plain;
     }
     const value = question.type === 'number' && PLAIN_NUMBER.test(typed) ? Number(typed) : typed;
     piped.push({

@@ -1,3 +1,4 @@
+import type { NumberLocale } from './answer-number.js';
 import { checkAnswers, type AnswerProblem } from './answer-check.js';
 import { readSitting, type FlowSitting } from './answer-sitting.js';
 import { writeAnswers, type AnswerDeps } from './answer-write.js';
@@ -17,12 +18,14 @@ export async function saveAnswers(
   deps: AnswerDeps,
   token: string,
   given: ReadonlyMap<string, string>,
+  /** The page's language: how its numbers are written. */
+  locale: NumberLocale,
 ): Promise<SaveOutcome> {
   const now = deps.now?.() ?? new Date();
   return deps.db.transaction().execute(async (tx) => {
     const sitting = await readSitting(tx, token, now, true);
     if (!sitting) return { kind: 'gone' as const };
-    const { writes, problems } = checkAnswers(sitting.questions, given);
+    const { writes, problems } = checkAnswers(sitting.questions, given, locale);
     await writeAnswers(tx, deps, sitting, writes, now);
     const after = (await readSitting(tx, token, now))!;
     return { kind: 'saved' as const, sitting: after, problems };

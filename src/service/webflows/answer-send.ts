@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/index.js';
+import type { NumberLocale } from './answer-number.js';
 import { checkAnswers, type AnswerProblem } from './answer-check.js';
 import { readSitting, type FlowSitting } from './answer-sitting.js';
 import { writeAnswers, type AnswerDeps } from './answer-write.js';
@@ -26,12 +27,14 @@ export async function sendAnswers(
   deps: AnswerDeps,
   token: string,
   given: ReadonlyMap<string, string>,
+  /** The page's language: how its numbers are written. */
+  locale: NumberLocale,
 ): Promise<SendOutcome> {
   const now = deps.now?.() ?? new Date();
   return deps.db.transaction().execute(async (tx): Promise<SendOutcome> => {
     const sitting = await readSitting(tx, token, now, true);
     if (!sitting) return { kind: 'gone' };
-    const { writes, problems } = checkAnswers(sitting.questions, given);
+    const { writes, problems } = checkAnswers(sitting.questions, given, locale);
     await writeAnswers(tx, deps, sitting, writes, now);
     const after = (await readSitting(tx, token, now))!;
     const refused = new Set(problems.map((p) => p.tag));

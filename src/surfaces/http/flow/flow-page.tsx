@@ -55,12 +55,20 @@ export function FlowPage(props: FlowPageProps) {
         <CsrfField page={page} />
         {sitting.questions.map((q) => {
           const answer = sitting.answers.get(q.tag);
-          const shown = props.typed?.get(fieldName(q)) ?? (answer ? answer.value : q.value);
+          const typed = props.typed?.get(fieldName(q));
+          const stored = answer ? answer.value : q.value;
+          const shown =
+            typed ??
+            (stored === null || stored === undefined
+              ? ''
+              : q.type === 'number'
+                ? pageNumber(String(stored), page.language)
+                : String(stored));
           return (
             <QuestionField
               page={page}
               question={q}
-              value={shown === null || shown === undefined ? '' : String(shown)}
+              value={shown}
               secret={answer?.secret ?? false}
               error={errors[fieldName(q)]}
             />
@@ -123,3 +131,11 @@ function summaryOf(sitting: FlowSitting, errors: FieldErrors): FieldErrors {
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A stored number as the page's language writes it, so that it is read back as the same number
+ * when the page is sent again (service/webflows' answer-number.ts): `8500,5` on a Danish page.
+ */
+function pageNumber(plain: string, language: string): string {
+  return language === 'da' && /^-?\d+(\.\d+)?$/.test(plain) ? plain.replace('.', ',') : plain;
+}

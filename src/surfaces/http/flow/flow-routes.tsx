@@ -87,13 +87,13 @@ export function flowRoutes(options: FlowRoutesOptions) {
           );
         try {
           if (post.action === 'send') {
-            const sent = await sendAnswers(deps, token, post.answers);
+            const sent = await sendAnswers(deps, token, post.answers, page.language);
             if (sent.kind === 'gone') return gone(request, reply);
             if (sent.kind === 'refused')
               return show(sent.sitting, { problems: sent.problems, typed: post.typed });
             return sendPage(reply, <FlowThanksPage page={page} sitting={sent.sitting} />);
           }
-          const saved = await saveAnswers(deps, token, post.answers);
+          const saved = await saveAnswers(deps, token, post.answers, page.language);
           if (saved.kind === 'gone') return gone(request, reply);
           if (saved.problems.length > 0)
             return show(saved.sitting, { problems: saved.problems, typed: post.typed });

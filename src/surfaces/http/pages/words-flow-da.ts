@@ -12,7 +12,7 @@ export const FLOW_DA: Words['flow'] = {
   choose: 'Vælg …',
   save: 'Gem',
   send: 'Send svar',
-  numberHint: 'Et tal, fx 1200.50',
+  numberHint: 'Et tal, fx 1.200,50',
   dateHint: 'En dato',
   cprHint: '10 cifre: DDMMÅÅ-XXXX',
   cprSaved: 'Et CPR-nummer er gemt. Det vises ikke; lad feltet stå tomt for at beholde det.',
@@ -21,7 +21,7 @@ export const FLOW_DA: Words['flow'] = {
   thanks: 'Dine svar er sendt til {name}. Du kan lukke siden.',
   problem: {
     text: 'Svaret er for langt.',
-    number: 'Skriv et tal, fx 1200.50.',
+    number: 'Skriv et tal, fx 1.200,50.',
     date: 'Skriv en dato, der findes.',
     boolean: 'Vælg ja eller nej.',
     choice: 'Vælg en af mulighederne.',

@@ -15,7 +15,7 @@ export const FLOW_EN = {
   choose: 'Choose…',
   save: 'Save',
   send: 'Send answers',
-  numberHint: 'A number, such as 1200.50',
+  numberHint: 'A number, such as 1,200.50',
   dateHint: 'A date',
   cprHint: '10 digits: DDMMYY-XXXX',
   cprSaved: 'A CPR number is saved. It is not shown; leave the field empty to keep it.',
@@ -24,7 +24,7 @@ export const FLOW_EN = {
   thanks: 'Your answers have been sent to {name}. You can close this page.',
   problem: {
     text: 'The answer is too long.',
-    number: 'Write a number, such as 1200.50.',
+    number: 'Write a number, such as 1,200.50.',
     date: 'Write a date that exists.',
     boolean: 'Choose yes or no.',
     choice: 'Choose one of the choices.',
