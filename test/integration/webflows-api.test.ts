@@ -464,6 +464,41 @@ describe('POST /v3/api/webflows', () => {
     expect(wrong.status).toBe(400);
     expect(fields(wrong)).toEqual(['case.recipients']);
   });
+
+  it('refuses a case member that could never be made, every problem at once, and makes nothing', async () => {
+    app = await caseServer(s);
+    const before = await flowsOf('acme');
+    const r = await post(
+      body({
+        case: {
+          // Nobody signs (a form submit's recipient copies unless it says signing: true), a CPR
+          // number without needsCpr, another in no form, and tags of its own.
+          recipients: [
+            { name: 'Copy', email: 'copy@acme.example', cpr: '0101901234' },
+            { name: 'Also', email: 'also@acme.example', needsCpr: true, cpr: '12' },
+          ],
+          tags: [{ tag: 'tenant', value: 'x' }],
+        },
+      }),
+    );
+    expect(r.status, r.raw).toBe(400);
+    expect(r.body.error).toBe('validation-failed');
+    expect(fields(r).sort()).toEqual([
+      'case.recipients',
+      'case.recipients[0].cpr',
+      'case.recipients[1].cpr',
+      'case.tags',
+    ]);
+    expect(r.raw).not.toContain('0101901234');
+    expect(await flowsOf('acme')).toBe(before);
+    // A draft needs no signer yet.
+    const draft = await post(
+      body({
+        case: { recipients: [{ name: 'Copy', email: 'copy@acme.example' }], state: 'draft' },
+      }),
+    );
+    expect(draft.status, draft.raw).toBe(201);
+  });
 });
 
 describe('GET /v3/api/webflows/{id}', () => {

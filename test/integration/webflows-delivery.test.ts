@@ -146,15 +146,18 @@ async function flow(s: Stack, people: WebflowBody['recipients'], more: Partial<W
   return { ...made.webflow, key, body };
 }
 
-/** The flow's event of `trigger`, once the relay has handed it to a worker and it is handled. */
+/**
+ * The flow's event of `trigger`, handled: published as case creation publishes its event (the
+ * job id makes it one job with the relay's, which may hold the row at this moment), then awaited.
+ */
 async function handled(s: Stack, flowId: string, trigger: string) {
   const row = await t.db
     .selectFrom('case_events')
-    .select(['id', 'published_at'])
+    .select('id')
     .where('flow_id', '=', flowId)
     .where('trigger', '=', trigger)
     .executeTakeFirstOrThrow();
-  await s.delivery.worker.relayNow();
+  await s.queue.publish([{ eventId: row.id, company: 'acme', caseId: null, trigger }]);
   const outcome = await s.queue.outcome(row.id, 60_000);
   expect(outcome, `${trigger} of ${flowId} was not handled`).toBeDefined();
   return { eventId: row.id, outcome: outcome! };
@@ -357,7 +360,9 @@ describe('a completed flow', () => {
     const made = await flow(s, [{ name: 'Carl Case', email: 'carl@complete.example' }], {
       case: {
         recipients: [
-          { name: 'Carl Case', email: 'carl@complete.example', needsCpr: true, cpr: '010190-1234' },
+          { name: 'Carl Case', email: 'carl@complete.example', signing: true },
+          // A CPR number is taken only with needsCpr (a signer's would need an eID that gives it).
+          { name: 'Cora Copy', email: 'cora@complete.example', needsCpr: true, cpr: '010190-1234' },
         ],
       },
     });
@@ -419,7 +424,7 @@ describe('a completed flow', () => {
       .selectFrom('recipients')
       .select(['email', 'cpr_encrypted'])
       .where('case_id', '=', made2.id)
-      .where('email', '=', 'carl@complete.example')
+      .where('email', '=', 'cora@complete.example')
       .executeTakeFirstOrThrow();
     expect(new CprCipher(CPR_KEY).decrypt(signer.cpr_encrypted!, 'acme')).toBe('0101901234');
     // ... and its case.created follows through the outbox to the same webhook.
@@ -429,7 +434,9 @@ describe('a completed flow', () => {
       .where('case_id', '=', made2.id)
       .where('trigger', '=', 'case.created')
       .executeTakeFirstOrThrow();
-    await s.delivery.worker.relayNow();
+    await s.queue.publish([
+      { eventId: created.id, company: 'acme', caseId: made2.id, trigger: 'case.created' },
+    ]);
     expect(await s.queue.outcome(created.id, 60_000)).toMatchObject({
       webhook: { ok: true, attempted: true },
     });

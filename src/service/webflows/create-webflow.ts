@@ -131,7 +131,7 @@ export async function createWebflow(
     });
     problems.push(...choice.problems);
     const prefill = prefilledValues(form.tags, body.tags ?? [], problems);
-    problems.push(...caseRequestProblems(body.case));
+    problems.push(...caseRequestProblems(body.case, form.recipients));
     if (problems.length > 0)
       throw new DocpipeError('validation-failed', reportedProblems(problems, 'body'));
     if (choice.keyless || !choice.sender)

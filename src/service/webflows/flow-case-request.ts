@@ -16,11 +16,25 @@ type CaseRequest = NonNullable<WebflowBody['case']>;
  * are the case's tags (the form submit schema is open, so the member would pass its check and be
  * dropped without a word). The recipients' CPR numbers under the form submit's rules (only with
  * `needsCpr: true`, required there, 10 digits or 6, a dash and 4), at `case.recipients[i].cpr`:
- * the submit itself would refuse them, but only days later, when the flow is completed.
+ * the submit itself would refuse them, but only days later, when the flow is completed. And at
+ * least one signer (among the member's and the form's recipients) unless it asks for a draft.
  */
-export function caseRequestProblems(request: CaseRequest | undefined): FailureDetail[] {
+export function caseRequestProblems(
+  request: CaseRequest | undefined,
+  formRecipients: readonly { signing?: boolean | undefined }[],
+): FailureDetail[] {
   if (request === undefined) return [];
   const problems: FailureDetail[] = [];
+  // A form submit's recipient only gets a copy unless it says `signing: true` (v2's default):
+  // an open case whose people all just get copies could never be signed, and would wait for
+  // nobody until it expired. The form's own recipients count, as the submit adds them.
+  const signers = [...recipientsOf(request), ...formRecipients].filter((r) => r.signing === true);
+  if (request.state !== 'draft' && signers.length === 0)
+    problems.push({
+      field: 'case.recipients',
+      message:
+        'nobody would sign the case: give "signing": true to each recipient who must sign (without it a recipient gets a copy only, as in a form submit)',
+    });
   if (Object.hasOwn(request, 'tags'))
     problems.push({
       field: 'case.tags',
