@@ -108,7 +108,11 @@ const tenant = { name: 'Ann Tenant', email: 'ann@tenant.example', signing: true 
  * A flow of the lease form asking Ann, with `case` as its case member, sent by `sender`. Its
  * creation copies the form's templates to the flow's own keys.
  */
-async function flow(caseRequest: WebflowBody['case'], sender = 'owner@acme.example') {
+async function flow(
+  caseRequest: WebflowBody['case'],
+  sender = 'owner@acme.example',
+  title?: string,
+) {
   const made = await createWebflow(
     { db: t.db, signingSecret: SECRET, storage: stack.storage, cipher },
     {
@@ -118,6 +122,7 @@ async function flow(caseRequest: WebflowBody['case'], sender = 'owner@acme.examp
       body: {
         formId: 'lease',
         senderEmail: sender,
+        ...(title !== undefined ? { title } : {}),
         recipients: [{ name: 'Ann Tenant', email: 'ann@tenant.example' }],
         ...(caseRequest !== undefined ? { case: caseRequest } : {}),
       },
@@ -243,6 +248,22 @@ describe('makeCaseOfFlow', () => {
     const again = await makeCaseOfFlow(d, 'acme', f.id);
     expect(again).toEqual({ outcome: 'existing', caseId });
     expect(await casesOf(f.id)).toHaveLength(1);
+  });
+
+  it('takes the flow’s title for its case, unless the case member names one', async () => {
+    const d = await deps();
+    const f = await flow({ recipients: [tenant] }, 'owner@acme.example', 'Lease, Havnegade 12');
+    await answerAndComplete(f);
+    expect(await makeCaseOfFlow(d, 'acme', f.id)).toMatchObject({ outcome: 'created' });
+    expect((await casesOf(f.id)).map((c) => c.title)).toEqual(['Lease, Havnegade 12']);
+    const own = await flow(
+      { recipients: [tenant], title: 'The case’s own' },
+      'owner@acme.example',
+      'Lease, Havnegade 14',
+    );
+    await answerAndComplete(own);
+    await makeCaseOfFlow(d, 'acme', own.id);
+    expect((await casesOf(own.id)).map((c) => c.title)).toEqual(['The case’s own']);
   });
 
   it('two calls at once make one case; a call after a crash before the flow was written finds it', async () => {

@@ -114,7 +114,13 @@ export async function makeCaseOfFlow(
         company,
         { id: flowCaseCreatorKey(row.id), userId: sender.id },
         { ...form, id: row.form_id },
-        { ...openCaseRequest(row.case_request, deps.cipher, company), tags: answers.tags },
+        // The flow's title unless the case member names its own: two flows of one form make
+        // cases one can tell apart.
+        {
+          title: row.title,
+          ...openCaseRequest(row.case_request, deps.cipher, company),
+          tags: answers.tags,
+        },
         options,
       );
       await storeCase(tx, row.id, submitted.contract._id, now);
