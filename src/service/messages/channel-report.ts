@@ -15,7 +15,9 @@ export function reported(
   const out: ChannelResult = result.error
     ? { ...result, error: withoutSecrets(result.error, m) }
     : result;
-  const fields = { caseId: m.case.id, kind: m.kind, channel, ok: out.ok };
+  // A web-flow's messages are about the flow (OutgoingMessage.case holds its id): said so.
+  const about = m.kind.startsWith('flow-') ? { flow: m.case.id } : { caseId: m.case.id };
+  const fields = { ...about, kind: m.kind, channel, ok: out.ok };
   // The location is an .eml path or a Message-ID or gateway id: where to look, no secret.
   if (out.ok) logger.info({ ...fields, location: out.location }, 'message sent');
   else logger.warn({ ...fields, error: out.error }, 'message not sent');
