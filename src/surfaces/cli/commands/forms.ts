@@ -12,12 +12,12 @@ export function registerForms(program: Command): void {
   const forms = program
     .command('forms')
     .description(
-      "import and list a company's v2 forms (form.json and its templates; filled and made a case by POST .../forms/{id}/submit)",
+      'import and list a company\'s v2 forms (form.json and its templates; made a case by POST .../forms/{id}/submit, or, with "webflow": true, asked of people by POST /v3/api/webflows)',
     )
     .addHelpText(
       'after',
       '\nExamples:\n' +
-        '  docpipe forms import forms/lease --company acme\n' +
+        '  docpipe forms import examples/forms/lease --company acme\n' +
         '  docpipe forms list --company acme\n' +
         FORM_FOLDER_HELP +
         RECORDS_HELP,
