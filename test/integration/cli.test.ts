@@ -72,7 +72,14 @@ describe('docpipe CLI', () => {
   });
 
   it('exits 2 on bad usage: unknown command or option, missing file, invalid JSON', async () => {
-    expect(spawned('frobnicate').status).toBe(2);
+    const unknown = spawned('webhook');
+    expect(unknown.status).toBe(2);
+    // The error, the suggestion and where help is, not the whole help after it.
+    expect(unknown.stderr).toContain("error: unknown command 'webhook'");
+    expect(unknown.stderr).toContain('webhooks');
+    expect(unknown.stderr).toContain('docpipe --help');
+    expect(unknown.stderr).not.toContain('Exit status:');
+    expect(unknown.stderr.split('\n').filter((l) => l.trim()).length).toBeLessThanOrEqual(3);
     expect((await docpipe('sniff', '--bogus', 'x')).status).toBe(2);
     const missing = await docpipe('sniff', '/no/such/file.docx');
     expect(missing.status).toBe(2);

@@ -42,7 +42,10 @@ export function docpipeProgram(): Command {
       'docpipe: the document pipeline: sniff, fill .docx templates, convert to PDF, run the queue worker',
     )
     .version(version)
-    .showHelpAfterError()
+    // One line after a usage error, not the whole help (80 lines that push the error away).
+    .showHelpAfterError(
+      '(run "docpipe --help" for the commands, "docpipe <command> --help" for one)',
+    )
     .exitOverride()
     .addHelpText(
       'after',
@@ -75,8 +78,17 @@ export function docpipeProgram(): Command {
   registerForms(program);
   registerPartners(program);
   registerCredits(program);
-  for (const command of program.commands) command.exitOverride();
+  for (const command of program.commands) {
+    command.exitOverride();
+    pointToHelp(command, `docpipe ${command.name()}`);
+  }
   return program;
+}
+
+/** After a usage error, the one command's help to run, for it and each of its subcommands. */
+function pointToHelp(command: Command, path: string): void {
+  command.showHelpAfterError(`(run "${path} --help" for how to use it)`);
+  for (const sub of command.commands) pointToHelp(sub, `${path} ${sub.name()}`);
 }
 
 /**
