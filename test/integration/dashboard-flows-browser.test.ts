@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { FormRepository, type NewForm } from '../../src/service/forms/index.js';
+import { join } from 'node:path';
+import { LocalStorage } from '../../src/render/storage/index.js';
+import { FormRepository, formsFolder, type NewForm } from '../../src/service/forms/index.js';
 import { listWebflows } from '../../src/service/webflows/index.js';
 import { DA } from '../../src/surfaces/http/pages/words-da.js';
 import { EN } from '../../src/surfaces/http/pages/words-en.js';
@@ -25,6 +29,8 @@ import {
  * form-not-found. Every page passes axe; the flow's page reads at 360 px; Danish once. One
  * server and one browser for the file.
  */
+const execFileAsync = promisify(execFile);
+
 let stack: PagesStack;
 let server: PagesServer;
 let browser: Browser;
@@ -136,9 +142,15 @@ describe('the dashboard’s web-flows', () => {
     await nav.getByRole('link', { name: F.nav, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: F.title }).waitFor();
     await page.getByRole('heading', { level: 2, name: F.noFlows }).waitFor();
-    expect(await page.getByRole('region', { name: F.howToStartCommand }).textContent()).toContain(
-      '/v3/api/webflows',
-    );
+    const command = (await page.getByRole('region', { name: F.howToStartCommand }).textContent())!;
+    // The server's own URL and a key any shell makes: nothing to set but the API key.
+    expect(command).toContain(`'${server.url}/v3/api/webflows'`);
+    expect(command).not.toContain('DOCPIPE_URL');
+    expect(command).not.toContain('uuidgen');
+    // No form can start a flow yet: the page says how to enable one, the command leaves a gap.
+    expect(command).toContain('"formId": "<form id>"');
+    await page.getByText(F.startNoForm).waitFor();
+    await page.getByRole('button', { name: F.copyCommand }).waitFor();
     await accessible(page);
   });
 
@@ -433,6 +445,7 @@ describe('the dashboard’s web-flows', () => {
           .nth(1)
           .textContent(),
       ).toContain(DA.flows.stateCompleted);
+      await p.locator('details summary', { hasText: DA.flows.startTitle }).waitFor();
       await accessible(p);
       await p.getByRole('link', { name: 'Move-in questions' }).click();
       await p.getByRole('region', { name: DA.flows.answers }).waitFor();
@@ -494,5 +507,63 @@ describe('the dashboard’s web-flows', () => {
     // A cursor that is not one reads as none: the newest page.
     const nonsense = await listWebflows(stack.t.db, COMPANY, { cursor: 'bm9uc2Vuc2U', limit: 1 });
     expect(nonsense.flows.map((f) => f.id)).toEqual(expected.slice(0, 1));
+  });
+
+  it('keeps how to start a flow above the list, with a command that runs as pasted', async () => {
+    // The command's `case` member has the flow copy the form's templates: here one is stored
+    // in the company's forms folder, where an import keeps it.
+    const template = `${formsFolder(COMPANY)}survey/0.docx`;
+    await new LocalStorage(join(stack.redis.dir, 'storage')).put(
+      template,
+      Buffer.from('a template'),
+      'application/octet-stream',
+    );
+    const form = surveyForm(COMPANY, { webflow: true });
+    await new FormRepository(stack.t.db).replace(
+      { ...form, documents: form.documents.map((d) => ({ ...d, storageKey: template })) },
+      new Date(),
+    );
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.goto(`${server.url}/dashboard/flows`);
+    await page.getByRole('region', { name: F.caption }).waitFor();
+    const summary = page.locator('details summary', { hasText: F.startTitle });
+    await summary.click();
+    const region = page.getByRole('region', { name: F.howToStartCommand });
+    await region.waitFor();
+    await page
+      .getByText(F.startFormUsed.replace('{form}', 'Tenant survey').replace('{id}', 'survey'))
+      .waitFor();
+    await page.getByText(F.startCase).waitFor();
+    await page.getByRole('button', { name: F.copyCommand }).waitFor();
+    const command = (await region.textContent())!;
+    expect(command).toContain('"formId": "survey"');
+    expect(command).toContain('"case"');
+    expect(command).not.toContain('<');
+    await accessible(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Pasted into a shell with the key set, it starts a flow that asks the reader, twice over
+    // with a fresh Idempotency-Key each time.
+    // Not execFileSync: the server answers from this very process, which must keep running.
+    const run = async () =>
+      JSON.parse(
+        (await execFileAsync('sh', ['-c', `DOCPIPE_KEY='${key}'\n${command}`])).stdout,
+      ) as FlowAnswer;
+    const first = await run();
+    const second = await run();
+    expect(
+      first.webflow?.recipients.map((r) => r.name),
+      JSON.stringify(first),
+    ).toEqual(['Ada Admin']);
+    expect(second.webflow?.id).toBeDefined();
+    expect(second.webflow?.id).not.toBe(first.webflow?.id);
+    const made = await stack.t.db
+      .selectFrom('webflows')
+      .select(['form_id', 'case_request'])
+      .where('id', '=', first.webflow!.id)
+      .executeTakeFirstOrThrow();
+    expect(made.form_id).toBe('survey');
+    expect(made.case_request).toMatchObject({
+      recipients: [{ name: 'Ada Admin', email: 'admin@flows-acme.example', signing: true }],
+    });
   });
 });

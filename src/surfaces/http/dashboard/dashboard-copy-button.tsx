@@ -6,10 +6,19 @@ import type { PageContext } from '../pages/index.js';
  * element `target` names (JSX's typed elements do not list it). Without script it shows its
  * label only; the text stays selectable.
  */
-export function CopyButton({ page, target }: { page: PageContext; target: string }) {
+export function CopyButton({
+  page,
+  target,
+  label,
+}: {
+  page: PageContext;
+  target: string;
+  /** What the button says; "Copy" unless told. */
+  label?: string;
+}) {
   return createElement(
     'copy-button',
     { for: target, 'data-copied': page.words.common.copied },
-    page.words.common.copy,
+    label ?? page.words.common.copy,
   );
 }

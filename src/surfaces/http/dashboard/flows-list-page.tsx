@@ -1,65 +1,40 @@
 import type { WebflowListPage } from '../../../service/webflows/index.js';
 import { Layout, fill, type PageContext } from '../pages/index.js';
 import { FLOWS_PATH, flowHref, flowStateText } from './flows-state.js';
+import { FlowsStartBox, type FlowStartForm } from './flows-start-box.js';
 import { When } from './home-when.js';
-
-/** What the empty list shows as the way to start: the API call, as the API takes it. */
-const START_EXAMPLE = `curl -X POST "$DOCPIPE_URL/v3/api/webflows" \\
-  -H "Authorization: Bearer $DOCPIPE_KEY" \\
-  -H "Idempotency-Key: $(uuidgen)" \\
-  -H "Content-Type: application/json" \\
-  -d '{"formId": "<form id>", "title": "<title>",
-       "recipients": [{"name": "<name>", "email": "<e-mail>"}]}'`;
 
 /**
  * /dashboard/flows: the company's web-flows newest first (title, form, state, answered of all
- * questions, people asked, created), paged by cursor as the case list is; empty, how to start
- * one over the API.
+ * questions, people asked, created), paged by cursor as the case list is; how to start one
+ * over the API above it (the whole page while there is none).
  */
 export function FlowsListPage({
   page,
   result,
   paged,
+  command,
+  form,
 }: {
   page: PageContext;
   result: WebflowListPage;
   /** A later page than the first: "Newest" leads back. */
   paged: boolean;
+  /** The curl command that starts a web-flow (flows-start-command.ts). */
+  command: string;
+  /** The form the command names; undefined while no form can start a web-flow. */
+  form: FlowStartForm | undefined;
 }) {
   const w = page.words.flows;
-  const admin = page.session?.user?.admin === true;
+  const empty = result.flows.length === 0;
   return (
     <Layout page={page} title={w.title} section="flows">
       <p>{w.intro}</p>
-      {result.flows.length === 0 ? (
+      {paged ? null : <FlowsStartBox page={page} command={command} form={form} empty={empty} />}
+      {empty ? (
         paged ? (
           <p>{w.noFlows}</p>
-        ) : (
-          <section class="card" aria-labelledby="flows-start-title">
-            <h2 id="flows-start-title">{w.noFlows}</h2>
-            <p>{w.howToStart}</p>
-            <pre
-              id="flows-start-command"
-              role="region"
-              aria-label={w.howToStartCommand}
-              tabindex={0}
-            >
-              {START_EXAMPLE}
-            </pre>
-            <p>
-              {w.apiReference}{' '}
-              <a href="/openapi.json">
-                <code>/openapi.json</code>
-              </a>
-            </p>
-            {admin ? (
-              <p class="actions">
-                <a href="/dashboard/settings/forms">{w.formsLink}</a>
-                <a href="/dashboard/keys">{w.keysLink}</a>
-              </p>
-            ) : null}
-          </section>
-        )
+        ) : null
       ) : (
         // Focusable and named: a table wider than its screen scrolls inside it; at 360 px its
         // rows stack instead, each cell under its column's name (data-label).

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
+import { FormRepository } from '../../../service/forms/index.js';
 import { listWebflows, readWebflowDetail } from '../../../service/webflows/index.js';
 import { memberOf, pageOf, sendPage, sendProblem, type DashboardPages } from '../pages/index.js';
 import { FlowsListPage } from './flows-list-page.js';
 import { FlowPage } from './flows-page.js';
+import { flowStartCommand } from './flows-start-command.js';
 import { FLOWS_PATH } from './flows-state.js';
 
 /** A cursor of ours is short; anything else is no cursor (the list starts at the newest). */
@@ -19,7 +21,8 @@ const FlowParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
  * none, are the same not-found page.
  */
 export const flowsPages: DashboardPages = (scope, { context }) => {
-  const { db } = context.deps;
+  const { db, publicUrl } = context.deps;
+  const forms = new FormRepository(db);
 
   scope.get(
     FLOWS_PATH,
@@ -27,11 +30,30 @@ export const flowsPages: DashboardPages = (scope, { context }) => {
     async (request, reply) => {
       const member = await memberOf(request, reply);
       if (!member) return reply;
+      const page = pageOf(request);
       const { cursor } = request.query;
-      const result = await listWebflows(db, member.companyId, { cursor });
+      const [result, all] = await Promise.all([
+        listWebflows(db, member.companyId, { cursor }),
+        forms.list(member.companyId),
+      ]);
+      // The example names a form that can start a flow now: published and web-flow enabled.
+      const form = all.find((f) => f.active && f.webflow);
+      const command = flowStartCommand({
+        publicUrl,
+        formId: form?.id,
+        title: page.words.flows.startSampleTitle,
+        name: member.session.name,
+        email: member.session.email,
+      });
       return sendPage(
         reply,
-        <FlowsListPage page={pageOf(request)} result={result} paged={Boolean(cursor)} />,
+        <FlowsListPage
+          page={page}
+          result={result}
+          paged={Boolean(cursor)}
+          command={command}
+          form={form && { id: form.id, title: form.title }}
+        />,
       );
     },
   );

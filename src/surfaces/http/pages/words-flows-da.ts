@@ -29,6 +29,15 @@ export const FLOWS_DA: Words['flows'] = {
   howToStart:
     'En forespørgsel startes gennem API’et med en API-nøgle: POST /v3/api/webflows med en formular, der er offentliggjort og slået til forespørgsler (Indstillinger, Formularer).',
   howToStartCommand: 'Start en forespørgsel',
+  startTitle: 'Start en forespørgsel',
+  startSampleTitle: 'Min første forespørgsel',
+  startFormUsed:
+    'Kommandoen bruger formularen {form} (id {id}) og spørger dig selv, så du kan prøve den: ret modtagerne for at spørge andre.',
+  startNoForm:
+    'Ingen formular kan starte forespørgsler endnu. Under Indstillinger → Formularer slår du Forespørgsler til for en offentliggjort formular og sætter dens id ind i stedet for <form id>.',
+  startCase:
+    'Medlemmet case er valgfrit: den underskriftssag, der laves af samme formular, når alle har svaret, med svarene som værdier. Udelad det, så laves der ingen sag.',
+  copyCommand: 'Kopiér kommandoen',
   apiReference: 'API’ets reference:',
   formsLink: 'Formularerne',
   keysLink: 'API-nøgler',

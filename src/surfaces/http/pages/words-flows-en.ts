@@ -27,6 +27,15 @@ export const FLOWS_EN = {
   howToStart:
     'A web-flow is started over the API with an API key: POST /v3/api/webflows, naming a form that is published and web-flow enabled (Settings, Forms).',
   howToStartCommand: 'Starting a web-flow',
+  startTitle: 'Start a web-flow',
+  startSampleTitle: 'My first web-flow',
+  startFormUsed:
+    'The command uses the form {form} (id {id}) and asks you yourself, so you can try it: change the recipients to ask others.',
+  startNoForm:
+    'No form can start web-flows yet. Under Settings → Forms, turn Web-flow on for a published form, then put its id in place of <form id>.',
+  startCase:
+    'The case member is optional: the signing case made from the same form once everybody has answered, its values the answers. Leave it out and no case is made.',
+  copyCommand: 'Copy the command',
   apiReference: 'The API’s reference:',
   formsLink: 'The forms',
   keysLink: 'API keys',
