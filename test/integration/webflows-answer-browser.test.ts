@@ -220,6 +220,18 @@ describe('the web-flow answer page', () => {
     await again.getByRole('heading', { level: 1, name: en.thanksTitle }).waitFor();
     await again.getByText(en.thanks.replace('{name}', 'Acme Office')).waitFor();
     await checked(again);
+    // The thank-you page's language switch works although the link is used up: it comes back
+    // to a thank-you page of no flow's, in Danish, and again in English.
+    await again.getByRole('button', { name: EN.common.switchLanguageLabel }).click();
+    await again.getByRole('heading', { level: 1, name: da.thanksTitle }).waitFor();
+    await again.getByText(da.thanksSent).waitFor();
+    expect(await again.getAttribute('html', 'lang')).toBe('da');
+    expect(await again.content()).not.toContain('Acme Office');
+    await checked(again);
+    await again.getByRole('button', { name: DA.common.switchLanguageLabel }).click();
+    await again.getByRole('heading', { level: 1, name: en.thanksTitle }).waitFor();
+    await again.getByText(en.thanksSent).waitFor();
+    expect(await again.getAttribute('html', 'lang')).toBe('en');
     await second.context.close();
 
     const read = await api('GET', `/v3/api/webflows/${flow.id}`);

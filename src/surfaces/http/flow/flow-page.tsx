@@ -88,15 +88,30 @@ export function FlowPage(props: FlowPageProps) {
 }
 
 /** The thank-you page after Send answers: the link opens nothing any more. */
-export function FlowThanksPage({ page, sitting }: { page: PageContext; sitting: FlowSitting }) {
+export function FlowThanksPage({
+  page,
+  sitting,
+}: {
+  page: PageContext;
+  /** The flow just answered; none on FLOW_SENT_PATH, which no token reaches. */
+  sitting?: FlowSitting | undefined;
+}) {
   const w = page.words.flow;
+  // The language switch comes back to FLOW_SENT_PATH: the link itself is used up and answers
+  // as an unknown one does, and a token-free page can name neither the sender nor the flow.
+  const here = { ...page, path: FLOW_SENT_PATH };
   return (
-    <Layout page={page} title={w.thanksTitle} narrow>
-      <Notice kind="done">{fill(w.thanks, { name: sitting.senderName })}</Notice>
-      <p>{sitting.title}</p>
+    <Layout page={here} title={w.thanksTitle} narrow>
+      <Notice kind="done">
+        {sitting ? fill(w.thanks, { name: sitting.senderName }) : w.thanksSent}
+      </Notice>
+      {sitting ? <p>{sitting.title}</p> : null}
     </Layout>
   );
 }
+
+/** The thank-you page without a token: where its language switch leads. */
+export const FLOW_SENT_PATH = '/flow/sent';
 
 /**
  * Each refused answer's sentence by field name: the page's words for its kind, and on the

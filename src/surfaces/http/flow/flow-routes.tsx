@@ -14,7 +14,7 @@ import type { HttpApp } from '../common/create-app.js';
 import { pageOf, sendPage, sendProblem } from '../pages/index.js';
 import { flowPostOf } from './flow-body.js';
 import { flowPage } from './flow-language.js';
-import { FlowPage, FlowThanksPage } from './flow-page.js';
+import { FLOW_SENT_PATH, FlowPage, FlowThanksPage } from './flow-page.js';
 
 export interface FlowRoutesOptions {
   db: Kysely<Database>;
@@ -31,6 +31,7 @@ export interface FlowRoutesOptions {
  * /flow/{token}` (Save or Send answers), behind the pages' hook (CSRF token and origin,
  * language). A token that opens nothing (wrong, sent already, a completed or expired flow) is
  * the same not-found page each time, counted per address: past the allowance, 429.
+ * `GET /flow/sent` is the thank-you page without a token, for its language switch.
  */
 export function flowRoutes(options: FlowRoutesOptions) {
   const deps = {
@@ -52,6 +53,12 @@ export function flowRoutes(options: FlowRoutesOptions) {
   }
 
   return (scope: HttpApp) => {
+    // Before /flow/:token in Fastify's router (a static path wins): the thank-you page again,
+    // in the language just switched to, with nothing of any flow on it.
+    scope.get(FLOW_SENT_PATH, { schema: { hide: true } }, (request, reply) =>
+      sendPage(reply, <FlowThanksPage page={flowPage(request, pageOf(request), undefined)} />),
+    );
+
     scope.get<{ Params: { token: string }; Querystring: { saved?: string } }>(
       '/flow/:token',
       { schema: { hide: true } },

@@ -19,6 +19,7 @@ export const FLOW_DA: Words['flow'] = {
   phoneHint: 'Cifre, gerne med + og mellemrum',
   thanksTitle: 'Tak',
   thanks: 'Dine svar er sendt til {name}. Du kan lukke siden.',
+  thanksSent: 'Dine svar er sendt. Du kan lukke siden.',
   problem: {
     text: 'Svaret er for langt.',
     number: 'Skriv et tal, fx 1.200,50.',

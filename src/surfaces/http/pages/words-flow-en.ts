@@ -22,6 +22,7 @@ export const FLOW_EN = {
   phoneHint: 'Digits, with + and spaces if you like',
   thanksTitle: 'Thank you',
   thanks: 'Your answers have been sent to {name}. You can close this page.',
+  thanksSent: 'Your answers have been sent. You can close this page.',
   problem: {
     text: 'The answer is too long.',
     number: 'Write a number, such as 1,200.50.',
