@@ -80,8 +80,11 @@ describe("a case's page", () => {
     const b = await dashboardBrowser(server, ann);
     const res = await b.get(`/dashboard/cases/${kase.id}`);
     expect(res.status).toBe(200);
-    expect(res.html).toContain('Lease of flat 3');
+    // The heading sets the title apart from the word for case.
+    expect(res.html).toContain('<h1>Case: Lease of flat 3</h1>');
     expect(res.html).toContain('Draft');
+    // Made by a person over the API: no web-flow is named.
+    expect(res.html).not.toContain('href="/dashboard/flows/');
     expect(res.html).toContain('Sender &lt;sender@example.com>');
     expect(res.html).toMatch(/Drafts [0-9a-f]{6}/);
     expect(res.html).toContain('Bo Signer');
@@ -131,6 +134,9 @@ describe("a case's page", () => {
     expect(res.status).toBe(200);
     expect(res.html).toContain('lang="da"');
     for (const text of [
+      '<h1>Sag: Lejekontrakt</h1>',
+      // The case's state is called as the case list calls it.
+      '<dt>Status</dt>',
       'Kladde',
       'Modtagere',
       'Afventer',
@@ -144,6 +150,27 @@ describe("a case's page", () => {
       'Placér underskrifter',
     ])
       expect(res.html).toContain(text);
+  });
+
+  it('names the web-flow that made a case, with a link to it, in English and Danish', async () => {
+    const ann = await stack.member({ company: 'cp-w', email: 'ann@cp-w.example', language: 'en' });
+    const dag = await stack.member({ company: 'cp-w', email: 'dag@cp-w.example', language: 'da' });
+    const kase = await busyCase('cp-w', 'Lease from the survey');
+    const flow = '3f2a9b1c-7d4e-4f5a-8b6c-0d1e2f3a4b5c';
+    // A completed flow's case: its creating key names the flow (no API key has that form).
+    await stack.t.db
+      .updateTable('cases')
+      .set({ created_by_key: `webflow:${flow}` })
+      .where('id', '=', kase.id)
+      .execute();
+    const en = await (await dashboardBrowser(server, ann)).get(`/dashboard/cases/${kase.id}`);
+    expect(en.html).toContain(
+      `<dt>Created by</dt><dd><a href="/dashboard/flows/${flow}">Web-flow</a></dd>`,
+    );
+    const da = await (await dashboardBrowser(server, dag)).get(`/dashboard/cases/${kase.id}`);
+    expect(da.html).toContain(
+      `<dt>Oprettet af</dt><dd><a href="/dashboard/flows/${flow}">Forespørgsel</a></dd>`,
+    );
   });
 
   it('sends a draft whose documents have no places, or shows the typed refusal', async () => {

@@ -63,6 +63,9 @@ async function set(
   if (at) await sql`update cases set created_at = ${at} where id = ${id}`.execute(stack.t.db);
 }
 
+/** The web-flow that made Echo hire. */
+const FLOW_ID = '0b6f1c2e-4d5a-4e7b-9c8d-1a2b3c4d5e6f';
+
 beforeAll(async () => {
   stack = await startPagesStack();
   server = await stack.server();
@@ -129,10 +132,12 @@ beforeAll(async () => {
     created_at: new Date('2026-04-20T12:00:00Z'),
     source: 'v2',
   });
+  // Made by a completed web-flow: its creating key names the flow, and is no API key.
   await set(ids['Echo hire']!, {
     state: 'expired',
     created_at: new Date('2026-05-25T12:00:00Z'),
     source: 'form',
+    created_by_key: `webflow:${FLOW_ID}`,
   });
   // The references were set after the cases were written: their search text is made again, as
   // migration 0016 makes it for cases written before it.
@@ -232,6 +237,9 @@ describe('the case list', () => {
     expect(row('Charlie deal')).toContain('<td data-label="Created by">Unknown</td>');
     expect(row('Delta sale')).toContain('>API v2<');
     expect(row('Echo hire')).toContain('>Form<');
+    expect(row('Echo hire')).toContain(
+      `<td data-label="Created by"><a href="/dashboard/flows/${FLOW_ID}">Web-flow</a></td>`,
+    );
   });
 
   it('is in Danish for a Danish member', async () => {
@@ -247,6 +255,9 @@ describe('the case list', () => {
     expect(html).toContain('>Alle<');
     expect(html).toContain('>Ikke registreret<');
     expect(html).toContain(`<td data-label="Oprettet af">Nøgle ${keyName}</td>`);
+    expect(html).toContain(
+      `<td data-label="Oprettet af"><a href="/dashboard/flows/${FLOW_ID}">Forespørgsel</a></td>`,
+    );
     expect(titlesOf(html)).toHaveLength(5);
   });
 

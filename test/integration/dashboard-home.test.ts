@@ -86,9 +86,12 @@ describe('the home page', () => {
     const b = await dashboardBrowser(server, ann);
     const home = await b.get('/dashboard');
     expect(home.status).toBe(200);
-    const titles = [...home.html.matchAll(/<td data-label="Title">(Case [^<]+)<\/td>/g)].map(
-      (m) => m[1],
-    );
+    // Each title leads to its case's page, as on the case list.
+    const titles = [
+      ...home.html.matchAll(
+        /<td data-label="Title"><a href="\/dashboard\/cases\/[0-9a-f-]{36}">(Case [^<]+)<\/a><\/td>/g,
+      ),
+    ].map((m) => m[1]);
     expect(titles).toEqual([
       'Case A12',
       'Case A11',

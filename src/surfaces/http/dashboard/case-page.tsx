@@ -11,6 +11,7 @@ import { CsrfField, Field, Layout, Notice, fill, type PageContext } from '../pag
 import { methodText } from './method-text.js';
 import { runAnswerText } from './case-run-answer.js';
 import { CopyButton } from './dashboard-copy-button.js';
+import { flowHref } from './flows-state.js';
 import { shownTime } from './dashboard-time.js';
 import { TitledTable } from './titled-table.js';
 
@@ -29,8 +30,10 @@ export function CasePage(props: {
   notice?: CaseNoticeShown | undefined;
   /** A signing link an admin just took, shown once in this answer's body. */
   link?: TakenSigningLink | undefined;
+  /** The web-flow that made the case, when one did (case-flow-creators.ts). */
+  flow?: string | undefined;
 }) {
-  const { page, view, notice, link } = props;
+  const { page, view, notice, link, flow } = props;
   const w = page.words.casePage;
   const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
   return (
@@ -50,7 +53,7 @@ export function CasePage(props: {
         </Notice>
       ) : null}
       {link ? <SigningLink page={page} link={link} /> : null}
-      <CaseLive page={page} view={view} trail={props.trail} />
+      <CaseLive page={page} view={view} trail={props.trail} flow={flow} />
       <section aria-labelledby="case-actions-title" class="card">
         <h2 id="case-actions-title">{w.actions}</h2>
         <div class="actions">
@@ -102,8 +105,14 @@ export function CasePage(props: {
  * The part of the page that changes while the case runs, polled by htmx (`/live?v=`): the
  * answer is 204 while nothing changed (htmx then keeps it), else this part anew.
  */
-export function CaseLive(props: { page: PageContext; view: CaseView; trail: CaseTrail }) {
-  const { page, view, trail } = props;
+export function CaseLive(props: {
+  page: PageContext;
+  view: CaseView;
+  trail: CaseTrail;
+  /** The web-flow that made the case, when one did: "Created by" links to it. */
+  flow?: string | undefined;
+}) {
+  const { page, view, trail, flow } = props;
   const w = page.words.casePage;
   const at = (iso: string | Date | null | undefined) =>
     iso ? shownTime(page, typeof iso === 'string' ? new Date(iso) : iso) : w.none;
@@ -128,6 +137,14 @@ export function CaseLive(props: { page: PageContext; view: CaseView; trail: Case
           <dd>{view.referenceId ?? w.none}</dd>
           <dt>{w.sender}</dt>
           <dd>{view.sender ? `${view.sender.name} <${view.sender.email}>` : w.none}</dd>
+          {flow !== undefined ? (
+            <>
+              <dt>{page.words.caseList.colCreator}</dt>
+              <dd>
+                <a href={flowHref(flow)}>{page.words.caseList.creatorWebflow}</a>
+              </dd>
+            </>
+          ) : null}
           <dt>{w.folder}</dt>
           <dd>{view.folder.name}</dd>
           <dt>{w.activeGroup}</dt>

@@ -1,23 +1,28 @@
 import type { CaseState } from '../../../service/cases/index.js';
 import type { CaseSource } from '../../../service/db/index.js';
 import { fill, type PageContext } from '../pages/index.js';
+import { flowHref } from './flows-state.js';
 import type { RecentCase } from './home-recent-cases.js';
 import { When } from './home-when.js';
 
 /**
- * A list of cases: title, state, signers who signed of all, created. `full` (the case list) adds
- * each case's link, active group, folder, creator and source; the home page keeps it short.
+ * A list of cases: title (a link to the case), state, signers who signed of all, created. `full`
+ * (the case list) adds each case's active group, folder, creator and source; the home page keeps
+ * it short.
  */
 export function CasesTable({
   page,
   cases,
   caption,
   full,
+  flows,
 }: {
   page: PageContext;
   cases: readonly RecentCase[];
   caption: string;
   full?: boolean;
+  /** The web-flow that made a case, by case id: its creator is that flow, with a link to it. */
+  flows?: ReadonlyMap<string, string> | undefined;
 }) {
   const w = page.words.home;
   const l = page.words.caseList;
@@ -34,10 +39,13 @@ export function CasesTable({
     form: l.sourceForm,
     dashboard: l.sourceDashboard,
   };
-  const creator = (c: RecentCase) =>
-    c.creator === null
+  const creator = (c: RecentCase) => {
+    const flow = flows?.get(c.id);
+    if (flow !== undefined) return <a href={flowHref(flow)}>{l.creatorWebflow}</a>;
+    return c.creator === null
       ? l.creatorUnknown
       : fill(c.creator.kind === 'key' ? l.creatorKey : l.creatorMember, { name: c.creator.name });
+  };
   return (
     // Focusable and named: a table wider than its screen scrolls inside it, and a keyboard must
     // reach it. At 360 px its rows stack instead, each cell under its column's name (data-label).
@@ -59,13 +67,9 @@ export function CasesTable({
         <tbody>
           {cases.map((c) => (
             <tr>
-              {full ? (
-                <td data-label={w.caseTitle}>
-                  <a href={`/dashboard/cases/${c.id}`}>{c.title}</a>
-                </td>
-              ) : (
-                <td data-label={w.caseTitle}>{c.title}</td>
-              )}
+              <td data-label={w.caseTitle}>
+                <a href={`/dashboard/cases/${c.id}`}>{c.title}</a>
+              </td>
               <td data-label={w.caseState}>
                 <span class={`case-state case-state-${c.state}`}>{states[c.state]}</span>
               </td>

@@ -31,6 +31,7 @@ export const CASE_LIST_DA: Words['caseList'] = {
   creatorKey: 'Nøgle {name}',
   creatorMember: '{name}',
   creatorUnknown: 'Ukendt',
+  creatorWebflow: 'Forespørgsel',
   sourceV3: 'API v3',
   sourceV2: 'API v2',
   sourceForm: 'Formular',

@@ -33,6 +33,7 @@ export const CASE_LIST_EN = {
   creatorKey: 'Key {name}',
   creatorMember: '{name}',
   creatorUnknown: 'Unknown',
+  creatorWebflow: 'Web-flow',
   sourceV3: 'API v3',
   sourceV2: 'API v2',
   sourceForm: 'Form',

@@ -4,7 +4,7 @@
  * is this one's).
  */
 export const CASE_PAGE_EN = {
-  title: 'Case {title}',
+  title: 'Case: {title}',
   details: 'Details',
   reference: 'Reference',
   sender: 'Sender',
