@@ -94,6 +94,17 @@ async function walk(language: 'en' | 'da', w: Words): Promise<void> {
     await page.goto(`${server.url}/dashboard/settings`);
     await page.getByRole('heading', { level: 1, name: s.title }).waitFor();
     await page.getByText(s.noLogo).waitFor();
+    // The current tab is marked, for a screen reader and to the eye, and only it.
+    const tabs = settingsNav().getByRole('link');
+    const marks = await tabs.evaluateAll((links) =>
+      links.map((a) => [
+        a.textContent,
+        a.getAttribute('aria-current'),
+        Number(getComputedStyle(a.querySelector('strong') ?? a).fontWeight) >= 600,
+      ]),
+    );
+    expect(marks.filter(([, current]) => current !== null)).toEqual([[s.companyTab, 'page', true]]);
+    expect(marks.filter(([, , bold]) => bold)).toHaveLength(1);
     await checked(page);
 
     // A logo wider than the phone: taken, shown, and scaled to fit.

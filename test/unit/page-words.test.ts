@@ -35,6 +35,28 @@ describe('the pages catalogues', () => {
     expect(differ.map(([k]) => k)).toEqual([]);
   });
 
+  it('name each language in its own language, on the New case form as under Settings', () => {
+    for (const words of [EN, DA]) {
+      expect([words.newCase.language_da, words.newCase.language_en]).toEqual([
+        words.settings.languageDa,
+        words.settings.languageEn,
+      ]);
+      expect([words.newCase.language_da, words.newCase.language_en]).toEqual(['Dansk', 'English']);
+    }
+  });
+
+  it('call a case’s state the same on the case list and the case page', () => {
+    for (const words of [EN, DA]) {
+      expect(words.casePage.state).toBe(words.caseList.colState);
+      expect(words.casePage.state).toBe(words.home.caseState);
+    }
+  });
+
+  it('head a case’s page with its title set apart from the word for case', () => {
+    expect(fill(EN.casePage.title, { title: 'My first case' })).toBe('Case: My first case');
+    expect(fill(DA.casePage.title, { title: 'Min første sag' })).toBe('Sag: Min første sag');
+  });
+
   it('fill placeholders and leave an unknown one visible', () => {
     expect(fill('Logged in as {name}', { name: 'Ann' })).toBe('Logged in as Ann');
     expect(fill('{a} and {b}', { a: 1 })).toBe('1 and {b}');

@@ -1,6 +1,6 @@
 import type { PageContext } from '../pages/index.js';
 
-/** The settings' own pages, each a link; the current one marked for screen readers too. */
+/** The settings' own pages, each a link; the current one bold and marked for screen readers. */
 export type SettingsTab = 'company' | 'folders' | 'presets' | 'templates' | 'forms';
 
 const TABS: readonly { tab: SettingsTab; href: string }[] = [
@@ -25,9 +25,14 @@ export function SettingsNav({ page, current }: { page: PageContext; current: Set
       <ul>
         {TABS.map(({ tab, href }) => (
           <li>
-            <a href={href} aria-current={tab === current ? 'page' : undefined}>
-              {label[tab]}
-            </a>
+            {tab === current ? (
+              // Bold as well as announced: the stylesheet gives this nav no current-tab look.
+              <a href={href} aria-current="page">
+                <strong>{label[tab]}</strong>
+              </a>
+            ) : (
+              <a href={href}>{label[tab]}</a>
+            )}
           </li>
         ))}
       </ul>

@@ -72,7 +72,7 @@ export const NEW_CASE_DA: Words['newCase'] = {
   language: 'Signeringssidens sprog',
   languageCompany: 'Firmaets',
   language_da: 'Dansk',
-  language_en: 'Engelsk',
+  language_en: 'English',
   messageTemplate: 'Beskedskabelon',
   messageTemplateNone: '(ingen)',
   message: 'Besked til modtagerne',

@@ -75,7 +75,7 @@ export const NEW_CASE_EN = {
   remindersDaysBetweenHint: '1 to 365.',
   language: 'Language of the signing page',
   languageCompany: "The company's",
-  language_da: 'Danish',
+  language_da: 'Dansk',
   language_en: 'English',
   messageTemplate: 'Message template',
   messageTemplateNone: '(none)',
