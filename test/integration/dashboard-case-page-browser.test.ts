@@ -69,7 +69,7 @@ async function contextFor(member: TestMember, width: number): Promise<BrowserCon
 
 async function open(page: Page, id: string, title: string) {
   await page.goto(`${server.url}/dashboard/cases/${id}`);
-  await page.getByRole('heading', { level: 1, name: `Case ${title}` }).waitFor();
+  await page.getByRole('heading', { level: 1, name: `Case: ${title}` }).waitFor();
 }
 
 async function expectAccessible(page: Page) {

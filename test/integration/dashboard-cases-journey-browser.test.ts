@@ -137,7 +137,7 @@ async function savedDraft(p: Page): Promise<string> {
 async function sendFromItsPage(id: string, title: string): Promise<void> {
   if (new URL(page.url()).pathname !== `/dashboard/cases/${id}`)
     await page.goto(`${address}/dashboard/cases/${id}`);
-  await page.getByRole('heading', { level: 1, name: `Case ${title}` }).waitFor();
+  await page.getByRole('heading', { level: 1, name: `Case: ${title}` }).waitFor();
   await page
     .getByRole('region', { name: w.casePage.actions })
     .getByRole('button', { name: w.casePage.send, exact: true })
@@ -392,7 +392,7 @@ describe('a company’s cases in the dashboard, from sign-up to sealed PDF', () 
     await accessible(page);
     const id = await savedDraft(page);
     await page.goto(`${address}/dashboard/cases/${id}`);
-    await page.getByRole('heading', { level: 1, name: 'Case Mutual NDA' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Case: Mutual NDA' }).waitFor();
     await expect(page.locator('.case-state').textContent()).resolves.toBe(w.casePage.states.draft);
     await accessible(page);
     // The document was filled with what the form's fields said.
