@@ -151,7 +151,9 @@ describe('the web-flow answer page', () => {
     const page = first.page;
     expect((await page.goto(`${server.url}${path}`))?.status()).toBe(200);
     await page.getByRole('heading', { level: 1, name: 'Who lives there?' }).waitFor();
-    await page.getByText(en.from.replace('{name}', 'Acme Office')).waitFor();
+    await page
+      .getByText(en.from.replace('{name}', 'Acme Office').replace('{company}', 'Company flow-a'))
+      .waitFor();
     await page.getByText('Please answer by Friday.').waitFor();
     await page.getByText(en.progress.replace('{answered}', '0').replace('{total}', '7')).waitFor();
     // Prefilled with the form's default.

@@ -285,7 +285,9 @@ describe('a web-flow from the API to the signing case, through e-mail and the an
     // The first sitting, on a phone's width: part of the answers, saved.
     const first = await opened(links.get(ANN.email)!, 360);
     const page = first.page;
-    await page.getByText(f.from.replace('{name}', OWNER.name)).waitFor();
+    await page
+      .getByText(f.from.replace('{name}', OWNER.name).replace('{company}', COMPANY))
+      .waitFor();
     await page.getByText('Please answer by Friday.').waitFor();
     await page.getByText(progressText(0)).waitFor();
     expect(await page.getByLabel('Monthly rent').inputValue()).toBe('1200');

@@ -11,6 +11,8 @@ export interface FlowSitting {
   title: string;
   message: string | null;
   senderName: string;
+  /** The asking company's name: the page says who asks, not only which person. */
+  companyName: string;
   recipient: {
     id: string;
     name: string;
@@ -45,7 +47,9 @@ export async function readSitting(
   let query = db
     .selectFrom('webflow_recipients as r')
     .innerJoin('webflows as f', 'f.id', 'r.flow_id')
+    .innerJoin('companies as c', 'c.id', 'f.company_id')
     .select([
+      'c.name as company_name',
       'r.id as recipientId',
       'r.name',
       'r.language',
@@ -61,7 +65,8 @@ export async function readSitting(
       'f.form',
     ])
     .where('r.token_sha256', '=', hashWebflowToken(token));
-  if (lock) query = query.forUpdate();
+  // The person's and the flow's rows, not the company's: other flows of it go on meanwhile.
+  if (lock) query = query.forUpdate(['r', 'f']);
   const row = await query.executeTakeFirst();
   if (
     !row ||
@@ -91,6 +96,7 @@ export async function readSitting(
     title: row.title,
     message: row.message,
     senderName: row.sender_name,
+    companyName: row.company_name,
     recipient: { id: row.recipientId, name: row.name, language: row.language, status: row.status },
     questions,
     answers,

@@ -35,7 +35,7 @@ export function FlowPage(props: FlowPageProps) {
   const progress = { answered: sitting.progress.answered, total: sitting.progress.total };
   return (
     <Layout page={page} title={sitting.title} narrow>
-      <p>{fill(w.from, { name: sitting.senderName })}</p>
+      <p>{fill(w.from, { name: sitting.senderName, company: sitting.companyName })}</p>
       {(sitting.message ?? '')
         .split(/\n+/)
         .filter((line) => line.trim() !== '')

@@ -2,7 +2,7 @@ import type { Words } from './words-en.js';
 
 /** The words of the web-flow answer page, in Danish: the same keys as words-flow-en.ts. */
 export const FLOW_DA: Words['flow'] = {
-  from: 'Fra {name}',
+  from: 'Fra {name}, {company}',
   progress: '{answered} af {total} spørgsmål besvaret',
   saved: 'Gemt. {answered} af {total} spørgsmål besvaret: du kan gå fra siden og komme tilbage.',
   intro: 'Svar på det, du kan. Gem gemmer dine svar; Send svar sender dem, når du er færdig.',

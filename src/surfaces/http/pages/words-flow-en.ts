@@ -4,7 +4,7 @@
  * words-flow-da.ts has the same keys (its type is this one's).
  */
 export const FLOW_EN = {
-  from: 'From {name}',
+  from: 'From {name}, {company}',
   progress: '{answered} of {total} questions answered',
   saved:
     'Saved. {answered} of {total} questions answered: you can leave and come back to this page.',
