@@ -401,7 +401,10 @@ describe('copyFlowTemplates', () => {
     };
     await expect(
       copyFlowTemplates(stack.storage, 'acme', folder, [form.form.documents[0]!, gone]),
-    ).rejects.toThrow(/gone from storage/);
+    ).rejects.toMatchObject({
+      slug: 'document-production-failed',
+      details: [{ field: 'formId', message: expect.stringMatching(/gone from storage/) as string }],
+    });
     const left: string[] = [];
     for await (const o of stack.storage.list(folder)) left.push(o.key);
     expect(left).toEqual([]);

@@ -1,3 +1,4 @@
+import { DocpipeError } from '../../base/errors/index.js';
 import type { Storage } from '../../render/storage/index.js';
 import { formsFolder, type StoredFormDocument } from '../forms/index.js';
 
@@ -39,10 +40,15 @@ export async function copyFlowTemplates(
         );
       const key = `${flowKeyPrefix}${i}.${d.kind}`;
       written.push(key);
+      // The form's own record says it has this template and storage does not: the caller
+      // can mend it (a new import), so a typed refusal rather than an internal error.
       if (!(await storage.copy(d.storageKey, key)))
-        throw new Error(
-          `the template of document ${d.name} (${d.storageKey}) is gone from storage; import the form again`,
-        );
+        throw new DocpipeError('document-production-failed', [
+          {
+            field: 'formId',
+            message: `the form's template of document ${JSON.stringify(d.name)} is gone from storage: import the form again (docpipe forms import)`,
+          },
+        ]);
       copied.push({ ...d, storageKey: key });
     }
     return copied;
