@@ -9,6 +9,7 @@ import {
 } from '../db/index.js';
 import type { CaseState } from './case-answer.js';
 import { searchFolded } from './case-search-text.js';
+import { flowOfCreatorKey } from './flow-creator-key.js';
 
 /** What the dashboard's case list asks for; every field may be left out. */
 export interface CaseSearch {
@@ -42,8 +43,11 @@ export interface CaseListRow {
   activeGroup: number | null;
   folderName: string;
   createdAt: Date;
-  /** The key's name, or the member's; null when neither is known (or they were removed). */
-  creator: { kind: 'key' | 'member'; name: string } | null;
+  /**
+   * The key's name, the member's, or the web-flow that made the case (its id); null when none
+   * is known (or they were removed).
+   */
+  creator: { kind: 'key' | 'member'; name: string } | { kind: 'webflow'; flowId: string } | null;
   source: CaseSource | null;
 }
 
@@ -118,6 +122,7 @@ export async function searchCases(
       'c.created_at',
       'c.active_group',
       'c.source',
+      'c.created_by_key',
       'f.name as folder_name',
       'k.name as key_name',
       'u.name as user_name',
@@ -168,14 +173,25 @@ export async function searchCases(
       activeGroup: row.active_group,
       folderName: row.folder_name,
       createdAt: row.created_at,
-      creator:
-        row.key_name !== null
-          ? { kind: 'key', name: row.key_name }
-          : row.user_name !== null
-            ? { kind: 'member', name: row.user_name }
-            : null,
+      creator: creatorOf(row),
       source: row.source,
     })),
     next: page.next,
   };
+}
+
+/** Who made a case, as the list says it: its key, its member, or its web-flow. */
+function creatorOf(row: {
+  key_name: string | null;
+  user_name: string | null;
+  created_by_key: string | null;
+}): CaseListRow['creator'] {
+  const flowId = flowOfCreatorKey(row.created_by_key);
+  return flowId !== null
+    ? { kind: 'webflow', flowId }
+    : row.key_name !== null
+      ? { kind: 'key', name: row.key_name }
+      : row.user_name !== null
+        ? { kind: 'member', name: row.user_name }
+        : null;
 }

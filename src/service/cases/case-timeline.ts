@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
+import { flowOfCreatorKey } from './flow-creator-key.js';
 import { shownUrl } from '../webhooks/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,6 +70,8 @@ export interface CaseTrail {
   >;
   messages: CaseMessage[];
   webhookRuns: CaseWebhookRun[];
+  /** The web-flow that made the case (its id), or null when none did. */
+  flowId: string | null;
 }
 
 /** The case's timeline, invitations, signature methods and messages; undefined when not the company's. */
@@ -80,7 +83,7 @@ export async function readCaseTrail(
   if (!UUID.test(id)) return undefined;
   const kase = await db
     .selectFrom('cases')
-    .select(['updated_at', 'sealed_at'])
+    .select(['updated_at', 'sealed_at', 'created_by_key'])
     .where('company_id', '=', company)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -212,6 +215,7 @@ export async function readCaseTrail(
       lastError: r.last_error,
       at: new Date(r.created_at),
     })),
+    flowId: flowOfCreatorKey(kase.created_by_key),
   };
 }
 

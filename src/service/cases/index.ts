@@ -170,3 +170,4 @@ export {
 export { takeSigningLink, type LinkTaker, type TakenSigningLink } from './case-signing-link.js';
 export { MAX_EXTEND_DAYS, extendCaseExpiry, extendDaysOf } from './case-extend.js';
 export { remindCaseNow } from './case-remind.js';
+export { flowCaseCreatorKey, flowOfCreatorKey } from './flow-creator-key.js';

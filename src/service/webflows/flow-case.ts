@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { DocpipeError, type FailureDetail } from '../../base/errors/index.js';
 import type { TagInput } from '../../document/values/index.js';
+import { flowCaseCreatorKey } from '../cases/index.js';
 import { UserRepository } from '../companies/index.js';
 import { CprKeyMissingError } from '../cpr/index.js';
 import type { Database } from '../db/index.js';
@@ -31,16 +32,6 @@ export type FlowCaseOutcome =
   | { outcome: 'refused'; error: FlowCaseError }
   /** Nothing to make: no such flow in the company, not completed, or no `case` member. */
   | { outcome: 'none'; reason: 'no-flow' | 'not-completed' | 'no-case-request' };
-
-/**
- * The creating "key" a flow's case is written with (`cases.created_by_key`): the flow names the
- * case it made in the case's own transaction, so that a call after a crash between that commit
- * and the flow's finds the case instead of making a second. No API key has this form (theirs
- * are the id in `dp_<id>_<secret>`).
- */
-export function flowCaseCreatorKey(flowId: string): string {
-  return `webflow:${flowId.toLowerCase()}`;
-}
 
 /**
  * A completed flow's signing case (issue 36): its `case` member (`case_request`) as the form

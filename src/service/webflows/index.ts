@@ -12,7 +12,6 @@ export { getWebflow } from './get-webflow.js';
 export { flowFormOf, type FlowForm } from './flow-form.js';
 export {
   caseErrorOf,
-  flowCaseCreatorKey,
   makeCaseOfFlow,
   type FlowCaseDeps,
   type FlowCaseError,
@@ -66,3 +65,5 @@ export { WORKFLOW_COMPLETED, WORKFLOW_CREATED } from './flow-triggers.js';
 export { listWebflows, type WebflowListPage, type WebflowListRow } from './list-webflows.js';
 export { readWebflowDetail, type WebflowDetail } from './webflow-detail.js';
 export { clearTestFlows, type ClearTestFlowsOptions } from './clear-test-flows.js';
+// The creating key of a flow's case is the cases' to read back; named here too for callers of flows.
+export { flowCaseCreatorKey } from '../cases/index.js';

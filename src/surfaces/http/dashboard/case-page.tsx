@@ -30,10 +30,8 @@ export function CasePage(props: {
   notice?: CaseNoticeShown | undefined;
   /** A signing link an admin just took, shown once in this answer's body. */
   link?: TakenSigningLink | undefined;
-  /** The web-flow that made the case, when one did (case-flow-creators.ts). */
-  flow?: string | undefined;
 }) {
-  const { page, view, notice, link, flow } = props;
+  const { page, view, notice, link } = props;
   const w = page.words.casePage;
   const base = `/dashboard/cases/${encodeURIComponent(view.id)}`;
   return (
@@ -53,7 +51,7 @@ export function CasePage(props: {
         </Notice>
       ) : null}
       {link ? <SigningLink page={page} link={link} /> : null}
-      <CaseLive page={page} view={view} trail={props.trail} flow={flow} />
+      <CaseLive page={page} view={view} trail={props.trail} />
       <section aria-labelledby="case-actions-title" class="card">
         <h2 id="case-actions-title">{w.actions}</h2>
         <div class="actions">
@@ -105,14 +103,10 @@ export function CasePage(props: {
  * The part of the page that changes while the case runs, polled by htmx (`/live?v=`): the
  * answer is 204 while nothing changed (htmx then keeps it), else this part anew.
  */
-export function CaseLive(props: {
-  page: PageContext;
-  view: CaseView;
-  trail: CaseTrail;
-  /** The web-flow that made the case, when one did: "Created by" links to it. */
-  flow?: string | undefined;
-}) {
-  const { page, view, trail, flow } = props;
+export function CaseLive(props: { page: PageContext; view: CaseView; trail: CaseTrail }) {
+  const { page, view, trail } = props;
+  // The web-flow that made the case, when one did: "Created by" links to it.
+  const flow = trail.flowId ?? undefined;
   const w = page.words.casePage;
   const at = (iso: string | Date | null | undefined) =>
     iso ? shownTime(page, typeof iso === 'string' ? new Date(iso) : iso) : w.none;

@@ -28,7 +28,6 @@ import {
 } from '../pages/index.js';
 import { shownTime } from './dashboard-time.js';
 import { CaseAuditPage } from './case-audit-page.js';
-import { flowCreators } from './case-flow-creators.js';
 import { CaseDeletePage, CaseLive, CasePage, type CaseNoticeShown } from './case-page.js';
 import { redirectWithFlash, takeFlash } from './home-flash.js';
 
@@ -87,28 +86,20 @@ export const casePages: DashboardPages = (scope, { context }) => {
       await sendProblem(reply, page, 'notFound');
       return undefined;
     }
-    const flow = (await flowCreators(db, member.companyId, [id])).get(id);
-    return { member, page, found: { view, trail, flow } };
+    return { member, page, found: { view, trail } };
   };
 
   const show = (
     reply: FastifyReply,
     page: PageContext,
-    found: { view: CaseView; trail: CaseTrail; flow?: string | undefined },
+    found: { view: CaseView; trail: CaseTrail },
     notice?: CaseNoticeShown,
     status = 200,
     link?: TakenSigningLink,
   ) =>
     sendPage(
       reply,
-      <CasePage
-        page={page}
-        view={found.view}
-        trail={found.trail}
-        flow={found.flow}
-        notice={notice}
-        link={link}
-      />,
+      <CasePage page={page} view={found.view} trail={found.trail} notice={notice} link={link} />,
       status,
     );
 
@@ -151,12 +142,11 @@ export const casePages: DashboardPages = (scope, { context }) => {
         return reply.headers(PAGE_HEADERS).code(204).send();
       const view = await viewOf(member.companyId, id);
       if (!view) return sendProblem(reply, page, 'notFound');
-      const flow = (await flowCreators(db, member.companyId, [id])).get(id);
       // A fragment for htmx to swap in: no document type, no frame.
       return reply
         .headers(PAGE_HEADERS)
         .type('text/html; charset=utf-8')
-        .send(render(<CaseLive page={page} view={view} trail={trail} flow={flow} />));
+        .send(render(<CaseLive page={page} view={view} trail={trail} />));
     },
   );
 

@@ -19,7 +19,6 @@ export function CasesListPage({
   filters,
   folders,
   result,
-  flows,
   paged,
   notice,
 }: {
@@ -27,8 +26,6 @@ export function CasesListPage({
   filters: CaseListFilters;
   folders: readonly { id: string; name: string }[];
   result: CaseListPage;
-  /** The web-flow that made a case, by case id (case-flow-creators.ts). */
-  flows?: ReadonlyMap<string, string> | undefined;
   /** A later page than the first: "Newest" leads back. */
   paged: boolean;
   /** The flash of a case just deleted. */
@@ -126,7 +123,7 @@ export function CasesListPage({
       {result.cases.length === 0 ? (
         <p>{filtered || filters.tab !== 'all' || paged ? l.none : l.noCases}</p>
       ) : (
-        <CasesTable page={page} cases={result.cases} caption={l.caption} flows={flows} full />
+        <CasesTable page={page} cases={result.cases} caption={l.caption} full />
       )}
       {paged || result.next ? (
         <nav class="actions" aria-label={l.paging}>

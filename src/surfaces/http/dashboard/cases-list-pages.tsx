@@ -3,7 +3,6 @@ import { searchCases } from '../../../service/cases/index.js';
 import { FolderRepository } from '../../../service/companies/index.js';
 import { fill, memberOf, pageOf, sendPage } from '../pages/index.js';
 import type { DashboardPages } from '../pages/index.js';
-import { flowCreators } from './case-flow-creators.js';
 import { CasesListPage } from './cases-list-page.js';
 import { caseListFilters, caseSearchOf } from './cases-list-query.js';
 import { takeFlash } from './home-flash.js';
@@ -42,12 +41,6 @@ export const casesListPages: DashboardPages = (scope, { context }) => {
         searchCases(db, member.companyId, caseSearchOf(filters, query.cursor, page.timeZone)),
         folders.list(member.companyId),
       ]);
-      // Only the cases of no known creator can be a web-flow's.
-      const flows = await flowCreators(
-        db,
-        member.companyId,
-        result.cases.filter((c) => c.creator === null).map((c) => c.id),
-      );
       return sendPage(
         reply,
         <CasesListPage
@@ -56,7 +49,6 @@ export const casesListPages: DashboardPages = (scope, { context }) => {
           filters={filters}
           folders={list}
           result={result}
-          flows={flows}
           paged={Boolean(query.cursor)}
         />,
       );

@@ -15,14 +15,11 @@ export function CasesTable({
   cases,
   caption,
   full,
-  flows,
 }: {
   page: PageContext;
   cases: readonly RecentCase[];
   caption: string;
   full?: boolean;
-  /** The web-flow that made a case, by case id: its creator is that flow, with a link to it. */
-  flows?: ReadonlyMap<string, string> | undefined;
 }) {
   const w = page.words.home;
   const l = page.words.caseList;
@@ -39,12 +36,10 @@ export function CasesTable({
     form: l.sourceForm,
     dashboard: l.sourceDashboard,
   };
-  const creator = (c: RecentCase) => {
-    const flow = flows?.get(c.id);
-    if (flow !== undefined) return <a href={flowHref(flow)}>{l.creatorWebflow}</a>;
-    return c.creator === null
-      ? l.creatorUnknown
-      : fill(c.creator.kind === 'key' ? l.creatorKey : l.creatorMember, { name: c.creator.name });
+  const creator = ({ creator: c }: RecentCase) => {
+    if (c === null) return l.creatorUnknown;
+    if (c.kind === 'webflow') return <a href={flowHref(c.flowId)}>{l.creatorWebflow}</a>;
+    return fill(c.kind === 'key' ? l.creatorKey : l.creatorMember, { name: c.name });
   };
   return (
     // Focusable and named: a table wider than its screen scrolls inside it, and a keyboard must
