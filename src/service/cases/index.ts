@@ -76,7 +76,7 @@ export {
 export { readSigningView, type SigningView } from './signing-view.js';
 export { chooseSender, type NamedSender, type SenderChoice } from './sender-choice.js';
 export { recipientOfToken } from './token-recipient.js';
-export { hashSigningToken, signingTokenFor, signingUrl } from './signing-token.js';
+export { hashSigningToken, linkBase, signingTokenFor, signingUrl } from './signing-token.js';
 export {
   REMINDER_DEFAULTS,
   firstReminderAt,

@@ -36,14 +36,18 @@ export function newRecipientUid(): string {
 }
 
 /**
- * The signing link: the company's own signing domain when it has one (spec 4.4, rule 7), else
- * this service's public URL, then `/sign/<token>`.
+ * Where a company's people follow their links: its own signing domain when it has one (spec
+ * 4.4, rule 7; https unless it says otherwise), else this service's public URL.
  */
-export function signingUrl(signingDomain: string | null, publicUrl: string, token: string): string {
-  const base = signingDomain
+export function linkBase(signingDomain: string | null, publicUrl: string): string {
+  return signingDomain
     ? /^https?:\/\//.test(signingDomain)
       ? signingDomain
       : `https://${signingDomain}`
     : publicUrl;
-  return `${base.replace(/\/+$/, '')}/sign/${token}`;
+}
+
+/** The signing link: `/sign/<token>` under the company's link base (linkBase). */
+export function signingUrl(signingDomain: string | null, publicUrl: string, token: string): string {
+  return `${linkBase(signingDomain, publicUrl).replace(/\/+$/, '')}/sign/${token}`;
 }

@@ -1,3 +1,4 @@
+import { linkBase } from '../cases/index.js';
 import type { OutgoingMessage } from '../messages/index.js';
 import { webflowTokenFor, webflowUrl } from '../webflows/index.js';
 import { flowRunning, type FlowContext } from './flow-context.js';
@@ -49,15 +50,7 @@ export function flowMessageOf(
   };
 }
 
-/**
- * The person's page, `/flow/<token>`: under the company's signing domain when it has one (as
- * its signing links are, service/cases' signingUrl), else under the public URL.
- */
+/** The person's page, `/flow/<token>`, under the company's link base, as its signing links are. */
 export function flowLink(signingDomain: string | null, publicUrl: string, token: string): string {
-  const base = signingDomain
-    ? /^https?:\/\//.test(signingDomain)
-      ? signingDomain
-      : `https://${signingDomain}`
-    : publicUrl;
-  return webflowUrl(base, token);
+  return webflowUrl(linkBase(signingDomain, publicUrl), token);
 }
