@@ -5,6 +5,7 @@
  * what lies between the markers is written:
  *
  *   README.md          <!-- bench:summary:start --> ... <!-- bench:summary:end -->
+ *   docs/benchmarks.md <!-- bench:glance:start --> ... <!-- bench:glance:end -->
  *   docs/benchmarks.md <!-- bench:table:<group>:start --> ... <!-- bench:table:<group>:end -->
  *
  * The prose around them stays hand-written. A group without figures in the results (a part the
@@ -132,6 +133,39 @@ export function summary(results: Results): string {
   return lines.join('\n');
 }
 
+/**
+ * docs/benchmarks.md's report at a glance: every target of the run, met or missed, one line each in
+ * the order of the page's tables (a group without a table last), and every chart. A reader
+ * choosing a pipeline reads this; the tables below it hold the spreads and baselines.
+ */
+export function glance(results: Results, groupOrder: readonly string[] = []): string {
+  const rank = (g: string) => {
+    const i = groupOrder.indexOf(g);
+    return i < 0 ? groupOrder.length : i;
+  };
+  const judged = results.figures
+    .filter((f) => f.target && f.meets !== undefined)
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f.group) - rank(b.f.group) || a.i - b.i)
+    .map(({ f }) => f);
+  const missed = judged.filter((f) => !f.meets).length;
+  const lines = [
+    `_${machineLine(results.machine, results.date)} From \`bench/results/latest.json\` by \`npm run bench:report\`._`,
+    '',
+    `${judged.length - missed} of ${judged.length} targets met, ${missed} missed (why each is missed: the section of its group below).`,
+    '',
+    '| part | measure | docpipe | verdict |',
+    '| --- | --- | --- | --- |',
+    ...judged.map(
+      (f) =>
+        `| ${[f.group, f.name, withUnit(f.value, f.unit), f.meets ? verdict(f)! : `**${verdict(f)!}**`].map(cell).join(' | ')} |`,
+    ),
+  ];
+  if (results.series.length > 0)
+    lines.push('', ...results.series.map((s) => `![${s.title}](benchmarks/${s.id}.png)`));
+  return lines.join('\n');
+}
+
 const startMarker = (name: string) => `<!-- bench:${name}:start -->`;
 const endMarker = (name: string) => `<!-- bench:${name}:end -->`;
 
@@ -163,6 +197,9 @@ export function renderTexts(
   if (!measured) log.push(`README.md: ${headline} not measured in this run, its summary kept`);
   else if (newReadme === undefined) log.push('README.md: no bench:summary markers, left as it is');
   let newDocs = docs;
+  const glanceText = glance(results, tableGroups(docs));
+  const withGlance = replaceBetween(newDocs, 'glance', glanceText);
+  if (withGlance !== undefined) newDocs = withGlance;
   const groups = new Set(results.figures.map((f) => f.group));
   for (const group of tableGroups(docs)) {
     if (!groups.has(group)) {

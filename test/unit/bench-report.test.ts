@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { barChartSvg, lineChartSvg, ticks } from '../../bench/report/charts.js';
 import { figuresFromRun, parseTarget } from '../../bench/report/from-run.js';
 import {
+  glance,
   groupTable,
   renderDocs,
   renderTexts,
@@ -164,6 +165,29 @@ describe('regenerating README.md and docs/benchmarks.md between their markers', 
     const twice = renderTexts(sample(), once.readme, once.docs);
     expect(twice.readme).toBe(once.readme);
     expect(twice.docs).toBe(once.docs);
+  });
+
+  it('writes every target at a glance, missed ones in bold, in the order of the tables, with every chart', () => {
+    const text = glance(sample(), ['throughput', 'engine']);
+    const judged = sample().figures.filter((f) => f.meets !== undefined && f.target);
+    const missed = judged.filter((f) => !f.meets).length;
+    expect(missed).toBeGreaterThan(0);
+    expect(text).toContain(
+      `${judged.length - missed} of ${judged.length} targets met, ${missed} missed`,
+    );
+    const rows = text.split('\n').filter((l) => /^\| (?!part|---)/.test(l));
+    expect(rows).toHaveLength(judged.length);
+    expect(rows[0]).toMatch(
+      /^\| throughput \| .* \| \*\*missed: 0\.64 of the fastest raw loop, target >= 0\.85\*\* \|$/,
+    );
+    const firstEngine = rows.findIndex((r) => r.startsWith('| engine |'));
+    expect(rows.slice(0, firstEngine).every((r) => r.startsWith('| throughput |'))).toBe(true);
+    expect(rows.some((r) => r.startsWith('| delivery |'))).toBe(true);
+    for (const s of sample().series) expect(text).toContain(`](benchmarks/${s.id}.png)`);
+    const docsWithGlance = `# B\n<!-- bench:glance:start -->\nold\n<!-- bench:glance:end -->\n${docs}`;
+    const out = renderTexts(sample(), readme, docsWithGlance);
+    expect(out.docs).not.toContain('\nold\n');
+    expect(out.docs).toContain('targets met');
   });
 
   it('leaves a file without markers as it is', () => {
