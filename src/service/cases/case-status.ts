@@ -135,20 +135,26 @@ export interface CaseEventInput {
 export async function writeCaseEvent(trx: Db, event: CaseEventInput): Promise<void> {
   const status = event.status ?? (await readCaseStatus(trx, event.company, event.caseId));
   if (!status) throw new Error(`case ${event.caseId} is gone: its ${event.trigger} has no case`);
+  await trx.insertInto('case_events').values(caseEventRow(event, status)).execute();
+}
+
+/**
+ * The outbox row of an event whose status the writer has: what writeCaseEvent inserts, for a
+ * writer that inserts it in a statement of its own making (case-writer.ts, the case and its
+ * event in one).
+ */
+export function caseEventRow(event: CaseEventInput, status: CaseStatus) {
   const payload = {
     trigger: event.trigger,
     case: { ...event.caseExtra, ...eventCaseOf(status) },
     ...event.extra,
   };
-  await trx
-    .insertInto('case_events')
-    .values({
-      ...(event.id ? { id: event.id } : {}),
-      company_id: event.company,
-      case_id: event.caseId,
-      trigger: event.trigger,
-      payload: JSON.stringify(payload),
-      created_at: event.at,
-    })
-    .execute();
+  return {
+    ...(event.id ? { id: event.id } : {}),
+    company_id: event.company,
+    case_id: event.caseId,
+    trigger: event.trigger,
+    payload: JSON.stringify(payload),
+    created_at: event.at,
+  };
 }
