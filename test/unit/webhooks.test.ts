@@ -312,6 +312,7 @@ describe('loadWebhookConfig', () => {
       allowPrivate: false,
       timeoutMs: 10_000,
       concurrency: 16,
+      batchSize: 50,
     });
     expect(
       loadWebhookConfig({
@@ -320,6 +321,7 @@ describe('loadWebhookConfig', () => {
         DOCPIPE_WEBHOOK_ALLOW_PRIVATE: 'true',
         DOCPIPE_WEBHOOK_TIMEOUT: '300ms',
         DOCPIPE_WEBHOOK_CONCURRENCY: '4',
+        DOCPIPE_DELIVERY_BATCH: '1',
       }),
     ).toEqual({
       backoffMs: 50,
@@ -327,6 +329,7 @@ describe('loadWebhookConfig', () => {
       allowPrivate: true,
       timeoutMs: 300,
       concurrency: 4,
+      batchSize: 1,
     });
   });
 
@@ -338,6 +341,7 @@ describe('loadWebhookConfig', () => {
         DOCPIPE_WEBHOOK_ALLOW_PRIVATE: 'yes',
         DOCPIPE_WEBHOOK_TIMEOUT: '5m',
         DOCPIPE_WEBHOOK_CONCURRENCY: '0',
+        DOCPIPE_DELIVERY_BATCH: '5000',
       });
     } catch (err) {
       error = err;
@@ -348,6 +352,7 @@ describe('loadWebhookConfig', () => {
       'DOCPIPE_WEBHOOK_TIMEOUT must be between 1ms and 60s (got "5m")',
       'DOCPIPE_WEBHOOK_ALLOW_PRIVATE must be true or false (got "yes")',
       'DOCPIPE_WEBHOOK_CONCURRENCY must be a positive integer (got "0")',
+      'DOCPIPE_DELIVERY_BATCH must be between 1 and 1000 (got 5000)',
     ]);
   });
 });

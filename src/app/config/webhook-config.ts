@@ -16,6 +16,7 @@ export const WEBHOOK_VARIABLES = {
   allowPrivate: ALLOW_PRIVATE_VARIABLE,
   timeout: 'DOCPIPE_WEBHOOK_TIMEOUT',
   concurrency: 'DOCPIPE_WEBHOOK_CONCURRENCY',
+  batch: 'DOCPIPE_DELIVERY_BATCH',
 } as const;
 
 /** A try longer than a minute holds a worker's slot for nothing: receivers answer in seconds. */
@@ -23,12 +24,15 @@ const MAX_TIMEOUT_MS = 60_000;
 /** Retrying for more than a week keeps deliveries nobody will read. */
 const MAX_RETRY_FOR_MS = 7 * 24 * 3600_000;
 const MAX_CONCURRENCY = 256;
+/** A statement of thousands of rows holds its locks and a worker's memory for little more speed. */
+const MAX_BATCH = 1000;
 
 /**
  * The webhook settings of `env`, every problem added to `problems`, named by its variable:
  * `DOCPIPE_WEBHOOK_BACKOFF` (`30s`), `DOCPIPE_WEBHOOK_RETRY_FOR` (`24h`),
  * `DOCPIPE_WEBHOOK_ALLOW_PRIVATE` (`false`), `DOCPIPE_WEBHOOK_TIMEOUT` (`10s`) and
- * `DOCPIPE_WEBHOOK_CONCURRENCY` (16). Durations take ms, s, m, h or d (`50ms` is for tests).
+ * `DOCPIPE_WEBHOOK_CONCURRENCY` (16), and `DOCPIPE_DELIVERY_BATCH` (50: events and webhook tries
+ * handled together, one statement for the batch's rows). Durations take ms, s, m, h or d (`50ms` is for tests).
  */
 export function webhookConfigFrom(env: NodeJS.ProcessEnv, problems: string[]): WebhookConfig {
   const v = WEBHOOK_VARIABLES;
@@ -44,12 +48,19 @@ export function webhookConfigFrom(env: NodeJS.ProcessEnv, problems: string[]): W
     problems.push(`${v.concurrency} must be at most ${MAX_CONCURRENCY} (got ${concurrency})`);
     concurrency = d.concurrency;
   }
+  const fallbackBatch = d.batchSize ?? 1;
+  let batchSize = envNumbers(env, problems).int(v.batch, fallbackBatch);
+  if (batchSize < 1 || batchSize > MAX_BATCH) {
+    problems.push(`${v.batch} must be between 1 and ${MAX_BATCH} (got ${batchSize})`);
+    batchSize = fallbackBatch;
+  }
   return {
     backoffMs,
     retryForMs,
     allowPrivate: allowText === 'true' || allowText === '1',
     timeoutMs,
     concurrency,
+    batchSize,
   };
 }
 

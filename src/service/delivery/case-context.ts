@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { reminderSettings, type ReminderSettings } from '../cases/index.js';
 import type { Database } from '../db/index.js';
+import { StatementBatcher, batcherFor } from '../webhooks/index.js';
 
 /** What a case's messages say of it, read once per batch of messages. */
 export interface CaseContext {
@@ -42,16 +43,48 @@ export interface ContextRecipient {
 }
 
 /** The case with its company and recipients; undefined when it is gone (deleted). */
-export async function readCaseContext(
+export function readCaseContext(
   db: Kysely<Database>,
   company: string,
   caseId: string,
+  /** Cases read together by one pair of statements. @defaultValue 1 */
+  batchSize = 1,
 ): Promise<CaseContext | undefined> {
-  const row = await db
+  return batcherFor(
+    contexts,
+    db,
+    batchSize,
+    (max) =>
+      new StatementBatcher<CaseKey, CaseContext | undefined>(
+        (keys) => readCaseContexts(db, keys),
+        max,
+      ),
+  ).add({ company, caseId });
+}
+
+interface CaseKey {
+  company: string;
+  caseId: string;
+}
+
+const contexts = new WeakMap<
+  Kysely<Database>,
+  Map<number, StatementBatcher<CaseKey, CaseContext | undefined>>
+>();
+
+/** Many cases' contexts by two statements (the cases, their recipients), in the keys' order. */
+export async function readCaseContexts(
+  db: Kysely<Database>,
+  keys: readonly CaseKey[],
+): Promise<(CaseContext | undefined)[]> {
+  const ids = [...new Set(keys.map((k) => k.caseId))];
+  const companies = [...new Set(keys.map((k) => k.company))];
+  const rows = await db
     .selectFrom('cases')
     .innerJoin('companies', 'companies.id', 'cases.company_id')
     .select([
       'cases.id',
+      'cases.company_id',
       'cases.title',
       'cases.state',
       'cases.language',
@@ -66,14 +99,16 @@ export async function readCaseContext(
       'companies.signing_domain',
       'companies.send_signed_copy_to_sender',
     ])
-    .where('cases.company_id', '=', company)
-    .where('cases.id', '=', caseId)
-    .executeTakeFirst();
-  if (!row) return undefined;
+    .where('cases.company_id', 'in', companies)
+    .where('cases.id', 'in', ids)
+    .execute();
+  if (rows.length === 0) return keys.map(() => undefined);
   const recipients = await db
     .selectFrom('recipients')
     .select([
       'id',
+      'company_id',
+      'case_id',
       'name',
       'email',
       'phone',
@@ -85,48 +120,60 @@ export async function readCaseContext(
       'signing_token_hash',
       'denial_reason',
     ])
-    .where('company_id', '=', company)
-    .where('case_id', '=', caseId)
+    .where('company_id', 'in', companies)
+    .where(
+      'case_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('case_id')
     .orderBy('position')
     .execute();
-  const settings = (row.settings ?? {}) as {
-    message?: unknown;
-    autoSend?: unknown;
-    reminders?: Partial<ReminderSettings>;
-  };
-  return {
-    company: {
-      id: company,
-      name: row.company_name,
-      signingDomain: row.signing_domain,
-      sendSignedCopyToSender: row.send_signed_copy_to_sender,
-    },
-    id: row.id,
-    title: row.title,
-    state: row.state,
-    language: row.language,
-    referenceId: row.reference_id,
-    expiresAt: row.expires_at,
-    activeGroup: row.active_group,
-    message: typeof settings.message === 'string' ? settings.message : null,
-    messageTemplateId: row.message_template_id,
-    reminders: reminderSettings(settings.reminders),
-    autoSend: settings.autoSend !== false,
-    sender: { name: row.sender_name, email: row.sender_email },
-    recipients: recipients.map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      phone: r.phone,
-      type: r.type,
-      signing: r.signing,
-      group: r.group,
-      status: r.status,
-      messageTemplateId: r.message_template_id,
-      tokenHash: r.signing_token_hash,
-      denialReason: r.denial_reason,
-    })),
-  };
+  return keys.map(({ company, caseId }) => {
+    // A case is only ever its own company's: the pair is checked, not the id alone.
+    const row = rows.find((r) => r.id === caseId && r.company_id === company);
+    if (!row) return undefined;
+    const settings = (row.settings ?? {}) as {
+      message?: unknown;
+      autoSend?: unknown;
+      reminders?: Partial<ReminderSettings>;
+    };
+    return {
+      company: {
+        id: company,
+        name: row.company_name,
+        signingDomain: row.signing_domain,
+        sendSignedCopyToSender: row.send_signed_copy_to_sender,
+      },
+      id: row.id,
+      title: row.title,
+      state: row.state,
+      language: row.language,
+      referenceId: row.reference_id,
+      expiresAt: row.expires_at,
+      activeGroup: row.active_group,
+      message: typeof settings.message === 'string' ? settings.message : null,
+      messageTemplateId: row.message_template_id,
+      reminders: reminderSettings(settings.reminders),
+      autoSend: settings.autoSend !== false,
+      sender: { name: row.sender_name, email: row.sender_email },
+      recipients: recipients
+        .filter((r) => r.case_id === caseId && r.company_id === company)
+        .map((r) => ({
+          id: r.id,
+          name: r.name,
+          email: r.email,
+          phone: r.phone,
+          type: r.type,
+          signing: r.signing,
+          group: r.group,
+          status: r.status,
+          messageTemplateId: r.message_template_id,
+          tokenHash: r.signing_token_hash,
+          denialReason: r.denial_reason,
+        })),
+    };
+  });
 }
 
 /** The signers the case waits for now: pending, in the active group. */

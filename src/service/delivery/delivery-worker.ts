@@ -3,6 +3,7 @@ import { Worker, type Job } from 'bullmq';
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../../platform/redis/index.js';
+import { DEFAULT_DELIVERY_BATCH } from '../webhooks/index.js';
 import { runSchedule, type TickReport } from './delivery-scheduler.js';
 import { EVENTS_QUEUE, EventQueue, type EventJob, type EventOutcome } from './event-queue.js';
 import type { EventDeps } from './event-deps.js';
@@ -23,6 +24,12 @@ export interface DeliveryWorkerOptions {
   deps: EventDeps;
   /** @defaultValue DEFAULT_EVENT_CONCURRENCY */
   concurrency?: number;
+  /**
+   * Events handled together (`DOCPIPE_DELIVERY_BATCH`, the webhook settings' `batchSize`): the
+   * worker takes at least this many at once, and their rows are read and written by one
+   * statement per batch. @defaultValue DEFAULT_DELIVERY_BATCH
+   */
+  batchSize?: number;
   /** @defaultValue DEFAULT_SCHEDULE_MS; 0 runs no timer (tests tick themselves). */
   scheduleEveryMs?: number;
   relayPollMs?: number;
@@ -47,7 +54,8 @@ export class DeliveryWorker {
   ) {}
 
   static async start(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
-    const { deps } = options;
+    const batchSize = Math.max(1, options.batchSize ?? DEFAULT_DELIVERY_BATCH);
+    const deps: EventDeps = { ...options.deps, batchSize };
     const connection = createRedis(options.redisUrl, 'worker');
     const queue = new EventQueue(connection, options.prefix);
     const worker = new Worker<EventJob, EventOutcome>(
@@ -57,7 +65,8 @@ export class DeliveryWorker {
         connection,
         prefix: options.prefix,
         name: `${hostname()}:${process.pid}`,
-        concurrency: options.concurrency ?? DEFAULT_EVENT_CONCURRENCY,
+        // A batch forms from the events in hand: as many as it holds, at least.
+        concurrency: Math.max(options.concurrency ?? DEFAULT_EVENT_CONCURRENCY, batchSize),
       },
     );
     // Connection trouble is retried by BullMQ; unheard, the event would end the process.
@@ -84,7 +93,7 @@ export class DeliveryWorker {
       connection.disconnect();
       throw err;
     }
-    const delivery = new DeliveryWorker(options, worker, relay, queue, connection);
+    const delivery = new DeliveryWorker({ ...options, deps }, worker, relay, queue, connection);
     const every = options.scheduleEveryMs ?? DEFAULT_SCHEDULE_MS;
     if (every > 0) {
       delivery.timer = setInterval(() => void delivery.tick(), every);

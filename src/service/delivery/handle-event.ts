@@ -13,7 +13,8 @@ import {
   RECIPIENT_SIGNED,
 } from './event-triggers.js';
 import { handleFlowEvent } from './flow-events.js';
-import { planMessages, type PlannedMessage } from './message-ledger.js';
+import { readEventRow } from './event-rows.js';
+import { planClaimedMessages, type PlannedMessage } from './message-ledger.js';
 import { sendMessages } from './send-messages.js';
 
 const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
@@ -28,11 +29,8 @@ const CHANNELS: readonly ChannelName[] = ['email', 'sms', 'eboks'];
  * of the case's creation.
  */
 export async function handleEvent(deps: EventDeps, job: EventJob): Promise<EventOutcome> {
-  const row = await deps.db
-    .selectFrom('case_events')
-    .select(['id', 'company_id', 'case_id', 'flow_id', 'trigger', 'payload'])
-    .where('id', '=', job.eventId)
-    .executeTakeFirst();
+  // With the other events of the batch: one statement for all their rows.
+  const row = await readEventRow(deps.db, job.eventId, deps.batchSize);
   if (!row) return notSent('the case was deleted before its event was handled');
   if (row.case_id === null) {
     if (row.flow_id === null) return notSent('the event belongs to no case and no web-flow');
@@ -70,12 +68,20 @@ async function messagesOf(
   // the trigger alone, without reading the case.
   if (!MESSAGE_TRIGGERS.has(event.trigger))
     return channelsNot(`nothing is sent on ${event.trigger}`);
-  const c = await readCaseContext(deps.db, event.company, event.caseId);
+  // Read once here and handed to sendMessages, with the other cases of the batch.
+  const c = await readCaseContext(deps.db, event.company, event.caseId, deps.batchSize);
   if (!c) return channelsNot('the case was deleted');
   const planned = plan(c, event.trigger);
   if (planned.why) return channelsNot(planned.why);
-  const ids = await planMessages(deps.db, planned.messages, deps.now());
-  const sent = await sendMessages(deps, ids, c);
+  // Made claimed and returned whole: no select and no claim before the first try.
+  const rows = await planClaimedMessages(deps.db, planned.messages, deps.now(), deps.batchSize);
+  const claimed = new Map(rows.flatMap((r) => (r.claimed ? [[r.id, r.claimed] as const] : [])));
+  const sent = await sendMessages(
+    deps,
+    rows.map((r) => r.id),
+    c,
+    claimed,
+  );
   const out = {} as Record<ChannelName, ChannelReport>;
   for (const channel of CHANNELS) {
     const mine = sent.filter((s) => s.row.channel === channel);

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { ChannelName, MessageKind } from '../messages/index.js';
+import { StatementBatcher, batcherFor } from '../webhooks/index.js';
 
 /** A message a case is to send: the ledger's unique key and where it goes. */
 export interface PlannedMessage {
@@ -131,6 +132,118 @@ export async function planMessages(
     const id = byKey.get(`${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`);
     return id ? [id] : [];
   });
+}
+
+/** A planned message's ledger row: claimed by this call when it made the row, else its id. */
+export interface PlannedRow {
+  id: string;
+  /** The row made now, claimed for its first try (no other sender takes it meanwhile). */
+  claimed?: LedgerRow;
+}
+
+const plannedCache = new WeakMap<
+  Kysely<Database>,
+  Map<number, StatementBatcher<PlannedBatchItem, LedgerRow[]>>
+>();
+
+interface PlannedBatchItem {
+  planned: readonly PlannedMessage[];
+  now: Date;
+}
+
+/**
+ * planMessages for a message to be sent at once (an event's): the new rows are made claimed, their
+ * first try counted, and returned whole, so that the sender needs no select and no claim; with
+ * the other events' messages of the batch in one statement. A row there before (the event
+ * handled again) answers its id only: the sender claims it as any other.
+ */
+export async function planClaimedMessages(
+  db: Kysely<Database>,
+  planned: readonly PlannedMessage[],
+  now: Date,
+  batchSize = 1,
+): Promise<PlannedRow[]> {
+  if (planned.length === 0) return [];
+  const made = await batcherFor(
+    plannedCache,
+    db,
+    batchSize,
+    (max) =>
+      new StatementBatcher<PlannedBatchItem, LedgerRow[]>(async (items) => {
+        const rows = await db
+          .insertInto('messages')
+          .values(
+            items.flatMap(({ planned: ms, now: at }) =>
+              ms.map((m) => ({
+                ...ledgerValues(m, at),
+                claimed_until: new Date(at.getTime() + CLAIM_MS),
+                attempts: 1,
+              })),
+            ),
+          )
+          .onConflict((oc) =>
+            oc.columns(['case_id', 'addressee', 'channel', 'kind', 'sequence']).doNothing(),
+          )
+          .returning([...LEDGER_COLUMNS, 'addressee'])
+          .execute();
+        const byKey = new Map(
+          rows.map((r) => [`${r.case_id}|${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`, r]),
+        );
+        // The same message planned by two events of one batch is made once: the first gets it.
+        return items.map(({ planned: ms }) =>
+          ms.flatMap((m) => {
+            const key = `${m.caseId}|${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`;
+            const r = byKey.get(key);
+            if (!r) return [];
+            byKey.delete(key);
+            return [ledgerRow(r)];
+          }),
+        );
+      }, max),
+  ).add({ planned, now });
+  const mine = new Map(made.map((r) => [keyOf(r), r]));
+  const before =
+    made.length === planned.length
+      ? new Map<string, string>()
+      : new Map(
+          (
+            await db
+              .selectFrom('messages')
+              .select(['id', 'addressee', 'channel', 'kind', 'sequence'])
+              .where('case_id', '=', planned[0]!.caseId)
+              .where(
+                'addressee',
+                'in',
+                planned.map((m) => addresseeOf(m)),
+              )
+              .execute()
+          ).map((r) => [`${r.addressee}|${r.channel}|${r.kind}|${r.sequence}`, r.id]),
+        );
+  // In the order planned (the recipients' order): the first group's first signer hears first.
+  return planned.flatMap((m): PlannedRow[] => {
+    const key = `${addresseeOf(m)}|${m.channel}|${m.kind}|${m.sequence}`;
+    const claimed = mine.get(key);
+    if (claimed) return [{ id: claimed.id, claimed }];
+    const id = before.get(key);
+    return id ? [{ id }] : [];
+  });
+}
+
+const keyOf = (r: LedgerRow) => `${r.recipientId ?? 'sender'}|${r.channel}|${r.kind}|${r.sequence}`;
+
+function ledgerValues(m: PlannedMessage, now: Date) {
+  return {
+    company_id: m.company,
+    case_id: m.caseId,
+    recipient_id: m.recipientId,
+    addressee: addresseeOf(m),
+    channel: m.channel,
+    kind: m.kind,
+    sequence: m.sequence,
+    to_address: m.toAddress,
+    next_attempt_at: now,
+    created_at: now,
+  };
 }
 
 /**

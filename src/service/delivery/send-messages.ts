@@ -8,6 +8,7 @@ import { readCaseContext, type CaseContext, type ContextRecipient } from './case
 import { RECIPIENT_INVITED, RECIPIENT_REMINDED } from './event-triggers.js';
 import { readFlowContext, type FlowContext } from './flow-context.js';
 import { FlowMessageRefused, flowMessageOf } from './flow-messages.js';
+import { StatementBatcher, batcherFor } from '../webhooks/index.js';
 import {
   claimMessage,
   markFailed,
@@ -31,6 +32,11 @@ export interface MessageDeps {
   storage: Pick<Storage, 'get'>;
   logger?: Logger;
   now: () => Date;
+  /**
+   * Rows read and written together (`DOCPIPE_DELIVERY_BATCH`): the cases of a batch of events,
+   * their ledger rows, the sent messages' records. @defaultValue 1
+   */
+  batchSize?: number;
 }
 
 /** What became of one ledger row. */
@@ -52,6 +58,8 @@ export async function sendMessages(
   ids: readonly string[],
   /** The case the messages are of, when the caller has read it already. */
   known?: CaseContext,
+  /** Rows the caller made claimed (planClaimedMessages): sent without a claim of their own. */
+  claimedNow?: ReadonlyMap<string, LedgerRow>,
 ): Promise<SentMessage[]> {
   const out: SentMessage[] = [];
   const contexts = new Map<string, Promise<CaseContext | undefined>>(
@@ -60,7 +68,7 @@ export async function sendMessages(
   const contextOf = (row: LedgerRow, caseId: string) => {
     let c = contexts.get(caseId);
     if (!c) {
-      c = readCaseContext(deps.db, row.company, caseId);
+      c = readCaseContext(deps.db, row.company, caseId, deps.batchSize);
       contexts.set(caseId, c);
     }
     return c;
@@ -76,7 +84,7 @@ export async function sendMessages(
   };
   // One message at a time per call: a case has a handful; many cases are many calls at once.
   for (const id of ids) {
-    const claimed = await claimMessage(deps.db, id, deps.now());
+    const claimed = claimedNow?.get(id) ?? (await claimMessage(deps.db, id, deps.now()));
     if (!claimed) {
       const [row] = await readMessages(deps.db, [id]);
       if (row) out.push({ row, result: reported(row) });
@@ -189,7 +197,7 @@ async function sendOne(
   const { result, permanent } = await sendOver(deps, row, message);
   if (!result.ok) return fail(result.error ?? 'not sent', permanent);
   if (row.kind === 'invitation' || row.kind === 'reminder')
-    await recordSentWithEvent(deps.db, row, recipient!, result.location, now);
+    await recordSentWithEvent(deps, { row, recipient: recipient!, location: result.location, now });
   else await markSent(deps.db, row.id, result.location, now);
   deps.logger?.info(
     { case: row.caseId, kind: row.kind, channel: row.channel, location: result.location },
@@ -198,53 +206,91 @@ async function sendOne(
   return result;
 }
 
+/** A sent invitation or reminder to record. */
+interface SentRecord {
+  row: LedgerRow & { caseId: string };
+  recipient: ContextRecipient;
+  location: string | undefined;
+  now: Date;
+}
+
+const sentCache = new WeakMap<Kysely<Database>, Map<number, StatementBatcher<SentRecord, void>>>();
+
+/** recordSentWithEvent, batched with the other messages sent meanwhile (one transaction). */
+function recordSentWithEvent(deps: MessageDeps, record: SentRecord): Promise<void> {
+  const { db } = deps;
+  return batcherFor(
+    sentCache,
+    db,
+    deps.batchSize ?? 1,
+    // One lane: two such transactions never lock each other's cases in opposite orders.
+    (max) => new StatementBatcher<SentRecord, void>((records) => recordSent(db, records), max, 1),
+  ).add(record);
+}
+
 /**
- * A sent invitation or reminder, recorded in one transaction: the case's `updatedAt` moved on
+ * Sent invitations and reminders, recorded in one transaction: each case's `updatedAt` moved on
  * (a millisecond at least, under its row lock, so that two messages in one millisecond still
- * give two deduplication keys), the ledger row sent, the recipient's `invited_at`, and the
- * event `recipient.invited` or `recipient.reminded` with the case's status as it now is.
+ * give two deduplication keys), the ledger rows sent, the recipients' `invited_at`, and each
+ * message's event `recipient.invited` or `recipient.reminded` with its case's status as it now
+ * is. A case with two messages in the batch is moved on once for each, one after the other.
  */
-async function recordSentWithEvent(
-  db: Kysely<Database>,
-  row: LedgerRow & { caseId: string },
-  recipient: ContextRecipient,
-  location: string | undefined,
-  now: Date,
-): Promise<void> {
-  const trigger = row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED;
+async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]): Promise<void[]> {
+  // Rounds in which each case is once: its second message's event follows its first's.
+  const rounds: SentRecord[][] = [];
+  for (const r of records) {
+    const round = rounds.find((x) => !x.some((o) => o.row.caseId === r.row.caseId));
+    if (round) round.push(r);
+    else rounds.push([r]);
+  }
   await db.transaction().execute(async (trx) => {
-    // The case's row first, as signing and denying take it before its recipients' rows: taken
-    // in the other order the two would wait for each other.
-    const moved = await trx
-      .updateTable('cases')
-      .set({
-        updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at + interval '1 millisecond')`,
-      })
-      .where('company_id', '=', row.company)
-      .where('id', '=', row.caseId)
-      .returning('id')
-      .executeTakeFirst();
-    await markSent(trx, row.id, location, now);
-    // A case deleted meanwhile: the message went, and there is no case to tell of.
-    if (!moved) return;
-    if (row.kind === 'invitation')
-      await trx
-        .updateTable('recipients')
-        .set({ invited_at: now })
-        .where('id', '=', recipient.id)
-        .execute();
-    await writeCaseEvent(trx, {
-      company: row.company,
-      caseId: row.caseId,
-      trigger,
-      at: now,
-      extra: {
-        recipient: { id: recipient.id, name: recipient.name },
-        channel: row.channel,
-        ...(row.kind === 'reminder' ? { reminder: row.sequence } : {}),
-      },
-    });
+    for (const round of rounds) {
+      // The cases' rows first, as signing and denying take them before their recipients' rows:
+      // taken in the other order the two would wait for each other.
+      const moved = (
+        await sql<{ id: string }>`update cases
+          set updated_at = greatest(v.at, cases.updated_at + interval '1 millisecond')
+          from (values ${sql.join(
+            round.map(
+              (r) => sql`(${r.row.company}::text, ${r.row.caseId}::uuid, ${r.now}::timestamptz)`,
+            ),
+          )}) as v(company, id, at)
+          where cases.company_id = v.company and cases.id = v.id
+          returning cases.id`.execute(trx)
+      ).rows;
+      await sql`update messages set status = 'sent', sent_at = v.at, location = v.location,
+          error = null, claimed_until = null, next_attempt_at = null
+        from (values ${sql.join(
+          round.map(
+            (r) => sql`(${r.row.id}::uuid, ${r.now}::timestamptz, ${r.location ?? null}::text)`,
+          ),
+        )}) as v(id, at, location)
+        where messages.id = v.id`.execute(trx);
+      // A case deleted meanwhile: the message went, and there is no case to tell of.
+      const there = new Set(moved.map((m) => m.id));
+      const told = round.filter((r) => there.has(r.row.caseId));
+      const invited = told.filter((r) => r.row.kind === 'invitation');
+      if (invited.length > 0)
+        await sql`update recipients set invited_at = v.at
+          from (values ${sql.join(
+            invited.map((r) => sql`(${r.recipient.id}::uuid, ${r.now}::timestamptz)`),
+          )}) as v(id, at)
+          where recipients.id = v.id`.execute(trx);
+      for (const r of told)
+        await writeCaseEvent(trx, {
+          company: r.row.company,
+          caseId: r.row.caseId,
+          trigger: r.row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED,
+          at: r.now,
+          extra: {
+            recipient: { id: r.recipient.id, name: r.recipient.name },
+            channel: r.row.channel,
+            ...(r.row.kind === 'reminder' ? { reminder: r.row.sequence } : {}),
+          },
+        });
+    }
   });
+  return records.map(() => undefined);
 }
 
 /** A channel's answer for a person it cannot reach: not worth another try. */

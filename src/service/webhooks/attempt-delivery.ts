@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DestinationRefusedError, resolveDestination } from './destination-guard.js';
 import { retryDelay } from './retry-delay.js';
+import { recordTry } from './webhook-batches.js';
 import { unsendableHeader } from './webhook-header-rules.js';
 import type { WebhookDeps } from './webhook-deps.js';
 import { requestHeaders } from './webhook-request-headers.js';
@@ -244,33 +245,20 @@ export async function makeTry(
       nextAttemptAt = next;
     }
   }
-  // The try and the delivery's state in one statement: one round trip, all or nothing.
-  await db
-    .with('tried', (qb) =>
-      qb
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: deliveryId,
-          attempt,
-          started_at: startedAt,
-          duration_ms: durationMs,
-          status: answer?.status ?? null,
-          error,
-          response: answer ? storable(answer.body) : null,
-        })
-        .returning('attempt'),
-    )
-    .updateTable('webhook_deliveries')
-    .set({
-      status,
-      last_status: answer?.status ?? null,
-      last_error: error,
-      next_attempt_at: nextAttemptAt,
-      updated_at: now(),
-    })
-    .where('id', '=', deliveryId)
-    .where('attempts', '=', attempt)
-    .execute();
+  // The try and the delivery's state in one statement, with the other tries of the batch:
+  // one round trip, all or nothing.
+  await recordTry(db, settings, {
+    deliveryId,
+    attempt,
+    startedAt,
+    durationMs,
+    status: answer?.status ?? null,
+    error,
+    response: answer ? storable(answer.body) : null,
+    deliveryStatus: status,
+    nextAttemptAt,
+    updatedAt: now(),
+  });
   const shown = shownUrl(webhook.url);
   const fields = { delivery: deliveryId, webhook: webhook.id, url: shown, attempt, durationMs };
   if (ok) deps.logger?.info({ ...fields, status: answer?.status }, 'webhook delivered');

@@ -1,5 +1,6 @@
 import { makeTry, type AttemptOutcome } from './attempt-delivery.js';
 import type { WebhookDeps } from './webhook-deps.js';
+import { activeWebhooksOf, insertDeliveries } from './webhook-batches.js';
 import { shownUrl } from './webhook-records.js';
 import { receives } from './webhook-triggers.js';
 
@@ -41,14 +42,10 @@ export async function dispatchEvent(
   event: WebhookEvent,
 ): Promise<DispatchOutcome> {
   const { db } = deps;
-  const webhooks = (
-    await db
-      .selectFrom('webhooks')
-      .select(['id', 'url', 'method', 'headers', 'secret', 'triggers'])
-      .where('company_id', '=', event.company)
-      .where('active', '=', true)
-      .execute()
-  ).filter((w) => receives(w.triggers, event.trigger));
+  // Read once for every event of the company in the batch (webhook-batches.ts).
+  const webhooks = (await activeWebhooksOf(db, deps.settings, event.company)).filter((w) =>
+    receives(w.triggers, event.trigger),
+  );
   if (webhooks.length === 0)
     return {
       deliveries: 0,
@@ -60,27 +57,24 @@ export async function dispatchEvent(
     };
   const now = (deps.now ?? (() => new Date()))();
   const body = JSON.stringify(event.payload);
-  const made = await db
-    .insertInto('webhook_deliveries')
-    .values(
-      webhooks.map((w) => ({
-        company_id: event.company,
-        webhook_id: w.id,
-        event_id: event.id,
-        case_id: event.caseId,
-        trigger: event.trigger,
-        body,
-        // Made claimed for its first try, made below at once; should that never happen (a
-        // crash), the sweep makes the next once this is past.
-        attempts: 1,
-        next_attempt_at: new Date(now.getTime() + deps.settings.timeoutMs + FIRST_TRY_MARGIN_MS),
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-    .returning(['id', 'webhook_id', 'created_at'])
-    .execute();
+  const made = await insertDeliveries(
+    db,
+    deps.settings,
+    webhooks.map((w) => ({
+      company_id: event.company,
+      webhook_id: w.id,
+      event_id: event.id,
+      case_id: event.caseId,
+      trigger: event.trigger,
+      body,
+      // Made claimed for its first try, made below at once; should that never happen (a
+      // crash), the sweep makes the next once this is past.
+      attempts: 1,
+      next_attempt_at: new Date(now.getTime() + deps.settings.timeoutMs + FIRST_TRY_MARGIN_MS),
+      created_at: now,
+      updated_at: now,
+    })),
+  );
   const byId = new Map(webhooks.map((w) => [w.id, w]));
   const outcomes = await mapLimited(made, deps.settings.concurrency, (d) => {
     const w = byId.get(d.webhook_id)!;

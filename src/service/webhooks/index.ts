@@ -13,6 +13,7 @@ export {
   type WebhookTrigger,
 } from './webhook-triggers.js';
 export {
+  DEFAULT_DELIVERY_BATCH,
   DEFAULT_WEBHOOK_SETTINGS,
   MAX_RETRY_DELAY_MS,
   RESPONSE_KEPT_BYTES,
@@ -20,6 +21,7 @@ export {
   type WebhookSettings,
 } from './webhook-settings.js';
 export { retryDelay } from './retry-delay.js';
+export { StatementBatcher, batcherFor } from './statement-batcher.js';
 export {
   DELIVERY_HEADER,
   EVENT_HEADER,

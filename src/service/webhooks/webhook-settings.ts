@@ -13,7 +13,16 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** `DOCPIPE_WEBHOOK_CONCURRENCY`: attempts at once, per dispatch and per worker. @defaultValue 16 */
   concurrency: number;
+  /**
+   * `DOCPIPE_DELIVERY_BATCH`: events, deliveries and tries handled together, their rows read and
+   * written by one statement for the whole batch (1: one statement each, as before batching).
+   * @defaultValue DEFAULT_DELIVERY_BATCH
+   */
+  batchSize?: number;
 }
+
+/** Measured in docs/benchmarks.md (deliveries a second against batch size). */
+export const DEFAULT_DELIVERY_BATCH = 50;
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   backoffMs: 30_000,
@@ -21,6 +30,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   allowPrivate: false,
   timeoutMs: 10_000,
   concurrency: 16,
+  batchSize: DEFAULT_DELIVERY_BATCH,
 };
 
 /** No delay grows past two hours: a receiver back after a long outage waits at most that. */
