@@ -1,6 +1,5 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { DeliveryStatus } from './attempt-delivery.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings.js';
 import { batcherFor, StatementBatcher } from './statement-batcher.js';
 
@@ -114,7 +113,7 @@ export interface TryRecord {
   status: number | null;
   error: string | null;
   response: string | null;
-  deliveryStatus: DeliveryStatus;
+  deliveryStatus: 'pending' | 'succeeded' | 'failed';
   nextAttemptAt: Date | null;
   updatedAt: Date;
 }
