@@ -8,10 +8,11 @@
  * after a warm-up; each stage's figure is the median of the rounds.
  *
  * `node dist/bench/pipeline-cpu.js [jobs] [rounds] [warmup]` prints the figures as JSON; with
- * BENCH_PIPELINE_CPU_PROF=<dir> the worker writes a V8 CPU profile there (`--cpu-prof`).
+ * BENCH_PIPELINE_CPU_PROF=<dir> the worker writes a V8 CPU profile of its main thread there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +37,10 @@ export interface PipelineCpuOptions {
   warmup: number;
   processes: number;
   root: string;
-  /** Where the worker writes a V8 CPU profile (`--cpu-prof-dir`); none when not given. */
+  /**
+   * Where the worker writes a V8 CPU profile of its main thread over the measured rounds only
+   * (`worker.cpuprofile`, for Chrome's DevTools or speedscope); none when not given.
+   */
   profileDir?: string;
 }
 
@@ -48,8 +52,15 @@ interface WorkerSample {
 }
 
 type ToWorker =
-  | { kind: 'setup'; redisUrl: string; storageDir: string; processes: number; root: string }
-  | { kind: 'sample' }
+  | {
+      kind: 'setup';
+      redisUrl: string;
+      storageDir: string;
+      processes: number;
+      root: string;
+      profileDir?: string;
+    }
+  | { kind: 'sample'; profile?: 'start' | 'stop' }
   | { kind: 'stop' };
 type FromWorker =
   { kind: 'ready' } | WorkerSample | { kind: 'stopped' } | { kind: 'error'; message: string };
@@ -72,7 +83,7 @@ export async function pipelineCpu(
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-pipeline-cpu-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storageDir = join(work, 'storage');
-  const worker = WorkerChild.start(options.profileDir);
+  const worker = WorkerChild.start();
   let client: DocpipeClient | undefined;
   try {
     await worker.ask({
@@ -81,6 +92,7 @@ export async function pipelineCpu(
       storageDir,
       processes: options.processes,
       root: options.root,
+      profileDir: options.profileDir,
     });
     client = await DocpipeClient.connect({
       redisUrl: redis.url,
@@ -112,11 +124,17 @@ export async function pipelineCpu(
       const before = {
         producer: process.cpuUsage(),
         redis: procCpuMs(redisPid),
-        worker: (await worker.ask({ kind: 'sample' })) as WorkerSample,
+        worker: (await worker.ask({
+          kind: 'sample',
+          profile: r === 0 ? 'start' : undefined,
+        })) as WorkerSample,
       };
       await renderAll(`r${r}`, options.jobs);
       const used = process.cpuUsage(before.producer);
-      const after = (await worker.ask({ kind: 'sample' })) as WorkerSample;
+      const after = (await worker.ask({
+        kind: 'sample',
+        profile: r === options.rounds - 1 ? 'stop' : undefined,
+      })) as WorkerSample;
       const per = (ms: number) => ms / options.jobs;
       rounds.push({
         producer: per((used.user + used.system) / 1000),
@@ -217,10 +235,9 @@ class WorkerChild {
     });
   }
 
-  static start(profileDir: string | undefined): WorkerChild {
+  static start(): WorkerChild {
     const child = fork(fileURLToPath(import.meta.url), ['--pipeline-worker'], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     return new WorkerChild(child);
   }
@@ -244,6 +261,8 @@ class WorkerChild {
 /** The child's side: the worker stack as `docpipe start` runs it, minus HTTP. */
 function runWorker(): void {
   let stack: { worker: DocpipeWorker; office: OfficePool; preparer: PreparePool } | undefined;
+  let profileDir: string | undefined;
+  const session = new Session();
   const reply = (message: FromWorker) => process.send!(message);
   const handle = async (message: ToWorker): Promise<FromWorker> => {
     if (message.kind === 'setup') {
@@ -258,17 +277,28 @@ function runWorker(): void {
         library: new FolderLibrary(join(message.root, 'templates')),
       });
       stack = { worker, office, preparer };
+      profileDir = message.profileDir;
       return { kind: 'ready' };
     }
     if (message.kind === 'sample') {
+      // Stopped before the figures are read, started after: the profiler's own work is outside.
+      if (profileDir && message.profile === 'stop') {
+        const { profile } = await session.post('Profiler.stop');
+        writeFileSync(join(profileDir, 'worker.cpuprofile'), JSON.stringify(profile));
+        session.disconnect();
+      }
       const used = process.cpuUsage();
       const officeMs = (stack?.office.pids() ?? []).reduce((sum, pid) => sum + procCpuMs(pid), 0);
+      if (profileDir && message.profile === 'start') {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
       return { kind: 'sample', workerMs: (used.user + used.system) / 1000, officeMs };
     }
     await stack?.worker.close();
     await stack?.office.close();
     await stack?.preparer.close();
-    // process.exit, not a natural end: --cpu-prof writes its profile on exit either way.
     setImmediate(() => process.exit(0));
     return { kind: 'stopped' };
   };
