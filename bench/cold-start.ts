@@ -24,11 +24,15 @@ const OFFICE_PROCESSES = 2;
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
 const POLL_MS = 10;
+/** USER_HZ: 100 on Linux for every architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 interface LogLine {
   msg: string;
   time?: number;
   level?: number;
+  /** CPU time (ms) docpipe's Node process had used when this benchmark read the line. */
+  cpu?: number;
 }
 
 export interface ColdStartRound {
@@ -38,8 +42,10 @@ export interface ColdStartRound {
   officeWarm: number;
   /** `docpipe started` logged. */
   started: number;
+  /** CPU (ms) of docpipe's Node process when the API first answered. */
+  apiCpu: number;
   /** ms from the spawn of each log line up to `docpipe started`, as the start's phases. */
-  phases: { at: number; msg: string }[];
+  phases: { at: number; cpu?: number; msg: string }[];
   /** From SIGINT to the process's exit. */
   stopMs: number;
 }
@@ -70,7 +76,7 @@ class Start {
       for (const line of parts)
         if (line.startsWith('{'))
           try {
-            this.lines.push(JSON.parse(line) as LogLine);
+            this.lines.push({ ...(JSON.parse(line) as LogLine), cpu: this.cpuMs() });
           } catch {
             // Not pino's: in the tail only.
           }
@@ -82,6 +88,22 @@ class Start {
 
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /**
+   * CPU time (user and system, ms) of docpipe's Node process alone: what a start costs apart
+   * from how busy the machine is, which the wall times are not (its Redis, PostgreSQL and
+   * office processes are processes of their own and not counted).
+   */
+  cpuMs(): number | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime: fields 14 and 15 of the line, 12 and 13 after the command.
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
   }
 
   get log(): string {
@@ -153,11 +175,15 @@ async function firstConversion(start: Start, url: string, key: string, w1: W1, n
 }
 
 /** The start's log lines up to `docpipe started`, each at its ms from the spawn. */
-function phases(start: Start): { at: number; msg: string }[] {
-  const out: { at: number; msg: string }[] = [];
+function phases(start: Start): { at: number; cpu?: number; msg: string }[] {
+  const out: { at: number; cpu?: number; msg: string }[] = [];
   for (const l of start.lines) {
     if (l.time === undefined) continue;
-    out.push({ at: l.time - start.spawnedAt, msg: l.msg.slice(0, 80) });
+    out.push({
+      at: l.time - start.spawnedAt,
+      ...(l.cpu !== undefined ? { cpu: l.cpu } : {}),
+      msg: l.msg.slice(0, 60),
+    });
     if (l.msg.startsWith('docpipe started')) break;
   }
   return out;
@@ -252,6 +278,7 @@ export async function coldStart(
       // The file cache is as warm as after any restart; the processes are all new.
       const start = (running = new Start(main, root, env));
       const api = await untilApi(start, url);
+      const apiCpu = start.cpuMs() ?? NaN;
       const conversion = await firstConversion(start, url, key, w1, r);
       await start.waitFor('docpipe started');
       const warm = start.at('office process ready', OFFICE_PROCESSES);
@@ -264,6 +291,7 @@ export async function coldStart(
         firstConversion: conversion,
         officeWarm: warm,
         started: start.at('docpipe started')!,
+        apiCpu,
         phases: phases(start),
         stopMs: 0,
       };
@@ -309,14 +337,18 @@ export async function coldStart(
       },
     ];
     const mid = measured[Math.floor(measured.length / 2)]!;
-    const phaseText = (ps: { at: number; msg: string }[]) =>
-      ps.map((p) => `${round(p.at)} ms ${p.msg}`).join('; ');
+    const phaseText = (ps: { at: number; cpu?: number; msg: string }[]) =>
+      ps
+        .map(
+          (p) => `${round(p.at)} ms${p.cpu !== undefined ? ` (CPU ${round(p.cpu)})` : ''} ${p.msg}`,
+        )
+        .join('; ');
     const notes: Note[] = [
       {
         group: 'cold-start',
         name: 'cold start phases',
         text:
-          `${rounds} starts of a stopped docpipe on its data folder (2 office processes, its own Redis and PostgreSQL), ms from the spawn, by the log's timestamps. ` +
+          `${rounds} starts of a stopped docpipe on its data folder (2 office processes, its own Redis and PostgreSQL), ms from the spawn by the log's timestamps, with the CPU ms docpipe's Node process had used when the line was read. ` +
           `A middle round: ${phaseText(mid.phases)}. ` +
           `The first start on a fresh folder: ${phaseText(freshPhases)}. ` +
           `Load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} (2 cores).`,
