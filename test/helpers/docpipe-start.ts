@@ -34,6 +34,25 @@ export function docpipe(env: NodeJS.ProcessEnv, ...args: string[]) {
 }
 
 /**
+ * {@link docpipe} without blocking the test's process: commands can run side by side, and the
+ * test's own timers and sockets go on meanwhile.
+ */
+export function docpipeAsync(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: projectRoot(), env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
  * `docpipe start` as a terminal runs it: in a process group of its own, so that a Ctrl-C
  * (SIGINT to the whole group) reaches whatever shares its group, as a terminal's would.
  */

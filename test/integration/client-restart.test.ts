@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { safeUrl } from '../../src/base/util/index.js';
 import { DocpipeClient } from '../../src/jobs/queue/index.js';
@@ -16,11 +16,12 @@ import { freePort, isPortFree } from '../../src/platform/embedded/index.js';
 import {
   StartedDocpipe,
   cli,
-  docpipe,
+  docpipeAsync,
   docpipeEnv,
   leaseDocument,
   redisPid,
 } from '../helpers/docpipe-start.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 
 /** As many as in the report of the bug (it sat at 23/200): a batch that takes several seconds. */
@@ -138,10 +139,24 @@ function expectAllDone(result: { status: number | null; stdout: string; stderr: 
 // Jobs running when docpipe was killed come back once their lock has expired.
 const quickStall = { DOCPIPE_LOCK_DURATION_MS: '4000', DOCPIPE_STALLED_INTERVAL_MS: '2000' };
 
+/**
+ * The records' PostgreSQL: the worker's test server (test/helpers/postgres.ts), not an embedded
+ * one in each data folder. What these tests crash and restart is docpipe and its Redis; the
+ * embedded PostgreSQL's first start (initdb) and its recovery after each kill took much of each
+ * test on two cores, and its own start, kill and restart are postgres-embedded.test.ts's.
+ */
+let records: TestDatabase;
+beforeAll(async () => {
+  records = await testDatabase();
+});
+afterAll(async () => {
+  await records?.close();
+});
+
 describe('a client across a restart of docpipe start', () => {
   it('rerender finishes every document after docpipe start is killed and started again', async () => {
     const data = testDir('docpipe-restart-');
-    const env = docpipeEnv(data, quickStall);
+    const env = docpipeEnv(data, { ...quickStall, DATABASE_URL: records.url });
     const manifest = leaseManifest(testDir('docpipe-manifest-'), `restart-${Date.now()}`);
     let start = new StartedDocpipe(env);
     await start.waitFor('docpipe started');
@@ -165,7 +180,7 @@ describe('a client across a restart of docpipe start', () => {
 
   it('follows docpipe start to another port when its last one was taken meanwhile', async () => {
     const data = testDir('docpipe-moved-');
-    const env = docpipeEnv(data, quickStall);
+    const env = docpipeEnv(data, { ...quickStall, DATABASE_URL: records.url });
     const manifest = leaseManifest(testDir('docpipe-manifest-'), `moved-${Date.now()}`);
     let start = new StartedDocpipe(env);
     await start.waitFor('docpipe started');
@@ -271,19 +286,22 @@ describe('a client with nothing to answer it', () => {
     const connection = createRedis(redis.url, 'worker');
     const queue = new Queue('documents', { connection, prefix: 'docpipe' });
     try {
-      const one = docpipe(
-        env,
-        'enqueue',
-        'templates/lease/template.docx',
-        '--tags',
-        'templates/lease/fixtures/basic.tags.json',
-      );
+      // Side by side: each waits its 2 s for a worker, and neither queues anything.
+      const [one, many] = await Promise.all([
+        docpipeAsync(
+          env,
+          'enqueue',
+          'templates/lease/template.docx',
+          '--tags',
+          'templates/lease/fixtures/basic.tags.json',
+        ),
+        docpipeAsync(env, 'rerender', 'templates/'),
+      ]);
       expect(one.status).toBe(3);
       expect(one.stderr).toContain(
         `docpipe: no worker is running: none has been connected to Redis at ${safeUrl(redis.url)} for 2 s`,
       );
       expect(one.stderr).toContain('nothing was queued');
-      const many = docpipe(env, 'rerender', 'templates/');
       expect(many.status).toBe(3);
       expect(many.stderr).toContain('docpipe: no worker is running');
       const counts = await queue.getJobCounts('active', 'completed', 'failed', 'wait', 'delayed');
