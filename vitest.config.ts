@@ -14,6 +14,7 @@ import SlowFirstSequencer from './test/helpers/slow-first-sequencer.js';
 const SHARED_INTEGRATION_FILES = [
   'test/integration/account-pages-browser.test.ts',
   'test/integration/account-pages.test.ts',
+  'test/integration/account-sessions.test.ts',
   'test/integration/case-check.test.ts',
   'test/integration/case-documents-by-url.test.ts',
   'test/integration/case-limits.test.ts',
@@ -26,6 +27,8 @@ const SHARED_INTEGRATION_FILES = [
   'test/integration/dashboard-case-page-browser.test.ts',
   'test/integration/dashboard-case-page.test.ts',
   'test/integration/dashboard-cases-list.test.ts',
+  'test/integration/dashboard-credits-browser.test.ts',
+  'test/integration/dashboard-credits.test.ts',
   'test/integration/dashboard-isolation.test.ts',
   'test/integration/dashboard-keys-webhooks-browser.test.ts',
   'test/integration/dashboard-keys-webhooks.test.ts',
@@ -63,6 +66,8 @@ const SHARED_INTEGRATION_FILES = [
   'test/integration/operator-pages-browser.test.ts',
   'test/integration/operator-pages.test.ts',
   'test/integration/pages-kit.test.ts',
+  'test/integration/partner-program.test.ts',
+  'test/integration/partner-signup-browser.test.ts',
   'test/integration/pdf-readers.test.ts',
   'test/integration/queue-bullmq-layout.test.ts',
   'test/integration/queue-fairness.test.ts',
@@ -75,6 +80,9 @@ const SHARED_INTEGRATION_FILES = [
   'test/integration/signing-secret.test.ts',
   'test/integration/sso-pages.test.ts',
   'test/integration/two-factor-pages.test.ts',
+  'test/integration/webflows-answer-browser.test.ts',
+  'test/integration/webflows-answer-limits.test.ts',
+  'test/integration/webflows-api.test.ts',
   'test/integration/webhooks.test.ts',
 ];
 
