@@ -11,7 +11,7 @@
  * BENCH_PIPELINE_CPU_PROF=<dir> the worker writes a V8 CPU profile of its main thread there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,9 @@ export interface PipelineCpuOptions {
 interface WorkerSample {
   kind: 'sample';
   workerMs: number;
+  /** Each of its threads' CPU so far (/proc/self/task), by thread id; the main thread's is the pid. */
+  threadMs: Record<string, number>;
+  pid: number;
   officeMs: number;
 }
 
@@ -69,6 +72,12 @@ type FromWorker =
 interface Round {
   producer: number;
   worker: number;
+  /** The worker's main thread: BullMQ, ioredis, the renderer, storage, the office bridges. */
+  main: number;
+  /** Its prepare threads (sniff, fill, PDF check): the busiest threads besides the main one. */
+  prepare: number;
+  /** Its other threads: V8's (garbage collection, compilation) and libuv's (file system). */
+  other: number;
   redis: number;
   office: number;
 }
@@ -139,6 +148,7 @@ export async function pipelineCpu(
       rounds.push({
         producer: per((used.user + used.system) / 1000),
         worker: per(after.workerMs - before.worker.workerMs),
+        ...threadSplit(before.worker, after, prepareThreadsBeside(options.processes), per),
         redis: per(procCpuMs(redisPid) - before.redis),
         office: per(after.officeMs - before.worker.officeMs),
       });
@@ -178,6 +188,27 @@ function figures(rounds: Round[], options: PipelineCpuOptions): Figure[] {
       ...stage((r) => r.worker),
     },
     {
+      id: 'pipeline-cpu.worker.main',
+      group: 'pipeline-cpu',
+      name: "of it, the worker's main thread (BullMQ, ioredis, renderer, storage, office bridges)",
+      unit: 'ms',
+      ...stage((r) => r.main),
+    },
+    {
+      id: 'pipeline-cpu.worker.prepare',
+      group: 'pipeline-cpu',
+      name: 'of it, the prepare threads (sniff, fill, PDF check and stamp)',
+      unit: 'ms',
+      ...stage((r) => r.prepare),
+    },
+    {
+      id: 'pipeline-cpu.worker.other',
+      group: 'pipeline-cpu',
+      name: "of it, V8's and libuv's helper threads (garbage collection, compilation, file system)",
+      unit: 'ms',
+      ...stage((r) => r.other),
+    },
+    {
       id: 'pipeline-cpu.redis',
       group: 'pipeline-cpu',
       name: 'Redis, CPU per W1 document',
@@ -203,16 +234,48 @@ function figures(rounds: Round[], options: PipelineCpuOptions): Figure[] {
   ];
 }
 
-/** utime + stime of a live process, in ms (clock ticks of 10 ms). */
-function procCpuMs(pid: number): number {
+/** utime + stime of a live process (or a thread's, by its stat file), in ms (ticks of 10 ms). */
+function procCpuMs(pid: number, file = `/proc/${pid}/stat`): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     // The command may hold spaces and parentheses: the fields count from the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
     return 0;
   }
+}
+
+/** Every thread of this process, its CPU in ms so far. */
+function threadCpuMs(): Record<string, number> {
+  const threads: Record<string, number> = {};
+  for (const tid of readdirSync('/proc/self/task'))
+    threads[tid] = procCpuMs(Number(tid), `/proc/self/task/${tid}/stat`);
+  return threads;
+}
+
+/**
+ * The worker's CPU between two samples by thread: Node names none of its threads, so the
+ * prepare threads are told by their work (the `prepareThreads` busiest besides the main one;
+ * V8's and libuv's helpers each use far less).
+ */
+function threadSplit(
+  before: WorkerSample,
+  after: WorkerSample,
+  prepareThreads: number,
+  per: (ms: number) => number,
+): Pick<Round, 'main' | 'prepare' | 'other'> {
+  const main = String(after.pid);
+  const others = Object.entries(after.threadMs)
+    .filter(([tid]) => tid !== main)
+    .map(([tid, ms]) => ms - (before.threadMs[tid] ?? 0))
+    .sort((a, b) => b - a);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return {
+    main: per((after.threadMs[main] ?? 0) - (before.threadMs[main] ?? 0)),
+    prepare: per(sum(others.slice(0, prepareThreads))),
+    other: per(sum(others.slice(prepareThreads))),
+  };
 }
 
 /** USER_HZ: 100 on every Linux this runs on. */
@@ -294,7 +357,13 @@ function runWorker(): void {
         await session.post('Profiler.enable');
         await session.post('Profiler.start');
       }
-      return { kind: 'sample', workerMs: (used.user + used.system) / 1000, officeMs };
+      return {
+        kind: 'sample',
+        workerMs: (used.user + used.system) / 1000,
+        threadMs: threadCpuMs(),
+        pid: process.pid,
+        officeMs,
+      };
     }
     await stack?.worker.close();
     await stack?.office.close();
