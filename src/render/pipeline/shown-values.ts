@@ -21,15 +21,23 @@ export function valuesNotShown(
 export function tagsNotShown(layer: TextLayer, shown: readonly ShownValue[]): string[] {
   if (shown.length === 0) return [];
   const pages = layer.texts();
-  // A value may run from one page onto the next, hyphenated at the page's end too.
-  const whole = normalizeText(pages.join('\n'));
+  // A value may run from one page onto the next, hyphenated at the page's end too: the pages
+  // joined, made only for a value no page has alone (nearly every value is on one page).
+  let whole: string | undefined;
+  const inText = (t: string) =>
+    pages.some((p) => p.includes(t)) ||
+    (pages.length > 1 && (whole ??= normalizeText(pages.join('\n'))).includes(t));
   const missing: string[] = [];
   for (const value of shown) {
     const text = normalizeText(value.text);
     if (text === '') continue;
+    if (inText(text)) continue;
     // A hyphen the value has may have ended a line, where pageTexts joins the word's halves.
-    const joined = text.replace(/(\p{L})[-\u2010](?=\p{L})/gu, '$1');
-    if ([text, joined].some((t) => pages.some((p) => p.includes(t)) || whole.includes(t))) continue;
+    const joined =
+      text.includes('-') || text.includes('\u2010')
+        ? text.replace(/(\p{L})[-\u2010](?=\p{L})/gu, '$1')
+        : text;
+    if (joined !== text && inText(joined)) continue;
     missing.push(value.tag);
   }
   return missing;
