@@ -1,14 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../src/render/storage/index.js';
+import { KeyStore } from '../../src/service/keys/index.js';
 import { untilOutput } from '../helpers/child-output.js';
 import { docpipe, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { lease, leaseTags } from '../helpers/lease.js';
 import { pdfText } from '../helpers/pdf-text.js';
-import { addKeyOwnerAt } from '../helpers/key-owner.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
 /**
@@ -25,12 +27,19 @@ let prefix: string;
 let first: StartedDocpipe;
 /** The bucket as docpipe sees it, to look at what it stored. */
 let bucket: S3Storage;
+/**
+ * The records' PostgreSQL both machines use, as two machines on one bucket share one: the
+ * worker's test server (test/helpers/postgres.ts). An embedded one in each data folder cost each
+ * start its initdb, and each key a spawned `docpipe keys create`; this file is about S3.
+ */
+let records: TestDatabase;
 
 function env(data: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return docpipeEnv(data, {
     ...s3.env,
     DOCPIPE_S3_PREFIX: prefix,
     DOCPIPE_LOG_FORMAT: 'json',
+    DATABASE_URL: records.url,
     ...extra,
   });
 }
@@ -41,23 +50,14 @@ function addressOf(started: StartedDocpipe): string {
   return line!.http as string;
 }
 
-/** A key of a new user of `company` (made if need be) in the PostgreSQL of the start on `data`. */
-async function apiKey(data: string, company: string): Promise<string> {
-  const databaseUrl = readFileSync(join(data, 'postgres.url'), 'utf8').trim();
-  const owner = await addKeyOwnerAt(databaseUrl, company, `${randomUUID()}@${company}.example`);
-  const created = docpipe(
-    env(data),
-    'keys',
-    'create',
-    '--company',
-    company,
-    '--user',
-    owner.email,
-    '--name',
-    's3',
-  );
-  expect(created.status, created.stderr).toBe(0);
-  return created.stdout.trim();
+/**
+ * A key of a new user of `company` (made if need be) in the records, made straight in the tables
+ * as `docpipe keys create` makes it.
+ */
+async function apiKey(company: string): Promise<string> {
+  const owner = await addKeyOwner(records.db, company, `${randomUUID()}@${company}.example`);
+  const keys = new KeyStore({ db: records.db, databaseUrl: records.url });
+  return (await keys.create({ company, user: owner.email, name: 's3' })).key;
 }
 
 async function post(url: string, key: string, body: unknown): Promise<Response> {
@@ -92,11 +92,8 @@ async function jobsLogged(started: StartedDocpipe, count: number): Promise<unkno
 }
 
 beforeAll(async () => {
-  s3 = await startS3Server('docpipe-http');
+  [s3, records] = await Promise.all([startS3Server('docpipe-http'), testDatabase()]);
   dir = mkdtempSync(join(tmpdir(), 'docpipe-s3-http-'));
-  // The embedded PostgreSQL runs as the postgres user when the tests run as root: it must be let
-  // through the folder above its data folders (docs/database.md, "As root").
-  chmodSync(dir, 0o711);
   prefix = `run-${randomUUID()}/`;
   bucket = await S3Storage.open({
     bucket: s3.bucket,
@@ -114,6 +111,7 @@ afterAll(async () => {
   await first?.killAll();
   bucket?.close();
   await s3?.stop();
+  await records?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -123,7 +121,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('keeps an upload in the bucket and answers pre-signed URLs S3 itself serves', async () => {
     const address = addressOf(first);
-    const key = await apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey('acme');
     const upload = await post(`${address}/v3/company/acme/file/upload`, key, {
       file: lease.toString('base64'),
       name: 'Lease.docx',
@@ -160,7 +158,7 @@ describe('docpipe start on S3 storage', () => {
     expect(await (await presign()).json()).toEqual({ ...answer, cached: true });
 
     // Another company's key learns nothing of it.
-    const other = await apiKey(join(dir, 'one'), 'globex');
+    const other = await apiKey('globex');
     const refused = await post(`${address}/v3/company/globex/file/view-presigned-url`, other, {
       url: uploadUrl,
     });
@@ -171,7 +169,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('converts an upload, and serves the PDF from S3 through /files/, whole and by range', async () => {
     const address = addressOf(first);
-    const key = await apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey('acme');
     const converted = await post(`${address}/api/v2/document/convert`, key, {
       documents: [{ file: uploadUrl, name: 'Lease' }],
       tags: leaseTags,
@@ -203,7 +201,7 @@ describe('docpipe start on S3 storage', () => {
 
   it('takes S3’s pre-signed URL as a convert source, answered from the render cache', async () => {
     const address = addressOf(first);
-    const key = await apiKey(join(dir, 'one'), 'acme');
+    const key = await apiKey('acme');
     const presigned = (await (
       await post(`${address}/v3/company/acme/file/view-presigned-url`, key, { url: uploadUrl })
     ).json()) as { signedUrl: string };
@@ -231,7 +229,7 @@ describe('docpipe start on S3 storage', () => {
     try {
       await second.waitFor('docpipe started');
       const address = addressOf(second);
-      const key = await apiKey(join(dir, 'two'), 'acme');
+      const key = await apiKey('acme');
       const converted = await post(`${address}/api/v2/document/convert`, key, {
         documents: [{ file: lease.toString('base64'), name: 'Lease' }],
         tags: leaseTags,
