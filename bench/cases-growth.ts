@@ -14,7 +14,7 @@
 import { loadavg } from 'node:os';
 import { Caller, percentiles } from './cases-caller.js';
 import { loadW1, distinctPdf, w1Pdf } from './cases-fixtures.js';
-import { startCasesStack, type CasesStack } from './cases-stack.js';
+import { startCasesStack, treeCpuMs, type CasesStack } from './cases-stack.js';
 import type { Figure, Note, Series } from './report/results.js';
 
 const GROUP = 'cases-growth';
@@ -48,7 +48,19 @@ interface SizeResult {
   size: Size;
   create: ReturnType<typeof percentiles>;
   sent: ReturnType<typeof percentiles>;
+  /** CPU ms per case of serve, worker, PostgreSQL and Redis (the poll's queries included). */
+  cpuMs: number;
   bodyBytes: number;
+}
+
+/** CPU (ms) the stack has used so far: what a shared machine's load disturbs least. */
+function stackCpu(stack: CasesStack): number {
+  return (
+    treeCpuMs(stack.servePid) +
+    treeCpuMs(stack.workerPid) +
+    treeCpuMs(stack.redisPid) +
+    treeCpuMs(stack.postgresPids()[0]!)
+  );
 }
 
 function caseBody(pdf: Buffer, size: Size, value: string): string {
@@ -120,6 +132,7 @@ export async function casesGrowth(
       const create: number[] = [];
       const sent: number[] = [];
       let bodyBytes = 0;
+      const cpuBefore = stackCpu(stack);
       for (let i = 0; i < cases; i++) {
         const body = caseBody(pdf, size, `${size.id}-${i}`);
         bodyBytes = Buffer.byteLength(body);
@@ -127,7 +140,14 @@ export async function casesGrowth(
         create.push(t.create);
         sent.push(t.sent);
       }
-      results.push({ size, create: percentiles(create), sent: percentiles(sent), bodyBytes });
+      const cpuMs = (stackCpu(stack) - cpuBefore) / cases;
+      results.push({
+        size,
+        create: percentiles(create),
+        sent: percentiles(sent),
+        cpuMs,
+        bodyBytes,
+      });
       load.push(loadavg()[0]!);
     }
   } finally {
@@ -161,22 +181,30 @@ function report(
         value: r.sent.p50,
         spread: { p50: r.sent.p50, p95: r.sent.p95, n: r.sent.n },
       },
+      {
+        id: `${GROUP}.${r.size.id}.cpu`,
+        group: GROUP,
+        name: `create a case, ${r.size.label}: CPU of the stack per case`,
+        unit: 'ms',
+        value: r.cpuMs,
+      },
     );
   }
-  const line = (kind: 'recipients' | 'documents', which: 'create' | 'sent') =>
+  const line = (kind: 'recipients' | 'documents', which: 'create' | 'sent' | 'cpu') =>
     results
       .filter((r) => r.size.id.startsWith(kind))
-      .map((r): [number, number] => [r.size[kind], r[which].p50]);
+      .map((r): [number, number] => [r.size[kind], which === 'cpu' ? r.cpuMs : r[which].p50]);
   const series: Series[] = [
     {
       kind: 'line',
       id: 'cases-growth-recipients',
       title: 'A case against its recipients (one PDF document)',
       xLabel: 'recipients',
-      yLabel: 'ms (p50)',
+      yLabel: 'ms (p50; CPU: per case)',
       lines: [
         { name: 'created (201)', points: line('recipients', 'create') },
         { name: 'every invitation sent', points: line('recipients', 'sent') },
+        { name: 'CPU of the stack', points: line('recipients', 'cpu') },
       ],
     },
     {
@@ -184,10 +212,11 @@ function report(
       id: 'cases-growth-documents',
       title: 'A case against its documents (PDFs, two recipients)',
       xLabel: 'documents',
-      yLabel: 'ms (p50)',
+      yLabel: 'ms (p50; CPU: per case)',
       lines: [
         { name: 'created (201)', points: line('documents', 'create') },
         { name: 'every invitation sent', points: line('documents', 'sent') },
+        { name: 'CPU of the stack', points: line('documents', 'cpu') },
       ],
     },
   ];

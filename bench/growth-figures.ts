@@ -57,3 +57,24 @@ export function roundsThatFit(
   if (!(msPerPage > 0)) return asked;
   return Math.max(1, Math.min(asked, Math.floor(budgetMs / (msPerPage * pages))));
 }
+
+/**
+ * docpipe's overhead over the raw loop per document (`docpipeField - rawField`) as a line in the
+ * pages, by least squares: `perDocument` ms whatever the size and `perPage` ms for each page. A
+ * constant overhead has a `perPage` near 0. Undefined with fewer than two page counts.
+ */
+export function overheadLine(
+  sizes: SizeTimes[],
+  docpipeField: TimeField,
+  rawField: TimeField,
+): { perDocument: number; perPage: number } | undefined {
+  const xs = sizes.map((s) => s.pages);
+  const ys = sizes.map((s) => s[docpipeField] - s[rawField]);
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  if (n < 2 || sxx === 0) return undefined;
+  const perPage = xs.reduce((a, x, i) => a + (x - mx) * (ys[i]! - my), 0) / sxx;
+  return { perDocument: my - perPage * mx, perPage };
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { flatness, perPage, roundsThatFit, type SizeTimes } from '../../bench/growth-figures.js';
+import {
+  flatness,
+  overheadLine,
+  perPage,
+  roundsThatFit,
+  type SizeTimes,
+} from '../../bench/growth-figures.js';
 
 /** A size whose every side takes `msPerPage` per page, docpipe `extra` ms more per document. */
 const size = (asked: number, pages: number, msPerPage: number, extra = 0): SizeTimes => ({
@@ -44,5 +50,28 @@ describe('the growth benchmark figures', () => {
     expect(roundsThatFit(6, 100, 50, 15_000)).toBe(3);
     expect(roundsThatFit(3, 300, 250, 15_000)).toBe(1);
     expect(roundsThatFit(4, 10, 0, 2_500)).toBe(4);
+  });
+});
+
+describe("docpipe's overhead against the pages", () => {
+  it('is all per document when it does not grow with the pages', () => {
+    const line = overheadLine(
+      [10, 30, 100, 300].map((p) => size(p, p, 40, 200)),
+      'docpipeMs',
+      'rawMs',
+    )!;
+    expect(line.perDocument).toBeCloseTo(200);
+    expect(line.perPage).toBeCloseTo(0);
+  });
+
+  it('separates a cost per page from a cost per document', () => {
+    const sizes = [1, 10, 100, 300].map((p) => size(p, p, 30, 50 + 2 * p));
+    const line = overheadLine(sizes, 'docpipeCpuMs', 'rawCpuMs')!;
+    expect(line.perDocument).toBeCloseTo(50);
+    expect(line.perPage).toBeCloseTo(2);
+  });
+
+  it('has no line through a single page count', () => {
+    expect(overheadLine([size(10, 10, 40, 5)], 'docpipeMs', 'rawMs')).toBeUndefined();
   });
 });
