@@ -7,9 +7,10 @@ import type { TagInput } from '../../src/document/values/index.js';
 import { FolderLibrary, resolveTemplate } from '../../src/document/library/index.js';
 import { DocpipeClient, type DocumentJobResult } from '../../src/jobs/queue/index.js';
 import { docpipeInProcess } from '../helpers/cli-in-process.js';
-import { docpipe as spawned, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
+import { docpipeAsync, docpipeEnv, StartedDocpipe } from '../helpers/docpipe-start.js';
 import { pdfText } from '../helpers/pdf-text.js';
-import { addKeyOwnerAt } from '../helpers/key-owner.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { closeSharedParts } from '../helpers/shared-command-parts.js';
 
 // The in-process commands share one office and one prepare thread for the file
@@ -35,7 +36,13 @@ const data = mkdtempSync(join(tmpdir(), 'docpipe-template-doors-'));
 /** The library `docpipe start` serves: a copy, so that a test can add a document to it. */
 const library = join(data, 'library');
 const out = join(data, 'out');
-const env = docpipeEnv(data, { DOCPIPE_TEMPLATES_DIR: library });
+/**
+ * The records' PostgreSQL: the worker's test server (test/helpers/postgres.ts), not an embedded
+ * one in the data folder, whose first start (initdb) took seconds of two cores; these doors are
+ * about templates, and the records only hold the HTTP door's key.
+ */
+let records: TestDatabase;
+let env: NodeJS.ProcessEnv;
 let started: StartedDocpipe;
 let client: DocpipeClient;
 
@@ -96,21 +103,26 @@ beforeAll(async () => {
   mkdirSync(out);
   for (const id of ['nda', 'quote', 'welcome-letter'])
     cpSync(join(templates, id), join(library, id), { recursive: true });
+  records = await testDatabase();
+  env = docpipeEnv(data, { DOCPIPE_TEMPLATES_DIR: library, DATABASE_URL: records.url });
   started = new StartedDocpipe(env);
-  await started.waitFor('docpipe started');
-  client = await DocpipeClient.connect({
-    redisUrl: readFileSync(join(data, 'redis.url'), 'utf8').trim(),
-  });
+  // The renders need no docpipe start: they run while it starts.
+  const up = started.waitFor('docpipe started');
+  up.catch(() => undefined);
   for (const [i, { id, fixture: name, shows }] of CASES.entries()) {
     const pdf = join(out, `${id}-render.pdf`);
     const args = ['render', join(library, id, 'template.docx'), '--tags', fixture(id, name)];
     // The built CLI once, as a template author runs it; the file's other commands in-process.
-    if (i === 0) succeeded(args, spawned(env, ...args, '--out', pdf));
+    if (i === 0) succeeded(args, await docpipeAsync(env, ...args, '--out', pdf));
     else await run(...args, '--out', pdf);
     const text = textOf(pdf);
     for (const words of shows) expect(text).toContain(words);
     rendered.set(id, text);
   }
+  await up;
+  client = await DocpipeClient.connect({
+    redisUrl: readFileSync(join(data, 'redis.url'), 'utf8').trim(),
+  });
   // The batch doors, each run once for every template: a copy of the library (each document
   // with its first fixture), and a manifest with a line by file and one by id for each.
   const copy = join(data, 'copy');
@@ -131,10 +143,7 @@ beforeAll(async () => {
   listed = report(
     (await run('rerender', manifest, '--out-dir', join(out, 'manifest'), '--json')).stdout,
   );
-  const owner = await addKeyOwnerAt(
-    readFileSync(join(data, 'postgres.url'), 'utf8').trim(),
-    'acme',
-  );
+  const owner = await addKeyOwner(records.db, 'acme');
   apiKey = (
     JSON.parse(
       (
@@ -158,6 +167,7 @@ afterAll(async () => {
   await closeSharedParts();
   await client?.close();
   await started?.killAll();
+  await records?.close();
   rmSync(data, { recursive: true, force: true });
 });
 
