@@ -20,14 +20,17 @@ export type ReceiverCommand =
   | { type: 'reset' }
   | { type: 'waitDelivered'; count: number; token: number }
   | { type: 'waitCase'; caseId: string; token: number }
-  | { type: 'summary'; token: number };
+  | { type: 'summary'; token: number }
+  | { type: 'arrivals'; token: number };
 
 /** What it answers. */
 export type ReceiverMessage =
   | { type: 'listening'; url: string }
   | { type: 'delivered'; token: number; at: number }
   | { type: 'case'; token: number; at: number }
-  | { type: 'summary'; token: number; summary: ReceiverSummary };
+  | { type: 'summary'; token: number; summary: ReceiverSummary }
+  /** When each delivered case was first answered 2xx (wall ms), since the last reset. */
+  | { type: 'arrivals'; token: number; at: number[] };
 
 export interface ReceiverSummary {
   requests: number;
@@ -179,6 +182,13 @@ process.on('message', (m: ReceiverCommand) => {
     }
     case 'summary':
       send({ type: 'summary', token: m.token, summary: summary() });
+      break;
+    case 'arrivals':
+      send({
+        type: 'arrivals',
+        token: m.token,
+        at: [...seen.values()].filter((s) => s.ok > 0).map((s) => s.okAt),
+      });
       break;
   }
 });

@@ -13,19 +13,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
-import { startDelivery, type RunningDelivery } from '../src/app/wiring/delivery.js';
+import type { Kysely, Selectable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { RunningDelivery } from '../src/app/wiring/delivery.js';
 import { silentLogger } from '../src/base/log/index.js';
 import { FolderLibrary } from '../src/document/library/index.js';
 import { EmbeddedPostgres, openDatabase } from '../src/platform/postgres/index.js';
-import { EmbeddedRedis } from '../src/platform/redis/index.js';
+import { EmbeddedRedis, createRedis } from '../src/platform/redis/index.js';
 import { LocalStorage } from '../src/render/storage/index.js';
-import { CaseService, type CaseInput } from '../src/service/cases/index.js';
+import { CaseService, signingTokenFor, type CaseInput } from '../src/service/cases/index.js';
 import { CompanyRepository, UserRepository } from '../src/service/companies/index.js';
 import { migrateDatabase, type Database } from '../src/service/db/index.js';
-import { DEFAULT_MAIL_FROM } from '../src/service/messages/index.js';
+import { DeliveryWorker } from '../src/service/delivery/index.js';
+import { DEFAULT_MAIL_FROM, messageChannels } from '../src/service/messages/index.js';
 import {
+  DEFAULT_DELIVERY_BATCH,
   DEFAULT_WEBHOOK_SETTINGS,
+  WebhookQueue,
+  WebhookWorker,
+  dispatchEvent,
   DELIVERY_HEADER,
   WebhookRepository,
 } from '../src/service/webhooks/index.js';
@@ -123,6 +129,15 @@ export class ReceiverProcess {
     return m.at;
   }
 
+  /** When each case delivered since the last reset was first answered 2xx (wall ms). */
+  async arrivals(): Promise<number[]> {
+    const m = await this.ask<Extract<ReceiverMessage, { type: 'arrivals' }>>((token) => ({
+      type: 'arrivals',
+      token,
+    }));
+    return m.at;
+  }
+
   async summary(): Promise<ReceiverSummary> {
     const m = await this.ask<Extract<ReceiverMessage, { type: 'summary' }>>((token) => ({
       type: 'summary',
@@ -137,6 +152,26 @@ export class ReceiverProcess {
     this.child.kill('SIGTERM');
     await exited;
   }
+}
+
+/** A row read back, to be written again: its JSON columns as JSON text (pg writes arrays as SQL arrays). */
+function asRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [
+      k,
+      v !== null && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v)
+        ? JSON.stringify(v)
+        : v,
+    ]),
+  );
+}
+
+/** The rows of the case copyCases copies. */
+interface CaseCopySource {
+  caseRow: Selectable<Database['cases']>;
+  recipientRows: Selectable<Database['recipients']>[];
+  documentRows: Selectable<Database['case_documents']>[];
+  eventRow: Selectable<Database['case_events']>;
 }
 
 export interface DeliveryStackOptions {
@@ -218,31 +253,162 @@ export class DeliveryStack {
     }
   }
 
-  /** The worker's delivery in this process, as `docpipe worker` runs it. */
-  async startDelivery(): Promise<void> {
+  /**
+   * The worker's delivery in this process, as `docpipe worker` runs it (startDelivery's parts:
+   * message channels, webhook worker with its retry queue, delivery worker), with `batchSize`
+   * (DOCPIPE_DELIVERY_BATCH) handed to the events worker as well as to the webhooks: startDelivery
+   * gives the events worker its default until the wiring passes the setting on.
+   */
+  async startDelivery(batchSize = DEFAULT_DELIVERY_BATCH): Promise<void> {
     if (this.delivery) return;
-    this.delivery = await startDelivery({
-      db: this.db,
-      databaseUrl: this.databaseUrl,
-      redisUrl: this.redis.url,
-      prefix: DELIVERY_PREFIX,
-      storage: this.storage,
-      signingSecret: SECRET,
-      publicUrl: PUBLIC,
-      documentUrl: (key) => `${PUBLIC}/files/${key}`,
-      messages: {
+    const logger = silentLogger;
+    const now = () => new Date();
+    const channels = messageChannels(
+      {
         email: { kind: 'file', dir: join(this.work, 'mail') },
         from: DEFAULT_MAIL_FROM,
         attachMaxBytes: 0,
         timeZone: 'Europe/Copenhagen',
         timeoutMs: 10_000,
       },
-      webhooks: {
-        ...DEFAULT_WEBHOOK_SETTINGS,
-        allowPrivate: true,
-        backoffMs: this.options.backoffMs,
+      logger,
+    );
+    const settings = {
+      ...DEFAULT_WEBHOOK_SETTINGS,
+      allowPrivate: true,
+      backoffMs: this.options.backoffMs,
+      batchSize,
+    };
+    const connection = createRedis(this.redis.url, 'worker');
+    const retries = new WebhookQueue(connection, DELIVERY_PREFIX);
+    const webhookDeps = { db: this.db, settings, logger, now };
+    const webhookWorker = await WebhookWorker.start({
+      redisUrl: this.redis.url,
+      prefix: DELIVERY_PREFIX,
+      deps: webhookDeps,
+    });
+    const worker = await DeliveryWorker.start({
+      redisUrl: this.redis.url,
+      prefix: DELIVERY_PREFIX,
+      databaseUrl: this.databaseUrl,
+      batchSize,
+      deps: {
+        db: this.db,
+        channels,
+        signingSecret: SECRET,
+        publicUrl: () => PUBLIC,
+        documentUrl: (key) => `${PUBLIC}/files/${key}`,
+        storage: this.storage,
+        logger,
+        now,
+        webhooks: {
+          dispatch: async (event) =>
+            (await dispatchEvent({ ...webhookDeps, retries }, event)).result,
+        },
       },
-      logger: silentLogger,
+    });
+    this.delivery = {
+      worker,
+      async close() {
+        await worker.close();
+        await webhookWorker.close();
+        await retries.close();
+        connection.disconnect();
+        await channels.close();
+      },
+    };
+  }
+
+  private template: CaseCopySource | undefined;
+
+  /**
+   * The case copyCases copies, made by the CaseService (its own event is delivered as any): made
+   * on the first call, read back whole.
+   */
+  async copySource(): Promise<string> {
+    if (this.template) return this.template.caseRow.id;
+    const id = await this.createCase();
+    const [caseRow, recipientRows, documentRows, eventRow] = await Promise.all([
+      this.db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      this.db.selectFrom('recipients').selectAll().where('case_id', '=', id).execute(),
+      this.db.selectFrom('case_documents').selectAll().where('case_id', '=', id).execute(),
+      this.db
+        .selectFrom('case_events')
+        .selectAll()
+        .where('case_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    this.template = { caseRow, recipientRows, documentRows, eventRow };
+    return id;
+  }
+
+  /**
+   * `count` cases with their `case.created` events, committed at once (one transaction: the
+   * relay sees them as one backlog), copied by SQL from copySource's case with ids, recipients,
+   * signing token hashes and event payloads of their own: thousands in seconds, where the
+   * CaseService makes about a hundred a second here. Each copy is delivered and invited as a
+   * made one is.
+   */
+  async copyCases(count: number): Promise<void> {
+    if (count <= 0) return;
+    await this.copySource();
+    const { caseRow, recipientRows, documentRows, eventRow } = this.template!;
+    const templateId = caseRow.id;
+    const payload = JSON.stringify(eventRow.payload);
+    const CHUNK = 250;
+    await this.db.transaction().execute(async (trx) => {
+      for (let done = 0; done < count; done += CHUNK) {
+        const n = Math.min(CHUNK, count - done);
+        const copies = Array.from({ length: n }, () => ({
+          caseId: randomUUID(),
+          recipients: recipientRows.map((r) => ({ from: r.id, id: randomUUID() })),
+        }));
+        await trx
+          .insertInto('cases')
+          .values(copies.map((c) => asRow({ ...caseRow, id: c.caseId })) as never)
+          .execute();
+        await trx
+          .insertInto('recipients')
+          .values(
+            copies.flatMap((c) =>
+              recipientRows.map((r, i) =>
+                asRow({
+                  ...r,
+                  id: c.recipients[i]!.id,
+                  case_id: c.caseId,
+                  signing_token_hash: signingTokenFor(SECRET, c.recipients[i]!.id).hash,
+                }),
+              ),
+            ) as never,
+          )
+          .execute();
+        if (documentRows.length > 0)
+          await trx
+            .insertInto('case_documents')
+            .values(
+              copies.flatMap((c) =>
+                documentRows.map((d) => asRow({ ...d, case_id: c.caseId })),
+              ) as never,
+            )
+            .execute();
+        await trx
+          .insertInto('case_events')
+          .values(
+            copies.map((c) => {
+              // The payload names the copy and its people, as the copy's own event would.
+              let text = payload.replaceAll(templateId, c.caseId);
+              for (const r of c.recipients) text = text.replaceAll(r.from, r.id);
+              return {
+                company_id: eventRow.company_id,
+                case_id: c.caseId,
+                trigger: eventRow.trigger,
+                payload: text,
+                created_at: new Date(),
+              };
+            }),
+          )
+          .execute();
+      }
     });
   }
 

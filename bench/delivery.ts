@@ -24,12 +24,21 @@ import pg from 'pg';
 import { runInNewContext } from 'node:vm';
 import { createRedis } from '../src/platform/redis/index.js';
 import { DEFAULT_EVENT_CONCURRENCY, EVENTS_QUEUE } from '../src/service/delivery/index.js';
+import { DEFAULT_DELIVERY_BATCH } from '../src/service/webhooks/index.js';
+import type { Figure, Series } from './report/results.js';
 import { treeCpuMs } from './cases-stack.js';
 import type { ReceiverSummary } from './delivery-receiver.js';
 import { DELIVERY_PREFIX, DeliveryStack, wall } from './delivery-stack.js';
 import type { Stats } from './stats.js';
 
-export const DELIVERY_BENCHMARKS = ['throughput', 'load', 'latency', 'memory'] as const;
+export const DELIVERY_BENCHMARKS = [
+  'throughput',
+  'batch',
+  'growth',
+  'load',
+  'latency',
+  'memory',
+] as const;
 export type DeliveryBenchmark = (typeof DELIVERY_BENCHMARKS)[number];
 
 export interface DeliveryOptions {
@@ -47,10 +56,20 @@ export interface DeliveryOptions {
   memoryEvery: number;
   /** BENCH_DELIVERY_BACKOFF_MS: the webhooks' first retry delay. @defaultValue 200 */
   backoffMs: number;
+  /** BENCH_DELIVERY_BATCH_EVENTS: the backlog drained at each batch size. @defaultValue 1000 (200 with --quick) */
+  batchEvents: number;
+  /** BENCH_DELIVERY_BATCH_SIZES: DOCPIPE_DELIVERY_BATCH values measured. @defaultValue 1,10,50,100 (1,50 with --quick) */
+  batchSizes: number[];
+  /** BENCH_DELIVERY_GROWTH: backlogs drained at the default batch size. @defaultValue 1,100,10000 (1,100,1000 with --quick) */
+  growth: number[];
 }
 
 export function deliveryOptions(env: NodeJS.ProcessEnv = process.env): DeliveryOptions {
   const n = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+  const list = (name: string, fallback: number[]) =>
+    env[name] ? env[name].split(',').map((x) => Number(x.trim())) : fallback;
+  // `--quick` (bench/run.ts): the new parts' own sizes small, as its QUICK_SIZES does the others'.
+  const quick = process.argv.includes('--quick');
   return {
     events: n('BENCH_DELIVERY_EVENTS', 1000),
     warmup: n('BENCH_DELIVERY_WARMUP', 200),
@@ -60,6 +79,9 @@ export function deliveryOptions(env: NodeJS.ProcessEnv = process.env): DeliveryO
     memoryWarmup: n('BENCH_DELIVERY_MEMORY_WARMUP', 1000),
     memoryEvery: n('BENCH_DELIVERY_MEMORY_EVERY', 1000),
     backoffMs: n('BENCH_DELIVERY_BACKOFF_MS', 200),
+    batchEvents: n('BENCH_DELIVERY_BATCH_EVENTS', quick ? 200 : 1000),
+    batchSizes: list('BENCH_DELIVERY_BATCH_SIZES', quick ? [1, 50] : [1, 10, 50, 100]),
+    growth: list('BENCH_DELIVERY_GROWTH', quick ? [1, 100, 1000] : [1, 100, 10_000]),
   };
 }
 
@@ -318,6 +340,110 @@ async function redisInfo(stack: DeliveryStack): Promise<{ info: string; kept: nu
 const pct = (a: number, b: number) => ((b - a) / a) * 100;
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 
+/** What draining one backlog at one batch size measured. */
+export interface BatchPoint {
+  batchSize: number;
+  events: number;
+  /** Events delivered a second, from the backlog's commit to the last 2xx. */
+  perSecond: number;
+  /** From the backlog's commit to each event's 2xx (ms). */
+  p50Ms: number;
+  p95Ms: number;
+  statementsPerEvent: number;
+  cpu: Cpu;
+  /** The 1-minute load average at the end. */
+  load: number;
+  check: string[];
+}
+
+/**
+ * `count` events committed at once (one transaction) while delivery runs idle at `batchSize`:
+ * the time from the commit to each event's 2xx, the statements sent and the CPU of each process.
+ */
+async function drainBacklog(
+  stack: DeliveryStack,
+  count: number,
+  batchSize: number,
+): Promise<BatchPoint> {
+  const { receiver } = stack;
+  await stack.stopDelivery();
+  await stack.startDelivery(batchSize);
+  receiver.reset();
+  const { value, statements } = await countingStatements(async () => {
+    // Counted apart, to be taken off: the copy's statements are not delivery's.
+    const { statements: copying } = await countingStatements(() => stack.copyCases(count));
+    const committed = wall();
+    const cpu0 = cpuNow(stack);
+    const end = await receiver.delivered(count);
+    const cpu1 = cpuNow(stack);
+    return { committed, end, copying, cpu: cpuPer(cpu0, cpu1, count) };
+  });
+  const since = (await receiver.arrivals()).map((at) => at - value.committed);
+  const latency = stats(since);
+  return {
+    batchSize,
+    events: count,
+    perSecond: count / ((value.end - value.committed) / 1000),
+    p50Ms: latency.p50,
+    p95Ms: latency.p95,
+    statementsPerEvent: (statements - value.copying) / count,
+    cpu: value.cpu,
+    load: loadavg()[0]!,
+    check: problems(await receiver.summary(), count),
+  };
+}
+
+/**
+ * The report's parts of the batch and growth runs (bench/report/results.ts): the line series
+ * `delivery-batch` (events a second against DOCPIPE_DELIVERY_BATCH, from a backlog) and the
+ * figures `delivery.batch-<size>` and `delivery.backlog-<events>` (events a second, p95 in their
+ * spread). bench/run.ts adds them to the results it writes.
+ */
+export function deliveryReportParts(report: DeliveryReport): {
+  figures: Figure[];
+  series: Series[];
+} {
+  const figures: Figure[] = [];
+  const series: Series[] = [];
+  const batch = report.results.batch as { events: number; points: BatchPoint[] } | undefined;
+  const growth = report.results.growth as { batchSize: number; points: BatchPoint[] } | undefined;
+  const cpuOf = (p: BatchPoint) =>
+    `CPU per event ${p.cpu.bench.toFixed(2)} ms docpipe, ${p.cpu.postgres.toFixed(2)} ms PostgreSQL, ${p.cpu.redis.toFixed(2)} ms Redis; ${p.statementsPerEvent.toFixed(2)} statements per event`;
+  if (batch && batch.points.length > 0) {
+    series.push({
+      kind: 'line',
+      id: 'delivery-batch',
+      title: `Webhook deliveries a second against batch size (a backlog of ${batch.events} case.created events)`,
+      xLabel: 'batch size (DOCPIPE_DELIVERY_BATCH)',
+      yLabel: 'deliveries a second',
+      lines: [{ name: 'docpipe', points: batch.points.map((p) => [p.batchSize, p.perSecond]) }],
+      target: { text: 'target 300 a second', value: 300 },
+    });
+    for (const p of batch.points)
+      figures.push({
+        id: `delivery.batch-${p.batchSize}`,
+        group: 'delivery',
+        name: `${p.events} case.created events from a backlog, batch size ${p.batchSize} (${cpuOf(p)})`,
+        unit: 'events/s',
+        value: p.perSecond,
+        spread: { p50: p.p50Ms, p95: p.p95Ms, n: p.events },
+        target: { text: '>= 300', op: '>=', value: 300, on: 'value' },
+        meets: p.perSecond >= 300,
+      });
+  }
+  if (growth)
+    for (const p of growth.points)
+      figures.push({
+        id: `delivery.backlog-${p.events}`,
+        group: 'delivery',
+        name: `a backlog of ${p.events} case.created events, committed at once, to the last 2xx (batch size ${p.batchSize}; p95 from the commit to each 2xx in the spread; ${cpuOf(p)})`,
+        unit: 'events/s',
+        value: p.perSecond,
+        spread: { p50: p.p50Ms, p95: p.p95Ms, n: p.events },
+      });
+  return { figures, series };
+}
+
 export async function runDelivery(
   root: string,
   selected: readonly DeliveryBenchmark[] = DELIVERY_BENCHMARKS,
@@ -420,6 +546,46 @@ export async function runDelivery(
           note: `fetch (keep-alive) ${viaFetch.toFixed(0)} a second, node:http with a connection per request (as docpipe sends) ${viaHttp.toFixed(0)} a second; docpipe / fetch = ${(live / viaFetch).toFixed(2)} live, ${(backlog / viaFetch).toFixed(2)} from a backlog; docpipe / node:http = ${(live / viaHttp).toFixed(2)} live; CPU per request: the loop's process ${fetchCpu.bench.toFixed(2)} ms (fetch) and ${httpCpu.bench.toFixed(2)} ms (node:http), the receiver ${fetchCpu.receiver.toFixed(2)} and ${httpCpu.receiver.toFixed(2)} ms`,
         },
       );
+    }
+
+    if (selected.includes('batch') || selected.includes('growth')) {
+      // The copies' source, delivered before anything is timed.
+      receiver.reset();
+      await stack.copySource();
+      await receiver.delivered(1);
+    }
+
+    if (selected.includes('batch')) {
+      const n = options.batchEvents;
+      const points: BatchPoint[] = [];
+      for (const size of options.batchSizes) {
+        points.push(await drainBacklog(stack, n, size));
+        const p = points.at(-1)!;
+        say(
+          `batch ${size}: ${p.perSecond.toFixed(1)} events/s from a backlog of ${n}, p95 ${p.p95Ms.toFixed(0)} ms; ${p.statementsPerEvent.toFixed(2)} statements per event; ${cpuText(p.cpu)}; load ${p.load.toFixed(1)}; ${checked(p.check)}`,
+        );
+      }
+      results.batch = { events: n, points };
+    }
+
+    if (selected.includes('growth')) {
+      const points: BatchPoint[] = [];
+      for (const k of options.growth) {
+        points.push(await drainBacklog(stack, k, DEFAULT_DELIVERY_BATCH));
+        const p = points.at(-1)!;
+        say(
+          `backlog ${k}: ${p.perSecond.toFixed(1)} events/s, p95 ${p.p95Ms.toFixed(0)} ms (batch ${DEFAULT_DELIVERY_BATCH}); ${p.statementsPerEvent.toFixed(2)} statements per event; ${cpuText(p.cpu)}; load ${p.load.toFixed(1)}; ${checked(p.check)}`,
+        );
+      }
+      results.growth = { batchSize: DEFAULT_DELIVERY_BATCH, points };
+    }
+
+    if (selected.includes('batch') || selected.includes('growth')) {
+      // The parts after these run on the default delivery, as before.
+      await stack.stopDelivery();
+      await stack.startDelivery();
+      receiver.reset();
+      delivered = 0;
     }
 
     if (selected.includes('load')) {
