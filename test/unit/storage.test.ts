@@ -49,6 +49,19 @@ describe('local storage', () => {
     expect(readdirSync(join(root, 'renders/cd'))).toEqual(['y.pdf']);
   });
 
+  // Small objects are read with synchronous calls too: an empty one (a render's marker) is there
+  // and empty, and what is not a file is an error, not a miss.
+  it('reads an empty object as empty, and refuses a folder in an object’s place', async () => {
+    const root = testDir('docpipe-storage-');
+    const storage = new LocalStorage(root);
+    await storage.put('renders/ab/x.used', Buffer.alloc(0), 'application/octet-stream');
+    const empty = await storage.get('renders/ab/x.used');
+    expect(empty?.byteLength).toBe(0);
+    mkdirSync(join(root, 'renders/ab/y.pdf'), { recursive: true });
+    await expect(storage.get('renders/ab/y.pdf')).rejects.toThrow(/EISDIR/);
+    expect(await storage.get('renders/ab/z.pdf')).toBeUndefined();
+  });
+
   it.each([
     ['small', 13],
     ['large', SYNC_WRITE_MAX_BYTES + 1],

@@ -170,12 +170,13 @@ export class Renderer {
     const key = renderKey(hash);
     const docx = !startsAsPdf(input.bytes);
     // Writes are atomic (a temporary object, then a rename): a PDF that is there is whole. Its
-    // places were written before it; a PDF without tags to look for has none to read.
-    const [pdf, sidecar] = await Promise.all([
-      this.deps.storage.get(key),
-      docx || options.places ? readRenderSidecar(this.deps.storage, hash) : NO_SIDECAR,
-    ]);
+    // places were written before it, so they are read after it, and only then: a miss (the usual
+    // answer for values that change with every document) costs one read, not two. A PDF without
+    // tags to look for has no places to read.
+    const pdf = await this.deps.storage.get(key);
     if (!pdf) return undefined;
+    const sidecar =
+      docx || options.places ? await readRenderSidecar(this.deps.storage, hash) : NO_SIDECAR;
     if (!sidecar) {
       this.logger.warn({ key }, 'stored render places unreadable; rendering again');
       return undefined;

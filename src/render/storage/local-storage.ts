@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { opendir, readFile, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
@@ -19,6 +20,22 @@ import { checkKey, type Storage, type StoredObject } from './storage.js';
  */
 export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
 
+/**
+ * The file open at `fd`, `size` bytes by its stat: an object is replaced by a rename, never
+ * written in place, so the open file keeps the size it had. Not from Buffer's shared pool (as
+ * readFile's are not): a caller may hand the bytes on to a thread.
+ */
+function readWhole(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(size);
+  let filled = 0;
+  while (filled < size) {
+    const n = readSync(fd, buffer, filled, size - filled, null);
+    if (n === 0) break;
+    filled += n;
+  }
+  return filled === size ? buffer : buffer.subarray(0, filled);
+}
+
 /** Storage on the local disk under one root folder; writes go to a temporary file, then rename. */
 export class LocalStorage implements Storage {
   constructor(readonly root: string) {}
@@ -31,9 +48,28 @@ export class LocalStorage implements Storage {
   }
 
   async get(key: string): Promise<Buffer | undefined> {
+    // Read as small objects are written (SYNC_WRITE_MAX_BYTES): a miss, the render cache's usual
+    // answer, is one open that fails, and a hit on a render or a job's input is an open, a stat,
+    // a read and a close, each a round trip through libuv's thread pool asynchronously. Larger
+    // objects are read through the pool, as before, so that a big PDF never stalls the loop.
+    let fd: number;
+    try {
+      fd = openSync(this.path(key), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let size: number;
+    try {
+      size = fstatSync(fd).size;
+      if (size <= SYNC_WRITE_MAX_BYTES) return readWhole(fd, size);
+    } finally {
+      closeSync(fd);
+    }
     try {
       return await readFile(this.path(key));
     } catch (err) {
+      // Replaced or removed since the open: as if it had not been there.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
