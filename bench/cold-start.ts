@@ -324,6 +324,11 @@ export async function coldStart(
         (r) => r.officeWarm,
       ),
       figure(
+        'cold-start.api-cpu',
+        "CPU of docpipe's Node process until the HTTP API answered (its Redis, PostgreSQL and office processes apart)",
+        (r) => r.apiCpu,
+      ),
+      figure(
         'cold-start.stop',
         '`docpipe start` stopped with Ctrl-C, idle, to its exit',
         (r) => r.stopMs,
