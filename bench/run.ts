@@ -24,6 +24,7 @@ import { EmbeddedRedis } from '../src/platform/redis/index.js';
 import { runRawLoop, type RawLoopKind, type RawLoopResult } from './raw/run-raw.js';
 import { runCarboneLoop } from './raw/run-carbone.js';
 import { assertW1Filled } from './filled-check.js';
+import { treeCpuMs } from './cases-stack.js';
 import { sniffBytes } from '../src/formats/sniff/index.js';
 import { measure, type Stats } from './stats.js';
 import { httpThroughput } from './http-throughput.js';
@@ -380,7 +381,7 @@ if (process.env.BENCH_CONVERT !== '0') {
 async function queueThroughput(
   jobs: number,
   processes: number,
-): Promise<{ perSecond: number; failed: number; firstPdf: Buffer | undefined }> {
+): Promise<{ perSecond: number; failed: number; firstPdf: Buffer | undefined; cpuMs: number }> {
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-queue-'));
   const redis = await EmbeddedRedis.start({ dir: join(work, 'redis') });
   const storage = new LocalStorage(join(work, 'storage'));
@@ -417,7 +418,11 @@ async function queueThroughput(
   const warmup = Number(process.env.BENCH_QUEUE_WARMUP ?? 1000);
   await client.renderEach(Array.from({ length: warmup }, (_, i) => item('warm', i)));
   const started = performance.now();
+  // CPU of this process (queue client, worker, fill threads) and its children (office processes,
+  // Redis): what the machine spent per document, whatever else it was busy with.
+  const cpuFrom = treeCpuMs(process.pid);
   const outcomes = await client.renderEach(Array.from({ length: jobs }, (_, i) => item('Q', i)));
+  const cpuMs = (treeCpuMs(process.pid) - cpuFrom) / jobs;
   const seconds = (performance.now() - started) / 1000;
   const failed = outcomes.filter((o) => !o.ok).length;
   // The first timed document's PDF, for the check that it holds the filled values.
@@ -432,7 +437,7 @@ async function queueThroughput(
   await preparer.close();
   await redis.stop();
   rmSync(work, { recursive: true, force: true });
-  return { perSecond: (jobs - failed) / seconds, failed, firstPdf };
+  return { perSecond: (jobs - failed) / seconds, failed, firstPdf, cpuMs };
 }
 
 // The ceiling for the queue: docpipe's office pool alone converting the filled W1, with as many
@@ -500,7 +505,7 @@ if (process.env.BENCH_QUEUE !== '0') {
     );
     if (r.ok < r.n) throw new Error(`Carbone 3 gave ${r.n - r.ok} of ${r.n} renders no PDF`);
     assertW1Filled('Carbone 3', r.firstPdf);
-    return (factories * 1000) / r.mean;
+    return { perSecond: (factories * 1000) / r.mean, cpuMs: r.cpuMs };
   };
   type Run = {
     queue: number;
@@ -509,7 +514,10 @@ if (process.env.BENCH_QUEUE !== '0') {
     unoFrame: number;
     lok: number;
     failed: number;
+    /** CPU per document (ms) of the queue's process tree. */
+    queueCpu: number;
     carbone?: number;
+    carboneCpu?: number;
   };
   const runs: Record<1 | 2, Run[]> = { 1: [], 2: [] };
   for (let r = 0; r < repeats; r++) {
@@ -525,11 +533,20 @@ if (process.env.BENCH_QUEUE !== '0') {
           assertW1Filled('docpipe (queue)', queue.firstPdf);
           run.queue = queue.perSecond;
           run.failed = queue.failed;
+          run.queueCpu = queue.cpuMs;
         },
         async () => void (run.unoFrame = await rawAtOnce('uno-frame', processes)),
         async () => void (run.lok = await rawAtOnce('lok', processes)),
         async () => void (run.pool = await officePoolThroughput(w1Filled, jobs, processes)),
-        ...(withCarbone ? [async () => void (run.carbone = await carboneAtOnce(processes))] : []),
+        ...(withCarbone
+          ? [
+              async () => {
+                const carbone = await carboneAtOnce(processes);
+                run.carbone = carbone.perSecond;
+                run.carboneCpu = carbone.cpuMs;
+              },
+            ]
+          : []),
       ];
       for (let i = 0; i < steps.length; i++) await steps[(i + r) % steps.length]!();
       runs[processes].push(run as Run);
@@ -625,6 +642,18 @@ if (process.env.BENCH_QUEUE !== '0') {
       const carbone = all.map((x) => x.carbone!);
       const vsCarbone = all.map((x) => x.queue / x.carbone!);
       const ratioCarbone = median(vsCarbone);
+      const queueCpu = median(all.map((x) => x.queueCpu));
+      const carboneCpu = median(all.map((x) => x.carboneCpu!));
+      // Wall-clock rates swing with whatever else the machine runs; CPU per document much less.
+      extraFigures.push({
+        id: `carbone.${p}.cpu`,
+        group: 'throughput',
+        name: `CPU per W1 document (all processes), Carbone 3 with ${factories} against the queue (${of}), median`,
+        unit: 'ms',
+        value: carboneCpu,
+        baseline: { name: `the queue, ${of}`, value: queueCpu },
+        ratio: carboneCpu / queueCpu,
+      });
       // The issue's target is for the count the docs lead with (2); with 1 it is shown beside it.
       const target = processes === 2 ? 2.5 : undefined;
       throughput.push(
@@ -648,7 +677,7 @@ if (process.env.BENCH_QUEUE !== '0') {
               ...(target !== undefined ? { target: `>= ${target}` } : {}),
             },
           ],
-          note: `queue / Carbone 3 with ${factories}, median of ${repeats} interleaved runs = ${ratioCarbone.toFixed(2)} (each run: ${vsCarbone.map((x) => x.toFixed(2)).join(', ')}${target !== undefined ? `; target >= ${target}: ${ratioCarbone >= target ? 'met' : 'MISSED'}` : ''}); both PDFs checked for the filled values`,
+          note: `queue / Carbone 3 with ${factories}, median of ${repeats} interleaved runs = ${ratioCarbone.toFixed(2)} (each run: ${vsCarbone.map((x) => x.toFixed(2)).join(', ')}${target !== undefined ? `; target >= ${target}: ${ratioCarbone >= target ? 'met' : 'MISSED'}` : ''}); CPU per document: ${queueCpu.toFixed(1)} ms through the queue, ${carboneCpu.toFixed(1)} ms with Carbone 3 (${(carboneCpu / queueCpu).toFixed(2)} x); both PDFs checked for the filled values`,
         },
       );
     }

@@ -13,7 +13,8 @@
  * and prints one JSON line, times per document in milliseconds over the timed renders:
  *   {"kind":"carbone","n":N,"p50":ms,"p95":ms,"mean":ms,"startMs":ms,"ok":N,"loops":F,"perSecond":x}
  * startMs is the time from carbone.set to the end of the first render (the factories start
- * meanwhile); perSecond is the timed renders over their wall time.
+ * meanwhile); perSecond is the timed renders over their wall time; cpuMs is the CPU time per timed
+ * render of this process and its factories (soffice.bin and the python converter) together.
  *
  * Carbone finds LibreOffice at require time: on Linux it looks for `soffice.bin` and a `python3`
  * on the PATH, so run-carbone.ts puts LibreOffice's program folder and Debian's python (the one
@@ -23,6 +24,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { treeCpuMs } from '../cases-stack.js';
 import { isPdf, summarize } from './common.js';
 import { carboneData, carboneTemplate, type FixtureTag } from './carbone-template.js';
 
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
   let ok = 0;
   let first: Buffer | undefined;
   let timedFrom = 0;
+  let cpuFrom = 0;
   let warming = args.factories;
   const loop = async () => {
     for (let i = 0; i < args.warmup; i++) {
@@ -100,7 +103,10 @@ async function main(): Promise<number> {
       if (!isPdf(pdf)) process.stderr.write(`warm-up render ${i} gave no PDF\n`);
     }
     // The timed part starts when every loop is warm, so that all of it has `factories` in flight.
-    if (--warming === 0) timedFrom = performance.now();
+    if (--warming === 0) {
+      timedFrom = performance.now();
+      cpuFrom = treeCpuMs(process.pid);
+    }
     while (warming > 0) await new Promise((r) => setTimeout(r, 5));
     for (let i = 0; i < args.rounds; i++) {
       const t0 = performance.now();
@@ -110,8 +116,10 @@ async function main(): Promise<number> {
       first ??= pdf;
     }
   };
+  let cpuMs = 0;
   try {
     await Promise.all(Array.from({ length: args.factories }, loop));
+    cpuMs = (treeCpuMs(process.pid) - cpuFrom) / times.length;
   } finally {
     await new Promise<void>((r) => converter.exit(r));
   }
@@ -123,6 +131,7 @@ async function main(): Promise<number> {
     kind: 'carbone',
     loops: args.factories,
     perSecond: times.length / seconds,
+    cpuMs,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   return ok === times.length ? 0 : 1;

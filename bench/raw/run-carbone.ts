@@ -34,6 +34,8 @@ export interface CarboneLoopResult {
   loops: number;
   /** Timed renders over their wall time. */
   perSecond: number;
+  /** CPU time per timed render of Carbone's process and its factories together (ms). */
+  cpuMs: number;
   /** The first timed render's PDF. */
   firstPdf: Buffer;
 }
