@@ -50,18 +50,24 @@ interface SizeResult {
   sent: ReturnType<typeof percentiles>;
   /** CPU ms per case of serve, worker, PostgreSQL and Redis (the poll's queries included). */
   cpuMs: number;
+  /** The same, by process: where a case's CPU goes. */
+  cpuParts: CpuParts;
   bodyBytes: number;
 }
 
-/** CPU (ms) the stack has used so far: what a shared machine's load disturbs least. */
-function stackCpu(stack: CasesStack): number {
-  return (
-    treeCpuMs(stack.servePid) +
-    treeCpuMs(stack.workerPid) +
-    treeCpuMs(stack.redisPid) +
-    treeCpuMs(stack.postgresPids()[0]!)
-  );
+type CpuParts = Record<'serve' | 'worker' | 'postgres' | 'redis', number>;
+
+/** CPU (ms) each part of the stack has used so far: what a shared machine's load disturbs least. */
+function stackCpu(stack: CasesStack): CpuParts {
+  return {
+    serve: treeCpuMs(stack.servePid),
+    worker: treeCpuMs(stack.workerPid),
+    postgres: treeCpuMs(stack.postgresPids()[0]!),
+    redis: treeCpuMs(stack.redisPid),
+  };
 }
+
+const total = (c: CpuParts) => c.serve + c.worker + c.postgres + c.redis;
 
 function caseBody(pdf: Buffer, size: Size, value: string): string {
   return JSON.stringify({
@@ -140,12 +146,20 @@ export async function casesGrowth(
         create.push(t.create);
         sent.push(t.sent);
       }
-      const cpuMs = (stackCpu(stack) - cpuBefore) / cases;
+      const cpuAfter = stackCpu(stack);
+      const per = (k: keyof CpuParts) => (cpuAfter[k] - cpuBefore[k]) / cases;
+      const cpuParts = {
+        serve: per('serve'),
+        worker: per('worker'),
+        postgres: per('postgres'),
+        redis: per('redis'),
+      };
       results.push({
         size,
         create: percentiles(create),
         sent: percentiles(sent),
-        cpuMs,
+        cpuMs: total(cpuParts),
+        cpuParts,
         bodyBytes,
       });
       load.push(loadavg()[0]!);
@@ -228,6 +242,7 @@ function report(
       text:
         `${results[0]?.create.n ?? 0} cases a size, one at a time, each after the last was sent; documents are W1 as PDF (2 pages), bytes of their own each; ` +
         `request bodies ${results.map((r) => `${r.size.id} ${Math.round(r.bodyBytes / 1024)} KB`).join(', ')}. ` +
+        `CPU ms per case by process (serve/worker/postgres/redis): ${results.map((r) => `${r.size.id} ${[r.cpuParts.serve, r.cpuParts.worker, r.cpuParts.postgres, r.cpuParts.redis].map((x) => x.toFixed(0)).join('/')}`).join(', ')}. ` +
         `One stack (serve + worker with 1 office process, embedded PostgreSQL, Redis); invitations by e-mail to .eml files. ` +
         `1-minute load average at the start and after each size: ${load.map(round2).join(', ')}${quick ? ' (quick run)' : ''}.`,
     },
