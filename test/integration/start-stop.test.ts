@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/base/paths/index.js';
 import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
@@ -15,6 +15,7 @@ import {
   leaseDocument,
   redisPid,
 } from '../helpers/docpipe-start.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -63,10 +64,24 @@ async function afterwards(dataDir: string, ids: string[]) {
   }
 }
 
+/**
+ * The records' PostgreSQL of the tests whose point is not the embedded one: the worker's test
+ * server (test/helpers/postgres.ts). The embedded PostgreSQL's first start (initdb) took a good
+ * part of each test on two cores; the first Ctrl-C test keeps it, so that one whole start and
+ * stop still runs every part of its own, and postgres-embedded.test.ts is about the rest of it.
+ */
+let records: TestDatabase;
+beforeAll(async () => {
+  records = await testDatabase();
+});
+afterAll(async () => {
+  await records?.close();
+});
+
 describe('docpipe start: one per data folder', () => {
   it('refuses a second start on the same folder at once, and the first runs on untouched', async () => {
     const data = testDir('docpipe-twice-');
-    const env = docpipeEnv(data);
+    const env = docpipeEnv(data, { DATABASE_URL: records.url });
     const first = new StartedDocpipe(env);
     try {
       await first.waitFor('docpipe started');
@@ -112,7 +127,10 @@ describe('docpipe start: an HTTP port taken by another program', () => {
     const port = (squatter.address() as { port: number }).port;
     try {
       const data = testDir('docpipe-port-taken-');
-      const r = docpipe(docpipeEnv(data, { DOCPIPE_HTTP_PORT: String(port) }), 'start');
+      const r = docpipe(
+        docpipeEnv(data, { DOCPIPE_HTTP_PORT: String(port), DATABASE_URL: records.url }),
+        'start',
+      );
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(
         `DOCPIPE_HTTP_PORT: 127.0.0.1:${port} is taken by another program; choose another port (0 takes a free one)`,
@@ -195,7 +213,10 @@ describe('docpipe start: Ctrl-C', () => {
 
   it('a second Ctrl-C stops at once, handing the job it cut short back to the queue', async () => {
     const data = testDir('docpipe-ctrl-c-twice-');
-    const env = docpipeEnv(data, { DOCPIPE_MAX_INLINE_BYTES: String(8 << 20) });
+    const env = docpipeEnv(data, {
+      DOCPIPE_MAX_INLINE_BYTES: String(8 << 20),
+      DATABASE_URL: records.url,
+    });
     const start = new StartedDocpipe(env, ['--grace', '60000']);
     try {
       await start.waitFor('docpipe started');
