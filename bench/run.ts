@@ -34,7 +34,21 @@ import { cliStartup } from './cli-startup.js';
 import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './cases.js';
 import { sealingRows } from './sealing.js';
 import { placesEvidenceRows } from './places-evidence.js';
-import { parseDeliveryArgs, runDelivery, type DeliveryReport } from './delivery.js';
+import {
+  deliveryReportParts,
+  parseDeliveryArgs,
+  runDelivery,
+  type DeliveryReport,
+} from './delivery.js';
+import {
+  CASES_GROWTH,
+  COLD_START,
+  GROWTH_PAGES,
+  REPORT_PARTS,
+  SOAK,
+  type PartReport,
+  type ReportPart,
+} from './report-parts.js';
 import { runDashboard, type DashboardReport } from './dashboard.js';
 import { runDashboardCases } from './dashboard-cases.js';
 import { machineInfo, RESULTS_VERSION, type Figure, type Results } from './report/results.js';
@@ -197,8 +211,40 @@ if (process.argv[2] === 'delivery') {
   process.exit(0);
 }
 
-// The CLI's start-up first, on a machine not yet warmed by the rest.
+// `node dist/bench/run.js cold-start|growth-pages|cases-growth|soak [--quick]`: one of issue 37's
+// parts alone (bench/report-parts.ts), its figures, series and notes printed as JSON.
+const alone = REPORT_PARTS.find((p) => p.name === process.argv[2]);
+if (alone) {
+  const report = await alone.run(root, process.argv.includes('--quick'));
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  process.exit(0);
+}
+
+/** How long each part of the run took, in seconds, in the order they ran: the run's budget. */
+const partSeconds: Record<string, number> = {};
+let partStarted = performance.now();
+const runStarted = partStarted;
+/** Ends the part `name` (the time since the last part ended) and says so on stderr. */
+const partDone = (name: string) => {
+  const now = performance.now();
+  partSeconds[name] = Math.round((now - partStarted) / 100) / 10;
+  partStarted = now;
+  process.stderr.write(
+    `[bench] ${name}: ${partSeconds[name]} s (${((now - runStarted) / 60000).toFixed(1)} min in all)\n`,
+  );
+};
+/** What the parts that report in the results' schema themselves found (bench/report-parts.ts). */
+const partReports: PartReport[] = [];
+async function runPart(part: ReportPart): Promise<void> {
+  if (process.env[part.skip] === '0') return;
+  partReports.push(await part.run(root, quick));
+  partDone(part.name);
+}
+
+// The CLI's start-up and docpipe start's cold start first, on a machine not yet warmed by the rest.
 rows.push(...inGroup('cli', cliStartup(root, Number(process.env.BENCH_CLI_ROUNDS ?? 20))));
+partDone('cli');
+await runPart(COLD_START);
 const throughput: RunThroughput[] = [];
 
 rows.push({
@@ -268,17 +314,23 @@ rows.push({
 });
 await pool.close();
 
+partDone('engine');
+
 // Places and evidence: CPU the pipeline adds after the PDF check on W1 (bench/places-evidence.ts).
 if (process.env.BENCH_PLACES !== '0')
   rows.push(
     ...inGroup('places', await placesEvidenceRows(Number(process.env.BENCH_PLACES_ROUNDS ?? 300))),
   );
 
+partDone('places');
+
 // Sealing: CPU to stamp, append the audit trail and sign a 2-page document (bench/sealing.ts).
 if (process.env.BENCH_SEALING !== '0')
   rows.push(
     ...inGroup('sealing', await sealingRows(Number(process.env.BENCH_SEALING_ROUNDS ?? 60))),
   );
+
+partDone('sealing');
 
 // Conversion: docpipe's whole render of W1 (fill, harden, convert, check, store; each round a
 // cache miss) against raw warm loops that only load and save the same filled document, with the
@@ -370,6 +422,11 @@ if (process.env.BENCH_CONVERT !== '0') {
     },
   );
 }
+
+partDone('convert');
+
+// Growth in pages: a generated document of 1 to 300 pages, docpipe against the raw loop.
+await runPart(GROWTH_PAGES);
 
 // Throughput: jobs through the queue (embedded Redis, local storage, one worker) against raw warm
 // loops with the same number of office processes, one and two. With two, the office processes
@@ -707,6 +764,8 @@ if (process.env.BENCH_QUEUE !== '0') {
   );
 }
 
+partDone('queue');
+
 if (process.env.BENCH_HTTP !== '0') {
   const jobs = Number(process.env.BENCH_HTTP_JOBS ?? 200);
   const repeats = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
@@ -768,6 +827,8 @@ if (process.env.BENCH_HTTP !== '0') {
     },
   );
 }
+
+partDone('http');
 
 if (process.env.BENCH_FAIRNESS !== '0') {
   const batch = Number(process.env.BENCH_FAIRNESS_BATCH ?? 1000);
@@ -842,6 +903,8 @@ if (process.env.BENCH_FAIRNESS !== '0') {
   );
 }
 
+partDone('fairness');
+
 // Scale-out: real `docpipe worker` processes on one Redis and storage folder, one against two.
 if (process.env.BENCH_SCALE !== '0') {
   const setups = ['w1-o1', 'w2-o1', 'w1-o2'];
@@ -860,6 +923,8 @@ if (process.env.BENCH_SCALE !== '0') {
     })),
   );
 }
+
+partDone('scale-out');
 
 // Issue 24's delivery: events to a local webhook receiver through the outbox (bench/delivery.ts).
 let delivery: DeliveryReport | undefined;
@@ -881,10 +946,17 @@ if (process.env.BENCH_DELIVERY !== '0') {
   );
 }
 
+partDone('delivery');
+
 // Issue 22's cases, each on a stack of its own: real serve and worker processes (bench/cases.ts).
 let cases: CasesReport | undefined;
 if (process.env.BENCH_CASES !== '0')
   cases = await runCases(root, CASE_BENCHMARKS, process.env.BENCH_CASES_QUICK === '1');
+
+partDone('cases');
+
+// Cases with 1, 10 and 50 recipients and 1, 5 and 20 documents.
+await runPart(CASES_GROWTH);
 
 // Issue 33's dashboard pages with 100,000 cases and 1,000 webhook runs (bench/dashboard.ts).
 let dashboard: DashboardReport | undefined;
@@ -894,6 +966,8 @@ if (process.env.BENCH_DASHBOARD !== '0') {
   rows.push(...inGroup('dashboard', result.rows));
 }
 
+partDone('dashboard');
+
 // Issue 34's case list (a tab and a search) and a big case's page (bench/dashboard-cases.ts).
 if (process.env.BENCH_DASHBOARD_CASES !== '0')
   rows.push(
@@ -902,6 +976,11 @@ if (process.env.BENCH_DASHBOARD_CASES !== '0')
       (await runDashboardCases(root, process.env.BENCH_DASHBOARD_QUICK === '1')).rows,
     ),
   );
+
+partDone('dashboard-cases');
+
+// The soak last: 5,000 conversions and 10,000 cases and events, every process's memory.
+await runPart(SOAK);
 
 for (const row of rows) {
   const limit = /^p50 <= (\d+) ms/.exec(row.target ?? '')?.[1];
@@ -932,11 +1011,19 @@ if (throughput.length > 0) {
 if (cases) process.stdout.write(`\n${cases.markdown}\n`);
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const { figures, notes } = figuresFromRun({
+const deliveryParts = delivery ? deliveryReportParts(delivery) : { figures: [], series: [] };
+const fromRun = figuresFromRun({
   rows,
   throughput,
-  figures: [...extraFigures, ...caseFigures(cases?.results)],
+  figures: [
+    ...extraFigures,
+    ...caseFigures(cases?.results),
+    ...deliveryParts.figures,
+    ...partReports.flatMap((p) => p.figures),
+  ],
 });
+const { figures } = fromRun;
+const notes = [...fromRun.notes, ...partReports.flatMap((p) => p.notes)];
 const results: Results = {
   version: RESULTS_VERSION,
   date: new Date().toISOString(),
@@ -961,9 +1048,18 @@ const results: Results = {
       ),
     ].filter((x) => x !== undefined),
     ...memorySeries(cases?.results, delivery?.results),
+    ...deliveryParts.series,
+    ...partReports.flatMap((p) => p.series),
   ],
   notes,
-  details: { rounds, cases: cases?.results, delivery: delivery?.results, dashboard },
+  details: {
+    rounds,
+    partSeconds,
+    minutes: Math.round((performance.now() - runStarted) / 6000) / 10,
+    cases: cases?.results,
+    delivery: delivery?.results,
+    dashboard,
+  },
 };
 const latest = join(out, 'latest.json');
 writeFileSync(latest, `${JSON.stringify(results, null, 2)}\n`);
