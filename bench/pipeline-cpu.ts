@@ -365,18 +365,26 @@ function runWorker(): void {
         officeMs,
       };
     }
-    await stack?.worker.close();
-    await stack?.office.close();
-    await stack?.preparer.close();
+    await close();
     setImmediate(() => process.exit(0));
     return { kind: 'stopped' };
+  };
+  const close = async () => {
+    await stack?.worker.close(1000);
+    await stack?.office.close();
+    await stack?.preparer.close();
   };
   process.on('message', (message: ToWorker) => {
     handle(message).then(reply, (err: unknown) =>
       reply({ kind: 'error', message: err instanceof Error ? err.message : String(err) }),
     );
   });
-  process.on('disconnect', () => process.exit(1));
+  // The parent gone (killed, crashed): the office processes are detached and would outlive this
+  // one, so the pool is closed first.
+  process.on('disconnect', () => {
+    setTimeout(() => process.exit(1), 10_000).unref();
+    void close().finally(() => process.exit(1));
+  });
 }
 
 if (process.argv.includes('--pipeline-worker')) runWorker();
