@@ -20,14 +20,16 @@ import { readResults, type Figure, type Machine, type Note, type Results } from 
 /** The figures of the README's summary, in order, with a short name; those not measured are left out. */
 export const SUMMARY_FIGURES: readonly { id: string; name: string }[] = [
   { id: 'queue.p2.vs-fastest-raw', name: 'W1 jobs through the queue, 2 office processes' },
-  { id: 'queue.p1.vs-fastest-raw', name: 'the same, 1 office process' },
   { id: 'queue.p2.vs-libreoffice-convert', name: 'the queue against libreoffice-convert' },
-  { id: 'engine.render-w1.vs-uno', name: 'one render of W1 (fill, convert, check, store), p50' },
+  { id: 'queue.p2.vs-carbone', name: 'the queue against Carbone 3 (2 factories)' },
   { id: 'http.vs-queue', name: 'W1 through HTTP against the queue' },
   { id: 'cases.w1.vs-convert', name: 'a v3 case of W1 and 2 recipients against convert' },
   { id: 'cases.pdf.latency', name: 'a case of one PDF, p50' },
   { id: 'delivery.live', name: 'webhook deliveries while cases are created' },
   { id: 'fairness.wait', name: "company B's document behind company A's batch" },
+  { id: 'growth.flatness', name: 'time per page from 10 to 300 pages, highest over lowest' },
+  { id: 'soak.rss-growth.worker', name: "the worker's memory over the soak, end over start" },
+  { id: 'cold-start.first-conversion', name: '`docpipe start` to its first finished conversion' },
 ];
 
 /** The chart the README shows. */

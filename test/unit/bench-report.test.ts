@@ -63,7 +63,7 @@ describe('the report from latest.json (bench/results/sample.json)', () => {
     expect(text).toContain(
       '![W1 documents a second, 2 office processes](docs/benchmarks/throughput.png)',
     );
-    expect(text.split('\n').length).toBeLessThanOrEqual(14);
+    expect(text.split('\n').length).toBeLessThanOrEqual(16);
   });
 
   it('judges a target again from the numbers, not from what the run said', () => {
