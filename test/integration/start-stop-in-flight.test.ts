@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_SCHEMA_VERSION, type DocumentJobData } from '../../src/jobs/queue/index.js';
 import { EmbeddedRedis, createRedis } from '../../src/platform/redis/index.js';
 import { waiterGoneSince } from '../../src/jobs/queue/waiter-gone.js';
+import { KeyStore } from '../../src/service/keys/index.js';
 import { corpusDir } from '../helpers/corpus.js';
-import { StartedDocpipe, docpipe, docpipeEnv, leaseDocument } from '../helpers/docpipe-start.js';
+import { mediumDocx } from '../helpers/long-documents.js';
+import { StartedDocpipe, docpipeEnv, leaseDocument } from '../helpers/docpipe-start.js';
+import { addKeyOwner } from '../helpers/key-owner.js';
+import { testDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { testDir } from '../helpers/test-dir.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -30,23 +34,32 @@ function batchJob(i: number, run: string): DocumentJobData {
   };
 }
 
-/** A docpipe start with an API key and its queue, seen from outside. */
+/**
+ * The records' PostgreSQL, with a company, its user and an API key made straight in the tables
+ * (as `docpipe companies create`, `users add` and `keys create` would leave them): the worker's
+ * test server (test/helpers/postgres.ts), not an embedded one per data folder. These tests are
+ * about what a stop does to requests and jobs; the embedded PostgreSQL's first start (initdb) and
+ * three spawned commands each took seconds of two cores before either test began.
+ */
+let records: TestDatabase;
+let key: string;
+beforeAll(async () => {
+  records = await testDatabase();
+  const owner = await addKeyOwner(records.db, 'acme', 'ops@acme.example');
+  const keys = new KeyStore({ db: records.db, databaseUrl: records.url });
+  key = (await keys.create({ company: owner.company, user: owner.email })).key;
+});
+afterAll(async () => {
+  await records?.close();
+});
+
+/** A docpipe start on the records with the API key, and its queue, seen from outside. */
 async function started(prefix: string) {
   const data = testDir(prefix);
-  const env = docpipeEnv(data, { DOCPIPE_LOG_FORMAT: 'json' });
+  const env = docpipeEnv(data, { DOCPIPE_LOG_FORMAT: 'json', DATABASE_URL: records.url });
   const start = new StartedDocpipe(env, ['--grace', '60000']);
   await start.waitFor('docpipe started');
   const address = String(start.lines().find((l) => l.msg.startsWith('docpipe started'))?.http);
-  for (const args of [
-    ['companies', 'create', 'acme', '--name', 'Acme'],
-    ['users', 'add', '--company', 'acme', '--email', 'ops@acme.example', '--name', 'Ops'],
-  ]) {
-    const r = docpipe(env, ...args);
-    expect(r.status, r.stderr).toBe(0);
-  }
-  const keys = docpipe(env, 'keys', 'create', '--company', 'acme', '--user', 'ops@acme.example');
-  expect(keys.status, keys.stderr).toBe(0);
-  const key = keys.stdout.trim();
   const url = readFileSync(join(data, 'redis.url'), 'utf8').trim();
   const queue = new Queue('documents', {
     connection: createRedis(url, 'worker'),
@@ -103,7 +116,10 @@ describe('docpipe start: Ctrl-C while a request and a batch are in flight', () =
     const { start, address, key, queue } = await started('docpipe-stop-in-flight-');
     const run = `in-flight-${Date.now()}`;
     try {
-      const answer = convert(address, key, 'slow.docx', slowDocx());
+      // Its first 53 pages: seconds of work, still running when the Ctrl-C comes a batch later,
+      // and a third of the whole document's to finish within the grace period (on a loaded
+      // machine the 180 pages took longer than the convert's 60 s wait for an answer).
+      const answer = convert(address, key, 'slow.docx', mediumDocx());
       await running(queue, 'slow.docx');
       // A batch behind it: the worker would take its jobs while the convert waits for its own.
       await queue.addBulk(
