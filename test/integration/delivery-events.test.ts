@@ -822,3 +822,68 @@ describe('the schedule on a test clock', () => {
     expect(linkIn(mail.parsed.text)).toBe(made.recipients[0]!.signingUrl);
   });
 });
+
+describe('events handled in a batch', () => {
+  it('invite every signer of many cases made at once, each once, each invitation its own recipient.invited with a dedup key of its own', async () => {
+    const s = await stack();
+    const n = 12;
+    const made = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        create(
+          s,
+          base({
+            title: `Batch ${i}`,
+            recipients: [
+              { name: `First ${i}`, email: `batch-first-${i}@example.com` },
+              { name: `Second ${i}`, email: `batch-second-${i}@example.com` },
+            ],
+          }),
+        ),
+      ),
+    );
+    for (const { case: c } of made)
+      expect(c.delivery).toMatchObject({ email: { ok: true, attempted: true } });
+    for (let i = 0; i < n; i++) {
+      const first = await mailTo(`batch-first-${i}@example.com`);
+      const second = await mailTo(`batch-second-${i}@example.com`);
+      expect(linkIn(first.parsed.text)).toBe(made[i]!.case.recipients[0]!.signingUrl);
+      expect(linkIn(second.parsed.text)).toBe(made[i]!.case.recipients[1]!.signingUrl);
+    }
+    const ids = made.map((m) => m.case.id);
+    const ledger = await t.db
+      .selectFrom('messages')
+      .select(['case_id', 'recipient_id', 'status', 'attempts'])
+      .where('case_id', 'in', ids)
+      .execute();
+    expect(ledger).toHaveLength(2 * n);
+    expect(ledger.every((m) => m.status === 'sent' && m.attempts === 1)).toBe(true);
+    const events = await t.db
+      .selectFrom('case_events')
+      .select(['case_id', 'payload'])
+      .where('case_id', 'in', ids)
+      .where('trigger', '=', 'recipient.invited')
+      .execute();
+    expect(events).toHaveLength(2 * n);
+    for (const id of ids) {
+      const mine = events
+        .filter((e) => e.case_id === id)
+        .map(
+          (e) =>
+            e.payload as {
+              recipient: { id: string };
+              case: { _id: string; updatedAt: string };
+            },
+        );
+      const c = made.find((m) => m.case.id === id)!.case;
+      expect(mine.map((p) => p.recipient.id).sort()).toEqual(c.recipients.map((r) => r.id).sort());
+      expect(mine.every((p) => p.case._id === id)).toBe(true);
+      // Two events of one case: two updatedAt, so two deduplication keys.
+      expect(new Set(mine.map((p) => p.case.updatedAt)).size).toBe(2);
+    }
+    // Nobody else was written to twice.
+    for (let i = 0; i < n; i++)
+      expect(
+        smtp.messages.filter((m) => m.envelope.to.includes(`batch-first-${i}@example.com`)),
+      ).toHaveLength(1);
+  });
+});

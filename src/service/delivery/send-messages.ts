@@ -1,6 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '../../base/log/index.js';
-import { signingTokenFor, signingUrl, writeCaseEvent } from '../cases/index.js';
+import {
+  caseStatusOf,
+  readRecipientStatuses,
+  signingTokenFor,
+  signingUrl,
+  writeCaseEvent,
+} from '../cases/index.js';
 import type { Database } from '../db/index.js';
 import type { ChannelResult, MessageChannels, OutgoingMessage } from '../messages/index.js';
 import type { Storage } from '../../render/storage/index.js';
@@ -248,7 +254,7 @@ async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]):
       // The cases' rows first, as signing and denying take them before their recipients' rows:
       // taken in the other order the two would wait for each other.
       const moved = (
-        await sql<{ id: string }>`update cases
+        await sql<Parameters<typeof caseStatusOf>[0]>`update cases
           set updated_at = greatest(v.at, cases.updated_at + interval '1 millisecond')
           from (values ${sql.join(
             round.map(
@@ -256,7 +262,8 @@ async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]):
             ),
           )}) as v(company, id, at)
           where cases.company_id = v.company and cases.id = v.id
-          returning cases.id`.execute(trx)
+          returning cases.id, cases.title, cases.state, cases.reference_id, cases.active_group,
+            cases.expires_at, cases.updated_at`.execute(trx)
       ).rows;
       await sql`update messages set status = 'sent', sent_at = v.at, location = v.location,
           error = null, claimed_until = null, next_attempt_at = null
@@ -267,7 +274,7 @@ async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]):
         )}) as v(id, at, location)
         where messages.id = v.id`.execute(trx);
       // A case deleted meanwhile: the message went, and there is no case to tell of.
-      const there = new Set(moved.map((m) => m.id));
+      const there = new Map(moved.map((m) => [m.id, m]));
       const told = round.filter((r) => there.has(r.row.caseId));
       const invited = told.filter((r) => r.row.kind === 'invitation');
       if (invited.length > 0)
@@ -282,6 +289,11 @@ async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]):
           caseId: r.row.caseId,
           trigger: r.row.kind === 'invitation' ? RECIPIENT_INVITED : RECIPIENT_REMINDED,
           at: r.now,
+          // The case as its update returned it (no read of its own), its recipients read now.
+          status: caseStatusOf(
+            there.get(r.row.caseId)!,
+            await readRecipientStatuses(trx, r.row.company, r.row.caseId),
+          ),
           extra: {
             recipient: { id: r.recipient.id, name: r.recipient.name },
             channel: r.row.channel,
