@@ -26,6 +26,7 @@ import { runCarboneLoop } from './raw/run-carbone.js';
 import { assertW1Filled } from './filled-check.js';
 import { treeCpuMs } from './cases-stack.js';
 import { sniffBytes } from '../src/formats/sniff/index.js';
+import { pipelineCpu } from './pipeline-cpu.js';
 import { measure, type Stats } from './stats.js';
 import { httpThroughput } from './http-throughput.js';
 import { scaleOut } from './scale-out.js';
@@ -79,6 +80,8 @@ const QUICK_SIZES: Record<string, string> = {
   BENCH_QUEUE_WARMUP: '100',
   BENCH_POOL_WARMUP: '50',
   BENCH_CARBONE_WARMUP: '2',
+  BENCH_PIPELINE_CPU_JOBS: '40',
+  BENCH_PIPELINE_CPU_ROUNDS: '1',
   BENCH_HTTP_JOBS: '40',
   BENCH_HTTP_ROUNDS: '1',
   BENCH_FAIRNESS_BATCH: '100',
@@ -765,6 +768,21 @@ if (process.env.BENCH_QUEUE !== '0') {
 }
 
 partDone('queue');
+
+// docpipe's own CPU per W1 document, stage by stage, the worker in a process of its own beside the
+// producer (bench/pipeline-cpu.ts): what the queue's ratio above is short by.
+if (process.env.BENCH_PIPELINE_CPU !== '0') {
+  extraFigures.push(
+    ...(await pipelineCpu(w1, w1Tags, {
+      jobs: Number(process.env.BENCH_PIPELINE_CPU_JOBS ?? 200),
+      rounds: Number(process.env.BENCH_PIPELINE_CPU_ROUNDS ?? 3),
+      warmup: Number(process.env.BENCH_QUEUE_WARMUP ?? 1000),
+      processes: 2,
+      root,
+    })),
+  );
+  partDone('pipeline-cpu');
+}
 
 if (process.env.BENCH_HTTP !== '0') {
   const jobs = Number(process.env.BENCH_HTTP_JOBS ?? 200);
