@@ -403,7 +403,7 @@ export async function soak(root: string, quick: boolean): Promise<SoakResult> {
           `Receiver: ${receiver.requests} requests (${receiver.okRequests} answered 2xx) for ${receiver.delivered} cases: ${round(receiver.requests / Math.max(1, receiver.delivered), 2)} events a case (every trigger subscribed). ` +
           `Readings every ${sampleMs} ms: ${readings.length}; the reference is reading ${refIndex + 1} at ${round(readings[refIndex]!.t)} s ` +
           `(${readings[refIndex]!.conversions} conversions, ${readings[refIndex]!.cases} cases), each end the median of 3 readings. ` +
-          `Office restarts by cause (the worker's log): ${restartText}; ${officeSeen} office processes seen; ` +
+          `Office restarts by cause (the worker's log): ${restartText}; ${officeSeen} soffice.bin pids seen (a relaunch on a fresh profile counts twice); ` +
           `${failedAttempts} conversion attempts failed and were logged. ` +
           `CPU: serve ${round(cpu.serve / 1000)} s, worker with its office processes ${round(cpu.worker / 1000)} s. ` +
           `Load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} (2 cores).` +
