@@ -368,6 +368,9 @@ async function drainBacklog(
   const { receiver } = stack;
   await stack.stopDelivery();
   await stack.startDelivery(batchSize);
+  // Settled: its relay listening, its workers' first polls and the webhook sweep behind it, so
+  // the backlog meets a running delivery, not one starting.
+  await new Promise((r) => setTimeout(r, 1_000));
   receiver.reset();
   const { value, statements } = await countingStatements(async () => {
     // Counted apart, to be taken off: the copy's statements are not delivery's.
