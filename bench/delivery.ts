@@ -60,7 +60,7 @@ export interface DeliveryOptions {
   batchEvents: number;
   /** BENCH_DELIVERY_BATCH_SIZES: DOCPIPE_DELIVERY_BATCH values measured. @defaultValue 1,10,50,100 (1,50 with --quick) */
   batchSizes: number[];
-  /** BENCH_DELIVERY_GROWTH: backlogs drained at the default batch size. @defaultValue 1,100,10000 (1,100,1000 with --quick) */
+  /** BENCH_DELIVERY_GROWTH: backlogs drained at the default batch size. @defaultValue 1,100,10000 (1,100,500 with --quick) */
   growth: number[];
 }
 
@@ -81,7 +81,7 @@ export function deliveryOptions(env: NodeJS.ProcessEnv = process.env): DeliveryO
     backoffMs: n('BENCH_DELIVERY_BACKOFF_MS', 200),
     batchEvents: n('BENCH_DELIVERY_BATCH_EVENTS', quick ? 200 : 1000),
     batchSizes: list('BENCH_DELIVERY_BATCH_SIZES', quick ? [1, 50] : [1, 10, 50, 100]),
-    growth: list('BENCH_DELIVERY_GROWTH', quick ? [1, 100, 1000] : [1, 100, 10_000]),
+    growth: list('BENCH_DELIVERY_GROWTH', quick ? [1, 100, 500] : [1, 100, 10_000]),
   };
 }
 
