@@ -312,7 +312,7 @@ describe('loadWebhookConfig', () => {
       allowPrivate: false,
       timeoutMs: 10_000,
       concurrency: 16,
-      batchSize: 50,
+      batchSize: 100,
     });
     expect(
       loadWebhookConfig({

@@ -31,7 +31,7 @@ const MAX_BATCH = 1000;
  * The webhook settings of `env`, every problem added to `problems`, named by its variable:
  * `DOCPIPE_WEBHOOK_BACKOFF` (`30s`), `DOCPIPE_WEBHOOK_RETRY_FOR` (`24h`),
  * `DOCPIPE_WEBHOOK_ALLOW_PRIVATE` (`false`), `DOCPIPE_WEBHOOK_TIMEOUT` (`10s`) and
- * `DOCPIPE_WEBHOOK_CONCURRENCY` (16), and `DOCPIPE_DELIVERY_BATCH` (50: events and webhook tries
+ * `DOCPIPE_WEBHOOK_CONCURRENCY` (16), and `DOCPIPE_DELIVERY_BATCH` (100: events and webhook tries
  * handled together, one statement for the batch's rows). Durations take ms, s, m, h or d (`50ms` is for tests).
  */
 export function webhookConfigFrom(env: NodeJS.ProcessEnv, problems: string[]): WebhookConfig {

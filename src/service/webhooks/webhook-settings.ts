@@ -22,7 +22,7 @@ export interface WebhookSettings {
 }
 
 /** Measured in docs/benchmarks.md (deliveries a second against batch size). */
-export const DEFAULT_DELIVERY_BATCH = 50;
+export const DEFAULT_DELIVERY_BATCH = 100;
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   backoffMs: 30_000,
