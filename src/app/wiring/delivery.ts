@@ -66,6 +66,8 @@ export async function startDelivery(parts: DeliveryParts): Promise<RunningDelive
       redisUrl: parts.redisUrl,
       prefix: parts.prefix,
       databaseUrl: parts.databaseUrl,
+      // DOCPIPE_DELIVERY_BATCH: the events worker takes as many at once as the webhooks batch.
+      ...(parts.webhooks.batchSize !== undefined ? { batchSize: parts.webhooks.batchSize } : {}),
       deps: {
         db,
         channels,
