@@ -13,7 +13,7 @@
  * The office pool's restarts are counted by cause from the worker's log ("replacing office
  * process: <reason>"), the only place they show: the worker has no /metrics of its own.
  *
- * Sizes: BENCH_SOAK_CONVERSIONS (5,000; quick 200), BENCH_SOAK_CASES (10,000; quick 300);
+ * Sizes: BENCH_SOAK_CONVERSIONS (5,000; quick 100), BENCH_SOAK_CASES (10,000; quick 120);
  * BENCH_SOAK_WARMUP, the share of each before the reference reading (0.1); BENCH_SOAK_SAMPLE_MS
  * (2,000; quick 500).
  */
@@ -61,6 +61,11 @@ interface Reading {
   worker: number;
   redis: number;
   postgres: number;
+  /**
+   * Of `postgres`, what is not shared memory (Pss less Pss_Shmem): the buffer cache, which fills
+   * with the tables' pages up to `shared_buffers` and stays there, left out.
+   */
+  postgresPrivate: number;
   /** Each office process's VmRSS (MB) by pid. */
   office: Map<number, number>;
 }
@@ -98,6 +103,9 @@ function read(stack: SoakStack, t: number, conversions: number, cases: number): 
   const rss = (pid: number) => mb(procKb(`/proc/${pid}/status`, 'VmRSS'));
   const office = new Map<number, number>();
   for (const pid of officePids(stack.workerPid)) office.set(pid, rss(pid));
+  const pg = stack.postgresPids();
+  const pgKb = (field: string) =>
+    pg.reduce((kb, pid) => kb + procKb(`/proc/${pid}/smaps_rollup`, field), 0);
   return {
     t,
     conversions,
@@ -105,9 +113,8 @@ function read(stack: SoakStack, t: number, conversions: number, cases: number): 
     serve: rss(stack.servePid),
     worker: rss(stack.workerPid),
     redis: rss(stack.redisPid),
-    postgres: mb(
-      stack.postgresPids().reduce((kb, pid) => kb + procKb(`/proc/${pid}/smaps_rollup`, 'Pss'), 0),
-    ),
+    postgres: mb(pgKb('Pss')),
+    postgresPrivate: mb(pgKb('Pss') - pgKb('Pss_Shmem')),
     office,
   };
 }
@@ -215,8 +222,8 @@ async function stream(
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export async function soak(root: string, quick: boolean): Promise<SoakResult> {
-  const conversions = size('BENCH_SOAK_CONVERSIONS', 5000, 200, quick);
-  const casesWanted = size('BENCH_SOAK_CASES', 10_000, 300, quick);
+  const conversions = size('BENCH_SOAK_CONVERSIONS', 5000, 100, quick);
+  const casesWanted = size('BENCH_SOAK_CASES', 10_000, 120, quick);
   const sampleMs = size('BENCH_SOAK_SAMPLE_MS', 2000, 500, quick);
   // The share of each stream before the reference reading. A tenth of the full size's cases is
   // about what BullMQ keeps of completed jobs per queue (1,000), past which Redis stops growing;
@@ -314,6 +321,11 @@ export async function soak(root: string, quick: boolean): Promise<SoakResult> {
         id: 'postgres',
         name: 'PostgreSQL (Pss, all its processes)',
         at: readings.map((r) => r.postgres),
+      },
+      {
+        id: 'postgres-private',
+        name: 'PostgreSQL without its shared buffers (Pss less Pss_Shmem)',
+        at: readings.map((r) => r.postgresPrivate),
       },
     ];
     const figures: Figure[] = [];
