@@ -3,7 +3,8 @@
  * Prints Markdown tables, writes bench/results/latest.json (the schema of bench/report/results.ts)
  * and regenerates the README's summary, docs/benchmarks.md's tables and the charts from it
  * (bench/report/render-docs.ts). `npm run bench -- --quick` runs every part at a small size (a
- * check that it all runs, not numbers for the docs: the docs are then left as they are).
+ * check that it runs, not numbers for the docs: the docs are then left as they are; see
+ * QUICK_LEAVES_OUT for what it leaves out, and `--quick --all`).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +99,31 @@ const QUICK_SIZES: Record<string, string> = {
   BENCH_CASES_QUICK: '1',
   BENCH_DASHBOARD_QUICK: '1',
 };
+/**
+ * `--quick` alone is the headline within 2 minutes: the engine rows and the contenders side by side
+ * with 2 office processes, once. The parts that start whole deployments (serve, worker, PostgreSQL:
+ * cases, the dashboard, delivery, the soak, the cold start, scale-out) and those that repeat the
+ * contenders at other sizes are left out unless `--all` asks for every part at its small size (a
+ * check that all of it runs, about 8 minutes here). Each can still run alone with
+ * `node dist/bench/run.js <part> --quick`.
+ */
+const all = process.argv.includes('--all');
+const QUICK_LEAVES_OUT = [
+  'BENCH_COLD_START',
+  'BENCH_CONVERT',
+  'BENCH_GROWTH_PAGES',
+  'BENCH_SCALE',
+  'BENCH_DELIVERY',
+  'BENCH_CASES',
+  'BENCH_CASES_GROWTH',
+  'BENCH_DASHBOARD',
+  'BENCH_DASHBOARD_CASES',
+  'BENCH_SOAK',
+];
 if (quick) for (const [name, value] of Object.entries(QUICK_SIZES)) process.env[name] ??= value;
+if (quick && !all) for (const name of QUICK_LEAVES_OUT) process.env[name] ??= '0';
+/** Office process counts the contenders are measured with: 2 (every core) and 1 (a core spare). */
+const PROCESS_COUNTS: readonly (1 | 2)[] = quick && !all ? [2] : [2, 1];
 const rounds = Number(process.env.BENCH_ROUNDS ?? 500);
 const w1 = readFileSync(join(root, 'templates/lease/template.docx'));
 const w1Tags = JSON.parse(
@@ -581,7 +606,7 @@ if (process.env.BENCH_QUEUE !== '0') {
   };
   const runs: Record<1 | 2, Run[]> = { 1: [], 2: [] };
   for (let r = 0; r < repeats; r++) {
-    for (const processes of [2, 1] as const) {
+    for (const processes of PROCESS_COUNTS) {
       // The order turns each repeat, so that no contender always runs after the same other one
       // (what runs before leaves caches and the host's scheduling in some state).
       const run: Partial<Run> = {};
@@ -618,7 +643,7 @@ if (process.env.BENCH_QUEUE !== '0') {
   // Against the fastest raw loop of each run, docpipe's own way of loading (one reused frame)
   // included; and against the plain recipe (a new frame per document) for comparison.
   const fastestRaw = (x: Run) => Math.max(x.uno, x.unoFrame, x.lok);
-  for (const processes of [2, 1] as const) {
+  for (const processes of PROCESS_COUNTS) {
     const all = runs[processes];
     const of = processes === 1 ? '1 office process' : '2 office processes';
     const loops = processes === 1 ? 'alone' : '2 at once';
