@@ -37,6 +37,7 @@ import { CASE_BENCHMARKS, parseCasesArgs, runCases, type CasesReport } from './c
 import { sealingRows } from './sealing.js';
 import { placesEvidenceRows } from './places-evidence.js';
 import {
+  DELIVERY_BENCHMARKS,
   deliveryReportParts,
   parseDeliveryArgs,
   runDelivery,
@@ -555,7 +556,7 @@ async function officePoolThroughput(
 
 if (process.env.BENCH_QUEUE !== '0') {
   const jobs = Number(process.env.BENCH_QUEUE_JOBS ?? 200);
-  const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 5);
+  const repeats = Number(process.env.BENCH_QUEUE_REPEATS ?? 3);
   const work = mkdtempSync(join(tmpdir(), 'docpipe-bench-raw-'));
   const filledPath = join(work, 'w1-filled.docx');
   writeFileSync(filledPath, w1Filled);
@@ -953,7 +954,7 @@ if (process.env.BENCH_SCALE !== '0') {
   const setups = ['w1-o1', 'w2-o1', 'w1-o2'];
   const scaled = await scaleOut(w1, w1Tags, {
     jobs: Number(process.env.BENCH_SCALE_JOBS ?? 200),
-    repeats: Number(process.env.BENCH_SCALE_REPEATS ?? 3),
+    repeats: Number(process.env.BENCH_SCALE_REPEATS ?? 2),
     warmup: Number(process.env.BENCH_SCALE_WARMUP ?? 1000),
     root,
   });
@@ -972,7 +973,12 @@ partDone('scale-out');
 // Issue 24's delivery: events to a local webhook receiver through the outbox (bench/delivery.ts).
 let delivery: DeliveryReport | undefined;
 if (process.env.BENCH_DELIVERY !== '0') {
-  delivery = await runDelivery(root);
+  // Its memory part is the soak's (10,000 cases and events, every process read): alone it runs
+  // with `node dist/bench/run.js delivery memory`.
+  delivery = await runDelivery(
+    root,
+    DELIVERY_BENCHMARKS.filter((b) => b !== 'memory'),
+  );
   rows.push(...delivery.rows.map((r) => ({ ...r, id: 'delivery.latency', group: 'delivery' })));
   // Its names hold the sizes, so the ids come from what each row is.
   const deliveryIds: [RegExp, string, string?][] = [
@@ -994,7 +1000,12 @@ partDone('delivery');
 // Issue 22's cases, each on a stack of its own: real serve and worker processes (bench/cases.ts).
 let cases: CasesReport | undefined;
 if (process.env.BENCH_CASES !== '0')
-  cases = await runCases(root, CASE_BENCHMARKS, process.env.BENCH_CASES_QUICK === '1');
+  // 10,000 cases in a row are the soak's (below); `node dist/bench/run.js cases memory` runs them alone.
+  cases = await runCases(
+    root,
+    CASE_BENCHMARKS.filter((b) => b !== 'memory'),
+    process.env.BENCH_CASES_QUICK === '1',
+  );
 
 partDone('cases');
 
