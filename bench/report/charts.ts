@@ -19,7 +19,17 @@ const DOCPIPE = '#0969da';
 const OTHER = '#8c959f';
 const TARGET = '#cf222e';
 /** Lines of a line chart, told apart by colour and by their marks' shape. */
-const PALETTE = ['#0969da', '#bf8700', '#1a7f37', '#8250df', '#cf222e', '#57606a'];
+const PALETTE = [
+  '#0969da',
+  '#bf8700',
+  '#1a7f37',
+  '#8250df',
+  '#a40e26',
+  '#57606a',
+  '#bc4c00',
+  '#0a3069',
+  '#bf3989',
+];
 
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -144,26 +154,59 @@ export function barChartSvg(s: BarSeries): string {
     legend.push([`${s.target.text} (${label(s.target.value)})`, TARGET, true]);
   }
   if (s.bars.some((b) => range(b.spread))) legend.push(['lowest to highest run', INK, true]);
-  body.push(legendRow(legend, legendY));
+  body.push(legendRows(legend, legendY));
   return frame(height, s.title, body);
 }
 
-/** One row of legend entries, centred: a swatch (or a dashed line) and its name. */
-function legendRow(entries: [string, string, boolean][], y: number): string {
+/** The legend's entries, centred, in as many rows as the chart's width needs. */
+function legendRows(entries: [string, string, boolean][], y: number): string {
   const widths = entries.map(([name]) => 28 + name.length * 7 + 18);
-  let x = (WIDTH - widths.reduce((a, b) => a + b, 0)) / 2;
+  const rows: number[][] = [[]];
+  let used = 0;
+  widths.forEach((w, i) => {
+    if (used + w > WIDTH - 40 && rows.at(-1)!.length > 0) {
+      rows.push([]);
+      used = 0;
+    }
+    rows.at(-1)!.push(i);
+    used += w;
+  });
   const out: string[] = [];
-  entries.forEach(([name, colour, isLine], i) => {
-    out.push(
-      isLine
-        ? `<line x1="${r1(x)}" y1="${y - 4}" x2="${r1(x + 20)}" y2="${y - 4}" stroke="${colour}" stroke-width="2"${colour === TARGET ? ' stroke-dasharray="6 4"' : ''}/>`
-        : `<rect x="${r1(x)}" y="${y - 11}" width="20" height="12" fill="${colour}"/>`,
-    );
-    out.push(text(x + 26, y, name, { size: 12, fill: MUTED }));
-    x += widths[i]!;
+  rows.forEach((row, r) => {
+    const rowY = y + r * LEGEND_ROW;
+    let x = (WIDTH - row.reduce((sum, i) => sum + widths[i]!, 0)) / 2;
+    for (const i of row) {
+      const [name, colour, isLine] = entries[i]!;
+      out.push(
+        isLine
+          ? `<line x1="${r1(x)}" y1="${rowY - 4}" x2="${r1(x + 20)}" y2="${rowY - 4}" stroke="${colour}" stroke-width="2"${colour === TARGET ? ' stroke-dasharray="6 4"' : ''}/>`
+          : `<rect x="${r1(x)}" y="${rowY - 11}" width="20" height="12" fill="${colour}"/>`,
+      );
+      out.push(text(x + 26, rowY, name, { size: 12, fill: MUTED }));
+      x += widths[i]!;
+    }
   });
   return `<g class="legend">${out.join('')}</g>`;
 }
+
+/** How many rows legendRows takes for `names`. */
+function legendRowCount(names: readonly string[]): number {
+  let rows = 1;
+  let used = 0;
+  for (const name of names) {
+    const w = 28 + name.length * 7 + 18;
+    if (used + w > WIDTH - 40 && used > 0) {
+      rows++;
+      used = 0;
+    }
+    used += w;
+  }
+  return rows;
+}
+
+const LEGEND_ROW = 18;
+/** A line of more points than this is drawn without marks: they would only blot it. */
+const MAX_MARKED_POINTS = 40;
 
 const MARKS = ['circle', 'square', 'diamond', 'triangle'] as const;
 
@@ -185,7 +228,9 @@ function mark(kind: (typeof MARKS)[number], x: number, y: number, colour: string
 export function lineChartSvg(s: LineSeries): string {
   const left = 80;
   const right = 30;
-  const top = 80;
+  const legendNames = [...s.lines.map((l) => l.name), ...(s.target ? [s.target.text] : [])];
+  const legendExtra = (legendRowCount(legendNames) - 1) * LEGEND_ROW;
+  const top = 80 + legendExtra;
   const plotH = 300;
   const height = top + plotH + 70;
   const plotW = WIDTH - left - right;
@@ -217,7 +262,8 @@ export function lineChartSvg(s: LineSeries): string {
     body.push(
       `<path class="line" data-name="${esc(l.name)}" d="${d}" stroke="${colour}" stroke-width="2.5" fill="none"/>`,
     );
-    for (const p of l.points) body.push(mark(MARKS[i % MARKS.length]!, x(p[0]), y(p[1]), colour));
+    if (l.points.length <= MAX_MARKED_POINTS)
+      for (const p of l.points) body.push(mark(MARKS[i % MARKS.length]!, x(p[0]), y(p[1]), colour));
     legend.push([l.name, colour, true]);
   });
   if (s.target) {
@@ -226,7 +272,7 @@ export function lineChartSvg(s: LineSeries): string {
     );
     legend.push([s.target.text, TARGET, true]);
   }
-  body.push(legendRow(legend, 54));
+  body.push(legendRows(legend, 54));
   return frame(height, s.title, body);
 }
 
