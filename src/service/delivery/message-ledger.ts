@@ -91,20 +91,7 @@ export async function planMessages(
   if (planned.length === 0) return [];
   const made = await db
     .insertInto('messages')
-    .values(
-      planned.map((m) => ({
-        company_id: m.company,
-        case_id: m.caseId,
-        recipient_id: m.recipientId,
-        addressee: addresseeOf(m),
-        channel: m.channel,
-        kind: m.kind,
-        sequence: m.sequence,
-        to_address: m.toAddress,
-        next_attempt_at: now,
-        created_at: now,
-      })),
-    )
+    .values(planned.map((m) => ledgerValues(m, now)))
     .onConflict((oc) =>
       oc.columns(['case_id', 'addressee', 'channel', 'kind', 'sequence']).doNothing(),
     )
