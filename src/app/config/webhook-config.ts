@@ -1,6 +1,7 @@
 import { parseDuration } from '../../base/util/index.js';
 import {
   ALLOW_PRIVATE_VARIABLE,
+  DEFAULT_DELIVERY_BATCH,
   DEFAULT_WEBHOOK_SETTINGS,
   MAX_RETRY_DELAY_MS,
   type WebhookSettings,
@@ -48,7 +49,7 @@ export function webhookConfigFrom(env: NodeJS.ProcessEnv, problems: string[]): W
     problems.push(`${v.concurrency} must be at most ${MAX_CONCURRENCY} (got ${concurrency})`);
     concurrency = d.concurrency;
   }
-  const fallbackBatch = d.batchSize ?? 1;
+  const fallbackBatch = d.batchSize ?? DEFAULT_DELIVERY_BATCH;
   let batchSize = envNumbers(env, problems).int(v.batch, fallbackBatch);
   if (batchSize < 1 || batchSize > MAX_BATCH) {
     problems.push(`${v.batch} must be between 1 and ${MAX_BATCH} (got ${batchSize})`);
