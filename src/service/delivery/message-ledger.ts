@@ -350,18 +350,21 @@ export async function markSent(
   location: string | undefined,
   now: Date,
 ): Promise<void> {
-  await trx
-    .updateTable('messages')
-    .set({
-      status: 'sent',
-      sent_at: now,
-      location: location ?? null,
-      error: null,
-      claimed_until: null,
-      next_attempt_at: null,
-    })
-    .where('id', '=', id)
-    .execute();
+  await markAllSent(trx, [{ id, location, at: now }]);
+}
+
+/** Ledger rows sent, each with where it went and when, by one statement. */
+export async function markAllSent(
+  trx: Kysely<Database> | Transaction<Database>,
+  sent: readonly { id: string; location: string | undefined; at: Date }[],
+): Promise<void> {
+  if (sent.length === 0) return;
+  await sql`update messages set status = 'sent', sent_at = v.at, location = v.location,
+      error = null, claimed_until = null, next_attempt_at = null
+    from (values ${sql.join(
+      sent.map((r) => sql`(${r.id}::uuid, ${r.at}::timestamptz, ${r.location ?? null}::text)`),
+    )}) as v(id, at, location)
+    where messages.id = v.id`.execute(trx);
 }
 
 /**

@@ -17,6 +17,7 @@ import { FlowMessageRefused, flowMessageOf } from './flow-messages.js';
 import { StatementBatcher, batcherFor } from '../webhooks/index.js';
 import {
   claimMessage,
+  markAllSent,
   markFailed,
   markSent,
   readMessages,
@@ -265,14 +266,10 @@ async function recordSent(db: Kysely<Database>, records: readonly SentRecord[]):
           returning cases.id, cases.title, cases.state, cases.reference_id, cases.active_group,
             cases.expires_at, cases.updated_at`.execute(trx)
       ).rows;
-      await sql`update messages set status = 'sent', sent_at = v.at, location = v.location,
-          error = null, claimed_until = null, next_attempt_at = null
-        from (values ${sql.join(
-          round.map(
-            (r) => sql`(${r.row.id}::uuid, ${r.now}::timestamptz, ${r.location ?? null}::text)`,
-          ),
-        )}) as v(id, at, location)
-        where messages.id = v.id`.execute(trx);
+      await markAllSent(
+        trx,
+        round.map((r) => ({ id: r.row.id, location: r.location, at: r.now })),
+      );
       // A case deleted meanwhile: the message went, and there is no case to tell of.
       const there = new Map(moved.map((m) => [m.id, m]));
       const told = round.filter((r) => there.has(r.row.caseId));
